@@ -1,0 +1,14 @@
+//! OCI core: references, digests, media types, manifests, and the [`Store`] trait
+//! with its three backends (a registry, an OCI image layout directory, an imgpkg
+//! tarball). Knows nothing about bundles or packages.
+
+pub mod digest;
+pub mod error;
+pub mod media_types;
+pub mod reference;
+pub mod store;
+
+pub use digest::Digest;
+pub use error::{OciError, Result};
+pub use reference::Reference;
+pub use store::{BlobStream, Descriptor, ManifestBytes, Store};

@@ -1,0 +1,293 @@
+//! The [`Store`] trait: the one abstraction every mover of content is written
+//! against. A registry repository, an OCI image layout directory and an imgpkg
+//! tarball all hold blobs by digest, manifests by digest, and tags; copy, push and
+//! pull are one loop over this trait, whatever the two ends are.
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use futures_util::Stream;
+
+use crate::oci::digest::Hasher;
+use crate::oci::{Digest, OciError, Result, media_types};
+
+/// A stream of blob bytes. Streams returned by a [`Store`] are verified: a stream
+/// whose bytes do not hash to the requested digest (or are cut short) ends with an
+/// error instead of its last chunk.
+pub type BlobStream = Pin<Box<dyn Stream<Item = Result<Bytes>> + Send>>;
+
+/// A content descriptor: what a manifest says about a blob or child manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Descriptor {
+    pub media_type: String,
+    pub digest: Digest,
+    pub size: u64,
+}
+
+/// A manifest exactly as stored: the raw bytes are kept because re-serialising
+/// would change the digest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestBytes {
+    pub media_type: String,
+    pub digest: Digest,
+    pub bytes: Bytes,
+}
+
+impl ManifestBytes {
+    /// Wraps raw manifest bytes, computing their digest.
+    pub fn new(media_type: impl Into<String>, bytes: impl Into<Bytes>) -> ManifestBytes {
+        let bytes = bytes.into();
+        ManifestBytes {
+            media_type: media_type.into(),
+            digest: Digest::of(&bytes),
+            bytes,
+        }
+    }
+
+    /// The descriptor that points at this manifest.
+    pub fn descriptor(&self) -> Descriptor {
+        Descriptor {
+            media_type: self.media_type.clone(),
+            digest: self.digest.clone(),
+            size: self.bytes.len() as u64,
+        }
+    }
+
+    pub fn is_index(&self) -> bool {
+        media_types::is_index(&self.media_type)
+    }
+
+    pub fn is_image(&self) -> bool {
+        media_types::is_image(&self.media_type)
+    }
+
+    /// The blobs an image manifest references (config first, then layers), or the
+    /// child manifests of an index, in manifest order.
+    pub fn references(&self, location: &str) -> Result<Vec<Descriptor>> {
+        let invalid = |detail: String| OciError::Invalid {
+            location: location.to_string(),
+            detail: format!("manifest {}: {detail}", self.digest),
+        };
+        let value: serde_json::Value =
+            serde_json::from_slice(&self.bytes).map_err(|e| invalid(format!("not JSON: {e}")))?;
+        let parse = |v: &serde_json::Value| -> Result<Descriptor> {
+            let media_type = v["mediaType"].as_str().unwrap_or_default().to_string();
+            let digest = v["digest"]
+                .as_str()
+                .ok_or_else(|| invalid("descriptor without digest".into()))?
+                .parse::<Digest>()?;
+            let size = v["size"]
+                .as_u64()
+                .ok_or_else(|| invalid(format!("descriptor {digest} without size")))?;
+            Ok(Descriptor {
+                media_type,
+                digest,
+                size,
+            })
+        };
+        if self.is_index() {
+            value["manifests"]
+                .as_array()
+                .ok_or_else(|| invalid("index without manifests".into()))?
+                .iter()
+                .map(parse)
+                .collect()
+        } else if self.is_image() {
+            let mut out = vec![parse(&value["config"])?];
+            for layer in value["layers"].as_array().into_iter().flatten() {
+                out.push(parse(layer)?);
+            }
+            Ok(out)
+        } else {
+            Err(OciError::UnsupportedMediaType {
+                location: location.to_string(),
+                media_type: self.media_type.clone(),
+            })
+        }
+    }
+}
+
+/// A place that holds blobs, manifests and tags. Implementations: the registry
+/// client (one repository), the OCI layout directory, the imgpkg tarball.
+#[async_trait::async_trait]
+pub trait Store: Send + Sync {
+    /// Where this store is, for messages: `127.0.0.1:5000/app`, `oci:/tmp/dir`.
+    fn location(&self) -> String;
+
+    /// The blob's size when the store has it, `None` when it does not.
+    async fn blob_size(&self, digest: &Digest) -> Result<Option<u64>>;
+
+    /// Streams a blob; the stream is verified (see [`BlobStream`]).
+    async fn get_blob(&self, digest: &Digest) -> Result<BlobStream>;
+
+    /// Stores a blob read from `data`. The bytes are verified against the
+    /// descriptor's digest and size while they are written; on mismatch nothing is
+    /// kept and the error names the digest.
+    async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()>;
+
+    /// Makes a blob that `from` holds available here without moving its bytes (a
+    /// registry's cross-repository mount). `Ok(false)` means "not possible, upload it".
+    async fn mount_blob(&self, _descriptor: &Descriptor, _from: &dyn Store) -> Result<bool> {
+        Ok(false)
+    }
+
+    /// For registry stores: `(registry host, repository)`; used to decide mounts.
+    fn registry_repository(&self) -> Option<(String, String)> {
+        None
+    }
+
+    /// Looks up a tag or digest (`sha256:…`) without fetching the manifest body.
+    async fn resolve(&self, reference: &str) -> Result<Option<Descriptor>>;
+
+    /// Fetches a manifest by tag or digest; bytes fetched by digest are verified.
+    async fn get_manifest(&self, reference: &str) -> Result<ManifestBytes>;
+
+    /// Stores a manifest (by digest) and, with `tag`, points the tag at it. Callers
+    /// store every blob and child first, so a tag never points at missing content.
+    async fn put_manifest(&self, manifest: &ManifestBytes, tag: Option<&str>) -> Result<()>;
+
+    /// All tags, sorted.
+    async fn list_tags(&self) -> Result<Vec<String>>;
+
+    /// Completes pending writes (a tarball is assembled here). No-op by default.
+    async fn finish(&self) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Wraps `inner` so that it hashes what passes through and fails at the end when
+/// the bytes do not match `expected` (digest, and size when given). The error
+/// replaces the end of the stream, so a consumer that writes to a temporary file
+/// and commits only after the stream ends never commits bad content.
+pub fn verify_stream(
+    inner: BlobStream,
+    expected: Digest,
+    size: Option<u64>,
+    location: String,
+) -> BlobStream {
+    Box::pin(VerifyingStream {
+        inner,
+        hasher: Some(Hasher::new()),
+        expected,
+        size,
+        location,
+    })
+}
+
+struct VerifyingStream {
+    inner: BlobStream,
+    hasher: Option<Hasher>,
+    expected: Digest,
+    size: Option<u64>,
+    location: String,
+}
+
+impl Stream for VerifyingStream {
+    type Item = Result<Bytes>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        let Some(hasher) = this.hasher.as_mut() else {
+            return Poll::Ready(None);
+        };
+        match this.inner.as_mut().poll_next(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Some(Ok(chunk))) => {
+                hasher.update(&chunk);
+                if let Some(size) = this.size
+                    && hasher.size() > size
+                {
+                    let actual = hasher.size();
+                    this.hasher = None;
+                    return Poll::Ready(Some(Err(OciError::SizeMismatch {
+                        location: this.location.clone(),
+                        digest: this.expected.clone(),
+                        expected: size,
+                        actual,
+                    })));
+                }
+                Poll::Ready(Some(Ok(chunk)))
+            }
+            Poll::Ready(Some(Err(e))) => {
+                this.hasher = None;
+                Poll::Ready(Some(Err(e)))
+            }
+            Poll::Ready(None) => {
+                let hasher = this.hasher.take().expect("checked above");
+                let actual_size = hasher.size();
+                if let Some(size) = this.size
+                    && actual_size != size
+                {
+                    return Poll::Ready(Some(Err(OciError::SizeMismatch {
+                        location: this.location.clone(),
+                        digest: this.expected.clone(),
+                        expected: size,
+                        actual: actual_size,
+                    })));
+                }
+                let actual = hasher.finish();
+                if actual != this.expected {
+                    return Poll::Ready(Some(Err(OciError::DigestMismatch {
+                        location: this.location.clone(),
+                        expected: this.expected.clone(),
+                        actual,
+                        size: actual_size,
+                    })));
+                }
+                Poll::Ready(None)
+            }
+        }
+    }
+}
+
+/// A [`BlobStream`] over bytes already in memory (configs, manifests, small files).
+pub fn bytes_stream(data: Bytes) -> BlobStream {
+    Box::pin(futures_util::stream::once(async move { Ok(data) }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::StreamExt;
+
+    async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        while let Some(chunk) = s.next().await {
+            out.extend_from_slice(&chunk?);
+        }
+        Ok(out)
+    }
+
+    #[tokio::test]
+    async fn verify_stream_passes_good_bytes() {
+        let data = Bytes::from_static(b"hello");
+        let s = verify_stream(
+            bytes_stream(data.clone()),
+            Digest::of(&data),
+            Some(5),
+            "t".into(),
+        );
+        assert_eq!(drain(s).await.unwrap(), b"hello");
+    }
+
+    #[tokio::test]
+    async fn verify_stream_rejects_wrong_digest_and_truncation() {
+        let s = verify_stream(
+            bytes_stream(Bytes::from_static(b"hellO")),
+            Digest::of(b"hello"),
+            None,
+            "t".into(),
+        );
+        let err = drain(s).await.unwrap_err().to_string();
+        assert!(err.contains("does not match its digest"), "{err}");
+        let s = verify_stream(
+            bytes_stream(Bytes::from_static(b"hell")),
+            Digest::of(b"hello"),
+            Some(5),
+            "t".into(),
+        );
+        let err = drain(s).await.unwrap_err().to_string();
+        assert!(err.contains("is 4 bytes, expected 5"), "{err}");
+    }
+}
