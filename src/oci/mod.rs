@@ -2,8 +2,10 @@
 //! with its three backends (a registry, an OCI image layout directory, an imgpkg
 //! tarball). Knows nothing about bundles or packages.
 
+pub mod atomic;
 pub mod digest;
 pub mod error;
+pub mod layout;
 pub mod media_types;
 pub mod reference;
 pub mod store;
