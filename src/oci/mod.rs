@@ -3,12 +3,14 @@
 //! tarball). Knows nothing about bundles or packages.
 
 pub mod atomic;
+pub mod copy;
 pub mod digest;
 pub mod error;
 pub mod layout;
 pub mod media_types;
 pub mod reference;
 pub mod store;
+pub mod tarball;
 
 pub use digest::Digest;
 pub use error::{OciError, Result};
