@@ -25,6 +25,8 @@ use crate::oci::{
 pub const REF_NAME_ANNOTATION: &str = "org.opencontainers.image.ref.name";
 /// The only layout version there is.
 pub const LAYOUT_VERSION: &str = "1.0.0";
+/// Manifests larger than this are refused (registries use 4 MiB as well).
+pub const MAX_MANIFEST_SIZE: u64 = 4 << 20;
 
 /// One manifest listed in `index.json`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -196,6 +198,13 @@ impl LayoutStore {
 
     /// Reads a blob that must be small (a manifest) fully and verifies it.
     async fn read_small_blob(&self, digest: &Digest) -> Result<Bytes> {
+        if let Some(size) = self.blob_size(digest).await?
+            && size > MAX_MANIFEST_SIZE
+        {
+            return Err(self.invalid(format!(
+                "{digest} is {size} bytes, too large for a manifest"
+            )));
+        }
         let path = self.blob_path(digest);
         let bytes = match tokio::fs::read(&path).await {
             Ok(b) => Bytes::from(b),
