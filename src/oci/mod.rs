@@ -6,6 +6,7 @@ pub mod digest;
 pub mod error;
 pub mod media_types;
 pub mod reference;
+pub mod registry;
 pub mod store;
 
 pub use digest::Digest;
