@@ -173,3 +173,58 @@ async fn tarball_images_copy_into_a_registry_unchanged() {
     }
     assert_eq!(dst.list_tags().await.unwrap().len(), 4);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registry_copies_mount_blobs_and_failed_copies_leave_no_tag() {
+    use support::fault_proxy::{Fault, FaultProxy};
+    let reg = TestRegistry::start();
+    let proxy = FaultProxy::start(&reg.addr());
+    let client = RegistryClient::new(RegistryOptions::default()).unwrap();
+    let src = client.repository(&proxy.addr(), "mount/src");
+    let multi = LayoutStore::open(fixture("lock/images/multiarch")).unwrap();
+    copy_image(&multi, "v1", &src, Some("v1"), &CopyOptions::default())
+        .await
+        .unwrap();
+    // Same registry, other repository: every blob is mounted, none uploaded.
+    let before = proxy.requests().len();
+    let dst = client.repository(&proxy.addr(), "mount/dst");
+    let root = copy_image(&src, "v1", &dst, Some("v1"), &CopyOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(root.digest.as_str(), MULTIARCH);
+    let after: Vec<_> = proxy.requests()[before..].to_vec();
+    let mounts: Vec<_> = after
+        .iter()
+        .filter(|r| r.method == "POST" && r.path.contains("mount="))
+        .collect();
+    assert_eq!(mounts.len(), 4, "{after:#?}");
+    assert!(
+        mounts.iter().all(|r| r.path.contains("from=mount")),
+        "{mounts:#?}"
+    );
+    assert!(
+        !after.iter().any(|r| r.method == "PATCH"),
+        "no blob bytes were uploaded: {after:#?}"
+    );
+    assert_eq!(assert_complete(&dst, "v1").await, 3);
+
+    // A copy whose blob uploads fail leaves no tag (and no manifest) behind.
+    proxy.inject(None, "/v2/fail/dst/blobs/uploads", Fault::status(400), 100);
+    let failing = client.repository(&proxy.addr(), "fail/dst");
+    let app = LayoutStore::open(fixture("copy/images/app")).unwrap();
+    let err = copy_image(&app, "v1", &failing, Some("v1"), &CopyOptions::default())
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("400") || err.to_lowercase().contains("bad request"),
+        "{err}"
+    );
+    proxy.clear();
+    let direct = repo(&reg, "fail/dst");
+    assert!(direct.resolve("v1").await.unwrap().is_none());
+    assert!(
+        direct.resolve(APP).await.unwrap().is_none(),
+        "no manifest was written"
+    );
+}
