@@ -70,6 +70,8 @@ pub struct SeenRequest {
 struct State {
     upstream: String,
     client: reqwest::Client,
+    /// When set, tag lists are paginated (see [`FaultProxy::paginate_tags`]).
+    tag_page_cap: Mutex<Option<usize>>,
     rules: Mutex<Vec<Rule>>,
     seen: Mutex<Vec<SeenRequest>>,
 }
@@ -98,6 +100,7 @@ impl FaultProxy {
         let state = Arc::new(State {
             upstream: upstream.to_string(),
             client,
+            tag_page_cap: Mutex::new(None),
             rules: Mutex::new(Vec::new()),
             seen: Mutex::new(Vec::new()),
         });
@@ -126,6 +129,15 @@ impl FaultProxy {
             fault,
             remaining: times,
         });
+    }
+
+    /// Serves `GET /v2/<name>/tags/list` with distribution-spec pagination
+    /// (`n`, `last`, `Link: <…>; rel="next"`) on top of the registry's full list,
+    /// at most `cap` tags per page whatever `n` asks (as ECR caps at 1000).
+    /// distribution 2.8 itself ignores `n` for tags, so this is how clients'
+    /// pagination is exercised against real registry content.
+    pub fn paginate_tags(&self, cap: usize) {
+        *self.state.tag_page_cap.lock().unwrap() = Some(cap);
     }
 
     /// Removes every rule.
@@ -201,6 +213,10 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         }
         _ => {}
     }
+    let cap = *state.tag_page_cap.lock().unwrap();
+    if let (Some(cap), true) = (cap, method == "GET" && path.contains("/tags/list")) {
+        return paginated_tags(&state, &path, cap).await;
+    }
     let (parts, body) = req.into_parts();
     let body = match body.collect().await {
         Ok(b) => b.to_bytes(),
@@ -252,4 +268,60 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         _ => super::http_server::full(data),
     };
     builder.body(body).unwrap()
+}
+
+async fn paginated_tags(state: &State, path: &str, cap: usize) -> Response<Body> {
+    let (base, query) = path.split_once('?').unwrap_or((path, ""));
+    let mut n = None;
+    let mut last = None;
+    for (k, v) in url::form_urlencoded::parse(query.as_bytes()) {
+        match k.as_ref() {
+            "n" => n = v.parse::<usize>().ok(),
+            "last" => last = Some(v.into_owned()),
+            _ => {}
+        }
+    }
+    let upstream = match state
+        .client
+        .get(format!("http://{}{base}", state.upstream))
+        .send()
+        .await
+    {
+        Ok(r) => r,
+        Err(e) => return respond(502, "text/plain", format!("proxy: upstream: {e}")),
+    };
+    let status = upstream.status().as_u16();
+    let body = upstream.bytes().await.unwrap_or_default();
+    if status != 200 {
+        return respond(status, "application/json", body);
+    }
+    let value: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let mut tags: Vec<String> = value["tags"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect();
+    tags.sort();
+    let page_size = n.unwrap_or(cap).min(cap);
+    let rest: Vec<String> = tags
+        .into_iter()
+        .filter(|t| last.as_ref().is_none_or(|l| t > l))
+        .collect();
+    let page: Vec<String> = rest.iter().take(page_size).cloned().collect();
+    let mut resp = respond(
+        200,
+        "application/json",
+        serde_json::json!({"name": value["name"], "tags": page}).to_string(),
+    );
+    if rest.len() > page.len()
+        && let Some(last_tag) = page.last()
+    {
+        let link = format!(
+            "<{base}?last={last_tag}&n={}>; rel=\"next\"",
+            n.unwrap_or(cap)
+        );
+        resp.headers_mut().insert("link", link.parse().unwrap());
+    }
+    resp
 }
