@@ -7,6 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod image;
+pub mod tag;
+
 #[derive(Parser)]
 #[command(
     name = "strake",
@@ -22,6 +25,12 @@ struct Cli {
 enum Command {
     /// Print the version.
     Version,
+    /// Image digests and copies between registries and OCI layouts.
+    #[command(subcommand)]
+    Image(image::ImageCommand),
+    /// Tags of a registry repository or an OCI layout.
+    #[command(subcommand)]
+    Tag(tag::TagCommand),
 }
 
 /// Entry point of the binary.
@@ -32,5 +41,20 @@ pub fn main() -> ExitCode {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
+        Command::Image(command) => image::run(command),
+        Command::Tag(command) => tag::run(command),
     }
+}
+
+/// The tokio runtime the async library calls run on.
+pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+/// Prints `strake: error: …` with the whole cause chain and returns exit code 1.
+pub(crate) fn print_error(error: &anyhow::Error) -> ExitCode {
+    eprintln!("strake: error: {error:#}");
+    ExitCode::FAILURE
 }
