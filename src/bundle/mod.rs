@@ -5,15 +5,15 @@
 //! the uncompressed tar, its diff_id and the image config are byte-identical to
 //! imgpkg's; only the gzip bytes differ (ours are deterministic and parallel).
 
-//pub mod cache;
+pub mod cache;
 //pub mod describe;
-//pub mod extract;
+pub mod extract;
 pub mod gzip;
 pub mod image;
 pub mod layer;
 pub mod lockfiles;
-//pub mod pull;
-//pub mod push;
+pub mod pull;
+pub mod push;
 pub mod tar;
 pub mod yaml_out;
 
