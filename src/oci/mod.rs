@@ -2,11 +2,16 @@
 //! with its three backends (a registry, an OCI image layout directory, an imgpkg
 //! tarball). Knows nothing about bundles or packages.
 
+pub mod atomic;
+pub mod copy;
 pub mod digest;
 pub mod error;
+pub mod layout;
+pub mod location;
 pub mod media_types;
 pub mod reference;
 pub mod store;
+pub mod tarball;
 
 pub use digest::Digest;
 pub use error::{OciError, Result};

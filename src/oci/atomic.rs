@@ -1,0 +1,155 @@
+//! Crash-safe file writes shared by the OCI layout and the tarball writer: a blob
+//! stream is spooled into a temporary file next to its destination while it is
+//! verified, and only a complete, verified file is renamed into place. Small files
+//! (`index.json`) are written to a temporary name and renamed the same way.
+
+use std::path::{Path, PathBuf};
+
+use futures_util::StreamExt;
+use tempfile::TempPath;
+use tokio::io::AsyncWriteExt;
+
+use crate::oci::store::verify_stream;
+use crate::oci::{BlobStream, Descriptor, OciError, Result};
+
+/// Prefix of every temporary file strake creates; readers skip such names.
+pub const TEMP_PREFIX: &str = ".strake-tmp-";
+
+/// Creates an empty temporary file in `dir` (deleted again when the returned path is
+/// dropped) and opens it for async writing.
+fn temp_file_in(dir: &Path) -> Result<(tokio::fs::File, TempPath)> {
+    let named = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)
+        .map_err(|e| OciError::io(format!("creating a temporary file in {}", dir.display()), e))?;
+    let (file, path) = named.into_parts();
+    Ok((tokio::fs::File::from_std(file), path))
+}
+
+/// Writes `data` into a new temporary file in `dir`, verifying it against
+/// `descriptor` (digest and size) on the way. Returns the temporary path of the
+/// complete, synced file; on any error the temporary file is already removed.
+pub async fn spool_verified(
+    dir: &Path,
+    descriptor: &Descriptor,
+    data: BlobStream,
+    location: &str,
+) -> Result<TempPath> {
+    let (mut file, path) = temp_file_in(dir)?;
+    let mut stream = verify_stream(
+        data,
+        descriptor.digest.clone(),
+        Some(descriptor.size),
+        location.to_string(),
+    );
+    let context = || format!("{location}: writing blob {}", descriptor.digest);
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        file.write_all(&chunk)
+            .await
+            .map_err(|e| OciError::io(context(), e))?;
+    }
+    file.flush().await.map_err(|e| OciError::io(context(), e))?;
+    file.sync_all()
+        .await
+        .map_err(|e| OciError::io(context(), e))?;
+    drop(file);
+    Ok(path)
+}
+
+/// Renames a finished temporary file to `dest` (replacing it).
+pub fn commit(path: TempPath, dest: &Path) -> Result<()> {
+    path.persist(dest).map_err(|e| {
+        OciError::io(
+            format!("moving a finished file into place at {}", dest.display()),
+            e.error,
+        )
+    })
+}
+
+/// Writes `bytes` to `dest` through a temporary file in the same directory and a
+/// rename, so `dest` is either the old or the new content, never a mix.
+pub async fn write_file(dest: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent_dir(dest);
+    let (mut file, path) = temp_file_in(&dir)?;
+    let context = || format!("writing {}", dest.display());
+    file.write_all(bytes)
+        .await
+        .map_err(|e| OciError::io(context(), e))?;
+    file.flush().await.map_err(|e| OciError::io(context(), e))?;
+    file.sync_all()
+        .await
+        .map_err(|e| OciError::io(context(), e))?;
+    drop(file);
+    commit(path, dest)
+}
+
+/// The directory holding `path` (`.` for a bare file name).
+pub fn parent_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oci::Digest;
+    use crate::oci::store::bytes_stream;
+    use bytes::Bytes;
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn bad_blob_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let descriptor = Descriptor {
+            media_type: "x".into(),
+            digest: Digest::of(b"hello"),
+            size: 5,
+        };
+        let err = spool_verified(
+            dir.path(),
+            &descriptor,
+            bytes_stream(Bytes::from_static(b"hellO")),
+            "t",
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("does not match its digest"),
+            "{err}"
+        );
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[tokio::test]
+    async fn good_blob_is_committed_and_write_file_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let descriptor = Descriptor {
+            media_type: "x".into(),
+            digest: Digest::of(b"hello"),
+            size: 5,
+        };
+        let path = spool_verified(
+            dir.path(),
+            &descriptor,
+            bytes_stream(Bytes::from_static(b"hello")),
+            "t",
+        )
+        .await
+        .unwrap();
+        let dest = dir.path().join("blob");
+        commit(path, &dest).unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"hello");
+        write_file(&dest, b"new").await.unwrap();
+        assert_eq!(std::fs::read(&dest).unwrap(), b"new");
+        assert_eq!(leftovers(dir.path()), vec!["blob".to_string()]);
+    }
+}

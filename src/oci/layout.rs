@@ -1,0 +1,602 @@
+//! [`LayoutStore`]: a [`Store`] over an OCI image layout directory (`oci-layout`,
+//! `index.json`, `blobs/<alg>/<hex>`), the format skopeo, oras and crane read and
+//! write. Tags are the `org.opencontainers.image.ref.name` annotations of the
+//! `index.json` entries, kept as opaque strings (a ref name may be a whole image
+//! reference such as `ghcr.io/acme/app:v1`).
+//!
+//! Every write is atomic: blobs are streamed into a temporary file inside the
+//! layout while they are hashed, and renamed into place only when digest and size
+//! match; `index.json` is rewritten through a temporary file and a rename. Every
+//! read is verified against its digest.
+
+use std::path::{Path, PathBuf};
+
+use bytes::Bytes;
+use serde_json::{Map, Value, json};
+use tokio::sync::Mutex;
+use tokio_util::io::ReaderStream;
+
+use crate::oci::store::verify_stream;
+use crate::oci::{
+    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic, media_types,
+};
+
+/// The annotation that names an `index.json` entry (its "tag").
+pub const REF_NAME_ANNOTATION: &str = "org.opencontainers.image.ref.name";
+/// The only layout version there is.
+pub const LAYOUT_VERSION: &str = "1.0.0";
+
+/// One manifest listed in `index.json`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutEntry {
+    pub descriptor: Descriptor,
+    /// The `org.opencontainers.image.ref.name` annotation, if any.
+    pub ref_name: Option<String>,
+}
+
+/// An OCI image layout directory.
+pub struct LayoutStore {
+    dir: PathBuf,
+    /// Serialises read-modify-write cycles of `index.json` within this process.
+    index_lock: Mutex<()>,
+}
+
+impl LayoutStore {
+    /// Opens an existing layout; fails when `dir` has no valid `oci-layout` file.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<LayoutStore> {
+        let dir = dir.into();
+        let marker = dir.join("oci-layout");
+        let text = std::fs::read(&marker).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::NotFound {
+                OciError::Invalid {
+                    location: format!("oci:{}", dir.display()),
+                    detail: "not an OCI image layout (no oci-layout file)".into(),
+                }
+            } else {
+                OciError::io(format!("reading {}", marker.display()), e)
+            }
+        })?;
+        check_layout_marker(&marker, &text)?;
+        Ok(LayoutStore {
+            dir,
+            index_lock: Mutex::new(()),
+        })
+    }
+
+    /// Opens the layout at `dir`, creating it (and the directory) when missing. An
+    /// existing non-empty directory that is not a layout is refused.
+    pub fn create(dir: impl Into<PathBuf>) -> Result<LayoutStore> {
+        let dir = dir.into();
+        if dir.join("oci-layout").exists() {
+            return LayoutStore::open(dir);
+        }
+        let location = format!("oci:{}", dir.display());
+        match std::fs::read_dir(&dir) {
+            Ok(mut entries) => {
+                if entries.next().is_some() {
+                    return Err(OciError::Invalid {
+                        location,
+                        detail: "directory exists, is not empty and is not an OCI image layout"
+                            .into(),
+                    });
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                std::fs::create_dir_all(&dir)
+                    .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
+            }
+            Err(e) => return Err(OciError::io(format!("reading {}", dir.display()), e)),
+        }
+        let blobs = dir.join("blobs").join("sha256");
+        std::fs::create_dir_all(&blobs)
+            .map_err(|e| OciError::io(format!("creating {}", blobs.display()), e))?;
+        // index.json first, oci-layout last: a directory with the marker is complete.
+        write_small_file_sync(
+            &dir.join("index.json"),
+            br#"{"schemaVersion":2,"manifests":[]}"#,
+        )?;
+        write_small_file_sync(
+            &dir.join("oci-layout"),
+            format!(r#"{{"imageLayoutVersion":"{LAYOUT_VERSION}"}}"#).as_bytes(),
+        )?;
+        Ok(LayoutStore {
+            dir,
+            index_lock: Mutex::new(()),
+        })
+    }
+
+    /// The layout directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn index_path(&self) -> PathBuf {
+        self.dir.join("index.json")
+    }
+
+    fn blob_path(&self, digest: &Digest) -> PathBuf {
+        self.dir
+            .join("blobs")
+            .join(digest.algorithm())
+            .join(digest.hex())
+    }
+
+    fn invalid(&self, detail: impl Into<String>) -> OciError {
+        OciError::Invalid {
+            location: self.location(),
+            detail: detail.into(),
+        }
+    }
+
+    /// Reads and parses `index.json`.
+    async fn read_index(&self) -> Result<Value> {
+        let path = self.index_path();
+        let bytes = tokio::fs::read(&path)
+            .await
+            .map_err(|e| OciError::io(format!("reading {}", path.display()), e))?;
+        let value: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| self.invalid(format!("index.json is not valid JSON: {e}")))?;
+        if !value.is_object() {
+            return Err(self.invalid("index.json is not a JSON object"));
+        }
+        if !value["manifests"].is_array() && !value["manifests"].is_null() {
+            return Err(self.invalid("index.json: \"manifests\" is not an array"));
+        }
+        Ok(value)
+    }
+
+    /// Every entry of `index.json`, in file order.
+    pub async fn entries(&self) -> Result<Vec<LayoutEntry>> {
+        let index = self.read_index().await?;
+        let mut out = Vec::new();
+        for (i, entry) in index["manifests"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            out.push(self.parse_entry(i, entry)?);
+        }
+        Ok(out)
+    }
+
+    fn parse_entry(&self, i: usize, entry: &Value) -> Result<LayoutEntry> {
+        let bad = |what: &str| self.invalid(format!("index.json: manifests[{i}]: {what}"));
+        let digest = entry["digest"]
+            .as_str()
+            .ok_or_else(|| bad("no digest"))?
+            .parse::<Digest>()
+            .map_err(|e| bad(&e.to_string()))?;
+        let size = entry["size"].as_u64().ok_or_else(|| bad("no size"))?;
+        let media_type = entry["mediaType"].as_str().unwrap_or_default().to_string();
+        let ref_name = entry["annotations"][REF_NAME_ANNOTATION]
+            .as_str()
+            .map(str::to_string);
+        Ok(LayoutEntry {
+            descriptor: Descriptor {
+                media_type,
+                digest,
+                size,
+            },
+            ref_name,
+        })
+    }
+
+    /// The entry to use when a location names no tag: the only entry of the layout.
+    pub async fn sole_entry(&self) -> Result<LayoutEntry> {
+        let mut entries = self.entries().await?;
+        match entries.len() {
+            1 => Ok(entries.remove(0)),
+            0 => Err(self.invalid("the layout holds no image")),
+            n => Err(self.invalid(format!(
+                "the layout holds {n} images; name one with oci:DIR:TAG or a digest"
+            ))),
+        }
+    }
+
+    /// Reads a blob that must be small (a manifest) fully and verifies it.
+    async fn read_small_blob(&self, digest: &Digest) -> Result<Bytes> {
+        let path = self.blob_path(digest);
+        let bytes = match tokio::fs::read(&path).await {
+            Ok(b) => Bytes::from(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(OciError::ManifestUnknown {
+                    location: self.location(),
+                    reference: digest.to_string(),
+                });
+            }
+            Err(e) => return Err(OciError::io(format!("reading {}", path.display()), e)),
+        };
+        let actual = Digest::of(&bytes);
+        if &actual != digest {
+            return Err(OciError::DigestMismatch {
+                location: self.location(),
+                expected: digest.clone(),
+                actual,
+                size: bytes.len() as u64,
+            });
+        }
+        Ok(bytes)
+    }
+
+    /// Rewrites `index.json` with `update` applied to its `manifests` array.
+    async fn update_index(&self, update: impl FnOnce(&mut Vec<Value>)) -> Result<()> {
+        let _guard = self.index_lock.lock().await;
+        let mut index = self.read_index().await?;
+        let object = index.as_object_mut().expect("checked in read_index");
+        let mut manifests = match object.remove("manifests") {
+            Some(Value::Array(a)) => a,
+            _ => Vec::new(),
+        };
+        update(&mut manifests);
+        object
+            .entry("schemaVersion")
+            .or_insert_with(|| Value::from(2));
+        object.insert("manifests".into(), Value::Array(manifests));
+        let bytes = serde_json::to_vec(&index).expect("JSON values serialise");
+        atomic::write_file(&self.index_path(), &bytes).await
+    }
+}
+
+/// Checks the content of an `oci-layout` file.
+fn check_layout_marker(path: &Path, text: &[u8]) -> Result<()> {
+    let invalid = |detail: String| OciError::Invalid {
+        location: path.display().to_string(),
+        detail,
+    };
+    let value: Value =
+        serde_json::from_slice(text).map_err(|e| invalid(format!("not valid JSON: {e}")))?;
+    match value["imageLayoutVersion"].as_str() {
+        Some(LAYOUT_VERSION) => Ok(()),
+        Some(other) => Err(invalid(format!(
+            "unsupported imageLayoutVersion {other:?} (expected {LAYOUT_VERSION:?})"
+        ))),
+        None => Err(invalid("no imageLayoutVersion".into())),
+    }
+}
+
+/// Synchronous temp-and-rename write, for layout creation outside a runtime.
+fn write_small_file_sync(dest: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let dir = atomic::parent_dir(dest);
+    let context = || format!("writing {}", dest.display());
+    let mut named = tempfile::Builder::new()
+        .prefix(atomic::TEMP_PREFIX)
+        .tempfile_in(&dir)
+        .map_err(|e| OciError::io(context(), e))?;
+    named
+        .write_all(bytes)
+        .and_then(|_| named.as_file().sync_all())
+        .map_err(|e| OciError::io(context(), e))?;
+    atomic::commit(named.into_temp_path(), dest)
+}
+
+/// The media type of manifest `bytes`: its own `mediaType` field, or a guess from
+/// its shape (an OCI manifest may omit the field).
+pub fn sniff_manifest_media_type(bytes: &[u8]) -> Option<String> {
+    let value: Value = serde_json::from_slice(bytes).ok()?;
+    if let Some(mt) = value["mediaType"].as_str() {
+        return Some(mt.to_string());
+    }
+    if value["manifests"].is_array() {
+        Some(media_types::OCI_INDEX.to_string())
+    } else if value["config"].is_object() {
+        Some(media_types::OCI_MANIFEST.to_string())
+    } else {
+        None
+    }
+}
+
+fn entry_json(descriptor: &Descriptor, ref_name: Option<&str>) -> Value {
+    let mut entry = Map::new();
+    entry.insert("mediaType".into(), json!(descriptor.media_type));
+    entry.insert("digest".into(), json!(descriptor.digest.as_str()));
+    entry.insert("size".into(), json!(descriptor.size));
+    if let Some(name) = ref_name {
+        entry.insert("annotations".into(), json!({ REF_NAME_ANNOTATION: name }));
+    }
+    Value::Object(entry)
+}
+
+fn entry_ref_name(entry: &Value) -> Option<&str> {
+    entry["annotations"][REF_NAME_ANNOTATION].as_str()
+}
+
+#[async_trait::async_trait]
+impl Store for LayoutStore {
+    fn location(&self) -> String {
+        format!("oci:{}", self.dir.display())
+    }
+
+    async fn blob_size(&self, digest: &Digest) -> Result<Option<u64>> {
+        let path = self.blob_path(digest);
+        match tokio::fs::metadata(&path).await {
+            Ok(m) if m.is_file() => Ok(Some(m.len())),
+            Ok(_) => Ok(None),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(OciError::io(format!("reading {}", path.display()), e)),
+        }
+    }
+
+    async fn get_blob(&self, digest: &Digest) -> Result<BlobStream> {
+        let path = self.blob_path(digest);
+        let file = match tokio::fs::File::open(&path).await {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(OciError::BlobUnknown {
+                    location: self.location(),
+                    digest: digest.clone(),
+                });
+            }
+            Err(e) => return Err(OciError::io(format!("opening {}", path.display()), e)),
+        };
+        let context = format!("reading {}", path.display());
+        let stream = futures_util::TryStreamExt::map_err(ReaderStream::new(file), move |e| {
+            OciError::io(context.clone(), e)
+        });
+        Ok(verify_stream(
+            Box::pin(stream),
+            digest.clone(),
+            None,
+            self.location(),
+        ))
+    }
+
+    async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()> {
+        if self.blob_size(&descriptor.digest).await? == Some(descriptor.size) {
+            return Ok(());
+        }
+        let dest = self.blob_path(&descriptor.digest);
+        let dir = atomic::parent_dir(&dest);
+        tokio::fs::create_dir_all(&dir)
+            .await
+            .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
+        // The temporary file lives in the layout directory itself, next to the blobs.
+        let temp = atomic::spool_verified(&self.dir, descriptor, data, &self.location()).await?;
+        atomic::commit(temp, &dest)
+    }
+
+    async fn resolve(&self, reference: &str) -> Result<Option<Descriptor>> {
+        let entries = self.entries().await?;
+        if let Ok(digest) = reference.parse::<Digest>() {
+            if let Some(entry) = entries.iter().find(|e| e.descriptor.digest == digest)
+                && !entry.descriptor.media_type.is_empty()
+            {
+                return Ok(Some(entry.descriptor.clone()));
+            }
+            let Some(size) = self.blob_size(&digest).await? else {
+                return Ok(None);
+            };
+            let bytes = self.read_small_blob(&digest).await?;
+            let media_type = sniff_manifest_media_type(&bytes).ok_or_else(|| {
+                self.invalid(format!("{digest} is not a manifest (no media type)"))
+            })?;
+            return Ok(Some(Descriptor {
+                media_type,
+                digest,
+                size,
+            }));
+        }
+        let mut matching = entries
+            .into_iter()
+            .filter(|e| e.ref_name.as_deref() == Some(reference));
+        let Some(first) = matching.next() else {
+            return Ok(None);
+        };
+        if matching.any(|e| e.descriptor.digest != first.descriptor.digest) {
+            return Err(self.invalid(format!(
+                "index.json has several different manifests named {reference:?}"
+            )));
+        }
+        Ok(Some(first.descriptor))
+    }
+
+    async fn get_manifest(&self, reference: &str) -> Result<ManifestBytes> {
+        let descriptor =
+            self.resolve(reference)
+                .await?
+                .ok_or_else(|| OciError::ManifestUnknown {
+                    location: self.location(),
+                    reference: reference.to_string(),
+                })?;
+        let bytes = self.read_small_blob(&descriptor.digest).await?;
+        let media_type = if descriptor.media_type.is_empty() {
+            sniff_manifest_media_type(&bytes).unwrap_or_default()
+        } else {
+            descriptor.media_type
+        };
+        Ok(ManifestBytes {
+            media_type,
+            digest: descriptor.digest,
+            bytes,
+        })
+    }
+
+    async fn put_manifest(&self, manifest: &ManifestBytes, tag: Option<&str>) -> Result<()> {
+        let actual = Digest::of(&manifest.bytes);
+        if actual != manifest.digest {
+            return Err(OciError::DigestMismatch {
+                location: self.location(),
+                expected: manifest.digest.clone(),
+                actual,
+                size: manifest.bytes.len() as u64,
+            });
+        }
+        let descriptor = manifest.descriptor();
+        self.put_blob(
+            &descriptor,
+            crate::oci::store::bytes_stream(manifest.bytes.clone()),
+        )
+        .await?;
+        self.update_index(|manifests| match tag {
+            Some(tag) => {
+                // The tag moves; an untagged entry for the same digest is replaced.
+                manifests.retain(|e| {
+                    let same_digest = e["digest"].as_str() == Some(descriptor.digest.as_str());
+                    match entry_ref_name(e) {
+                        Some(name) => name != tag,
+                        None => !same_digest,
+                    }
+                });
+                manifests.push(entry_json(&descriptor, Some(tag)));
+            }
+            None => {
+                let listed = manifests
+                    .iter()
+                    .any(|e| e["digest"].as_str() == Some(descriptor.digest.as_str()));
+                if !listed {
+                    manifests.push(entry_json(&descriptor, None));
+                }
+            }
+        })
+        .await
+    }
+
+    async fn list_tags(&self) -> Result<Vec<String>> {
+        let mut tags: Vec<String> = self
+            .entries()
+            .await?
+            .into_iter()
+            .filter_map(|e| e.ref_name)
+            .collect();
+        tags.sort();
+        tags.dedup();
+        Ok(tags)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oci::store::bytes_stream;
+    use futures_util::StreamExt;
+
+    async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        while let Some(c) = s.next().await {
+            out.extend_from_slice(&c?);
+        }
+        Ok(out)
+    }
+
+    fn manifest(n: u8) -> ManifestBytes {
+        let text = format!(
+            r#"{{"schemaVersion":2,"mediaType":"{}","config":{{"mediaType":"{}","digest":"{}","size":{n}}},"layers":[]}}"#,
+            media_types::OCI_MANIFEST,
+            media_types::OCI_CONFIG,
+            Digest::of(&[n]),
+        );
+        ManifestBytes::new(media_types::OCI_MANIFEST, text.into_bytes())
+    }
+
+    #[tokio::test]
+    async fn creates_missing_directory_and_round_trips() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("a/b/layout");
+        let store = LayoutStore::create(&dir).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("oci-layout")).unwrap(),
+            r#"{"imageLayoutVersion":"1.0.0"}"#
+        );
+        let blob = Bytes::from_static(b"layer bytes");
+        let desc = Descriptor {
+            media_type: media_types::OCI_LAYER_GZIP.into(),
+            digest: Digest::of(&blob),
+            size: blob.len() as u64,
+        };
+        store
+            .put_blob(&desc, bytes_stream(blob.clone()))
+            .await
+            .unwrap();
+        assert_eq!(store.blob_size(&desc.digest).await.unwrap(), Some(11));
+        assert_eq!(
+            drain(store.get_blob(&desc.digest).await.unwrap())
+                .await
+                .unwrap(),
+            blob
+        );
+        let m = manifest(1);
+        store.put_manifest(&m, None).await.unwrap();
+        store
+            .put_manifest(&m, Some("ghcr.io/acme/app:v1"))
+            .await
+            .unwrap();
+        store.put_manifest(&m, Some("v2")).await.unwrap();
+        let entries = store.entries().await.unwrap();
+        assert_eq!(entries.len(), 2, "untagged entry replaced by tagged ones");
+        assert_eq!(
+            store.list_tags().await.unwrap(),
+            vec!["ghcr.io/acme/app:v1".to_string(), "v2".to_string()]
+        );
+        let got = store.get_manifest("ghcr.io/acme/app:v1").await.unwrap();
+        assert_eq!(got, m);
+        let by_digest = store.get_manifest(m.digest.as_str()).await.unwrap();
+        assert_eq!(by_digest, m);
+        // Moving a tag replaces its entry.
+        let m2 = manifest(2);
+        store.put_manifest(&m2, Some("v2")).await.unwrap();
+        assert_eq!(
+            store.resolve("v2").await.unwrap().unwrap().digest,
+            m2.digest
+        );
+        assert_eq!(store.entries().await.unwrap().len(), 2);
+        // Untagged put of an already listed digest adds nothing.
+        store.put_manifest(&m2, None).await.unwrap();
+        assert_eq!(store.entries().await.unwrap().len(), 2);
+        assert!(store.resolve("missing").await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn bad_blob_and_corrupt_blob_are_rejected() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = LayoutStore::create(tmp.path()).unwrap();
+        let desc = Descriptor {
+            media_type: media_types::OCI_LAYER_GZIP.into(),
+            digest: Digest::of(b"good"),
+            size: 4,
+        };
+        let err = store
+            .put_blob(&desc, bytes_stream(Bytes::from_static(b"evil")))
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("does not match its digest"),
+            "{err}"
+        );
+        assert_eq!(store.blob_size(&desc.digest).await.unwrap(), None);
+        let names: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert!(
+            !names.iter().any(|n| n.starts_with(atomic::TEMP_PREFIX)),
+            "{names:?}"
+        );
+        // A blob corrupted on disk fails when read.
+        std::fs::write(store.blob_path(&desc.digest), b"evil").unwrap();
+        let err = drain(store.get_blob(&desc.digest).await.unwrap())
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("does not match its digest"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn refuses_foreign_directories_and_versions() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("file"), "x").unwrap();
+        let err = LayoutStore::create(tmp.path()).err().unwrap().to_string();
+        assert!(err.contains("not an OCI image layout"), "{err}");
+        let err = LayoutStore::open(tmp.path()).err().unwrap().to_string();
+        assert!(err.contains("no oci-layout file"), "{err}");
+        std::fs::write(
+            tmp.path().join("oci-layout"),
+            r#"{"imageLayoutVersion":"2.0.0"}"#,
+        )
+        .unwrap();
+        let err = LayoutStore::open(tmp.path()).err().unwrap().to_string();
+        assert!(err.contains("unsupported imageLayoutVersion"), "{err}");
+    }
+}
