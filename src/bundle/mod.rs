@@ -6,7 +6,7 @@
 //! imgpkg's; only the gzip bytes differ (ours are deterministic and parallel).
 
 pub mod cache;
-//pub mod describe;
+pub mod describe;
 pub mod extract;
 pub mod gzip;
 pub mod image;

@@ -13,6 +13,8 @@
 pub enum Node {
     Str(String),
     Bool(bool),
+    /// A number, printed as is.
+    Num(String),
     Map(Vec<(String, Node)>),
     List(Vec<Node>),
 }
@@ -87,6 +89,7 @@ fn inline(node: &Node, indent: usize) -> String {
     match node {
         Node::Str(s) => scalar(s, indent, false),
         Node::Bool(b) => b.to_string(),
+        Node::Num(n) => n.clone(),
         Node::Map(_) => "{}".to_string(),
         Node::List(_) => "[]".to_string(),
     }

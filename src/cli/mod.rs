@@ -5,6 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod bundle;
+pub mod stores;
+
 #[derive(Parser)]
 #[command(
     name = "strake",
@@ -20,6 +23,8 @@ struct Cli {
 enum Command {
     /// Print the version.
     Version,
+    /// imgpkg-compatible bundles: push, pull, describe.
+    Bundle(bundle::BundleArgs),
 }
 
 /// Entry point of the binary.
@@ -30,5 +35,6 @@ pub fn main() -> ExitCode {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
+        Command::Bundle(args) => bundle::run(args),
     }
 }
