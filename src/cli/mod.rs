@@ -9,6 +9,8 @@ use clap::{Parser, Subcommand};
 
 pub mod image;
 pub mod tag;
+pub mod bundle;
+pub mod stores;
 
 #[derive(Parser)]
 #[command(
@@ -31,6 +33,8 @@ enum Command {
     /// Tags of a registry repository or an OCI layout.
     #[command(subcommand)]
     Tag(tag::TagCommand),
+    /// imgpkg-compatible bundles: push, pull, describe.
+    Bundle(bundle::BundleArgs),
 }
 
 /// Entry point of the binary.
@@ -43,6 +47,7 @@ pub fn main() -> ExitCode {
         }
         Command::Image(command) => image::run(command),
         Command::Tag(command) => tag::run(command),
+        Command::Bundle(args) => bundle::run(args),
     }
 }
 
