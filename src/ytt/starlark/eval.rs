@@ -14,6 +14,9 @@ use super::value::*;
 /// Names the host supplies to a module (natives, host values, constants).
 pub type Env = HashMap<String, Value>;
 
+/// Receives the text of each `print(...)`.
+pub type PrintFn = dyn Fn(&str);
+
 /// Resolves `load("...")`: returns the module's exported values.
 pub type LoaderFn = dyn Fn(&mut Thread, &str) -> Result<Module>;
 
@@ -78,7 +81,7 @@ pub struct Thread {
     /// larger stack may raise it.
     pub max_depth: usize,
     pub(crate) loader: Option<Rc<LoaderFn>>,
-    pub(crate) print: Option<Rc<dyn Fn(&str)>>,
+    pub(crate) print: Option<Rc<PrintFn>>,
     locals: HashMap<String, Rc<dyn Any>>,
     pub(crate) sources: Vec<Rc<Vec<LineOrigin>>>,
 }

@@ -62,6 +62,9 @@ pub trait HostValue: Any {
     fn len(&self) -> Option<usize> {
         None
     }
+    fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
     /// `key in x`; None when unsupported.
     fn contains(&self, _key: &Value) -> Option<Result<bool>> {
         None

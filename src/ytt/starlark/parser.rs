@@ -565,14 +565,14 @@ impl Parser {
             self.next();
             let y = self.binary(prec + 1)?;
             x = Expr::new(ExprKind::Binary(op, Box::new(x), Box::new(y)), pos);
-            if prec == 3 {
-                if let Some((op2, 3)) = self.cur_binop() {
-                    return self.err(format!(
-                        "{} does not associate with {}",
-                        op.symbol(),
-                        op2.symbol()
-                    ));
-                }
+            if prec == 3
+                && let Some((op2, 3)) = self.cur_binop()
+            {
+                return self.err(format!(
+                    "{} does not associate with {}",
+                    op.symbol(),
+                    op2.symbol()
+                ));
             }
         }
     }
