@@ -37,7 +37,17 @@ impl Thread {
             ))),
         };
         self.depth -= 1;
-        r
+        match r {
+            // A host call from outside any module: complete the traceback here.
+            Err(mut e) if self.depth == 0 && self.modules == 0 && !e.unwound.is_empty() => {
+                e.finish();
+                if e.source_line.is_none() {
+                    e.source_line = e.pos.as_ref().and_then(|p| self.source_line(p));
+                }
+                Err(e)
+            }
+            r => r,
+        }
     }
 
     /// Calls `f` with positional arguments only.

@@ -76,6 +76,8 @@ impl Module {
 /// Evaluation state: call depth, host hooks and host-owned thread locals.
 pub struct Thread {
     pub(crate) depth: usize,
+    /// Number of modules being executed (nested by `load`).
+    pub(crate) modules: usize,
     /// Maximum call depth before "Starlark stack overflow". The default (250) fits a
     /// 2 MiB thread stack in debug builds (about 6 KiB per call); hosts that run on a
     /// larger stack may raise it.
@@ -96,6 +98,7 @@ impl Thread {
     pub fn new() -> Self {
         Thread {
             depth: 0,
+            modules: 0,
             max_depth: 250,
             loader: None,
             print: None,
@@ -154,7 +157,9 @@ impl Thread {
             predeclared,
         });
         let mut fr = Frame::new(&file.info, None, env.clone());
+        self.modules += 1;
         let r = self.exec_stmts(&mut fr, &file.stmts);
+        self.modules -= 1;
         for v in env.globals.borrow().map.values() {
             v.freeze();
         }
