@@ -1,0 +1,418 @@
+//! The YAML node tree as ytt sees it: a `DocumentSet` of `Document`s whose values are maps,
+//! arrays or scalars, with `MapItem`/`ArrayItem` nodes that carry a source position and the
+//! `#`-comments ytt attached to them.
+//!
+//! Only documents, map items and array items have positions and comments (as in ytt, maps and
+//! arrays take their parent's position). Scalars and map keys are plain [`Value`]s.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::value::Value;
+
+/// A position in a source file: file name and 1-based line (`None` when unknown, e.g. for
+/// nodes produced by evaluation).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// The file name as given to the parser (e.g. `config.yml` or `sub/x.yml`).
+    pub file: Arc<str>,
+    /// 1-based line number, if known.
+    pub line: Option<usize>,
+}
+
+impl Position {
+    /// A known position.
+    pub fn new(file: Arc<str>, line: usize) -> Position {
+        Position {
+            file,
+            line: Some(line),
+        }
+    }
+
+    /// A position in `file` without a line.
+    pub fn unknown(file: Arc<str>) -> Position {
+        Position { file, line: None }
+    }
+
+    /// Whether the line is known.
+    pub fn is_known(&self) -> bool {
+        self.line.is_some()
+    }
+}
+
+impl fmt::Display for Position {
+    /// `file:line` (or `file:?` when the line is unknown), as ytt prints positions.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}:{}", self.file, l),
+            None => write!(f, "{}:?", self.file),
+        }
+    }
+}
+
+/// What kind of comment this is, from its first character after `#`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommentKind {
+    /// `#@ code`, `#@ expr` or `#@name args`: a ytt annotation (see [`Comment::annotation`]).
+    Ytt,
+    /// `#! text`: a ytt comment, ignored by the template compiler.
+    YttComment,
+    /// Any other `#` comment: allowed only in files without templating (ytt raises
+    /// "Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)").
+    Plain,
+}
+
+/// A `#` comment attached to a node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    /// The text after `#` (so `@ x = 1`, `@overlay/match by="name"`, `! note`, ` plain`),
+    /// without the line break (a trailing `\r` of CRLF input is removed too).
+    pub data: String,
+    /// Where the comment is.
+    pub pos: Position,
+}
+
+/// A parsed ytt annotation comment (`#@...`), split as ytt's `NewAnnotationFromString` does:
+/// the name is the text after `@` up to the first space, the content is the rest after that
+/// single space (not trimmed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Annotation {
+    /// Empty for code/value comments (`#@ ...`), otherwise e.g. `overlay/match`, `data/values`.
+    pub name: String,
+    /// Code or arguments (`x = 1`, `by="name"`); may be empty.
+    pub content: String,
+}
+
+impl Comment {
+    /// The comment's kind.
+    pub fn kind(&self) -> CommentKind {
+        match self.data.as_bytes().first() {
+            Some(b'@') => CommentKind::Ytt,
+            Some(b'!') => CommentKind::YttComment,
+            _ => CommentKind::Plain,
+        }
+    }
+
+    /// For `#@` comments: the annotation name and content. `None` for other kinds.
+    pub fn annotation(&self) -> Option<Annotation> {
+        let rest = self.data.strip_prefix('@')?;
+        let (name, content) = match rest.split_once(' ') {
+            Some((n, c)) => (n, c),
+            None => (rest, ""),
+        };
+        Some(Annotation {
+            name: name.to_string(),
+            content: content.to_string(),
+        })
+    }
+
+    /// True if the comment is on the same line as the node at `node_pos` (for `#@ expr`
+    /// comments this makes it a value annotation rather than code above the node).
+    pub fn is_on_line_of(&self, node_pos: &Position) -> bool {
+        node_pos.line.is_some() && self.pos.line == node_pos.line
+    }
+}
+
+/// A node value: a collection or a scalar.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// A mapping.
+    Map(Map),
+    /// A sequence.
+    Array(Array),
+    /// A scalar (never `Value::Array`/`Value::Map`).
+    Scalar(Value),
+}
+
+/// A mapping; its position is that of its parent node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map {
+    /// Parent's position.
+    pub pos: Position,
+    /// Items in source order. Duplicate keys are kept as parsed; see
+    /// [`DocumentSet::override_map_keys`].
+    pub items: Vec<MapItem>,
+}
+
+/// A key/value pair of a mapping.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapItem {
+    /// The key's line.
+    pub pos: Position,
+    /// Comments ytt attached to this item.
+    pub comments: Vec<Comment>,
+    /// The resolved key (string, int, bool, null, float).
+    pub key: Value,
+    /// The value.
+    pub value: Node,
+}
+
+/// A sequence; its position is that of its parent node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Array {
+    /// Parent's position.
+    pub pos: Position,
+    /// Items in order.
+    pub items: Vec<ArrayItem>,
+}
+
+/// An element of a sequence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrayItem {
+    /// The line of its `-` (block) or of the `[`/`,` before it (flow).
+    pub pos: Position,
+    /// Comments ytt attached to this item.
+    pub comments: Vec<Comment>,
+    /// The value.
+    pub value: Node,
+}
+
+/// One YAML document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    /// The `---` line, or line 1 for a first document without `---`; unknown for the
+    /// injected trailing document.
+    pub pos: Position,
+    /// Comments attached to the document itself: those above its `---` that no node of the
+    /// previous document took, and comments on the `---` line.
+    pub comments: Vec<Comment>,
+    /// The document's content (`Node::Scalar(Value::Null)` for an empty document).
+    pub value: Node,
+    /// True for the extra empty document ytt appends to hold comments after the last node
+    /// of the file (e.g. a closing `#@ end`). It is never printed.
+    pub injected: bool,
+}
+
+/// All documents of one file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DocumentSet {
+    /// The file name used in positions.
+    pub file: Arc<str>,
+    /// The documents, in order. Note that, like ytt, a file that does not start with `---`
+    /// but has a `---` later (e.g. `#@ if x:` then `---`) yields an empty first document.
+    pub docs: Vec<Document>,
+    /// The source lines (split on `\n`, a trailing `\r` removed), for error messages:
+    /// `source_line(n)` gives line `n` (1-based).
+    pub lines: Vec<String>,
+}
+
+impl DocumentSet {
+    /// Line `n` (1-based) of the source, if it exists.
+    pub fn source_line(&self, n: usize) -> Option<&str> {
+        n.checked_sub(1)
+            .and_then(|i| self.lines.get(i))
+            .map(String::as_str)
+    }
+
+    /// ytt's `HasTemplating`: true if any comment of any node is a `#@` comment. Files without
+    /// templating are plain YAML (their plain `#` comments are fine).
+    pub fn has_templating(&self) -> bool {
+        let mut found = false;
+        self.walk_comments(&mut |c| {
+            if c.kind() == CommentKind::Ytt {
+                found = true;
+            }
+        });
+        found
+    }
+
+    /// Calls `f` on every comment attached to any node, in tree order.
+    pub fn walk_comments(&self, f: &mut dyn FnMut(&Comment)) {
+        for doc in &self.docs {
+            doc.comments.iter().for_each(&mut *f);
+            walk_node_comments(&doc.value, f);
+        }
+    }
+
+    /// The first plain (non-ytt) `#` comment, if any: in a templated file ytt rejects it with
+    /// "Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)".
+    pub fn first_plain_comment(&self) -> Option<Comment> {
+        let mut first: Option<Comment> = None;
+        self.walk_comments(&mut |c| {
+            if first.is_none() && c.kind() == CommentKind::Plain {
+                first = Some(c.clone());
+            }
+        });
+        first
+    }
+
+    /// ytt's `OverrideMapKeys` for plain (untemplated) files: in every map, items with the
+    /// same key collapse into one at the position of the first, holding the last item.
+    pub fn override_map_keys(&mut self) {
+        for doc in &mut self.docs {
+            override_keys_in(&mut doc.value);
+        }
+    }
+
+    /// The printable documents as plain values: injected and empty documents (null, `{}`,
+    /// `[]`) are left out, as ytt does when printing.
+    pub fn printable_values(&self) -> Vec<Value> {
+        self.docs
+            .iter()
+            .filter(|d| !d.injected)
+            .map(|d| d.value.to_value())
+            .filter(|v| !v.is_empty_document())
+            .collect()
+    }
+}
+
+fn walk_node_comments(node: &Node, f: &mut dyn FnMut(&Comment)) {
+    match node {
+        Node::Map(m) => {
+            for item in &m.items {
+                item.comments.iter().for_each(&mut *f);
+                walk_node_comments(&item.value, f);
+            }
+        }
+        Node::Array(a) => {
+            for item in &a.items {
+                item.comments.iter().for_each(&mut *f);
+                walk_node_comments(&item.value, f);
+            }
+        }
+        Node::Scalar(_) => {}
+    }
+}
+
+fn override_keys_in(node: &mut Node) {
+    match node {
+        Node::Map(m) => {
+            let old = std::mem::take(&mut m.items);
+            let mut out: Vec<MapItem> = Vec::with_capacity(old.len());
+            for item in old {
+                match out.iter().position(|i| i.key == item.key) {
+                    Some(idx) => out[idx] = item,
+                    None => out.push(item),
+                }
+            }
+            for item in &mut out {
+                override_keys_in(&mut item.value);
+            }
+            m.items = out;
+        }
+        Node::Array(a) => {
+            for item in &mut a.items {
+                override_keys_in(&mut item.value);
+            }
+        }
+        Node::Scalar(_) => {}
+    }
+}
+
+impl Node {
+    /// Converts the subtree to a plain value (comments and positions dropped, duplicate keys
+    /// kept as they are).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Node::Scalar(v) => v.clone(),
+            Node::Map(m) => Value::Map(
+                m.items
+                    .iter()
+                    .map(|i| (i.key.clone(), i.value.to_value()))
+                    .collect(),
+            ),
+            Node::Array(a) => Value::Array(a.items.iter().map(|i| i.value.to_value()).collect()),
+        }
+    }
+
+    /// Builds a node tree from a value; every node gets position `pos` and no comments.
+    pub fn from_value(v: &Value, pos: &Position) -> Node {
+        match v {
+            Value::Map(items) => Node::Map(Map {
+                pos: pos.clone(),
+                items: items
+                    .iter()
+                    .map(|(k, v)| MapItem {
+                        pos: pos.clone(),
+                        comments: vec![],
+                        key: k.clone(),
+                        value: Node::from_value(v, pos),
+                    })
+                    .collect(),
+            }),
+            Value::Array(items) => Node::Array(Array {
+                pos: pos.clone(),
+                items: items
+                    .iter()
+                    .map(|v| ArrayItem {
+                        pos: pos.clone(),
+                        comments: vec![],
+                        value: Node::from_value(v, pos),
+                    })
+                    .collect(),
+            }),
+            scalar => Node::Scalar(scalar.clone()),
+        }
+    }
+
+    /// True for `Node::Scalar(Value::Null)`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Node::Scalar(Value::Null))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(line: usize) -> Position {
+        Position::new(Arc::from("f.yml"), line)
+    }
+
+    fn comment(data: &str) -> Comment {
+        Comment {
+            data: data.to_string(),
+            pos: pos(1),
+        }
+    }
+
+    #[test]
+    fn comment_kinds_and_annotations() {
+        assert_eq!(comment("@ x = 1").kind(), CommentKind::Ytt);
+        assert_eq!(comment("! note").kind(), CommentKind::YttComment);
+        assert_eq!(comment(" plain").kind(), CommentKind::Plain);
+        assert_eq!(comment("").kind(), CommentKind::Plain);
+        let a = comment("@ x = 1").annotation().unwrap();
+        assert_eq!((a.name.as_str(), a.content.as_str()), ("", "x = 1"));
+        let a = comment("@overlay/match by=\"name\"").annotation().unwrap();
+        assert_eq!(a.name, "overlay/match");
+        assert_eq!(a.content, "by=\"name\"");
+        let a = comment("@data/values").annotation().unwrap();
+        assert_eq!((a.name.as_str(), a.content.as_str()), ("data/values", ""));
+        let a = comment("@  indented").annotation().unwrap();
+        assert_eq!((a.name.as_str(), a.content.as_str()), ("", " indented"));
+        assert!(comment("! x").annotation().is_none());
+    }
+
+    #[test]
+    fn override_keeps_first_position_last_value() {
+        let item = |k: &str, v: i64, line: usize| MapItem {
+            pos: pos(line),
+            comments: vec![],
+            key: Value::str(k),
+            value: Node::Scalar(Value::from(v)),
+        };
+        let mut ds = DocumentSet {
+            file: Arc::from("f.yml"),
+            docs: vec![Document {
+                pos: pos(1),
+                comments: vec![],
+                value: Node::Map(Map {
+                    pos: pos(1),
+                    items: vec![item("a", 1, 1), item("b", 2, 2), item("a", 3, 3)],
+                }),
+                injected: false,
+            }],
+            lines: vec![],
+        };
+        ds.override_map_keys();
+        let v = ds.docs[0].value.to_value();
+        assert_eq!(
+            v,
+            Value::Map(vec![
+                (Value::str("a"), Value::Int(3)),
+                (Value::str("b"), Value::Int(2))
+            ])
+        );
+    }
+}

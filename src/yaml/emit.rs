@@ -1,0 +1,533 @@
+//! YAML emitter that prints exactly like ytt 0.48 (its fork of go-yaml v2, which is a port of
+//! libyaml's emitter): block style, 2-space indent, sequences not indented under a map key,
+//! `{}`/`[]` for empty collections, no line wrapping, and libyaml's scalar style analysis
+//! (plain, single-quoted, double-quoted with escapes, or `|` literal blocks).
+//!
+//! The writer keeps libyaml's state (`column`, `indent`, `whitespace`, `indention`) and uses the
+//! same primitives (`write_indent`, `write_indicator`), so layouts match byte for byte.
+
+use super::float::format_yaml_float;
+use super::resolve::resolves_to_str;
+use super::value::Value;
+
+/// An error while emitting (a value go-yaml cannot represent).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EmitError {
+    /// An integer outside `i64::MIN ..= u64::MAX`.
+    #[error("integer {0} is too big to be printed as YAML (outside the 64-bit range)")]
+    IntOutOfRange(i128),
+}
+
+/// Prints one document (no `---`), ending in a newline, as ytt's `Document.AsYAMLBytes`.
+pub fn to_yaml_document(value: &Value) -> Result<String, EmitError> {
+    let mut e = Emitter::new();
+    e.node(value, Ctx::root())?;
+    // DOCUMENT-END: write_indent; the end is implicit.
+    e.write_indent();
+    Ok(e.out)
+}
+
+/// Prints documents as `ytt` does on stdout: empty documents (null, `{}`, `[]`) are skipped and
+/// `---\n` separates the printed ones (none before the first). No documents give `""`.
+pub fn to_yaml_stream(docs: &[Value]) -> Result<String, EmitError> {
+    let mut out = String::new();
+    let mut first = true;
+    for doc in docs.iter().filter(|d| !d.is_empty_document()) {
+        if !first {
+            out.push_str("---\n");
+        }
+        first = false;
+        out.push_str(&to_yaml_document(doc)?);
+    }
+    Ok(out)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+}
+
+#[derive(Clone, Copy)]
+struct Ctx {
+    mapping: bool,
+    simple_key: bool,
+}
+
+impl Ctx {
+    fn root() -> Ctx {
+        Ctx {
+            mapping: false,
+            simple_key: false,
+        }
+    }
+}
+
+struct Emitter {
+    out: String,
+    column: usize,
+    indent: i64,
+    indents: Vec<i64>,
+    whitespace: bool,
+    indention: bool,
+}
+
+const BEST_INDENT: i64 = 2;
+
+impl Emitter {
+    fn new() -> Emitter {
+        Emitter {
+            out: String::new(),
+            column: 0,
+            indent: -1,
+            indents: Vec::new(),
+            whitespace: true,
+            indention: true,
+        }
+    }
+
+    fn put(&mut self, c: char) {
+        self.out.push(c);
+        self.column += 1;
+    }
+
+    fn put_break(&mut self) {
+        self.out.push('\n');
+        self.column = 0;
+    }
+
+    fn increase_indent(&mut self, flow: bool, indentless: bool) {
+        self.indents.push(self.indent);
+        if self.indent < 0 {
+            self.indent = if flow { BEST_INDENT } else { 0 };
+        } else if !indentless {
+            self.indent += BEST_INDENT;
+        }
+    }
+
+    fn pop_indent(&mut self) {
+        self.indent = self.indents.pop().unwrap_or(-1);
+    }
+
+    fn write_indent(&mut self) {
+        let indent = self.indent.max(0) as usize;
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.put_break();
+        }
+        while self.column < indent {
+            self.put(' ');
+        }
+        self.whitespace = true;
+        self.indention = true;
+    }
+
+    fn write_indicator(&mut self, ind: &str, need_ws: bool, is_ws: bool, is_indention: bool) {
+        if need_ws && !self.whitespace {
+            self.put(' ');
+        }
+        for c in ind.chars() {
+            self.put(c);
+        }
+        self.whitespace = is_ws;
+        self.indention = self.indention && is_indention;
+    }
+
+    fn node(&mut self, v: &Value, ctx: Ctx) -> Result<(), EmitError> {
+        match v {
+            Value::Array(items) if items.is_empty() => self.empty_flow("[", "]"),
+            Value::Map(items) if items.is_empty() => self.empty_flow("{", "}"),
+            Value::Array(items) => {
+                self.increase_indent(false, ctx.mapping && !self.indention);
+                for item in items {
+                    self.write_indent();
+                    self.write_indicator("-", true, false, true);
+                    self.node(
+                        item,
+                        Ctx {
+                            mapping: false,
+                            simple_key: false,
+                        },
+                    )?;
+                }
+                self.pop_indent();
+            }
+            Value::Map(items) => {
+                self.increase_indent(false, false);
+                for (k, val) in items {
+                    self.write_indent();
+                    if is_simple_key(k) {
+                        self.node(
+                            k,
+                            Ctx {
+                                mapping: true,
+                                simple_key: true,
+                            },
+                        )?;
+                        self.write_indicator(":", false, false, false);
+                    } else {
+                        self.write_indicator("?", true, false, true);
+                        self.node(
+                            k,
+                            Ctx {
+                                mapping: true,
+                                simple_key: false,
+                            },
+                        )?;
+                        self.write_indent();
+                        self.write_indicator(":", true, false, true);
+                    }
+                    self.node(
+                        val,
+                        Ctx {
+                            mapping: true,
+                            simple_key: false,
+                        },
+                    )?;
+                }
+                self.pop_indent();
+            }
+            scalar => {
+                let (text, requested) = scalar_text(scalar)?;
+                let style = select_style(&text, requested, ctx.simple_key);
+                self.increase_indent(true, false);
+                match style {
+                    Style::Plain => self.write_plain(&text),
+                    Style::Single => self.write_single(&text),
+                    Style::Double => self.write_double(&text),
+                    Style::Literal => self.write_literal(&text),
+                }
+                self.pop_indent();
+            }
+        }
+        Ok(())
+    }
+
+    fn empty_flow(&mut self, open: &str, close: &str) {
+        self.write_indicator(open, true, true, false);
+        self.increase_indent(true, false);
+        self.pop_indent();
+        self.write_indicator(close, false, false, false);
+    }
+
+    fn write_plain(&mut self, s: &str) {
+        if !self.whitespace {
+            self.put(' ');
+        }
+        for c in s.chars() {
+            self.put(c);
+        }
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_single(&mut self, s: &str) {
+        self.write_indicator("'", true, false, false);
+        let mut breaks = false;
+        for c in s.chars() {
+            if is_break(c) {
+                if !breaks && c == '\n' {
+                    self.put_break();
+                }
+                self.write_break(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                if c == '\'' {
+                    self.put('\'');
+                }
+                self.put(c);
+                self.indention = false;
+                breaks = false;
+            }
+        }
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_break(&mut self, c: char) {
+        if c == '\n' {
+            self.put_break();
+        } else {
+            self.out.push(c);
+            self.column = 0;
+        }
+    }
+
+    fn write_double(&mut self, s: &str) {
+        self.write_indicator("\"", true, false, false);
+        for c in s.chars() {
+            if !is_printable(c) || c == '\u{feff}' || is_break(c) || c == '"' || c == '\\' {
+                self.put('\\');
+                let esc = match c {
+                    '\0' => Some('0'),
+                    '\x07' => Some('a'),
+                    '\x08' => Some('b'),
+                    '\t' => Some('t'),
+                    '\n' => Some('n'),
+                    '\x0b' => Some('v'),
+                    '\x0c' => Some('f'),
+                    '\r' => Some('r'),
+                    '\x1b' => Some('e'),
+                    '"' => Some('"'),
+                    '\\' => Some('\\'),
+                    '\u{85}' => Some('N'),
+                    '\u{a0}' => Some('_'),
+                    '\u{2028}' => Some('L'),
+                    '\u{2029}' => Some('P'),
+                    _ => None,
+                };
+                match esc {
+                    Some(e) => self.put(e),
+                    None => {
+                        let v = c as u32;
+                        let (letter, width) = if v <= 0xff {
+                            ('x', 2)
+                        } else if v <= 0xffff {
+                            ('u', 4)
+                        } else {
+                            ('U', 8)
+                        };
+                        self.put(letter);
+                        for ch in format!("{v:0width$X}").chars() {
+                            self.put(ch);
+                        }
+                    }
+                }
+            } else {
+                self.put(c);
+            }
+        }
+        self.write_indicator("\"", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_literal(&mut self, s: &str) {
+        self.write_indicator("|", true, false, false);
+        // Block scalar hints: indentation indicator when the text starts with a space or break,
+        // then the chomping indicator.
+        let mut chars = s.chars();
+        if let Some(first) = chars.clone().next()
+            && (first == ' ' || is_break(first))
+        {
+            self.write_indicator(&BEST_INDENT.to_string(), false, false, false);
+        }
+        let rev: Vec<char> = s.chars().rev().take(2).collect();
+        let chomp = match rev.as_slice() {
+            [] => Some("-"),
+            [last, ..] if !is_break(*last) => Some("-"),
+            [_] => Some("+"),
+            [_, prev] if is_break(*prev) => Some("+"),
+            _ => None,
+        };
+        if let Some(h) = chomp {
+            self.write_indicator(h, false, false, false);
+        }
+        self.put_break();
+        self.indention = true;
+        self.whitespace = true;
+        let mut breaks = true;
+        for c in chars.by_ref() {
+            if is_break(c) {
+                self.write_break(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                self.put(c);
+                self.indention = false;
+                breaks = false;
+            }
+        }
+    }
+}
+
+/// The text of a scalar and the style go-yaml's encoder asks for.
+fn scalar_text(v: &Value) -> Result<(String, Style), EmitError> {
+    Ok(match v {
+        Value::Null => ("null".to_string(), Style::Plain),
+        Value::Bool(b) => (b.to_string(), Style::Plain),
+        Value::Int(i) => {
+            if !Value::int_in_range(*i) {
+                return Err(EmitError::IntOutOfRange(*i));
+            }
+            (i.to_string(), Style::Plain)
+        }
+        Value::Float(f) => (format_yaml_float(*f), Style::Plain),
+        Value::String(s) => {
+            let style = if s.contains('\n') {
+                Style::Literal
+            } else if resolves_to_str(s) {
+                Style::Plain
+            } else {
+                Style::Double
+            };
+            (s.clone(), style)
+        }
+        Value::Array(_) | Value::Map(_) => unreachable!("collections are not scalars"),
+    })
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// libyaml's `is_printable` (which, oddly, excludes all characters outside the BMP).
+fn is_printable(c: char) -> bool {
+    c == '\n'
+        || (' '..='~').contains(&c)
+        || ('\u{a0}'..='\u{d7ff}').contains(&c)
+        || (('\u{e000}'..='\u{fffd}').contains(&c) && c != '\u{feff}')
+}
+
+/// libyaml's check whether a key can be written as `key: value` (no `? ` form).
+fn is_simple_key(k: &Value) -> bool {
+    match k {
+        Value::Array(items) => items.is_empty(),
+        Value::Map(items) => items.is_empty(),
+        scalar => match scalar_text(scalar) {
+            Ok((text, _)) => !text.chars().any(is_break) && text.len() <= 128,
+            Err(_) => true,
+        },
+    }
+}
+
+/// Flags from libyaml's `yaml_emitter_analyze_scalar`.
+#[derive(Debug, PartialEq, Eq)]
+struct Analysis {
+    multiline: bool,
+    block_plain_allowed: bool,
+    single_quoted_allowed: bool,
+    block_allowed: bool,
+}
+
+fn analyze(s: &str) -> Analysis {
+    if s.is_empty() {
+        return Analysis {
+            multiline: false,
+            block_plain_allowed: true,
+            single_quoted_allowed: true,
+            block_allowed: false,
+        };
+    }
+    let mut block_indicators = s.starts_with("---") || s.starts_with("...");
+    let (mut line_breaks, mut special) = (false, false);
+    let (mut leading_space, mut leading_break) = (false, false);
+    let (mut trailing_space, mut trailing_break) = (false, false);
+    let (mut break_space, mut space_break) = (false, false);
+    let (mut previous_space, mut previous_break) = (false, false);
+    let mut preceded_by_ws = true;
+    let chars: Vec<char> = s.chars().collect();
+    let n = chars.len();
+    for (i, &c) in chars.iter().enumerate() {
+        let followed_by_ws = i + 1 >= n || is_blank(chars[i + 1]);
+        if i == 0 {
+            match c {
+                '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
+                | '%' | '@' | '`' => block_indicators = true,
+                '?' | ':' if followed_by_ws => block_indicators = true,
+                '-' if followed_by_ws => block_indicators = true,
+                _ => {}
+            }
+        } else {
+            match c {
+                ':' if followed_by_ws => block_indicators = true,
+                '#' if preceded_by_ws => block_indicators = true,
+                _ => {}
+            }
+        }
+        if !is_printable(c) {
+            special = true;
+        }
+        if c == ' ' {
+            if i == 0 {
+                leading_space = true;
+            }
+            if i + 1 == n {
+                trailing_space = true;
+            }
+            if previous_break {
+                break_space = true;
+            }
+            previous_space = true;
+            previous_break = false;
+        } else if is_break(c) {
+            line_breaks = true;
+            if i == 0 {
+                leading_break = true;
+            }
+            if i + 1 == n {
+                trailing_break = true;
+            }
+            if previous_space {
+                space_break = true;
+            }
+            previous_space = false;
+            previous_break = true;
+        } else {
+            previous_space = false;
+            previous_break = false;
+        }
+        preceded_by_ws = is_blank(c) || is_break(c) || c == '\0';
+    }
+    let mut a = Analysis {
+        multiline: line_breaks,
+        block_plain_allowed: true,
+        single_quoted_allowed: true,
+        block_allowed: true,
+    };
+    if leading_space || leading_break || trailing_space || trailing_break {
+        a.block_plain_allowed = false;
+    }
+    if trailing_space {
+        a.block_allowed = false;
+    }
+    if break_space {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+    }
+    if space_break || special {
+        a.block_plain_allowed = false;
+        a.single_quoted_allowed = false;
+        a.block_allowed = false;
+    }
+    if line_breaks || block_indicators {
+        a.block_plain_allowed = false;
+    }
+    a
+}
+
+/// libyaml's `yaml_emitter_select_scalar_style` in block context.
+fn select_style(text: &str, requested: Style, simple_key: bool) -> Style {
+    let a = analyze(text);
+    let mut style = requested;
+    if simple_key && a.multiline {
+        style = Style::Double;
+    }
+    if style == Style::Plain && (!a.block_plain_allowed || (text.is_empty() && simple_key)) {
+        style = Style::Single;
+    }
+    if style == Style::Single && !a.single_quoted_allowed {
+        style = Style::Double;
+    }
+    if style == Style::Literal && (!a.block_allowed || simple_key) {
+        style = Style::Double;
+    }
+    style
+}
+
+#[cfg(test)]
+#[path = "emit_tests.rs"]
+mod tests;

@@ -1,0 +1,568 @@
+//! Parses YAML text into the ytt node tree ([`DocumentSet`]) with `granit-parser`, reproducing
+//! how ytt (go-yaml v2 fork + `yamlmeta`) sees a file: YAML 1.1 scalar resolution, positions of
+//! map items (key line) and array items (`-`, `[` or `,` line), anchors, aliases and `<<`
+//! merges, and ytt's rules for attaching comments to nodes.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use granit_parser::{Event, Options, Parser, ScalarStyle, Scanner, Span, StrInput, TokenType};
+
+use super::ast::{Array, ArrayItem, Comment, Document, DocumentSet, Map, MapItem, Node, Position};
+use super::resolve::{long_tag, resolve_plain, resolve_tagged};
+use super::value::Value;
+
+/// A YAML syntax or decoding error, naming the file and (when known) the line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
+pub struct YamlError {
+    /// File name as given to the parser.
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// Parses `src` (the content of `file`) into a [`DocumentSet`].
+///
+/// A leading UTF-8 BOM is ignored; CRLF line ends are accepted. Like ytt, text that does not
+/// start with a `---` marker is parsed as if `---\n` were prepended, so comments above a later
+/// `---` belong to the documents that follow.
+pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let file_arc: Arc<str> = Arc::from(file);
+    let lines: Vec<String> = src
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+        .collect();
+
+    let prepend = !starts_with_doc_marker(src);
+    let text: String = if prepend {
+        format!("---\n{src}")
+    } else {
+        src.to_string()
+    };
+    let line_shift = usize::from(prepend);
+    let err = |line: Option<usize>, message: String| YamlError {
+        file: file.to_string(),
+        line,
+        message,
+    };
+
+    let entries = collect_entry_tokens(&text);
+    let mut options = Options::default();
+    options.block_scalar_eof_without_line_feed = true;
+    let mut events: Vec<(Event<'_>, Span)> = Vec::new();
+    for next in Parser::new_from_str_with_options(&text, options) {
+        match next {
+            Ok(ev) => events.push(ev),
+            Err(e) => {
+                let line = e.marker().line().saturating_sub(line_shift).max(1);
+                return Err(err(Some(line), format!("yaml: {}", e.kind())));
+            }
+        }
+    }
+
+    let mut b = Builder {
+        text: &text,
+        events,
+        idx: 0,
+        last_end: 0,
+        entries,
+        line_starts: line_starts(&text),
+        line_shift,
+        file: file_arc.clone(),
+        anchors: HashMap::new(),
+        comments: Vec::new(),
+    };
+    let raw_docs = b.documents().map_err(|(line, m)| err(line, m))?;
+    let comments = std::mem::take(&mut b.comments);
+    let docs = assign_comments(raw_docs, comments, &file_arc, prepend);
+    Ok(DocumentSet {
+        file: file_arc,
+        docs,
+        lines,
+    })
+}
+
+/// Go regexp `\A\s*---\s+` (with `\s` = `[\t\n\f\r ]`).
+fn starts_with_doc_marker(s: &str) -> bool {
+    let is_ws = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
+    let rest = s.trim_start_matches(is_ws);
+    match rest.strip_prefix("---") {
+        Some(after) => after.starts_with(is_ws),
+        None => false,
+    }
+}
+
+fn line_starts(text: &str) -> Vec<usize> {
+    let mut v = vec![0];
+    v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+    v
+}
+
+/// Byte offsets of `-` (block entry) and `,` (flow entry) tokens, sorted.
+struct EntryTokens {
+    block: Vec<usize>,
+    flow: Vec<usize>,
+}
+
+fn collect_entry_tokens(text: &str) -> EntryTokens {
+    let mut block = Vec::new();
+    let mut flow = Vec::new();
+    for tok in Scanner::new(StrInput::new(text)) {
+        let Ok(tok) = tok else { break };
+        let (span, ty) = tok.into_parts();
+        let Some(off) = span.start.byte_offset() else {
+            continue;
+        };
+        match ty {
+            TokenType::BlockEntry => block.push(off),
+            TokenType::FlowEntry => flow.push(off),
+            _ => {}
+        }
+    }
+    EntryTokens { block, flow }
+}
+
+/// The largest offset in `sorted` within `[lo, hi)`.
+fn last_in_range(sorted: &[usize], lo: usize, hi: usize) -> Option<usize> {
+    let idx = sorted.partition_point(|&o| o < hi);
+    sorted[..idx].last().copied().filter(|&o| o >= lo)
+}
+
+struct RawComment {
+    data: String,
+    offset: usize,
+    line: usize, // corrected, 0 = the prepended marker line
+}
+
+struct RawDoc {
+    /// Offset where this document's comment region starts.
+    region_start: usize,
+    /// Offset after an explicit `...` end marker, if any.
+    explicit_end: Option<usize>,
+    /// Corrected line of the document start (0 for the prepended marker).
+    line: usize,
+    value: Node,
+}
+
+type BuildError = (Option<usize>, String);
+
+struct Builder<'t> {
+    text: &'t str,
+    events: Vec<(Event<'t>, Span)>,
+    idx: usize,
+    /// End offset of the last consumed event.
+    last_end: usize,
+    entries: EntryTokens,
+    line_starts: Vec<usize>,
+    line_shift: usize,
+    file: Arc<str>,
+    anchors: HashMap<usize, Node>,
+    comments: Vec<RawComment>,
+}
+
+impl<'t> Builder<'t> {
+    fn line_of(&self, offset: usize) -> usize {
+        // 1-based line in `text`, corrected for the prepended marker line.
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        line.saturating_sub(self.line_shift)
+    }
+
+    fn pos(&self, offset: usize) -> Position {
+        Position::new(self.file.clone(), self.line_of(offset))
+    }
+
+    fn start_of(span: &Span) -> usize {
+        span.start.byte_offset().unwrap_or(0)
+    }
+
+    fn end_of(span: &Span) -> usize {
+        span.end.byte_offset().unwrap_or(0)
+    }
+
+    /// Returns the next non-comment event, recording comments on the way.
+    fn next(&mut self) -> Option<(Event<'t>, Span)> {
+        while self.idx < self.events.len() {
+            let (ev, span) = self.events[self.idx].clone();
+            self.idx += 1;
+            if let Event::Comment(text, _) = &ev {
+                let offset = Self::start_of(&span);
+                let data = text.strip_suffix('\r').unwrap_or(text).to_string();
+                self.comments.push(RawComment {
+                    data,
+                    offset,
+                    line: self.line_of(offset),
+                });
+                continue;
+            }
+            let end = Self::end_of(&span);
+            if end > self.last_end {
+                self.last_end = end;
+            }
+            return Some((ev, span));
+        }
+        None
+    }
+
+    /// Peeks the start offset of the next non-comment event.
+    fn peek_start(&self) -> Option<usize> {
+        self.events[self.idx..]
+            .iter()
+            .find(|(ev, _)| !matches!(ev, Event::Comment(..)))
+            .map(|(_, span)| Self::start_of(span))
+    }
+
+    fn peek_is(&self, f: impl Fn(&Event<'_>) -> bool) -> bool {
+        self.events[self.idx..]
+            .iter()
+            .find(|(ev, _)| !matches!(ev, Event::Comment(..)))
+            .is_some_and(|(ev, _)| f(ev))
+    }
+
+    fn error_at(&self, offset: usize, msg: impl Into<String>) -> BuildError {
+        (Some(self.line_of(offset).max(1)), msg.into())
+    }
+
+    fn documents(&mut self) -> Result<Vec<RawDoc>, BuildError> {
+        let mut docs: Vec<RawDoc> = Vec::new();
+        while let Some((ev, span)) = self.next() {
+            match ev {
+                Event::StreamStart => {}
+                Event::StreamEnd => break,
+                Event::DocumentStart(..) => {
+                    let start = Self::start_of(&span);
+                    let region_start = match docs.last() {
+                        None => 0,
+                        Some(prev) => prev.explicit_end.unwrap_or(start),
+                    };
+                    self.anchors.clear();
+                    let value = self.node()?;
+                    // DocumentEnd
+                    let mut explicit_end = None;
+                    if let Some((Event::DocumentEnd, end_span)) = self.next()
+                        && end_span.slice(self.text) == Some("...")
+                    {
+                        explicit_end = Some(Self::end_of(&end_span));
+                    }
+                    docs.push(RawDoc {
+                        region_start,
+                        explicit_end,
+                        line: self.line_of(start),
+                        value,
+                    });
+                }
+                other => {
+                    return Err(self.error_at(
+                        Self::start_of(&span),
+                        format!("unexpected YAML event {other:?}"),
+                    ));
+                }
+            }
+        }
+        Ok(docs)
+    }
+
+    /// Builds the next node (scalar, alias, sequence or mapping).
+    fn node(&mut self) -> Result<Node, BuildError> {
+        let Some((ev, span)) = self.next() else {
+            return Err((None, "unexpected end of YAML input".to_string()));
+        };
+        let start = Self::start_of(&span);
+        match ev {
+            Event::Scalar(text, style, anchor, tag) => {
+                let value = self.scalar_value(&text, style, &span, tag.as_deref())?;
+                let node = Node::Scalar(value);
+                if anchor != 0 {
+                    self.anchors.insert(anchor, node.clone());
+                }
+                Ok(node)
+            }
+            Event::Alias(id) => self
+                .anchors
+                .get(&id)
+                .cloned()
+                .ok_or_else(|| self.error_at(start, "unknown anchor referenced")),
+            Event::SequenceStart(style, anchor, _tag) => {
+                let flow = matches!(style, granit_parser::StructureStyle::Flow);
+                let node = self.sequence(start, flow)?;
+                if anchor != 0 {
+                    self.anchors.insert(anchor, node.clone());
+                }
+                Ok(node)
+            }
+            Event::MappingStart(_style, anchor, _tag) => {
+                let node = self.mapping(start)?;
+                if anchor != 0 {
+                    self.anchors.insert(anchor, node.clone());
+                }
+                Ok(node)
+            }
+            other => Err(self.error_at(start, format!("unexpected YAML event {other:?}"))),
+        }
+    }
+
+    fn scalar_value(
+        &self,
+        text: &str,
+        style: ScalarStyle,
+        span: &Span,
+        tag: Option<&granit_parser::Tag>,
+    ) -> Result<Value, BuildError> {
+        // granit reports an empty plain scalar (a missing value) as "~" with an empty span.
+        let text = if style == ScalarStyle::Plain && span.is_empty() && text == "~" {
+            ""
+        } else {
+            text
+        };
+        match tag {
+            Some(tag) => {
+                let full = long_tag(&format!("{}{}", tag.handle(), tag.suffix()));
+                resolve_tagged(&full, text)
+                    .map_err(|m| self.error_at(Self::start_of(span), format!("yaml: {m}")))
+            }
+            None if style == ScalarStyle::Plain => Ok(resolve_plain(text)),
+            None => Ok(Value::String(text.to_string())),
+        }
+    }
+
+    fn sequence(&mut self, seq_start: usize, flow: bool) -> Result<Node, BuildError> {
+        let mut items = Vec::new();
+        // Lower bound for finding the first item's `-`: the end of what came before.
+        let mut lower = self.last_end_before(seq_start);
+        let mut first = true;
+        loop {
+            if self.peek_is(|e| matches!(e, Event::SequenceEnd)) {
+                self.next();
+                break;
+            }
+            let content_start = self.peek_start().unwrap_or(seq_start);
+            let indicator = if flow {
+                if first {
+                    Some(seq_start)
+                } else {
+                    last_in_range(&self.entries.flow, lower, content_start)
+                }
+            } else {
+                last_in_range(&self.entries.block, lower, content_start)
+            };
+            let pos = self.pos(indicator.unwrap_or(content_start));
+            let value = self.node()?;
+            items.push(ArrayItem {
+                pos,
+                comments: vec![],
+                value,
+            });
+            lower = self.last_end;
+            first = false;
+        }
+        Ok(Node::Array(Array {
+            pos: Position::unknown(self.file.clone()),
+            items,
+        }))
+    }
+
+    /// The end offset of the last event that starts before `offset` (for the first item of a
+    /// block sequence, whose `-` comes before the sequence's start event).
+    fn last_end_before(&self, offset: usize) -> usize {
+        self.events[..self.idx.saturating_sub(1)]
+            .iter()
+            .rev()
+            .filter(|(ev, _)| !matches!(ev, Event::Comment(..)))
+            .map(|(_, span)| Self::end_of(span))
+            .find(|&e| e <= offset)
+            .unwrap_or(0)
+    }
+
+    fn mapping(&mut self, map_start: usize) -> Result<Node, BuildError> {
+        let mut items: Vec<MapItem> = Vec::new();
+        loop {
+            if self.peek_is(|e| matches!(e, Event::MappingEnd)) {
+                self.next();
+                break;
+            }
+            let key_start = self.peek_start().unwrap_or(map_start);
+            let is_merge = self.peek_is(|e| {
+                matches!(e, Event::Scalar(t, ScalarStyle::Plain, _, None) if t == "<<")
+                    || matches!(e, Event::Scalar(t, _, _, Some(tag))
+                        if tag.suffix() == "merge" && tag.handle().starts_with("tag:yaml.org,2002:") && t == "<<")
+            });
+            let key_node = self.node()?;
+            let value = self.node()?;
+            if is_merge {
+                self.merge_into(&mut items, value, key_start)?;
+                continue;
+            }
+            let key = match key_node {
+                Node::Scalar(v) => v,
+                _ => return Err(self.error_at(key_start, "yaml: invalid map key")),
+            };
+            items.push(MapItem {
+                pos: self.pos(key_start),
+                comments: vec![],
+                key,
+                value,
+            });
+        }
+        Ok(Node::Map(Map {
+            pos: Position::unknown(self.file.clone()),
+            items,
+        }))
+    }
+
+    /// go-yaml (ytt fork) merge: the merged map's items are appended in place. For a sequence
+    /// of maps, go-yaml's MapSlice decoding keeps only the first map.
+    fn merge_into(
+        &self,
+        items: &mut Vec<MapItem>,
+        value: Node,
+        at: usize,
+    ) -> Result<(), BuildError> {
+        let want_map = || {
+            self.error_at(
+                at,
+                "yaml: map merge requires map or sequence of maps as the value",
+            )
+        };
+        match value {
+            Node::Map(m) => items.extend(m.items),
+            Node::Array(a) => {
+                if a.items.iter().any(|i| !matches!(i.value, Node::Map(_))) {
+                    return Err(want_map());
+                }
+                if let Some(first) = a.items.into_iter().next()
+                    && let Node::Map(m) = first.value
+                {
+                    items.extend(m.items);
+                }
+            }
+            Node::Scalar(_) => return Err(want_map()),
+        }
+        Ok(())
+    }
+}
+
+/// A path from a document's root to a node: indices into map/array items.
+type NodePath = Vec<usize>;
+
+fn collect_node_lines(node: &Node, path: &mut NodePath, out: &mut BTreeMap<usize, Vec<NodePath>>) {
+    let items: Vec<(Option<usize>, &Node)> = match node {
+        Node::Map(m) => m.items.iter().map(|i| (i.pos.line, &i.value)).collect(),
+        Node::Array(a) => a.items.iter().map(|i| (i.pos.line, &i.value)).collect(),
+        Node::Scalar(_) => return,
+    };
+    for (idx, (line, child)) in items.into_iter().enumerate() {
+        path.push(idx);
+        if let Some(l) = line {
+            out.entry(l).or_default().push(path.clone());
+        }
+        collect_node_lines(child, path, out);
+        path.pop();
+    }
+}
+
+fn comments_at<'a>(node: &'a mut Node, path: &[usize]) -> &'a mut Vec<Comment> {
+    let (first, rest) = path.split_first().expect("non-empty node path");
+    let (comments, value) = match node {
+        Node::Map(m) => {
+            let item = &mut m.items[*first];
+            (&mut item.comments, &mut item.value)
+        }
+        Node::Array(a) => {
+            let item = &mut a.items[*first];
+            (&mut item.comments, &mut item.value)
+        }
+        Node::Scalar(_) => unreachable!("node paths only lead through collections"),
+    };
+    if rest.is_empty() {
+        comments
+    } else {
+        comments_at(value, rest)
+    }
+}
+
+/// ytt's comment assignment: within a document, a comment goes to the first node on the
+/// nearest line at or below it (the last node when on the same line); comments no node
+/// takes go to the next document (or to an injected trailing document).
+fn assign_comments(
+    raw: Vec<RawDoc>,
+    comments: Vec<RawComment>,
+    file: &Arc<str>,
+    prepended: bool,
+) -> Vec<Document> {
+    let mut docs = Vec::with_capacity(raw.len() + 1);
+    let mut unassigned: Vec<Comment> = Vec::new();
+    let n = raw.len();
+    let starts: Vec<usize> = raw.iter().map(|d| d.region_start).collect();
+    let mut per_doc: Vec<Vec<RawComment>> = (0..n).map(|_| Vec::new()).collect();
+    for c in comments {
+        let k = starts.partition_point(|&s| s <= c.offset).saturating_sub(1);
+        if k < n {
+            if k + 1 == n
+                && let Some(end) = raw[k].explicit_end
+                && c.offset >= end
+            {
+                continue; // after the final `...`: go-yaml never reads these
+            }
+            per_doc[k].push(c);
+        }
+    }
+    for (i, (rd, cs)) in raw.into_iter().zip(per_doc).enumerate() {
+        let doc_line = if i == 0 && rd.line == 0 {
+            None
+        } else {
+            Some(rd.line)
+        };
+        let mut doc = Document {
+            pos: Position {
+                file: file.clone(),
+                line: doc_line,
+            },
+            comments: std::mem::take(&mut unassigned),
+            value: rd.value,
+            injected: false,
+        };
+        let mut lines: BTreeMap<usize, Vec<NodePath>> = BTreeMap::new();
+        if let Some(l) = doc_line {
+            lines.entry(l).or_default().push(vec![]);
+        }
+        collect_node_lines(&doc.value, &mut vec![], &mut lines);
+        for c in cs {
+            let comment = Comment {
+                data: c.data,
+                pos: Position::new(file.clone(), c.line),
+            };
+            match lines.range(c.line..).next() {
+                Some((&line, paths)) => {
+                    let path = if line == c.line {
+                        paths.last()
+                    } else {
+                        paths.first()
+                    }
+                    .expect("non-empty line entry");
+                    if path.is_empty() {
+                        doc.comments.push(comment);
+                    } else {
+                        comments_at(&mut doc.value, path).push(comment);
+                    }
+                }
+                None => unassigned.push(comment),
+            }
+        }
+        if i == 0 && prepended && doc.pos.line.is_none() {
+            doc.pos.line = Some(1);
+        }
+        docs.push(doc);
+    }
+    if !unassigned.is_empty() {
+        docs.push(Document {
+            pos: Position::unknown(file.clone()),
+            comments: unassigned,
+            value: Node::Scalar(Value::Null),
+            injected: true,
+        });
+    }
+    docs
+}
