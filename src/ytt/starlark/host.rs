@@ -1,0 +1,158 @@
+//! Host values: the [`HostValue`] trait through which the embedding program adds its own
+//! types (ytt's struct, yamlfragment, YAML nodes, library handles...), and a ready-made
+//! [`Struct`] (ytt's `struct` type: named fields, `struct.make(...)`, module values).
+
+use std::any::Any;
+
+use super::error::{Error, Result};
+use super::format::repr;
+use super::value::{Args, Value, equals};
+
+/// A value type implemented by the host. Every method has a default, so a type only
+/// overrides what it supports; defaults produce starlark-go's error messages.
+pub trait HostValue: Any {
+    /// `type(x)`.
+    fn type_name(&self) -> String;
+    /// `str(x)`; defaults to `repr`.
+    fn to_str(&self) -> String {
+        self.repr()
+    }
+    /// `repr(x)` and how the value prints inside containers.
+    fn repr(&self) -> String {
+        format!("<{}>", self.type_name())
+    }
+    fn truth(&self) -> bool {
+        true
+    }
+    /// `x.name`: Ok(None) means "no such field" (the interpreter reports
+    /// "T has no .name field or method").
+    fn attr(&self, _name: &str) -> Result<Option<Value>> {
+        Ok(None)
+    }
+    /// Names listed by `dir(x)` and checked by `hasattr`.
+    fn attr_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// `x.name = v`.
+    fn set_attr(&self, name: &str, _v: Value) -> Result<()> {
+        Err(Error::new(format!(
+            "can't assign to .{name} field of {}",
+            self.type_name()
+        )))
+    }
+    /// `x[key]`.
+    fn index(&self, key: &Value) -> Result<Value> {
+        Err(Error::new(format!(
+            "unhandled index operation {}[{}]",
+            self.type_name(),
+            key.type_name()
+        )))
+    }
+    /// `x[key] = v`.
+    fn set_index(&self, _key: &Value, _v: Value) -> Result<()> {
+        Err(Error::new(format!(
+            "{} value does not support item assignment",
+            self.type_name()
+        )))
+    }
+    /// Items for `for`, `list(x)`, ...; None when not iterable.
+    fn iterate(&self) -> Option<Vec<Value>> {
+        None
+    }
+    fn len(&self) -> Option<usize> {
+        None
+    }
+    /// `key in x`; None when unsupported.
+    fn contains(&self, _key: &Value) -> Option<Result<bool>> {
+        None
+    }
+    /// Equality with any value (default: identity).
+    fn equals(&self, other: &Value) -> Result<bool> {
+        Ok(match other {
+            Value::Host(o) => std::ptr::addr_eq(self as *const Self, std::rc::Rc::as_ptr(o)),
+            _ => false,
+        })
+    }
+    /// Ordering against `other`; None when unsupported.
+    fn compare(&self, _other: &Value) -> Option<Result<std::cmp::Ordering>> {
+        None
+    }
+    fn hash(&self) -> Result<u64> {
+        Err(Error::new(format!("unhashable type: {}", self.type_name())))
+    }
+    /// `x op y` (left) or `y op x` (right, `left == false`); None when unsupported.
+    fn binary(&self, _op: super::ast::BinOp, _other: &Value, _left: bool) -> Option<Result<Value>> {
+        None
+    }
+    /// Calling the value; None when it is not callable.
+    fn call(&self, _thread: &mut super::Thread, _args: &Args) -> Option<Result<Value>> {
+        None
+    }
+    /// Called when the module that created the value is frozen.
+    fn freeze(&self) {}
+    /// For downcasting in natives: `v.as_any().downcast_ref::<T>()`.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// ytt's `struct`: an immutable record of named fields (`struct.make(a=1)`, module
+/// values such as `data.values`). Attribute order is creation order.
+pub struct Struct {
+    pub type_name: String,
+    pub fields: Vec<(String, Value)>,
+}
+
+impl Struct {
+    pub fn new(fields: Vec<(String, Value)>) -> Self {
+        Struct {
+            type_name: "struct".into(),
+            fields,
+        }
+    }
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.fields.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+}
+
+impl HostValue for Struct {
+    fn type_name(&self) -> String {
+        self.type_name.clone()
+    }
+    fn repr(&self) -> String {
+        let parts: Vec<String> = self
+            .fields
+            .iter()
+            .map(|(k, v)| format!("{k}={}", repr(v)))
+            .collect();
+        format!("{}({})", self.type_name, parts.join(", "))
+    }
+    fn attr(&self, name: &str) -> Result<Option<Value>> {
+        Ok(self.get(name).cloned())
+    }
+    fn attr_names(&self) -> Vec<String> {
+        self.fields.iter().map(|(k, _)| k.clone()).collect()
+    }
+    fn equals(&self, other: &Value) -> Result<bool> {
+        let Value::Host(o) = other else {
+            return Ok(false);
+        };
+        let Some(o) = o.as_any().downcast_ref::<Struct>() else {
+            return Ok(false);
+        };
+        if o.fields.len() != self.fields.len() || o.type_name != self.type_name {
+            return Ok(false);
+        }
+        for (k, v) in &self.fields {
+            match o.get(k) {
+                Some(v2) if equals(v, v2)? => {}
+                _ => return Ok(false),
+            }
+        }
+        Ok(true)
+    }
+    fn freeze(&self) {
+        self.fields.iter().for_each(|(_, v)| v.freeze());
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
