@@ -97,7 +97,9 @@ fn names_file_and_line(msg: &str) -> bool {
             let w = w.trim_end_matches([',', ':']);
             match w.rsplit_once(':') {
                 Some((file, line)) => {
-                    file.contains('.') && !line.is_empty() && line.chars().all(|c| c.is_ascii_digit())
+                    file.contains('.')
+                        && !line.is_empty()
+                        && line.chars().all(|c| c.is_ascii_digit())
                 }
                 None => false,
             }
@@ -154,5 +156,8 @@ fn ytt_conformance_corpus() {
         }
     }
     println!("{report}");
-    assert!(below_floor.is_empty(), "areas below their floor: {below_floor:?}");
+    assert!(
+        below_floor.is_empty(),
+        "areas below their floor: {below_floor:?}"
+    );
 }

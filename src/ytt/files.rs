@@ -50,23 +50,17 @@ impl InputFile {
     }
 }
 
-/// Classifies a path by its name.
+/// Classifies a path by its name (extensions are case-sensitive, as in ytt).
 pub fn kind_of(rel: &str) -> (FileKind, bool) {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let lower = name.to_ascii_lowercase();
-    let (kind, ext_len) = if lower.ends_with(".yml") {
-        (FileKind::YamlTemplate, 4)
-    } else if lower.ends_with(".yaml") {
-        (FileKind::YamlTemplate, 5)
-    } else if lower.ends_with(".txt") {
-        (FileKind::TextTemplate, 4)
-    } else if lower.ends_with(".star") {
-        return (FileKind::Starlark, true);
-    } else {
-        return (FileKind::Data, false);
+    use crate::yaml::files::{FileKind as K, classify};
+    let (k, lib) = classify(rel);
+    let kind = match k {
+        K::Yaml => FileKind::YamlTemplate,
+        K::Text => FileKind::TextTemplate,
+        K::Starlark => FileKind::Starlark,
+        K::Data => FileKind::Data,
     };
-    let stem = &lower[..lower.len() - ext_len];
-    (kind, stem.ends_with(".lib"))
+    (kind, lib || kind == FileKind::Starlark)
 }
 
 /// A `--file-mark PATH:KEY=VALUE` rule.
@@ -80,7 +74,11 @@ pub struct FileMark {
 impl FileMark {
     /// Parses `PATH:KEY=VALUE`.
     pub fn parse(s: &str) -> Result<FileMark, Error> {
-        let bad = || Error::Usage(format!("--file-mark '{s}': expected format 'path:key=value'"));
+        let bad = || {
+            Error::Usage(format!(
+                "--file-mark '{s}': expected format 'path:key=value'"
+            ))
+        };
         let (path, kv) = s.rsplit_once(':').ok_or_else(bad)?;
         let (key, value) = kv.split_once('=').ok_or_else(bad)?;
         match key {
@@ -142,8 +140,8 @@ pub fn collect(
         } else {
             cwd.join(p)
         };
-        let meta = std::fs::metadata(&full)
-            .map_err(|e| Error::Io(format!("checking file '{p}': {e}")))?;
+        let meta =
+            std::fs::metadata(&full).map_err(|e| Error::Io(format!("checking file '{p}': {e}")))?;
         if meta.is_dir() {
             let mut files = Vec::new();
             for entry in walkdir::WalkDir::new(&full).sort_by_file_name() {

@@ -176,7 +176,12 @@ mod tests {
     #[test]
     fn compiles_def_returning_text() {
         let mut prog = Program::new("text");
-        compile_into(&mut prog, "(@ def f(x): -@)\n== (@= x @) ==\n(@- end @)\n", 1).unwrap();
+        compile_into(
+            &mut prog,
+            "(@ def f(x): -@)\n== (@= x @) ==\n(@- end @)\n",
+            1,
+        )
+        .unwrap();
         assert_eq!(
             prog.source(),
             "def f(x):\n__ytt_begin(\"text\")\n__ytt_text(\"== \")\n__ytt_text_expr((x))\n__ytt_text(\" ==\")\nreturn __ytt_end()\nend\n__ytt_text(\"\\n\")\n"

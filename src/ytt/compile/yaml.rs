@@ -242,10 +242,8 @@ impl Compiler<'_> {
         self.prog
             .push_builder(format!("{}(\"text\")", super::program::BEGIN_CTX), line);
         text::compile_into(&mut self.prog, s, line)?;
-        self.prog.push_builder(
-            format!("{SET}({tag}, {}())", super::program::END_CTX),
-            line,
-        );
+        self.prog
+            .push_builder(format!("{SET}({tag}, {}())", super::program::END_CTX), line);
         Ok(())
     }
 
@@ -360,7 +358,7 @@ pub fn source_line(ds: &DocumentSet, line: usize) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn gen(src: &str) -> String {
+    fn generate(src: &str) -> String {
         let ds = yaml::parse_document_set(src, "t.yml").unwrap();
         compile(&ds, CompileOpts::default()).unwrap().prog.source()
     }
@@ -369,7 +367,7 @@ mod tests {
     fn value_annotations_and_code() {
         let src = "#@ x = 1\na: #@ x\nb:\n- 2\n";
         assert_eq!(
-            gen(src),
+            generate(src),
             "__ytt_start(0)\nx = 1\n__ytt_start(1)\n__ytt_start(2)\n__ytt_set(3, (x))\n__ytt_start(4)\n__ytt_start(5)\n__ytt_start(6)\n"
         );
     }
@@ -377,7 +375,7 @@ mod tests {
     #[test]
     fn def_with_yaml_body_returns_fragment() {
         let src = "#@ def f():\na: 1\n#@ end\nb: #@ f()\n";
-        let out = gen(src);
+        let out = generate(src);
         assert!(out.contains("def f():\n__ytt_begin(\"yaml\")\n"), "{out}");
         assert!(out.contains("return __ytt_end()\nend\n"), "{out}");
     }

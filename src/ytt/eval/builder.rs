@@ -347,7 +347,7 @@ impl Builder {
                     }],
                     None => match v {
                         SValue::List(_) | SValue::Tuple(_) => {
-                            let (vals, _g) = crate::ytt::starlark::iterate_or_err(v)?;
+                            let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(v)?;
                             let mut docs = Vec::new();
                             for x in vals {
                                 docs.push(Doc {
@@ -486,4 +486,11 @@ fn build(y: &YamlCtx, idx: usize) -> Built {
 /// Position of a tag (for errors).
 pub fn tag_pos(nodes: &[TNode], tag: usize) -> Option<Pos> {
     nodes.get(tag).map(|n| n.pos.clone())
+}
+
+impl Builder {
+    /// The template line of a tag (0 when unknown).
+    pub fn tag_line(&self, tag: usize) -> usize {
+        self.nodes.get(tag).map(|n| n.pos.line).unwrap_or(0)
+    }
 }

@@ -94,7 +94,7 @@ impl HostValue for Fragment {
         Some((|| {
             let vals = self.items_as_values();
             for v in vals {
-                if crate::ytt::starlark::equals(&v, key)? {
+                if crate::ytt::starlark::value::equals(&v, key)? {
                     return Ok(true);
                 }
             }
@@ -114,9 +114,12 @@ fn key_repr(v: &SValue) -> String {
 }
 
 fn index_of(key: &SValue, len: usize) -> SResult<usize> {
-    let i = key
-        .as_int()
-        .ok_or_else(|| SError::new(format!("unhandled index operation yamlfragment[{}]", key.type_name())))?;
+    let i = key.as_int().ok_or_else(|| {
+        SError::new(format!(
+            "unhandled index operation yamlfragment[{}]",
+            key.type_name()
+        ))
+    })?;
     let j = if i < 0 { i + len as i128 } else { i };
     if j < 0 || j >= len as i128 {
         return Err(SError::new(format!("index {i} out of range [0:{len}]")));
@@ -222,7 +225,7 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         }
         SValue::Tuple(t) => array_node(t, pos)?,
         SValue::Range(_) | SValue::Set(_) => {
-            let (items, _g) = crate::ytt::starlark::iterate_or_err(v)?;
+            let (items, _g) = crate::ytt::starlark::value::iterate_or_err(v)?;
             array_node(&items, pos)?
         }
         SValue::Dict(d) => {

@@ -8,9 +8,7 @@ use crate::yaml::Value;
 use crate::ytt::error::Error;
 use crate::ytt::eval::fragment::{node_to_starlark, starlark_to_node, starlark_to_plain};
 use crate::ytt::node::{Meta, Node};
-use crate::ytt::starlark::{
-    Args, Error as SError, HostValue, Thread, Value as SValue, Value as V,
-};
+use crate::ytt::starlark::{Args, Error as SError, HostValue, Thread, Value as SValue, Value as V};
 
 /// A built-in matcher value.
 #[derive(Clone)]
@@ -31,7 +29,9 @@ impl HostValue for Matcher {
     fn call(&self, thread: &mut Thread, args: &Args) -> Option<Result<SValue, SError>> {
         Some((|| {
             if args.pos.len() != 3 {
-                return Err(SError::new("overlay matcher: expected 3 arguments (index or key, left, right)"));
+                return Err(SError::new(
+                    "overlay matcher: expected 3 arguments (index or key, left, right)",
+                ));
             }
             let left = starlark_to_node(&args.pos[1], &Default::default())?;
             let right = starlark_to_node(&args.pos[2], &Default::default())?;
@@ -215,7 +215,8 @@ impl Expects {
                     .map_err(|_| format!("Expected expects string '{s}' to be 'N+'"))
             }
             SValue::List(_) | SValue::Tuple(_) => {
-                let (items, _g) = crate::ytt::starlark::iterate_or_err(v).map_err(|e| e.msg)?;
+                let (items, _g) =
+                    crate::ytt::starlark::value::iterate_or_err(v).map_err(|e| e.msg)?;
                 let mut out = Vec::new();
                 for i in items {
                     out.push(Expects::parse(&i)?);
@@ -244,7 +245,10 @@ impl Expects {
             Expects::AtLeast(e) => format!(">= {e}"),
             Expects::OneOf(v) => format!(
                 "one of [{}]",
-                v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" ")
+                v.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ),
             Expects::Any(v) => format!(
                 "one of [{}]",
@@ -275,14 +279,28 @@ mod tests {
         let m = |v: Vec<(&str, Value)>| {
             Value::Map(v.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
         };
-        assert!(subset(&m(vec![("a", Value::Int(1))]), &m(vec![("a", Value::Int(1)), ("b", Value::Null)])));
-        assert!(!subset(&m(vec![("a", Value::str("1"))]), &m(vec![("a", Value::Int(1))])));
-        assert!(subset(&Value::Array(vec![]), &Value::Array(vec![Value::Int(1)])));
+        assert!(subset(
+            &m(vec![("a", Value::Int(1))]),
+            &m(vec![("a", Value::Int(1)), ("b", Value::Null)])
+        ));
+        assert!(!subset(
+            &m(vec![("a", Value::str("1"))]),
+            &m(vec![("a", Value::Int(1))])
+        ));
+        assert!(subset(
+            &Value::Array(vec![]),
+            &Value::Array(vec![Value::Int(1)])
+        ));
     }
 
     #[test]
     fn expects() {
-        assert!(Expects::Exactly(1).check(2).unwrap_err().contains("to be 1, but was 2"));
+        assert!(
+            Expects::Exactly(1)
+                .check(2)
+                .unwrap_err()
+                .contains("to be 1, but was 2")
+        );
         assert!(Expects::AtLeast(1).check(0).unwrap_err().contains(">= 1"));
     }
 }

@@ -24,7 +24,7 @@ enum Op {
 }
 
 /// `expects`/`missing_ok` inherited from `@overlay/match-child-defaults`.
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Defaults {
     expects: Option<SValue>,
     missing_ok: Option<bool>,
@@ -131,14 +131,10 @@ impl Overlay<'_> {
             let mut matched = Vec::new();
             for (i, l) in left.iter().enumerate() {
                 let ok = match &spec.by {
-                    Some(by) => call_matcher(
-                        self.thread,
-                        by,
-                        MatchCall::Indexed(i),
-                        &l.value,
-                        &r.value,
-                    )
-                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?,
+                    Some(by) => {
+                        call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
+                            .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
+                    }
                     None => {
                         return Err(err_at(
                             "Expected document to have overlay/match annotation with 'by' keyword argument",
@@ -254,7 +250,10 @@ impl Overlay<'_> {
                         meta,
                     )),
                     SValue::Tuple(t) if !t.is_empty() && !t[0].truth() => {
-                        let msg = t.get(1).map(crate::ytt::starlark::to_str).unwrap_or_default();
+                        let msg = t
+                            .get(1)
+                            .map(crate::ytt::starlark::to_str)
+                            .unwrap_or_default();
                         Err(err_at(format!("Assertion failed: {msg}"), meta))
                     }
                     _ => Ok(()),
@@ -312,7 +311,11 @@ impl Overlay<'_> {
             }
             spec.expects.check(matched.len()).map_err(|m| {
                 err_at(
-                    format!("Map item (key '{}') on line {}: {m}", key_str(&r.key), r.meta.pos),
+                    format!(
+                        "Map item (key '{}') on line {}: {m}",
+                        key_str(&r.key),
+                        r.meta.pos
+                    ),
                     &r.meta,
                 )
             })?;
@@ -378,9 +381,9 @@ impl Overlay<'_> {
                     matched.push(i);
                 }
             }
-            spec.expects.check(matched.len()).map_err(|m| {
-                err_at(format!("Array item on line {}: {m}", r.meta.pos), &r.meta)
-            })?;
+            spec.expects
+                .check(matched.len())
+                .map_err(|m| err_at(format!("Array item on line {}: {m}", r.meta.pos), &r.meta))?;
             if matched.is_empty() {
                 if spec.missing_ok && op == Op::Merge {
                     left.push(r.clone());
@@ -453,4 +456,16 @@ fn pos_of(meta: &Meta) -> crate::ytt::error::Position {
 /// True when a document is an overlay (it has an `overlay/*` annotation).
 pub fn is_overlay_doc(d: &Doc) -> bool {
     d.meta.anns.iter().any(|a| a.name.starts_with("overlay/"))
+}
+
+impl Overlay<'_> {
+    /// Merges `right` (with its overlay annotations) into `left`, as a document body.
+    pub fn merge_node(
+        &mut self,
+        left: &mut Node,
+        right: &Node,
+        defaults: &Defaults,
+    ) -> Result<(), Error> {
+        self.merge(left, right, defaults, &Meta::default())
+    }
 }
