@@ -59,6 +59,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             _ => {}
         }
     }
+    docs.retain(|d| !d.value.is_empty_doc());
     if !overlays.is_empty() {
         let mut thread = Thread::new();
         let mut o = Overlay {
