@@ -5,6 +5,7 @@
 //! them at their defaults.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::error::Position;
 
@@ -287,15 +288,15 @@ impl Stmt {
 /// Where one line of parsed text came from (for generated code: the template line).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineOrigin {
-    pub file: Rc<str>,
+    pub file: Arc<str>,
     pub line: u32,
-    pub text: Rc<str>,
+    pub text: Arc<str>,
 }
 
 /// A parsed file (module).
 #[derive(Clone, Debug, PartialEq)]
 pub struct File {
-    pub name: Rc<str>,
+    pub name: Arc<str>,
     pub stmts: Vec<Stmt>,
     /// Frame layout of the module's top level (comprehension variables).
     pub info: FuncInfo,

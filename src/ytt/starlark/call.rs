@@ -12,6 +12,7 @@ use super::value::*;
 
 impl Thread {
     /// Calls a callable value (function, native, bound method or host value).
+    #[inline(never)]
     pub fn call(&mut self, f: &Value, args: Args) -> Result<Value> {
         if self.depth >= self.max_depth {
             return Err(Error::new("Starlark stack overflow"));
@@ -44,6 +45,7 @@ impl Thread {
         self.call(f, Args::new(pos))
     }
 
+    #[inline(never)]
     pub(crate) fn eval_call(
         &mut self,
         fr: &mut Frame,
@@ -98,6 +100,7 @@ impl Thread {
         self.call(&fv, a).map_err(|e| e.at(pos))
     }
 
+    #[inline(never)]
     fn call_function(&mut self, func: &Rc<Function>, args: Args) -> Result<Value> {
         let def = &func.def;
         let mut fr = Frame::new(&def.info, Some(func.clone()), func.module.clone());

@@ -2,19 +2,19 @@
 //! starlark-go style traceback ("Traceback (most recent call last): ... Error: msg").
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A place in a source file. `file` and `line` are already mapped through the line map
 /// of the parsed source, so for generated code they point into the original template.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
-    pub file: Rc<str>,
+    pub file: Arc<str>,
     pub line: u32,
     pub col: u32,
 }
 
 impl Position {
-    pub fn new(file: impl Into<Rc<str>>, line: u32, col: u32) -> Self {
+    pub fn new(file: impl Into<Arc<str>>, line: u32, col: u32) -> Self {
         Position {
             file: file.into(),
             line,
@@ -47,11 +47,29 @@ pub struct TraceFrame {
     pub function: String,
 }
 
-/// An interpreter error. `msg` is the bare message (`undefined: x`,
+/// An interpreter error (boxed, so results stay small on the evaluator's deep
+/// recursion). Fields are reached through `Deref` to [`ErrorData`].
+#[derive(Clone, Debug)]
+pub struct Error(Box<ErrorData>);
+
+impl std::ops::Deref for Error {
+    type Target = ErrorData;
+    fn deref(&self) -> &ErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Error {
+    fn deref_mut(&mut self) -> &mut ErrorData {
+        &mut self.0
+    }
+}
+
+/// The content of an [`Error`]. `msg` is the bare message (`undefined: x`,
 /// `key "a" not in dict`, `fail: boom`); `pos` the innermost position;
 /// `stack` the call stack, outermost frame first.
 #[derive(Clone, Debug)]
-pub struct Error {
+pub struct ErrorData {
     pub kind: ErrorKind,
     pub msg: String,
     pub pos: Option<Position>,
@@ -67,7 +85,7 @@ pub struct Error {
 impl Error {
     /// A runtime error without a position (natives return these; the call site adds it).
     pub fn new(msg: impl Into<String>) -> Self {
-        Error {
+        Error(Box::new(ErrorData {
             kind: ErrorKind::Eval,
             msg: msg.into(),
             pos: None,
@@ -75,7 +93,7 @@ impl Error {
             source_line: None,
             cur: None,
             unwound: Vec::new(),
-        }
+        }))
     }
 
     pub fn syntax(pos: Position, msg: impl Into<String>) -> Self {

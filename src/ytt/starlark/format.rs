@@ -414,7 +414,11 @@ mod tests {
 
     #[test]
     fn percent_operator() {
-        let t = |f: &str, x: Value| interpolate(f, &x).map(|v| to_str(&v)).map_err(|e| e.msg);
+        let t = |f: &str, x: Value| {
+            interpolate(f, &x)
+                .map(|v| to_str(&v))
+                .map_err(|e| e.msg.clone())
+        };
         assert_eq!(
             t(
                 "%s-%d",

@@ -45,7 +45,7 @@ pub mod value;
 #[cfg(test)]
 mod tests;
 
-pub use error::{Error, ErrorKind, Position, TraceFrame};
+pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
 pub use eval::{Env, LoaderFn, Module, Thread};
 pub use format::{repr, to_str};
 pub use host::{HostValue, Struct};

@@ -4,6 +4,7 @@
 //! one-line suite that needs no `end`. Everything else is standard Starlark syntax.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::ast::*;
 use super::error::{Error, Position, Result};
@@ -12,7 +13,7 @@ use super::lexer::{Tok, Token, tokenize};
 /// Parses `src` as a file named `name`; positions refer to `name` and the line numbers
 /// of `src`.
 pub fn parse_file(name: &str, src: &str) -> Result<File> {
-    let file: Rc<str> = name.into();
+    let file: Arc<str> = name.into();
     let origins = src
         .split('\n')
         .enumerate()
@@ -29,7 +30,7 @@ pub fn parse_file(name: &str, src: &str) -> Result<File> {
 /// line). Positions in the tree and in errors use the origins.
 pub fn parse_with_origins(name: &str, src: &str, origins: Vec<LineOrigin>) -> Result<File> {
     let origins = Rc::new(origins);
-    let name: Rc<str> = name.into();
+    let name: Arc<str> = name.into();
     let mut p = Parser {
         toks: Vec::new(),
         i: 0,
@@ -81,7 +82,7 @@ struct Parser {
     toks: Vec<Token>,
     i: usize,
     origins: Rc<Vec<LineOrigin>>,
-    name: Rc<str>,
+    name: Arc<str>,
 }
 
 enum BlockEnd {
@@ -991,7 +992,7 @@ mod tests {
             },
         ];
         let e = parse_with_origins("gen", "x = (\n+)", origins).unwrap_err();
-        assert_eq!(e.pos.unwrap().line, 9);
+        assert_eq!(e.pos.as_ref().unwrap().line, 9);
     }
 
     #[test]

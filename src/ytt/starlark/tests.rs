@@ -20,11 +20,928 @@ fn ev(expr: &str) -> String {
 fn err(src: &str) -> String {
     match run(src) {
         Ok(_) => panic!("expected an error from {src}"),
-        Err(e) => e.msg,
+        Err(e) => e.msg.clone(),
     }
 }
 
 #[test]
 fn smoke() {
     assert_eq!(ev("1 + 2"), "3");
+}
+
+/// Asserts `expr` evaluates to a value whose repr is `want`.
+fn check(cases: &[(&str, &str)]) {
+    for (expr, want) in cases {
+        assert_eq!(ev(expr), *want, "{expr}");
+    }
+}
+
+#[test]
+fn int_arithmetic() {
+    check(&[
+        ("7 + 3", "10"),
+        ("7 - 10", "-3"),
+        ("6 * 7", "42"),
+        ("7 // 2", "3"),
+        ("-7 // 2", "-4"),
+        ("7 // -2", "-4"),
+        ("7 % 3", "1"),
+        ("-7 % 3", "2"),
+        ("7 % -3", "-2"),
+        ("2 + 3 * 4 - (1 + 1)", "12"),
+        ("-(-5)", "5"),
+        ("+5", "5"),
+    ]);
+}
+
+#[test]
+fn division_and_floats() {
+    check(&[
+        ("7 / 2", "3.5"),
+        ("6 / 3", "2"),
+        ("type(6 / 3)", "\"float\""),
+        ("-1 / 4", "-0.25"),
+        ("7.5 // 2", "3"),
+        ("0.1 + 0.2", "0.3"),
+        ("1 + 0.5", "1.5"),
+        ("1.5 * 2", "3"),
+        ("str(1.0 / 3)", "\"0.333333\""),
+        ("str(4.0)", "\"4\""),
+        ("str(2.50)", "\"2.5\""),
+        ("float(\"3.25\")", "3.25"),
+        ("float(4)", "4"),
+        ("float(\"-2.5e2\")", "-250"),
+        ("5.5 % 2", "1.5"),
+        ("-5.5 % 2", "0.5"),
+        ("1e20 * 10 == 1e21", "True"),
+    ]);
+    assert_eq!(err("x = 1 / 0"), "floating-point division by zero");
+    assert_eq!(err("x = 1 // 0"), "floored division by zero");
+    assert_eq!(err("x = 1 % 0"), "integer modulo by zero");
+}
+
+#[test]
+fn big_integers() {
+    check(&[
+        ("9223372036854775807 + 1", "9223372036854775808"),
+        ("-9223372036854775807 - 1", "-9223372036854775808"),
+        (
+            "str(12345678901234567890 * 10)",
+            "\"123456789012345678900\"",
+        ),
+        ("str(1 << 70)", "\"1180591620717411303424\""),
+        ("(1 << 80) // (1 << 75)", "32"),
+    ]);
+    assert_eq!(err("x = 1 << 200"), "integer overflow");
+}
+
+#[test]
+fn bitwise() {
+    check(&[
+        ("12 & 10", "8"),
+        ("12 | 3", "15"),
+        ("12 ^ 10", "6"),
+        ("~5", "-6"),
+        ("1 << 4", "16"),
+        ("256 >> 3", "32"),
+    ]);
+}
+
+#[test]
+fn comparisons_and_boolean_operators() {
+    check(&[
+        ("1 < 2", "True"),
+        ("2 >= 3", "False"),
+        ("\"a\" == \"a\"", "True"),
+        ("[1] != [1]", "False"),
+        ("\"apple\" < \"banana\"", "True"),
+        ("[1, 2] < [1, 3]", "True"),
+        ("(1, 2) < (1, 2, 0)", "True"),
+        ("\"x\" and \"y\"", "\"y\""),
+        ("\"\" and \"y\"", "\"\""),
+        ("\"\" or \"fallback\"", "\"fallback\""),
+        ("\"first\" or \"second\"", "\"first\""),
+        ("None or 0", "0"),
+        ("not []", "True"),
+        ("not 1 in [1]", "False"),
+        ("1 not in [2]", "True"),
+        ("1 == 1.0", "True"),
+        ("\"1\" == 1", "False"),
+        ("(1, 2) == [1, 2]", "False"),
+        ("{\"a\": 1, \"b\": 2} == {\"b\": 2, \"a\": 1}", "True"),
+        ("None == None", "True"),
+        ("False < True", "True"),
+    ]);
+    assert_eq!(err("x = 1 < \"a\""), "int < string not implemented");
+    assert_eq!(err("x = {} < {}"), "dict < dict not implemented");
+}
+
+#[test]
+fn truthiness() {
+    check(&[
+        ("bool(\"\")", "False"),
+        ("bool(\" \")", "True"),
+        ("bool(0)", "False"),
+        ("bool(0.0)", "False"),
+        ("bool(None)", "False"),
+        ("bool([])", "False"),
+        ("bool({})", "False"),
+        ("bool(())", "False"),
+        ("bool([0])", "True"),
+        ("bool(range(0))", "False"),
+        ("bool()", "False"),
+    ]);
+}
+
+#[test]
+fn conditional_expressions() {
+    let m = run("n = 5\na = \"big\" if n > 3 else \"small\"\nb = \"neg\" if n < 0 else \"zero\" if n == 0 else \"pos\"\nc = [x if x % 2 else -x for x in range(4)]\n").unwrap();
+    assert_eq!(repr(&m.get("a").unwrap()), "\"big\"");
+    assert_eq!(repr(&m.get("b").unwrap()), "\"pos\"");
+    assert_eq!(repr(&m.get("c").unwrap()), "[0, 1, -2, 3]");
+}
+
+#[test]
+fn string_format_method() {
+    check(&[
+        ("\"{} and {}\".format(\"a\", \"b\")", "\"a and b\""),
+        ("\"{1}-{0}-{1}\".format(\"x\", \"y\")", "\"y-x-y\""),
+        (
+            "\"{host}:{port}\".format(host=\"localhost\", port=8080)",
+            "\"localhost:8080\"",
+        ),
+        ("\"{{literal}} {}\".format(1)", "\"{literal} 1\""),
+        ("\"{!r}\".format(\"q\")", "\"\\\"q\\\"\""),
+        ("\"{} {} {}\".format(1, 2.5, None)", "\"1 2.5 None\""),
+    ]);
+    assert_eq!(
+        err("x = \"{} {}\".format(\"only-one\")"),
+        "format: tuple index out of range"
+    );
+    assert_eq!(
+        err("x = \"{:5}\".format(1)"),
+        "format spec features not supported in replacement fields: 5"
+    );
+    assert_eq!(
+        err("x = \"{a}\".format(b=1)"),
+        "format: keyword a not found"
+    );
+    assert_eq!(
+        err("x = \"{} {0}\".format(1)"),
+        "format: cannot switch from automatic field numbering to manual field specification"
+    );
+    assert_eq!(err("x = \"}\".format()"), "format: single '}' in format");
+}
+
+#[test]
+fn string_percent_formatting() {
+    check(&[
+        ("\"%s-%d\" % (\"app\", 3)", "\"app-3\""),
+        ("\"value=%s\" % \"x\"", "\"value=x\""),
+        ("\"%r\" % \"quoted\"", "\"\\\"quoted\\\"\""),
+        ("\"%x\" % 255", "\"ff\""),
+        ("\"%o\" % 8", "\"10\""),
+        ("\"100%%\"", "\"100%%\""),
+        ("\"100%%\" % ()", "\"100%\""),
+        ("\"%s\" % ([1, 2],)", "\"[1, 2]\""),
+        ("\"%s\" % 1.5", "\"1.5\""),
+        ("\"%e\" % 12345.678", "\"1.234568e+04\""),
+        ("\"%g\" % 0.5", "\"0.5\""),
+        ("\"%g\" % 1e20", "\"1e+20\""),
+        ("\"%f\" % 2.5", "\"2.500000\""),
+        ("\"%d\" % 7.9", "\"7\""),
+        ("\"%(a)s=%(b)d\" % {\"a\": \"x\", \"b\": 2}", "\"x=2\""),
+        ("\"%c%c\" % (65, \"b\")", "\"Ab\""),
+    ]);
+    assert_eq!(err("x = \"%5d\" % 3"), "unknown conversion %5");
+}
+
+#[test]
+fn string_join_split() {
+    check(&[
+        ("\", \".join([\"a\", \"b\", \"c\"])", "\"a, b, c\""),
+        ("\"-\".join([])", "\"\""),
+        ("\"a,b,,c\".split(\",\")", "[\"a\", \"b\", \"\", \"c\"]"),
+        (
+            "\"  lots   of   space \".split()",
+            "[\"lots\", \"of\", \"space\"]",
+        ),
+        ("\"k=v=w\".split(\"=\", 1)", "[\"k\", \"v=w\"]"),
+        ("\"a.b.c.d\".rsplit(\".\", 1)", "[\"a.b.c\", \"d\"]"),
+        ("\"a b  c \".split(None, 1)", "[\"a\", \"b  c \"]"),
+        ("\"  a b c\".rsplit(None, 1)", "[\"  a b\", \"c\"]"),
+        (
+            "\"one\\ntwo\\n\\nthree\".splitlines()",
+            "[\"one\", \"two\", \"\", \"three\"]",
+        ),
+        ("\"a\\nb\\n\".splitlines()", "[\"a\", \"b\"]"),
+        ("\"a\\nb\\n\".splitlines(True)", "[\"a\\n\", \"b\\n\"]"),
+        (
+            "\"key=value=x\".partition(\"=\")",
+            "(\"key\", \"=\", \"value=x\")",
+        ),
+        (
+            "\"key=value=x\".rpartition(\"=\")",
+            "(\"key=value\", \"=\", \"x\")",
+        ),
+        ("\"abc\".partition(\"z\")", "(\"abc\", \"\", \"\")"),
+        ("\"abc\".rpartition(\"z\")", "(\"\", \"\", \"abc\")"),
+    ]);
+    assert_eq!(
+        err("x = \"-\".join([1])"),
+        "join: in list, want string, got int"
+    );
+}
+
+#[test]
+fn string_replace_strip_case() {
+    check(&[
+        ("\"a-b-c\".replace(\"-\", \"_\")", "\"a_b_c\""),
+        ("\"a-b-c\".replace(\"-\", \"_\", 1)", "\"a_b-c\""),
+        ("\"  padded  \".strip()", "\"padded\""),
+        ("\"  padded  \".lstrip()", "\"padded  \""),
+        ("\"  padded  \".rstrip()", "\"  padded\""),
+        ("\"xxhixx\".strip(\"x\")", "\"hi\""),
+        ("\"line\\n\".rstrip()", "\"line\""),
+        ("\"0042\".lstrip(\"0\")", "\"42\""),
+        ("\"Hello World\".upper()", "\"HELLO WORLD\""),
+        ("\"Hello World\".lower()", "\"hello world\""),
+        ("\"hello big world\".title()", "\"Hello Big World\""),
+        ("\"hello World\".capitalize()", "\"Hello world\""),
+        ("\"12345\".isdigit()", "True"),
+        ("\"abc1\".isalpha()", "False"),
+        ("\"abc1\".isalnum()", "True"),
+        ("\"ABC\".isupper()", "True"),
+        ("\"abC\".islower()", "False"),
+        ("\" \\t\".isspace()", "True"),
+        ("\"\".isspace()", "False"),
+        ("\"Hello World\".istitle()", "True"),
+        ("\"Hello world\".istitle()", "False"),
+    ]);
+}
+
+#[test]
+fn string_search() {
+    check(&[
+        ("\"kube-system\".startswith(\"kube-\")", "True"),
+        ("\"v1.2\".startswith((\"x\", \"v\"))", "True"),
+        ("\"config.yml\".endswith(\".yml\")", "True"),
+        ("\"hello\".find(\"l\")", "2"),
+        ("\"hello\".find(\"z\")", "-1"),
+        ("\"hello\".rfind(\"l\")", "3"),
+        ("\"hello\".index(\"e\")", "1"),
+        ("\"hello\".rindex(\"l\")", "3"),
+        ("\"hello\".find(\"l\", 3)", "3"),
+        ("\"banana\".count(\"a\")", "3"),
+        ("\"banana\".count(\"a\", 2)", "2"),
+        ("\"ell\" in \"hello\"", "True"),
+        ("\"z\" not in \"hello\"", "True"),
+    ]);
+    assert_eq!(
+        err("x = \"abc\".index(\"z\")"),
+        "index: substring not found"
+    );
+    assert_eq!(
+        err("x = 1 in \"abc\""),
+        "'in <string>' requires string as left operand, not int"
+    );
+}
+
+#[test]
+fn string_slicing_indexing_and_literals() {
+    let s = "s = \"abcdefg\"\n";
+    for (e, want) in [
+        ("s[0]", "\"a\""),
+        ("s[-1]", "\"g\""),
+        ("s[2:5]", "\"cde\""),
+        ("s[-3:]", "\"efg\""),
+        ("s[:2]", "\"ab\""),
+        ("s[::2]", "\"aceg\""),
+        ("s[::-1]", "\"gfedcba\""),
+        ("s[5:100]", "\"fg\""),
+        ("s[4:2]", "\"\""),
+        ("s[-100:2]", "\"ab\""),
+    ] {
+        let m = run(&format!("{s}r = {e}\n")).unwrap();
+        assert_eq!(repr(&m.get("r").unwrap()), want, "{e}");
+    }
+    check(&[
+        ("'single'", "\"single\""),
+        ("\"tab\\there\"", "\"tab\\there\""),
+        ("r\"\\d+\\.\\w\"", "\"\\\\d+\\\\.\\\\w\""),
+        ("\"\\u00e9t\\u00e9\"", "\"\\\\u00e9t\\\\u00e9\""),
+        (
+            "\"\"\"triple \"quoted\" text\"\"\"",
+            "\"triple \\\"quoted\\\" text\"",
+        ),
+        ("\"ab\" + \"cd\"", "\"abcd\""),
+        ("\"ab\" * 3", "\"ababab\""),
+        ("3 * \"ab\"", "\"ababab\""),
+        ("\"ab\" * 0", "\"\""),
+        ("len(\"hello\")", "5"),
+        ("len(\"héllo\")", "6"),
+    ]);
+    assert_eq!(err("x = \"abc\"[3]"), "index 3 out of range [-3:2]");
+}
+
+#[test]
+fn string_iteration() {
+    check(&[
+        ("list(\"abc\".elems())", "[\"a\", \"b\", \"c\"]"),
+        (
+            "\"-\".join([c.upper() for c in \"xyz\".elems()])",
+            "\"X-Y-Z\"",
+        ),
+        ("list(\"hé\".codepoints())", "[\"h\", \"é\"]"),
+        ("list(\"hé\".codepoint_ords())", "[104, 233]"),
+        ("list(\"ab\".elem_ords())", "[97, 98]"),
+        ("\"ab\".elems()", "\"ab\".elems()"),
+        ("type(\"ab\".elems())", "\"string.elems\""),
+    ]);
+    assert_eq!(
+        err("out = [c for c in \"abc\"]"),
+        "string value is not iterable"
+    );
+    assert_eq!(
+        err("for c in \"abc\":\n  x = c\nend"),
+        "string value is not iterable"
+    );
+    assert_eq!(err("x = list(\"abc\")"), "list: got string, want iterable");
+}
+
+#[test]
+fn list_operations() {
+    let m = run(
+        "xs = [3, 1, 2]\nxs.append(5)\nxs.extend([8, 9])\nxs.insert(0, 0)\npopped = xs.pop()\nxs.remove(1)\nfirst = xs.pop(0)\ni = xs.index(2)\nc = [1, 2] + [3]\nr = [0] * 3\nin_ = 5 in xs\nsl = xs[1:3]\nn = len(xs)\n",
+    )
+    .unwrap();
+    let g = |n: &str| repr(&m.get(n).unwrap());
+    assert_eq!(g("xs"), "[3, 2, 5, 8]");
+    assert_eq!(g("popped"), "9");
+    assert_eq!(g("first"), "0");
+    assert_eq!(g("i"), "1");
+    assert_eq!(g("c"), "[1, 2, 3]");
+    assert_eq!(g("r"), "[0, 0, 0]");
+    assert_eq!(g("in_"), "True");
+    assert_eq!(g("sl"), "[2, 5]");
+    assert_eq!(g("n"), "4");
+    check(&[
+        ("[1, 2, 3, 4][::-2]", "[4, 2]"),
+        ("[1, 2, 3].index(3, 1)", "2"),
+        (
+            "dir([])",
+            "[\"append\", \"clear\", \"extend\", \"index\", \"insert\", \"pop\", \"remove\"]",
+        ),
+    ]);
+    assert_eq!(err("x = [1, 2]\ny = x[5]"), "index 5 out of range [-2:1]");
+    assert_eq!(err("x = []\ny = x[0]"), "index 0 out of range: empty list");
+    assert_eq!(err("x = [1]\nx.remove(2)"), "remove: element not found");
+    assert_eq!(err("x = [1]\nx.index(2)"), "index: value not in list");
+    assert_eq!(
+        err("x = []\nx.pop()"),
+        "pop: index -1 out of range: empty list"
+    );
+}
+
+#[test]
+fn list_item_assignment_and_augmented_assignment() {
+    let m = run(
+        "xs = [\"a\", \"b\", \"c\"]\nxs[1] = \"B\"\nxs[-1] = \"C\"\nm = [[0, 0], [0, 0]]\nm[1][0] = 7\nn = 10\nn += 5\nn -= 3\nn *= 2\nn //= 5\ns = \"a\"\ns += \"b\"\nl = [1]\nalias = l\nl += [2, 3]\nd = {\"k\": 1}\nd[\"k\"] += 1\nb = 6\nb |= 1\nb <<= 2\n",
+    )
+    .unwrap();
+    let g = |n: &str| repr(&m.get(n).unwrap());
+    assert_eq!(g("xs"), "[\"a\", \"B\", \"C\"]");
+    assert_eq!(g("m"), "[[0, 0], [7, 0]]");
+    assert_eq!(g("n"), "4");
+    assert_eq!(g("s"), "\"ab\"");
+    assert_eq!(g("alias"), "[1, 2, 3]");
+    assert_eq!(g("d"), "{\"k\": 2}");
+    assert_eq!(g("b"), "28");
+    assert_eq!(
+        err("t = (1, 2)\nt[0] = 1"),
+        "tuple value does not support item assignment"
+    );
+    assert_eq!(
+        err("s = \"ab\"\ns[0] = \"x\""),
+        "string value does not support item assignment"
+    );
+}
+
+#[test]
+fn dicts() {
+    let m = run(
+        "d = {\"a\": 1, \"b\": 2}\ng1 = d.get(\"a\")\ng2 = d.get(\"z\")\ng3 = d.get(\"z\", \"dflt\")\nk = d.keys()\nv = d.values()\ni = d.items()\nh = \"b\" in d\nn = len(d)\nx = d[\"b\"]\n",
+    )
+    .unwrap();
+    let g = |n: &str| repr(&m.get(n).unwrap());
+    assert_eq!(g("g1"), "1");
+    assert_eq!(g("g2"), "None");
+    assert_eq!(g("g3"), "\"dflt\"");
+    assert_eq!(g("k"), "[\"a\", \"b\"]");
+    assert_eq!(g("v"), "[1, 2]");
+    assert_eq!(g("i"), "[(\"a\", 1), (\"b\", 2)]");
+    assert_eq!(g("h"), "True");
+    assert_eq!(g("n"), "2");
+    assert_eq!(g("x"), "2");
+
+    let m = run(
+        "d = {\"a\": 1}\nd.update({\"b\": 2}, c=3)\nd[\"d\"] = 4\nremoved = d.pop(\"a\")\nmissing = d.pop(\"zzz\", \"none-found\")\nexisting = d.setdefault(\"b\", 99)\nadded = d.setdefault(\"e\", 5)\n",
+    )
+    .unwrap();
+    let g = |n: &str| repr(&m.get(n).unwrap());
+    assert_eq!(g("d"), "{\"b\": 2, \"c\": 3, \"d\": 4, \"e\": 5}");
+    assert_eq!(g("removed"), "1");
+    assert_eq!(g("missing"), "\"none-found\"");
+    assert_eq!(g("existing"), "2");
+    assert_eq!(g("added"), "5");
+
+    let m = run("d = {}\nd[\"zeta\"] = 1\nd[\"alpha\"] = 2\nd[\"mid\"] = 3\nd[\"zeta\"] = 10\nd.pop(\"alpha\")\nd[\"alpha\"] = 20\nk = list(d)\n").unwrap();
+    assert_eq!(
+        repr(&m.get("d").unwrap()),
+        "{\"zeta\": 10, \"mid\": 3, \"alpha\": 20}"
+    );
+    assert_eq!(repr(&m.get("k").unwrap()), "[\"zeta\", \"mid\", \"alpha\"]");
+
+    check(&[
+        ("dict(x=1, y=2)", "{\"x\": 1, \"y\": 2}"),
+        (
+            "dict([(\"k1\", \"v1\"), (\"k2\", \"v2\")])",
+            "{\"k1\": \"v1\", \"k2\": \"v2\"}",
+        ),
+        ("dict(zip([\"a\", \"b\"], [1, 2]))", "{\"a\": 1, \"b\": 2}"),
+        ("dict({\"a\": 1}, b=2)", "{\"a\": 1, \"b\": 2}"),
+        ("{1: \"one\", 2: \"two\"}", "{1: \"one\", 2: \"two\"}"),
+        ("{\"a\": 1}.popitem()", "(\"a\", 1)"),
+        ("{(1, 2): \"t\"}[(1, 2)]", "\"t\""),
+    ]);
+    assert_eq!(
+        err("d = {\"present\": 1}\nv = d[\"absent\"]"),
+        "key \"absent\" not in dict"
+    );
+    assert_eq!(err("d = {[1]: \"list key\"}"), "unhashable type: list");
+    assert_eq!(err("d = {\"a\": 1, \"a\": 2}"), "duplicate key: \"a\"");
+    assert_eq!(err("d = {}\nd.pop(\"x\")"), "pop: missing key");
+    assert_eq!(err("d = {}\nx = d[[1]]"), "unhashable type: list");
+}
+
+#[test]
+fn tuples_and_unpacking() {
+    let m = run("t = (1, \"two\", 3.0)\ni = t[1]\nc = t + (4,)\ns = (\"solo\",)\na, b = \"left\", \"right\"\nx, (y, z) = 1, (2, 3)\n[p, q] = [5, 6]\nfor k, v in [(1, 2)]:\n  kv = k + v\nend\na2, b2 = 1, 2\na2, b2 = b2, a2\n").unwrap();
+    let g = |n: &str| repr(&m.get(n).unwrap());
+    assert_eq!(g("t"), "(1, \"two\", 3)");
+    assert_eq!(g("i"), "\"two\"");
+    assert_eq!(g("c"), "(1, \"two\", 3, 4)");
+    assert_eq!(g("s"), "(\"solo\",)");
+    assert_eq!((g("a"), g("b")), ("\"left\"".into(), "\"right\"".into()));
+    assert_eq!(
+        (g("x"), g("y"), g("z")),
+        ("1".into(), "2".into(), "3".into())
+    );
+    assert_eq!((g("p"), g("q")), ("5".into(), "6".into()));
+    assert_eq!(g("kv"), "3");
+    assert_eq!((g("a2"), g("b2")), ("2".into(), "1".into()));
+    assert_eq!(
+        err("a, b = 1, 2, 3"),
+        "too many values to unpack (got 3, want 2)"
+    );
+    assert_eq!(
+        err("a, b = [1]"),
+        "too few values to unpack (got 1, want 2)"
+    );
+    assert_eq!(err("a, b = 1"), "got int in sequence assignment");
+}
+
+#[test]
+fn comprehensions() {
+    check(&[
+        ("[x * x for x in range(6)]", "[0, 1, 4, 9, 16, 25]"),
+        ("[x for x in range(10) if x % 2 == 0]", "[0, 2, 4, 6, 8]"),
+        (
+            "[[a, b] for a in [1, 2] for b in [\"x\", \"y\"]]",
+            "[[1, \"x\"], [1, \"y\"], [2, \"x\"], [2, \"y\"]]",
+        ),
+        (
+            "[a * b for a in range(1, 4) for b in range(1, 4) if a < b]",
+            "[2, 3, 6]",
+        ),
+        (
+            "{str(k): k * k for k in range(4)}",
+            "{\"0\": 0, \"1\": 1, \"2\": 4, \"3\": 9}",
+        ),
+        (
+            "{v: k for k, v in {\"a\": \"x\", \"b\": \"y\"}.items()}",
+            "{\"x\": \"a\", \"y\": \"b\"}",
+        ),
+        (
+            "{k: v for k, v in [(\"keep\", 1), (\"drop\", 2)] if k != \"drop\"}",
+            "{\"keep\": 1}",
+        ),
+        ("[x for x in [1, 2] for x in [x * 10]]", "[10, 20]"),
+    ]);
+    // The comprehension variable does not leak into the enclosing scope.
+    assert_eq!(err("y = [x for x in [1]]\nz = x"), "undefined: x");
+}
+
+#[test]
+fn lambdas_and_functions() {
+    check(&[
+        ("(lambda x: x * 2)(21)", "42"),
+        ("(lambda a, b=10: a + b)(1)", "11"),
+        ("(lambda a, b=10: a + b)(1, 2)", "3"),
+        (
+            "[(lambda s: s + \"!\")(w) for w in [\"hi\", \"yo\"]]",
+            "[\"hi!\", \"yo!\"]",
+        ),
+        (
+            "sorted([\"ccc\", \"a\", \"bb\"], key=lambda s: len(s))",
+            "[\"a\", \"bb\", \"ccc\"]",
+        ),
+        ("type(lambda: 1)", "\"function\""),
+        ("[f() for f in [lambda: i for i in range(3)]]", "[2, 2, 2]"),
+    ]);
+    let src = "def describe(name, kind=\"thing\", *extra, **opts):\n  parts = [name, kind]\n  parts.extend(extra)\n  for k in sorted(opts.keys()):\n    parts.append(k + \"=\" + str(opts[k]))\n  end\n  return \" \".join(parts)\nend\na = describe(\"a\")\nb = describe(\"b\", \"widget\")\nc = describe(kind=\"gizmo\", name=\"c\")\nd = describe(\"d\", \"k\", \"x\", \"y\")\ne = describe(\"e\", size=3, color=\"red\")\nargs = [\"f\", \"spread\"]\nkw = {\"z\": 1}\nf = describe(*args, **kw)\n";
+    let m = run(src).unwrap();
+    let g = |n: &str| repr(&m.get(n).unwrap());
+    assert_eq!(g("a"), "\"a thing\"");
+    assert_eq!(g("b"), "\"b widget\"");
+    assert_eq!(g("c"), "\"c gizmo\"");
+    assert_eq!(g("d"), "\"d k x y\"");
+    assert_eq!(g("e"), "\"e thing color=red size=3\"");
+    assert_eq!(g("f"), "\"f spread z=1\"");
+    assert_eq!(g("describe"), "<function describe>");
+
+    let m = run(
+        "def nothing():\n  x = 1\nend\ndef bare():\n  return\nend\na = nothing()\nb = bare()\n",
+    )
+    .unwrap();
+    assert_eq!(repr(&m.get("a").unwrap()), "None");
+    assert_eq!(repr(&m.get("b").unwrap()), "None");
+
+    let m =
+        run("def f(a, *, flag=False):\n  return [a, flag]\nend\nx = f(1)\ny = f(1, flag=True)\n")
+            .unwrap();
+    assert_eq!(repr(&m.get("x").unwrap()), "[1, False]");
+    assert_eq!(repr(&m.get("y").unwrap()), "[1, True]");
+}
+
+#[test]
+fn argument_errors() {
+    assert_eq!(
+        err("def two(a, b):\n  return a + b\nend\nv = two(1)"),
+        "function two missing 1 argument (b)"
+    );
+    assert_eq!(
+        err("def two(a, b):\n  return a\nend\nv = two()"),
+        "function two missing 2 arguments (a, b)"
+    );
+    assert_eq!(
+        err("def f(a):\n  return a\nend\nv = f(1, 2)"),
+        "function f accepts at most 1 positional argument (2 given)"
+    );
+    assert_eq!(
+        err("def f():\n  return 1\nend\nv = f(1)"),
+        "function f accepts no arguments (1 given)"
+    );
+    assert_eq!(
+        err("def f(a):\n  return a\nend\nv = f(b=1)"),
+        "function f got an unexpected keyword argument b"
+    );
+    assert_eq!(
+        err("def f(a):\n  return a\nend\nv = f(1, a=1)"),
+        "function f got multiple values for parameter a"
+    );
+    assert_eq!(
+        err("def f(a, *, k):\n  return a\nend\nv = f(1)"),
+        "function f missing 1 argument (k)"
+    );
+    assert_eq!(err("x = len()"), "len: got 0 arguments, want at least 1");
+    assert_eq!(err("x = 1()"), "invalid call of non-function (int)");
+    assert_eq!(err("f(*1)"), "undefined: f");
+    assert_eq!(
+        err("x = len(*1)"),
+        "argument after * must be iterable, not int"
+    );
+}
+
+#[test]
+fn recursion_and_control_flow() {
+    let m = run("def fact(n):\n  if n <= 1:\n    return 1\n  end\n  return n * fact(n - 1)\nend\ndef fib(n):\n  return n if n < 2 else fib(n - 1) + fib(n - 2)\nend\nf = fact(10)\nfibs = [fib(i) for i in range(10)]\n").unwrap();
+    assert_eq!(repr(&m.get("f").unwrap()), "3628800");
+    assert_eq!(
+        repr(&m.get("fibs").unwrap()),
+        "[0, 1, 1, 2, 3, 5, 8, 13, 21, 34]"
+    );
+
+    let m = run("def classify(n):\n  if n < 0:\n    return \"negative\"\n  elif n == 0:\n    return \"zero\"\n  elif n < 10:\n    return \"small\"\n  else:\n    return \"large\"\n  end\nend\nr = [classify(v) for v in [-3, 0, 4, 100]]\n").unwrap();
+    assert_eq!(
+        repr(&m.get("r").unwrap()),
+        "[\"negative\", \"zero\", \"small\", \"large\"]"
+    );
+
+    let m = run("collected = []\nfor i in range(20):\n  if i % 3 == 0:\n    continue\n  end\n  if i > 10:\n    break\n  end\n  collected.append(i)\nend\n").unwrap();
+    assert_eq!(repr(&m.get("collected").unwrap()), "[1, 2, 4, 5, 7, 8, 10]");
+
+    let m = run("cells = []\nfor r in [\"a\", \"b\"]:\n  for c in [1, 2]:\n    if r == \"b\" and c == 1:\n      continue\n    end\n    cells.append(r + str(c))\n  end\nend\n").unwrap();
+    assert_eq!(repr(&m.get("cells").unwrap()), "[\"a1\", \"a2\", \"b2\"]");
+
+    let m = run("i = 0\nwhile i < 3:\n  i += 1\nend\nj = 0\nwhile True:\n  j += 1\n  if j == 5: break\nend\n").unwrap();
+    assert_eq!(repr(&m.get("i").unwrap()), "3");
+    assert_eq!(repr(&m.get("j").unwrap()), "5");
+
+    let e = run("def f(n):\n  return f(n + 1)\nend\nf(0)\n").unwrap_err();
+    assert_eq!(e.msg, "Starlark stack overflow");
+}
+
+#[test]
+fn closures_and_scoping() {
+    let m = run("def make_prefixer(prefix):\n  def apply(name):\n    return prefix + \"-\" + name\n  end\n  return apply\nend\nweb = make_prefixer(\"web\")\ndb = make_prefixer(\"db\")\nnames = [web(\"a\"), db(\"b\"), web(\"c\")]\ndef counter():\n  state = {\"n\": 0}\n  def inc():\n    state[\"n\"] += 1\n    return state[\"n\"]\n  end\n  return inc\nend\nc = counter()\nc()\nc()\ncount = c()\n").unwrap();
+    assert_eq!(
+        repr(&m.get("names").unwrap()),
+        "[\"web-a\", \"db-b\", \"web-c\"]"
+    );
+    assert_eq!(repr(&m.get("count").unwrap()), "3");
+
+    // Cells: the inner function sees later assignments of the outer one.
+    let m = run(
+        "def f():\n  x = 1\n  def g():\n    return x\n  end\n  x = 2\n  return g()\nend\nr = f()\n",
+    )
+    .unwrap();
+    assert_eq!(repr(&m.get("r").unwrap()), "2");
+    // Three levels deep.
+    let m = run("def a():\n  v = \"deep\"\n  def b():\n    def c():\n      return v\n    end\n    return c()\n  end\n  return b()\nend\nr = a()\n").unwrap();
+    assert_eq!(repr(&m.get("r").unwrap()), "\"deep\"");
+
+    let m = run(
+        "x = 1\nfirst = x\nx = x + 1\nsecond = x\ndef bump():\n  return x * 10\nend\nf = bump()\n",
+    )
+    .unwrap();
+    assert_eq!(repr(&m.get("first").unwrap()), "1");
+    assert_eq!(repr(&m.get("second").unwrap()), "2");
+    assert_eq!(repr(&m.get("f").unwrap()), "20");
+
+    assert_eq!(
+        err("x = 1\ndef f():\n  x += 1\n  return x\nend\nf()"),
+        "local variable x referenced before assignment"
+    );
+    assert_eq!(
+        err("y = z\nz = 1"),
+        "global variable z referenced before assignment"
+    );
+    assert_eq!(
+        err("value = not_defined_anywhere + 1"),
+        "undefined: not_defined_anywhere"
+    );
+    assert_eq!(err("value = abs(-3)"), "undefined: abs");
+    assert_eq!(err("return 1"), "return statement not within a function");
+    assert_eq!(err("break"), "break not in a loop");
+}
+
+#[test]
+fn builtins_misc() {
+    check(&[
+        ("type(1)", "\"int\""),
+        ("type(1.5)", "\"float\""),
+        ("type(\"s\")", "\"string\""),
+        ("type(True)", "\"bool\""),
+        ("type(None)", "\"NoneType\""),
+        ("type([])", "\"list\""),
+        ("type({})", "\"dict\""),
+        ("type(())", "\"tuple\""),
+        ("type(len)", "\"builtin_function_or_method\""),
+        ("type(range(3))", "\"range\""),
+        ("type(set())", "\"set\""),
+        (
+            "str([1, \"a\", None, True])",
+            "\"[1, \\\"a\\\", None, True]\"",
+        ),
+        (
+            "str({\"k\": \"v\", \"n\": 1})",
+            "\"{\\\"k\\\": \\\"v\\\", \\\"n\\\": 1}\"",
+        ),
+        ("str((1,))", "\"(1,)\""),
+        ("str(None)", "\"None\""),
+        ("str(False)", "\"False\""),
+        ("repr(\"plain\")", "\"\\\"plain\\\"\""),
+        ("repr(5)", "\"5\""),
+        ("str(len)", "\"<built-in function len>\""),
+        (
+            "str(\"a\".upper)",
+            "\"<built-in method upper of string value>\"",
+        ),
+        ("str(range(2, 5))", "\"range(2, 5)\""),
+        ("int(\"42\")", "42"),
+        ("int(\"-17\")", "-17"),
+        ("int(3.9)", "3"),
+        ("int(-3.9)", "-3"),
+        ("int(\"ff\", 16)", "255"),
+        ("int(\"0x1f\", 0)", "31"),
+        ("int(\"0b101\", 0)", "5"),
+        ("int(True)", "1"),
+        ("float(3)", "3"),
+        ("len([1, 2, 3])", "3"),
+        ("sorted([3, 1, 2])", "[1, 2, 3]"),
+        ("sorted([3, 1, 2], reverse=True)", "[3, 2, 1]"),
+        (
+            "sorted([\"b\", \"B\", \"a\", \"A\"])",
+            "[\"A\", \"B\", \"a\", \"b\"]",
+        ),
+        (
+            "sorted([{\"n\": \"y\"}, {\"n\": \"x\"}], key=lambda d: d[\"n\"])",
+            "[{\"n\": \"x\"}, {\"n\": \"y\"}]",
+        ),
+        (
+            "sorted([\"bb\", \"a\", \"cc\", \"d\"], key=len)",
+            "[\"a\", \"d\", \"bb\", \"cc\"]",
+        ),
+        ("sorted({\"b\": 1, \"a\": 2})", "[\"a\", \"b\"]"),
+        ("reversed([1, 2, 3])", "[3, 2, 1]"),
+        ("type(reversed([1]))", "\"list\""),
+        ("enumerate([\"a\", \"b\"])", "[(0, \"a\"), (1, \"b\")]"),
+        (
+            "[[i, v] for i, v in enumerate([\"x\", \"y\"], 1)]",
+            "[[1, \"x\"], [2, \"y\"]]",
+        ),
+        ("zip([1, 2, 3], [\"a\", \"b\"])", "[(1, \"a\"), (2, \"b\")]"),
+        ("list(range(4))", "[0, 1, 2, 3]"),
+        ("list(range(2, 5))", "[2, 3, 4]"),
+        ("list(range(10, 0, -3))", "[10, 7, 4, 1]"),
+        ("list(range(0))", "[]"),
+        ("len(range(0, 100, 7))", "15"),
+        ("range(10)[2]", "2"),
+        ("3 in range(1, 5)", "True"),
+        ("range(0, 10, 2)[1:3]", "[2, 4]"),
+        ("any([0, \"\", \"x\"])", "True"),
+        ("any([])", "False"),
+        ("all([1, \"a\", [0]])", "True"),
+        ("all([1, 0])", "False"),
+        ("all([])", "True"),
+        ("min([4, 2, 8])", "2"),
+        ("max(4, 2, 8)", "8"),
+        ("min([\"ccc\", \"a\", \"bb\"], key=len)", "\"a\""),
+        ("max([\"pear\", \"apple\", \"zoo\"])", "\"zoo\""),
+        ("hash(\"abc\") == hash(\"abc\")", "True"),
+        ("hash(\"abc\")", "96354"),
+        ("tuple([1, 2])", "(1, 2)"),
+        ("list((1, 2))", "[1, 2]"),
+        ("chr(65)", "\"A\""),
+        ("ord(\"é\")", "233"),
+        ("hasattr(\"x\", \"upper\")", "True"),
+        ("hasattr(\"x\", \"zfill\")", "False"),
+        ("getattr(\"abc\", \"upper\")()", "\"ABC\""),
+        ("getattr(\"abc\", \"nope\", 7)", "7"),
+        (
+            "dir(\"\")[:3]",
+            "[\"capitalize\", \"codepoint_ords\", \"codepoints\"]",
+        ),
+    ]);
+    assert_eq!(
+        err("x = int(\"12abc\")"),
+        "int: invalid literal with base 10: 12abc"
+    );
+    assert_eq!(
+        err("x = int(\"0755\", 0)"),
+        "int: invalid literal with base 10: 0755"
+    );
+    assert_eq!(
+        err("x = float(\"abc\")"),
+        "float: strconv.ParseFloat: parsing \"abc\": invalid syntax"
+    );
+    assert_eq!(
+        err("x = \"7\".zfill(3)"),
+        "string has no .zfill field or method"
+    );
+    assert_eq!(
+        err("x = getattr(1, \"nope\")"),
+        "getattr: int has no .nope field or method"
+    );
+    assert_eq!(err("x = min([])"), "min: argument is an empty sequence");
+    assert_eq!(err("x = len(1)"), "len: value of type int has no len");
+    assert_eq!(
+        err("x = range(1, 2, 0)"),
+        "range: step argument must not be zero"
+    );
+    assert_eq!(
+        err("x = sorted([1, \"a\"])"),
+        "sorted: string < int not implemented"
+    );
+}
+
+#[test]
+fn sets() {
+    check(&[
+        ("set([3, 1, 3, 2, 1])", "set([3, 1, 2])"),
+        ("type(set([1]))", "\"set\""),
+        ("len(set([1, 1, 2]))", "2"),
+        ("2 in set([1, 2])", "True"),
+        ("set([3, 1, 2]).union([9, 1])", "set([3, 1, 2, 9])"),
+        ("sorted(set([\"b\", \"a\", \"b\"]))", "[\"a\", \"b\"]"),
+        ("list(set([2, 1]))", "[2, 1]"),
+        ("set([1, 2]) | set([3])", "set([1, 2, 3])"),
+        ("set([1, 2]) & set([2, 3])", "set([2])"),
+        ("set([1, 2]) == set([2, 1])", "True"),
+        ("dir(set())", "[\"union\"]"),
+    ]);
+    assert_eq!(err("s = set([[1]])"), "set: unhashable type: list");
+}
+
+#[test]
+fn type_errors() {
+    assert_eq!(
+        err("value = \"count: \" + 3"),
+        "unknown binary op: string + int"
+    );
+    assert_eq!(err("value = [1] + (2,)"), "unknown binary op: list + tuple");
+    assert_eq!(err("value = -\"a\""), "unknown unary op: - string");
+    assert_eq!(err("value = {}[1:2]"), "invalid slice operand dict");
+    assert_eq!(err("value = 1[0]"), "unhandled index operation int[int]");
+    assert_eq!(err("value = 1 in 2"), "unknown binary op: int in int");
+    assert_eq!(err("value = None.x"), "NoneType has no .x field or method");
+}
+
+#[test]
+fn mutation_during_iteration_and_frozen_values() {
+    assert_eq!(
+        err("xs = [1, 2, 3]\nfor x in xs:\n  xs.append(x)\nend"),
+        "append: cannot append to list during iteration"
+    );
+    assert_eq!(
+        err("d = {\"a\": 1}\nfor k in d:\n  d[\"b\"] = 2\nend"),
+        "cannot insert into hash table during iteration"
+    );
+    // After the loop the list is mutable again.
+    let m = run("xs = [1]\nfor x in xs:\n  y = x\nend\nxs.append(2)\n").unwrap();
+    assert_eq!(repr(&m.get("xs").unwrap()), "[1, 2]");
+
+    // Values of an executed module are frozen.
+    let m = run("xs = [1]\nd = {\"a\": [2]}\n").unwrap();
+    let mut t = Thread::new();
+    let mut env = Env::new();
+    env.insert("xs".into(), m.get("xs").unwrap());
+    env.insert("d".into(), m.get("d").unwrap());
+    let e = t
+        .exec_source("b.star", "xs.append(3)\n", Rc::new(env.clone()))
+        .unwrap_err();
+    assert_eq!(e.msg, "append: cannot append to frozen list");
+    let e = t
+        .exec_source("c.star", "d[\"a\"].append(3)\n", Rc::new(env.clone()))
+        .unwrap_err();
+    assert_eq!(e.msg, "append: cannot append to frozen list");
+    let e = t
+        .exec_source("d.star", "d[\"b\"] = 1\n", Rc::new(env))
+        .unwrap_err();
+    assert_eq!(e.msg, "cannot insert into frozen hash table");
+}
+
+#[test]
+fn comments_docstrings_continuations_and_brackets() {
+    let m = run("def greet(who):\n  \"\"\"Returns a greeting.\n\n  Docstrings are allowed.\n  \"\"\"\n  # a comment\n  return \"hi \" + who  # trailing\nend\ng = greet(\"there\")\ntotal = 1 + \\\n  2 + \\\n  3\nmsg = \"part one, \\\npart two\"\nitems = [\n  \"one\",\n  \"two\",\n]\ncfg = {\n  \"k\": 1,\n  \"nested\": {\"j\": [1,\n    2]},\n}\na = 1; b = 2\n").unwrap();
+    let g = |n: &str| repr(&m.get(n).unwrap());
+    assert_eq!(g("g"), "\"hi there\"");
+    assert_eq!(g("total"), "6");
+    assert_eq!(g("msg"), "\"part one, part two\"");
+    assert_eq!(g("items"), "[\"one\", \"two\"]");
+    assert_eq!(g("cfg"), "{\"k\": 1, \"nested\": {\"j\": [1, 2]}}");
+    assert_eq!((g("a"), g("b")), ("1".into(), "2".into()));
+}
+
+#[test]
+fn syntax_errors() {
+    assert_eq!(
+        err("def noop():\n  pass\nend\n"),
+        "use of reserved keyword 'pass' is not allowed"
+    );
+    let e = run("def f():\n  return 1\n").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.msg.contains("mismatched set of block openings"));
+}
+
+#[test]
+fn fail_and_print() {
+    let e = run("def check(v):\n  if v > 5:\n    fail(\"something went wrong: code\", v)\n  end\n  return v\nend\nok = check(1)\nbad = check(7)\n").unwrap_err();
+    assert_eq!(e.msg, "fail: something went wrong: code 7");
+    assert_eq!(
+        e.backtrace(),
+        "Traceback (most recent call last):\n  test.star:8:12: in <toplevel>\n  test.star:3:9: in check\n    fail(\"something went wrong: code\", v)\nError: fail: something went wrong: code 7"
+    );
+    assert_eq!(e.pos.as_ref().unwrap().line, 3);
+    assert_eq!(
+        e.source_line.as_deref(),
+        Some("    fail(\"something went wrong: code\", v)")
+    );
+    assert_eq!(err("fail(\"a\", [1], sep=\"|\")"), "fail: a|[1]");
+
+    let out = Rc::new(RefCell::new(Vec::<String>::new()));
+    let mut t = Thread::new();
+    let o = out.clone();
+    t.set_print(move |s| o.borrow_mut().push(s.to_string()));
+    t.exec_source(
+        "p.star",
+        "print(\"this goes\", 1, [\"x\"])\nprint()\n",
+        Rc::new(Env::new()),
+    )
+    .unwrap();
+    assert_eq!(
+        *out.borrow(),
+        vec!["this goes 1 [\"x\"]".to_string(), String::new()]
+    );
 }

@@ -651,3 +651,15 @@ pub fn hash_value(v: &Value) -> Result<u64> {
     }
     Ok(h.finish())
 }
+
+impl std::fmt::Debug for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&super::format::repr(self))
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&super::format::to_str(self))
+    }
+}
