@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod template;
+
 #[derive(Parser)]
 #[command(
     name = "strake",
@@ -20,6 +22,8 @@ struct Cli {
 enum Command {
     /// Print the version.
     Version,
+    /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
+    Template(template::TemplateArgs),
 }
 
 /// Entry point of the binary.
@@ -30,5 +34,6 @@ pub fn main() -> ExitCode {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
+        Command::Template(args) => template::run(&args),
     }
 }

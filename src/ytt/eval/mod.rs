@@ -171,13 +171,13 @@ pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
 
 fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
     let lines: Vec<&str> = src.split('\n').collect();
-    let f: Rc<str> = Rc::from(file);
+    let f: std::sync::Arc<str> = std::sync::Arc::from(file);
     prog.lines
         .iter()
         .map(|l| LineOrigin {
             file: f.clone(),
             line: l.src_line as u32,
-            text: Rc::from(
+            text: std::sync::Arc::from(
                 lines
                     .get(l.src_line.wrapping_sub(1))
                     .map(|s| s.trim_end_matches('\r'))
@@ -401,7 +401,7 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
     }
     let Some(f) = lib.file(&rel).cloned() else {
         return Err(SError::new(format!(
-            "cannot load {path}: Expected to find file '{path}' (hint: only files included via -f flag are available)"
+            "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         )));
     };
     let m = match f.kind {
@@ -410,7 +410,7 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
         FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, &f).map(|e| e.module),
         FileKind::Data => {
             return Err(SError::new(format!(
-                "cannot load {path}: file is not a template or Starlark file"
+                "file is not a template or Starlark file"
             )));
         }
     };
@@ -439,7 +439,7 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
             ".." => {
                 if parts.pop().is_none() {
                     return Err(SError::new(format!(
-                        "cannot load {path}: Expected file to be within the library (path goes above the root)"
+                        "Expected file to be within the library (path goes above the root)"
                     )));
                 }
             }
@@ -447,9 +447,7 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
         }
     }
     if path.split('/').any(|s| s == "..") {
-        return Err(SError::new(format!(
-            "cannot load {path}: Expected path to not contain '..'"
-        )));
+        return Err(SError::new(format!("Expected path to not contain '..'")));
     }
     Ok(parts.join("/"))
 }
