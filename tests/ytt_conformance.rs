@@ -14,9 +14,9 @@ use strake::ytt::{Options, run};
 /// Cases of each area that must pass. Raise these as the engine improves.
 const FLOORS: &[(&str, usize)] = &[
     ("yaml", 48),
-    ("starlark", 71),
-    ("template", 92),
-    ("data-values", 42),
+    ("starlark", 72),
+    ("template", 98),
+    ("data-values", 46),
     ("overlay", 59),
 ];
 

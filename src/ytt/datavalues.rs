@@ -35,7 +35,7 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
 impl Pipeline<'_> {
     /// Evaluates the values files, then applies `extra` overlays (library
     /// `with_data_values`) and the flags; stores the result in the library.
-    pub fn run(&self, flags: &[DataValueFlag], extra: &[Node]) -> Result<(), Error> {
+    pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
         let mut values: Option<Node> = None;
         for f in self.lib.files.clone() {
             if !is_values_file(self.lib, &f)? {
@@ -46,7 +46,14 @@ impl Pipeline<'_> {
                 values.as_ref().map(|v| v.to_value()).unwrap_or(Value::Null);
             let ev = eval_yaml(self.lib, &f)?;
             for d in ev.docs {
-                if d.meta.has("data/values") {
+                if let Some(r) = d.meta.ann("library/ref") {
+                    let name = r
+                        .args
+                        .first()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    self.lib.refs.borrow_mut().push((name, d.clone()));
+                } else if d.meta.has("data/values") {
                     apply_values_doc(&mut values, &d)?;
                 } else if !d.value.is_empty_doc() {
                     return Err(Error::at(
@@ -64,6 +71,9 @@ impl Pipeline<'_> {
             }
         }
         // (A values schema would check `values` here and supply defaults.)
+        for d in refs {
+            apply_values_doc(&mut values, d)?;
+        }
         for e in extra {
             plain_merge_into(&mut values, e);
         }
@@ -117,7 +127,7 @@ impl Pipeline<'_> {
                     } else {
                         Value::String(v)
                     };
-                    plain_merge_into(values, &keyed(&key, val, &pos));
+                    set_path(values, &key, &Node::from_value(&val, &pos));
                 }
             }
         }
@@ -143,7 +153,7 @@ impl Pipeline<'_> {
                         Value::String(String::from_utf8_lossy(&bytes).into_owned())
                     }
                 };
-                plain_merge_into(values, &keyed(key, val, &pos));
+                set_path(values, key, &Node::from_value(&val, &pos));
             }
         }
         Ok(())
@@ -161,13 +171,32 @@ fn parse_flag_yaml(raw: &str, flag: &str) -> Result<Value, Error> {
         .unwrap_or(Value::Null))
 }
 
-/// `a.b.c` = v as nested maps.
-fn keyed(key: &str, val: Value, pos: &Pos) -> Node {
-    let mut v = val;
-    for part in key.rsplit('.') {
-        v = Value::Map(vec![(Value::String(part.to_string()), v)]);
+/// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
+fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
+    let root = values.get_or_insert_with(|| Node::Map(Vec::new()));
+    let mut cur = root;
+    for part in key.split('.') {
+        if !matches!(cur, Node::Map(_)) {
+            *cur = Node::Map(Vec::new());
+        }
+        let Node::Map(items) = cur else {
+            unreachable!()
+        };
+        let k = Value::String(part.to_string());
+        let idx = match items.iter().position(|i| i.key == k) {
+            Some(i) => i,
+            None => {
+                items.push(MapItem {
+                    key: k,
+                    value: Node::null(),
+                    meta: Meta::default(),
+                });
+                items.len() - 1
+            }
+        };
+        cur = &mut items[idx].value;
     }
-    Node::from_value(&v, pos)
+    *cur = leaf.clone();
 }
 
 /// Merges a `#@data/values` document (an overlay) into the values.

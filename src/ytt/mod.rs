@@ -60,7 +60,7 @@ pub fn run(
             ignore_unknown_comments: opts.ignore_unknown_comments,
         },
     );
-    datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[])?;
+    datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
     if opts.data_values_inspect {
         let v = match lib.values.borrow().clone() {

@@ -62,11 +62,10 @@ pub struct CompileOpts {
     pub ignore_unknown_comments: bool,
 }
 
-struct Compiler<'a> {
+struct Compiler {
     prog: Program,
     nodes: Vec<TNode>,
     file: Rc<str>,
-    ds: &'a DocumentSet,
     opts: CompileOpts,
 }
 
@@ -92,7 +91,6 @@ pub fn compile(ds: &DocumentSet, opts: CompileOpts) -> Result<Compiled, CompileE
         prog: Program::new("yaml"),
         nodes: Vec::new(),
         file: Rc::from(&*ds.file),
-        ds,
         opts,
     };
     let root = c.add(TKind::DocSet, None, 1);
@@ -112,7 +110,7 @@ fn line_of(p: &yaml::Position) -> usize {
     p.line.unwrap_or(0)
 }
 
-impl Compiler<'_> {
+impl Compiler {
     fn add(&mut self, kind: TKind, parent: Option<usize>, line: usize) -> usize {
         self.nodes.push(TNode {
             kind,

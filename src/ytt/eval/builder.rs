@@ -107,7 +107,7 @@ impl Builder {
                     Built::Node(Node::Array(i)) => Fragment::value(Frag::Array(i)),
                     Built::Node(Node::Scalar(v)) => super::fragment::scalar_to_starlark(&v),
                     Built::Doc(d) => Fragment::value(Frag::DocSet(vec![d])),
-                    Built::Item(n, _) => super::fragment::node_to_starlark(&n),
+                    Built::Item(n) => super::fragment::node_to_starlark(&n),
                 },
             }),
         }
@@ -429,7 +429,7 @@ enum Built {
     DocSet(Vec<Doc>),
     Doc(Doc),
     Node(Node),
-    Item(Node, Meta),
+    Item(Node),
 }
 
 fn slot_value(y: &YamlCtx, s: &Slot) -> Node {
@@ -479,7 +479,7 @@ fn build(y: &YamlCtx, idx: usize) -> Built {
                 })
                 .collect(),
         )),
-        Kind::MapItem | Kind::ArrayItem => Built::Item(slot_value(y, s), s.meta.clone()),
+        Kind::MapItem | Kind::ArrayItem => Built::Item(slot_value(y, s)),
     }
 }
 

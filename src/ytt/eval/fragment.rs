@@ -201,7 +201,14 @@ pub fn starlark_to_scalar(v: &SValue) -> SResult<Value> {
     Ok(match v {
         SValue::None => Value::Null,
         SValue::Bool(b) => Value::Bool(*b),
-        SValue::Int(i) => Value::Int(*i),
+        SValue::Int(i) => {
+            if !Value::int_in_range(*i) {
+                return Err(SError::new(format!(
+                    "not sure how to get int: {i} is outside the 64-bit range and cannot be output"
+                )));
+            }
+            Value::Int(*i)
+        }
         SValue::Float(f) => Value::Float(*f),
         SValue::Str(s) => Value::String(s.to_string()),
         other => {

@@ -42,6 +42,8 @@ pub struct Lib {
     /// The data values (a map, or null before any were given).
     pub values: RefCell<Value>,
     pub opts: EvalOpts,
+    /// `#@library/ref "@name"` data values documents meant for private libraries.
+    pub refs: RefCell<Vec<(String, Doc)>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
@@ -61,6 +63,7 @@ impl Lib {
             private,
             values: RefCell::new(Value::Null),
             opts,
+            refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })

@@ -107,11 +107,15 @@ fn json_to_plain(j: &serde_json::Value) -> Y {
         }
         serde_json::Value::String(s) => Y::String(s.clone()),
         serde_json::Value::Array(a) => Y::Array(a.iter().map(json_to_plain).collect()),
-        serde_json::Value::Object(o) => Y::Map(
-            o.iter()
+        serde_json::Value::Object(o) => {
+            // Go decodes JSON objects into maps: keys come out sorted.
+            let mut items: Vec<(Y, Y)> = o
+                .iter()
                 .map(|(k, v)| (Y::String(k.clone()), json_to_plain(v)))
-                .collect(),
-        ),
+                .collect();
+            items.sort_by(|a, b| a.0.to_display_string().cmp(&b.0.to_display_string()));
+            Y::Map(items)
+        }
     }
 }
 

@@ -12,7 +12,6 @@ pub fn module(lib: &LibRef) -> Module {
         crate::yaml::Value::Null => plain_to_struct(&crate::yaml::Value::Map(vec![])),
         v => plain_to_struct(v),
     };
-    values.freeze();
     let l1 = lib.clone();
     let l2 = lib.clone();
     super::module(

@@ -45,8 +45,15 @@ fn build(parent: &LibRef, name: &str, extra: &[Node]) -> SResult<LibRef> {
     };
     let lib = Lib::new(&lname, files, parent.opts);
     let cwd = std::path::Path::new(".");
+    let refs: Vec<_> = parent
+        .refs
+        .borrow()
+        .iter()
+        .filter(|(r, _)| r.trim_start_matches('@') == name)
+        .map(|(_, d)| d.clone())
+        .collect();
     Pipeline { lib: &lib, cwd }
-        .run(&[], extra)
+        .run(&[], &refs, extra)
         .map_err(|e| SError::new(e.to_string()))?;
     Ok(lib)
 }

@@ -36,6 +36,9 @@ pub struct Overlay<'t> {
 }
 
 fn err_at(msg: impl Into<String>, meta: &Meta) -> Error {
+    if meta.pos.file.is_empty() {
+        return Error::msg(msg);
+    }
     Error::at(
         msg,
         crate::ytt::error::Position {
