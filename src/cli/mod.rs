@@ -11,6 +11,7 @@ pub mod image;
 pub mod tag;
 pub mod bundle;
 pub mod stores;
+pub mod template;
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +36,8 @@ enum Command {
     Tag(tag::TagCommand),
     /// imgpkg-compatible bundles: push, pull, describe.
     Bundle(bundle::BundleArgs),
+    /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
+    Template(template::TemplateArgs),
 }
 
 /// Entry point of the binary.
@@ -48,6 +51,7 @@ pub fn main() -> ExitCode {
         Command::Image(command) => image::run(command),
         Command::Tag(command) => tag::run(command),
         Command::Bundle(args) => bundle::run(args),
+        Command::Template(args) => template::run(&args),
     }
 }
 

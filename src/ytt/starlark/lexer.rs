@@ -73,8 +73,8 @@ pub struct Token {
 }
 
 const RESERVED: &[&str] = &[
-    "as", "assert", "async", "await", "class", "del", "except", "finally", "from", "global",
-    "import", "is", "nonlocal", "raise", "try", "with", "yield",
+    "as", "async", "await", "class", "del", "except", "finally", "from", "global", "import", "is",
+    "nonlocal", "raise", "try", "with", "yield",
 ];
 
 /// Tokenizes `src`. Errors carry (line, col) in parsed-text coordinates; the parser maps

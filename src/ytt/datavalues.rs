@@ -1,0 +1,264 @@
+//! Data values: `#@data/values` documents merged as overlays in file order (arrays
+//! append, new keys need `missing_ok`), then the command-line flags in ytt's order:
+//! `--data-values-file` (plain YAML, arrays replace), `--data-values-env`,
+//! `--data-value`, `--data-value-yaml`, `--data-value-file` (dotted keys, new keys
+//! allowed). A values schema plugs in between the documents and the flags: see
+//! [`Pipeline`].
+
+use std::path::Path;
+
+use crate::yaml::{CommentKind, Value};
+use crate::ytt::error::Error;
+use crate::ytt::eval::{LibRef, eval_yaml, parse_yaml};
+use crate::ytt::files::{FileKind, InputFile};
+use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::options::DataValueFlag;
+use crate::ytt::overlay::{Defaults, Overlay};
+use crate::ytt::starlark::Thread;
+
+/// The stages of computing a library's data values.
+pub struct Pipeline<'a> {
+    pub lib: &'a LibRef,
+    pub cwd: &'a Path,
+}
+
+/// True when a YAML template file holds `#@data/values` documents.
+pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
+    if f.kind != FileKind::YamlTemplate || f.library {
+        return Ok(false);
+    }
+    let src = String::from_utf8_lossy(&f.bytes);
+    let ds = parse_yaml(&src, &lib.display(&f.rel))?;
+    Ok(crate::ytt::eval::has_doc_annotation(&ds, "data/values"))
+}
+
+impl Pipeline<'_> {
+    /// Evaluates the values files, then applies `extra` overlays (library
+    /// `with_data_values`) and the flags; stores the result in the library.
+    pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
+        let mut values: Option<Node> = None;
+        for f in self.lib.files.clone() {
+            if !is_values_file(self.lib, &f)? {
+                continue;
+            }
+            // Each values file sees the values merged so far.
+            *self.lib.values.borrow_mut() =
+                values.as_ref().map(|v| v.to_value()).unwrap_or(Value::Null);
+            let ev = eval_yaml(self.lib, &f)?;
+            for d in ev.docs {
+                if let Some(r) = d.meta.ann("library/ref") {
+                    let name = r
+                        .args
+                        .first()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    self.lib.refs.borrow_mut().push((name, d.clone()));
+                } else if d.meta.has("data/values") {
+                    apply_values_doc(&mut values, &d)?;
+                } else if !d.value.is_empty_doc() {
+                    return Err(Error::at(
+                        format!(
+                            "Expected data values file '{}' to only have data values documents",
+                            self.lib.display(&f.rel)
+                        ),
+                        crate::ytt::error::Position {
+                            file: d.meta.pos.file.to_string(),
+                            line: d.meta.pos.line,
+                            text: None,
+                        },
+                    ));
+                }
+            }
+        }
+        // (A values schema would check `values` here and supply defaults.)
+        for d in refs {
+            apply_values_doc(&mut values, d)?;
+        }
+        for e in extra {
+            plain_merge_into(&mut values, e);
+        }
+        self.apply_flags(&mut values, flags)?;
+        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+        Ok(())
+    }
+
+    fn apply_flags(&self, values: &mut Option<Node>, flags: &[DataValueFlag]) -> Result<(), Error> {
+        let pos = Pos::default();
+        for fl in flags {
+            if let DataValueFlag::ValuesFile(path) = fl {
+                let full = self.cwd.join(path);
+                let bytes = std::fs::read(&full)
+                    .map_err(|e| Error::Io(format!("reading --data-values-file '{path}': {e}")))?;
+                let src = String::from_utf8_lossy(&bytes);
+                let ds = parse_yaml(&src, path)?;
+                let mut bad = None;
+                ds.walk_comments(&mut |c| {
+                    if c.kind() == CommentKind::Ytt && bad.is_none() {
+                        bad = Some(c.pos.line.unwrap_or(0));
+                    }
+                });
+                if let Some(line) = bad {
+                    return Err(Error::at(
+                        format!(
+                            "Checking data values file '{path}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
+                        ),
+                        crate::ytt::error::Position::in_source(path, line, &src),
+                    ));
+                }
+                for d in crate::ytt::eval::plain_docs(&ds) {
+                    if d.value.is_empty_doc() {
+                        continue;
+                    }
+                    plain_merge_into(values, &d.value);
+                }
+            }
+        }
+        for fl in flags {
+            if let DataValueFlag::Env(prefix) | DataValueFlag::EnvYaml(prefix) = fl {
+                let yaml = matches!(fl, DataValueFlag::EnvYaml(_));
+                let mut vars: Vec<(String, String)> = std::env::vars()
+                    .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
+                    .collect();
+                vars.sort();
+                for (k, v) in vars {
+                    let key = k[prefix.len() + 1..].replace("__", ".");
+                    let val = if yaml {
+                        parse_flag_yaml(&v, &k)?
+                    } else {
+                        Value::String(v)
+                    };
+                    set_path(values, &key, &Node::from_value(&val, &pos));
+                }
+            }
+        }
+        for kind in 0..3 {
+            for fl in flags {
+                let (kv, k) = match (kind, fl) {
+                    (0, DataValueFlag::String(kv)) => (kv, 0),
+                    (1, DataValueFlag::Yaml(kv)) => (kv, 1),
+                    (2, DataValueFlag::File(kv)) => (kv, 2),
+                    _ => continue,
+                };
+                let flag = ["--data-value", "--data-value-yaml", "--data-value-file"][k];
+                let (key, raw) = kv.split_once('=').ok_or_else(|| {
+                    Error::Usage(format!("{flag} '{kv}': Expected format key=value"))
+                })?;
+                let val = match k {
+                    0 => Value::String(raw.to_string()),
+                    1 => parse_flag_yaml(raw, flag)?,
+                    _ => {
+                        let bytes = std::fs::read(self.cwd.join(raw)).map_err(|e| {
+                            Error::Io(format!("{flag} '{kv}': reading file '{raw}': {e}"))
+                        })?;
+                        Value::String(String::from_utf8_lossy(&bytes).into_owned())
+                    }
+                };
+                set_path(values, key, &Node::from_value(&val, &pos));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_flag_yaml(raw: &str, flag: &str) -> Result<Value, Error> {
+    let ds = crate::yaml::parse_document_set(raw, flag)
+        .map_err(|e| Error::Usage(format!("{flag}: parsing YAML value '{raw}': {}", e.message)))?;
+    Ok(ds
+        .docs
+        .iter()
+        .find(|d| !d.injected)
+        .map(|d| d.value.to_value())
+        .unwrap_or(Value::Null))
+}
+
+/// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
+fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
+    let root = values.get_or_insert_with(|| Node::Map(Vec::new()));
+    let mut cur = root;
+    for part in key.split('.') {
+        if !matches!(cur, Node::Map(_)) {
+            *cur = Node::Map(Vec::new());
+        }
+        let Node::Map(items) = cur else {
+            unreachable!()
+        };
+        let k = Value::String(part.to_string());
+        let idx = match items.iter().position(|i| i.key == k) {
+            Some(i) => i,
+            None => {
+                items.push(MapItem {
+                    key: k,
+                    value: Node::null(),
+                    meta: Meta::default(),
+                });
+                items.len() - 1
+            }
+        };
+        cur = &mut items[idx].value;
+    }
+    *cur = leaf.clone();
+}
+
+/// Merges a `#@data/values` document (an overlay) into the values.
+fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
+    match values {
+        None => {
+            if !matches!(d.value, Node::Map(_) | Node::Scalar(Value::Null)) {
+                return Err(Error::at(
+                    format!(
+                        "Expected data values document to be a map, but was {}",
+                        d.value.type_name()
+                    ),
+                    pos_of(&d.meta),
+                ));
+            }
+            *values = Some(d.value.clone());
+            Ok(())
+        }
+        Some(left) => {
+            if d.value.is_empty_doc() && matches!(d.value, Node::Scalar(_)) {
+                return Ok(());
+            }
+            let mut thread = Thread::new();
+            let mut o = Overlay {
+                thread: &mut thread,
+            };
+            o.merge_node(left, &d.value, &Defaults::default())
+                .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
+        }
+    }
+}
+
+fn pos_of(m: &Meta) -> crate::ytt::error::Position {
+    crate::ytt::error::Position {
+        file: m.pos.file.to_string(),
+        line: m.pos.line,
+        text: None,
+    }
+}
+
+/// Plain merge: maps merge by key (new keys appended), everything else replaces.
+pub fn plain_merge_into(values: &mut Option<Node>, right: &Node) {
+    match values {
+        None => *values = Some(right.clone()),
+        Some(left) => plain_merge(left, right),
+    }
+}
+
+fn plain_merge(left: &mut Node, right: &Node) {
+    match (left, right) {
+        (Node::Map(l), Node::Map(r)) => {
+            for ri in r {
+                match l.iter_mut().find(|li| li.key == ri.key) {
+                    Some(li) => plain_merge(&mut li.value, &ri.value),
+                    None => l.push(MapItem {
+                        key: ri.key.clone(),
+                        value: ri.value.clone(),
+                        meta: ri.meta.clone(),
+                    }),
+                }
+            }
+        }
+        (l, r) => *l = r.clone(),
+    }
+}
