@@ -1,6 +1,7 @@
 //! Command-line interface: clap commands that parse flags, call one library
 //! function each, and print. No logic lives here.
 
+pub mod lock;
 pub mod registry_args;
 
 use std::process::ExitCode;
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Print the version.
     Version,
+    /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
+    Lock(lock::LockArgs),
 }
 
 /// Entry point of the binary.
@@ -32,5 +35,6 @@ pub fn main() -> ExitCode {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
+        Command::Lock(args) => lock::run(args),
     }
 }
