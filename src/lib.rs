@@ -7,6 +7,7 @@
 
 pub mod bundle;
 pub mod cli;
+pub mod lock;
 pub mod oci;
 pub mod yaml;
 pub mod ytt;

@@ -1,6 +1,7 @@
 //! Command-line interface: clap commands that parse flags, call one library
 //! function each, and print. No logic lives here.
 
+pub mod lock;
 pub mod registry_args;
 
 use std::process::ExitCode;
@@ -38,6 +39,8 @@ enum Command {
     Bundle(bundle::BundleArgs),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(template::TemplateArgs),
+    /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
+    Lock(lock::LockArgs),
 }
 
 /// Entry point of the binary.
@@ -52,6 +55,7 @@ pub fn main() -> ExitCode {
         Command::Tag(command) => tag::run(command),
         Command::Bundle(args) => bundle::run(args),
         Command::Template(args) => template::run(&args),
+        Command::Lock(args) => lock::run(args),
     }
 }
 

@@ -18,9 +18,34 @@ pub enum EmitError {
     IntOutOfRange(i128),
 }
 
+/// Emitter settings that differ between ytt and plain go-yaml v2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// libyaml's `best_width`: plain, single- and double-quoted scalars are folded at a
+    /// space once the column passes it. `None` never folds (ytt's fork); `Some(80)` is
+    /// go-yaml v2's default (what `sigs.k8s.io/yaml`, hence kbld, imgpkg and kctrl print).
+    pub best_width: Option<usize>,
+}
+
+impl EmitOptions {
+    /// ytt's settings: no folding.
+    pub const YTT: EmitOptions = EmitOptions { best_width: None };
+    /// go-yaml v2's defaults: fold long scalars at 80 columns.
+    pub const GO_YAML_V2: EmitOptions = EmitOptions {
+        best_width: Some(80),
+    };
+}
+
 /// Prints one document (no `---`), ending in a newline, as ytt's `Document.AsYAMLBytes`.
 pub fn to_yaml_document(value: &Value) -> Result<String, EmitError> {
+    to_yaml_document_with(value, &EmitOptions::YTT)
+}
+
+/// Prints one document (no `---`), ending in a newline, with the given settings. Keys are
+/// printed in the order the map holds them (sort them first for go-yaml's sorted output).
+pub fn to_yaml_document_with(value: &Value, options: &EmitOptions) -> Result<String, EmitError> {
     let mut e = Emitter::new();
+    e.best_width = options.best_width.unwrap_or(usize::MAX);
     e.node(value, Ctx::root())?;
     // DOCUMENT-END: write_indent; the end is implicit.
     e.write_indent();
@@ -72,6 +97,7 @@ struct Emitter {
     indents: Vec<i64>,
     whitespace: bool,
     indention: bool,
+    best_width: usize,
 }
 
 const BEST_INDENT: i64 = 2;
@@ -85,6 +111,7 @@ impl Emitter {
             indents: Vec::new(),
             whitespace: true,
             indention: true,
+            best_width: usize::MAX,
         }
     }
 
@@ -192,10 +219,11 @@ impl Emitter {
                 let (text, requested) = scalar_text(scalar)?;
                 let style = select_style(&text, requested, ctx.simple_key);
                 self.increase_indent(true, false);
+                let allow_breaks = !ctx.simple_key;
                 match style {
-                    Style::Plain => self.write_plain(&text),
-                    Style::Single => self.write_single(&text),
-                    Style::Double => self.write_double(&text),
+                    Style::Plain => self.write_plain(&text, allow_breaks),
+                    Style::Single => self.write_single(&text, allow_breaks),
+                    Style::Double => self.write_double(&text, allow_breaks),
                     Style::Literal => self.write_literal(&text),
                 }
                 self.pop_indent();
@@ -211,22 +239,51 @@ impl Emitter {
         self.write_indicator(close, false, false, false);
     }
 
-    fn write_plain(&mut self, s: &str) {
+    fn write_plain(&mut self, s: &str, allow_breaks: bool) {
         if !self.whitespace {
             self.put(' ');
         }
-        for c in s.chars() {
-            self.put(c);
+        let chars: Vec<char> = s.chars().collect();
+        let mut spaces = false;
+        for (i, &c) in chars.iter().enumerate() {
+            if c == ' ' {
+                let next_space = chars.get(i + 1) == Some(&' ');
+                if allow_breaks && !spaces && self.column > self.best_width && !next_space {
+                    self.write_indent();
+                } else {
+                    self.put(c);
+                }
+                spaces = true;
+            } else {
+                self.put(c);
+                spaces = false;
+            }
         }
         self.whitespace = false;
         self.indention = false;
     }
 
-    fn write_single(&mut self, s: &str) {
+    fn write_single(&mut self, s: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
+        let chars: Vec<char> = s.chars().collect();
         let mut breaks = false;
-        for c in s.chars() {
-            if is_break(c) {
+        let mut spaces = false;
+        for (i, &c) in chars.iter().enumerate() {
+            if c == ' ' {
+                let next_space = chars.get(i + 1) == Some(&' ');
+                if allow_breaks
+                    && !spaces
+                    && self.column > self.best_width
+                    && i != 0
+                    && i + 1 != chars.len()
+                    && !next_space
+                {
+                    self.write_indent();
+                } else {
+                    self.put(c);
+                }
+                spaces = true;
+            } else if is_break(c) {
                 if !breaks && c == '\n' {
                     self.put_break();
                 }
@@ -243,6 +300,7 @@ impl Emitter {
                 self.put(c);
                 self.indention = false;
                 breaks = false;
+                spaces = false;
             }
         }
         self.write_indicator("'", false, false, false);
@@ -259,9 +317,29 @@ impl Emitter {
         }
     }
 
-    fn write_double(&mut self, s: &str) {
+    fn write_double(&mut self, s: &str, allow_breaks: bool) {
         self.write_indicator("\"", true, false, false);
-        for c in s.chars() {
+        let chars: Vec<char> = s.chars().collect();
+        let mut spaces = false;
+        for (i, &c) in chars.iter().enumerate() {
+            if c == ' ' {
+                if allow_breaks
+                    && !spaces
+                    && self.column > self.best_width
+                    && i != 0
+                    && i + 1 != chars.len()
+                {
+                    self.write_indent();
+                    if chars.get(i + 1) == Some(&' ') {
+                        self.put('\\');
+                    }
+                } else {
+                    self.put(c);
+                }
+                spaces = true;
+                continue;
+            }
+            spaces = false;
             if !is_printable(c) || c == '\u{feff}' || is_break(c) || c == '"' || c == '\\' {
                 self.put('\\');
                 let esc = match c {

@@ -244,3 +244,31 @@ fn stream_separators_and_empty_documents() {
     assert_eq!(to_yaml_stream(&[]).unwrap(), "");
     assert_eq!(to_yaml_stream(&[Value::Null]).unwrap(), "");
 }
+
+#[test]
+fn go_yaml_v2_width_folds_long_scalars_at_spaces() {
+    let words = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore";
+    let v = map(vec![("description", Value::str(words))]);
+    // ytt never folds.
+    assert_eq!(
+        to_yaml_document(&v).unwrap(),
+        format!("description: {words}\n")
+    );
+    // go-yaml v2 breaks at the first space after column 80 and indents the rest.
+    let out = to_yaml_document_with(&v, &EmitOptions::GO_YAML_V2).unwrap();
+    assert_eq!(
+        out,
+        "description: lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod\n  tempor incididunt ut labore\n"
+    );
+    // Double-quoted strings fold too, escaping a leading space of the next line.
+    let v = map(vec![("d", Value::str(format!("{words}:  x  y")))]);
+    let out = to_yaml_document_with(&v, &EmitOptions::GO_YAML_V2).unwrap();
+    assert!(out.starts_with("d: 'lorem"), "{out}");
+    // Keys are never folded, nor strings without spaces.
+    let long = "x".repeat(120);
+    let v = map(vec![("k", Value::str(long.clone()))]);
+    assert_eq!(
+        to_yaml_document_with(&v, &EmitOptions::GO_YAML_V2).unwrap(),
+        format!("k: {long}\n")
+    );
+}
