@@ -202,13 +202,11 @@ impl RegistryClient {
                             .unwrap_or(Challenge::Basic),
                         _ => {
                             let body = resp.bytes().await.unwrap_or_default();
-                            return Err(OciError::Registry {
-                                registry: registry.to_string(),
-                                detail: format!(
-                                    "{url} does not answer like an OCI registry: {}",
-                                    errors::describe(status, &body)
-                                ),
-                            });
+                            failures.push(format!(
+                                "{scheme}: {url} does not answer like an OCI registry: {}",
+                                errors::describe(status, &body)
+                            ));
+                            continue;
                         }
                     };
                     tracing::debug!(registry, %base, ?challenge, "registry endpoint");
