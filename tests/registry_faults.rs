@@ -270,6 +270,34 @@ async fn upload_requests_are_retried_with_their_bytes() {
 }
 
 #[tokio::test]
+async fn chunks_honour_the_registry_minimum() {
+    let (reg, proxy, _image) = setup().await;
+    let store = client_with(chunked_options()).repository(&proxy.addr(), "faults/minimum");
+    let data = pseudo_random(250_000);
+    let d = Descriptor {
+        media_type: "application/octet-stream".into(),
+        digest: Digest::of(&data),
+        size: data.len() as u64,
+    };
+    proxy.inject(
+        Some("POST"),
+        "/blobs/uploads/",
+        Fault::AddHeader {
+            name: "OCI-Chunk-Min-Length".into(),
+            value: "100000".into(),
+        },
+        1,
+    );
+    store
+        .put_blob(&d, bytes_stream(Bytes::from(data)))
+        .await
+        .unwrap();
+    assert!(reg.stores_blob(d.digest.as_str()));
+    // 100000 + 100000 + 50000 instead of four 64 KiB chunks.
+    assert_eq!(proxy.requests_matching("PATCH", "/blobs/uploads/").len(), 3);
+}
+
+#[tokio::test]
 async fn lost_patch_answer_fails_cleanly() {
     // distribution 2.x cancels a session resumed at a stale offset, so a chunk
     // whose answer was lost cannot be confirmed: the upload fails (the caller

@@ -30,6 +30,8 @@ pub enum Fault {
     FlipByte { offset: usize },
     /// Answer `307 Temporary Redirect` to `location` (which may name another host).
     Redirect { location: String },
+    /// Forward, adding a header to the registry's answer.
+    AddHeader { name: String, value: String },
     /// Forward the request, then throw the registry's answer away and answer
     /// `status` instead (an answer lost after the registry acted).
     LoseAnswer { status: u16 },
@@ -259,6 +261,9 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
             continue;
         }
         builder = builder.header(name, value);
+    }
+    if let Some(Fault::AddHeader { name, value }) = &fault {
+        builder = builder.header(name.as_str(), value.as_str());
     }
     let data = match upstream.bytes().await {
         Ok(b) => b,
