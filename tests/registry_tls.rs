@@ -21,7 +21,8 @@ async fn tls_needs_the_ca_and_works_with_it() {
             "{}: cannot reach the registry: https: ",
             reg.addr()
         )) && text.contains("certificate")
-            && text.contains("UnknownIssuer"),
+            && text.contains("UnknownIssuer")
+            && text.contains("pass --registry-ca-cert-path"),
         "{text}"
     );
 

@@ -11,7 +11,7 @@ use crate::oci::store::{BlobStream, Descriptor, ManifestBytes, Store};
 use crate::oci::{Digest, OciError, Result};
 
 /// A repository on a registry.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct RegistryStore {
     client: RegistryClient,
     registry: String,
