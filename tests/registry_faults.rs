@@ -298,6 +298,44 @@ async fn chunks_honour_the_registry_minimum() {
 }
 
 #[tokio::test]
+async fn relative_upload_locations_keep_their_query() {
+    let (reg, proxy, _image) = setup().await;
+    let store = client_with(chunked_options()).repository(&proxy.addr(), "faults/relative");
+    proxy.inject(None, "/blobs/uploads/", Fault::RelativeLocation, 1000);
+    for len in [1000usize, 150_000] {
+        let data = pseudo_random(len);
+        let d = Descriptor {
+            media_type: "application/octet-stream".into(),
+            digest: Digest::of(&data),
+            size: data.len() as u64,
+        };
+        store
+            .put_blob(&d, bytes_stream(Bytes::from(data)))
+            .await
+            .unwrap();
+        assert!(reg.stores_blob(d.digest.as_str()));
+    }
+    // Every follow-up request carried the registry's `_state` query along.
+    let follow_ups: Vec<_> = proxy
+        .requests()
+        .into_iter()
+        .filter(|r| r.method == "PATCH" || r.method == "PUT")
+        .collect();
+    // One PUT for the small blob; three PATCHes and a PUT for the large one.
+    assert_eq!(follow_ups.len(), 1 + 3 + 1);
+    assert!(
+        follow_ups.iter().all(|r| r.path.contains("_state=")),
+        "{follow_ups:?}"
+    );
+    assert!(
+        proxy
+            .requests()
+            .iter()
+            .any(|r| matches!(r.fault, Some(Fault::RelativeLocation)))
+    );
+}
+
+#[tokio::test]
 async fn lost_patch_answer_fails_cleanly() {
     // distribution 2.x cancels a session resumed at a stale offset, so a chunk
     // whose answer was lost cannot be confirmed: the upload fails (the caller

@@ -30,6 +30,9 @@ pub enum Fault {
     FlipByte { offset: usize },
     /// Answer `307 Temporary Redirect` to `location` (which may name another host).
     Redirect { location: String },
+    /// Forward, turning an absolute `Location` in the answer into a relative one
+    /// (path and query), as some registries send it.
+    RelativeLocation,
     /// Forward, adding a header to the registry's answer.
     AddHeader { name: String, value: String },
     /// Forward the request, then throw the registry's answer away and answer
@@ -258,6 +261,17 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
             name.as_str(),
             "connection" | "transfer-encoding" | "keep-alive"
         ) {
+            continue;
+        }
+        if name == "location" && matches!(fault, Some(Fault::RelativeLocation)) {
+            let text = value.to_str().unwrap_or_default();
+            let relative = url::Url::parse(text)
+                .map(|u| match u.query() {
+                    Some(q) => format!("{}?{q}", u.path()),
+                    None => u.path().to_string(),
+                })
+                .unwrap_or_else(|_| text.to_string());
+            builder = builder.header(name, relative);
             continue;
         }
         builder = builder.header(name, value);

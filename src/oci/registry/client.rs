@@ -337,8 +337,11 @@ impl RegistryClient {
                 .http
                 .request(call.method.clone(), call.url.clone())
                 .headers(call.headers.clone());
-            if let Some(a) = &auth {
-                request = request.header(AUTHORIZATION, a);
+            if let Some(a) = &auth
+                && let Ok(mut value) = reqwest::header::HeaderValue::from_str(a)
+            {
+                value.set_sensitive(true);
+                request = request.header(AUTHORIZATION, value);
             }
             if let Some(body) = &call.body {
                 request = request.body(body.clone());
