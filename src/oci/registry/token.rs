@@ -243,3 +243,42 @@ async fn read_reply(
         .unwrap_or(DEFAULT_EXPIRY);
     Ok((token, expires))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_tokens_serve_covered_scopes_until_they_expire() {
+        let cache = TokenCache::default();
+        let now = Instant::now();
+        cache.tokens.lock().unwrap().insert(
+            "reg".into(),
+            vec![
+                Cached {
+                    scopes: vec![Scope::push("a/b")],
+                    token: "fresh".into(),
+                    expires: now + Duration::from_secs(60),
+                },
+                Cached {
+                    scopes: vec![Scope::pull("c/d")],
+                    token: "stale".into(),
+                    expires: now - Duration::from_secs(1),
+                },
+            ],
+        );
+        assert_eq!(
+            cache.cached("reg", &[Scope::pull("a/b")], None).as_deref(),
+            Some("fresh")
+        );
+        assert_eq!(
+            cache.cached("reg", &[Scope::pull("a/b")], Some("fresh")),
+            None
+        );
+        assert_eq!(cache.cached("reg", &[Scope::pull("c/d")], None), None);
+        assert_eq!(cache.cached("reg", &[Scope::push("x/y")], None), None);
+        assert_eq!(cache.cached("other", &[Scope::pull("a/b")], None), None);
+        // The expired entry was dropped.
+        assert_eq!(cache.tokens.lock().unwrap()["reg"].len(), 1);
+    }
+}
