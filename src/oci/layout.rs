@@ -184,14 +184,35 @@ impl LayoutStore {
         })
     }
 
-    /// The entry to use when a location names no tag: the only entry of the layout.
+    /// The entry to use when a location names no tag: the only entry of the
+    /// layout, not counting entries that are children of a listed index (the
+    /// untagged platform manifests a copied index leaves behind).
     pub async fn sole_entry(&self) -> Result<LayoutEntry> {
-        let mut entries = self.entries().await?;
-        match entries.len() {
-            1 => Ok(entries.remove(0)),
+        let entries = self.entries().await?;
+        let mut children = std::collections::HashSet::new();
+        for entry in &entries {
+            if media_types::is_index(&entry.descriptor.media_type) {
+                let bytes = self.read_small_blob(&entry.descriptor.digest).await?;
+                let index = ManifestBytes {
+                    media_type: entry.descriptor.media_type.clone(),
+                    digest: entry.descriptor.digest.clone(),
+                    bytes,
+                };
+                for child in index.references(&self.location())? {
+                    children.insert(child.digest);
+                }
+            }
+        }
+        let mut roots: Vec<LayoutEntry> = entries
+            .into_iter()
+            .filter(|e| !children.contains(&e.descriptor.digest))
+            .collect();
+        roots.dedup_by(|a, b| a.descriptor.digest == b.descriptor.digest);
+        match roots.len() {
+            1 => Ok(roots.remove(0)),
             0 => Err(self.invalid("the layout holds no image")),
             n => Err(self.invalid(format!(
-                "the layout holds {n} images; name one with oci:DIR:TAG or a digest"
+                "the layout holds {n} images; name one with oci:DIR:TAG or oci:DIR@DIGEST"
             ))),
         }
     }
@@ -553,6 +574,8 @@ mod tests {
         store.put_manifest(&m2, None).await.unwrap();
         assert_eq!(store.entries().await.unwrap().len(), 2);
         assert!(store.resolve("missing").await.unwrap().is_none());
+        let err = store.sole_entry().await.unwrap_err().to_string();
+        assert!(err.contains("holds 2 images"), "{err}");
     }
 
     #[tokio::test]
