@@ -130,6 +130,13 @@ fn copies_through_a_registry_with_every_platform() {
         stdout(strake(home.path()).args(["image", "digest", &format!("{repo}:v1")])),
         format!("{MULTIARCH}\n")
     );
+    let out = strake(home.path())
+        .args(["image", "digest", &format!("{repo}:nope")])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cli/multi") && err.contains("nope"), "{err}");
     // Registry → registry (another repository, another tag).
     let other = format!("{}/cli/copy", reg.addr());
     let printed = stdout(strake(home.path()).args([
