@@ -258,7 +258,11 @@ impl LayoutStore {
             Some(Value::Array(a)) => a,
             _ => Vec::new(),
         };
+        let before = manifests.clone();
         update(&mut manifests);
+        if manifests == before && object.contains_key("schemaVersion") {
+            return Ok(());
+        }
         object
             .entry("schemaVersion")
             .or_insert_with(|| Value::from(2));
@@ -361,9 +365,10 @@ impl Store for LayoutStore {
             Err(e) => return Err(OciError::io(format!("opening {}", path.display()), e)),
         };
         let context = format!("reading {}", path.display());
-        let stream = futures_util::TryStreamExt::map_err(ReaderStream::new(file), move |e| {
-            OciError::io(context.clone(), e)
-        });
+        let stream = futures_util::TryStreamExt::map_err(
+            ReaderStream::with_capacity(file, atomic::READ_CHUNK),
+            move |e| OciError::io(context.clone(), e),
+        );
         Ok(verify_stream(
             Box::pin(stream),
             digest.clone(),
