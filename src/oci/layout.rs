@@ -249,9 +249,24 @@ impl LayoutStore {
         Ok(bytes)
     }
 
+    /// Takes an exclusive advisory lock on the `oci-layout` file, so that other
+    /// processes updating `index.json` the same way wait for us. Released on drop.
+    async fn lock_layout(&self) -> Result<std::fs::File> {
+        let path = self.dir.join("oci-layout");
+        tokio::task::spawn_blocking(move || {
+            let context = || format!("locking {}", path.display());
+            let file = std::fs::File::open(&path).map_err(|e| OciError::io(context(), e))?;
+            file.lock().map_err(|e| OciError::io(context(), e))?;
+            Ok(file)
+        })
+        .await
+        .map_err(|e| self.invalid(format!("lock task failed: {e}")))?
+    }
+
     /// Rewrites `index.json` with `update` applied to its `manifests` array.
     async fn update_index(&self, update: impl FnOnce(&mut Vec<Value>)) -> Result<()> {
         let _guard = self.index_lock.lock().await;
+        let _file_lock = self.lock_layout().await?;
         let mut index = self.read_index().await?;
         let object = index.as_object_mut().expect("checked in read_index");
         let mut manifests = match object.remove("manifests") {
@@ -618,6 +633,32 @@ mod tests {
             err.to_string().contains("does not match its digest"),
             "{err}"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_writers_on_one_layout_lose_no_entry() {
+        let tmp = tempfile::tempdir().unwrap();
+        let first = std::sync::Arc::new(LayoutStore::create(tmp.path()).unwrap());
+        let mut tasks = Vec::new();
+        for n in 0..40u8 {
+            // Half the writers share an instance, half open their own (as separate
+            // processes would), so only the file lock keeps them apart.
+            let store = if n % 2 == 0 {
+                first.clone()
+            } else {
+                std::sync::Arc::new(LayoutStore::open(tmp.path()).unwrap())
+            };
+            tasks.push(tokio::spawn(async move {
+                store
+                    .put_manifest(&manifest(n), Some(&format!("t{n}")))
+                    .await
+                    .unwrap();
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        assert_eq!(first.list_tags().await.unwrap().len(), 40);
     }
 
     #[test]
