@@ -253,6 +253,32 @@ async fn bearer_tokens_are_fetched_once_and_reused() {
     assert_eq!(requests[0].user.as_deref(), Some(USER));
     assert_eq!(requests[0].scopes, vec!["repository:token/app:push,pull"]);
 
+    // Concurrent requests of a fresh client share one token fetch.
+    let fresh = RegistryClient::new(with_flags(USER, PASS))
+        .unwrap()
+        .repository(&reg.addr(), "token/busy");
+    let blobs: Vec<Vec<u8>> = (0..8).map(|i| format!("blob {i}").into_bytes()).collect();
+    let uploads = blobs.iter().map(|b| {
+        let d = Descriptor {
+            media_type: "application/octet-stream".into(),
+            digest: Digest::of(b),
+            size: b.len() as u64,
+        };
+        let fresh = fresh.clone();
+        let b = b.clone();
+        async move { fresh.put_blob(&d, bytes_stream(Bytes::from(b))).await }
+    });
+    for r in futures_util::future::join_all(uploads).await {
+        r.unwrap();
+    }
+    let busy: Vec<_> = issuer
+        .requests()
+        .into_iter()
+        .filter(|r| r.scopes.iter().any(|s| s.contains("token/busy")))
+        .collect();
+    assert_eq!(busy.len(), 1, "{busy:?}");
+    let issuer_before_reader = issuer.requests().len();
+
     // A pull-only client fetches a pull token once for many reads.
     let reader = RegistryClient::new(with_flags(USER, PASS))
         .unwrap()
@@ -262,8 +288,11 @@ async fn bearer_tokens_are_fetched_once_and_reused() {
         reader.list_tags().await.unwrap();
     }
     let requests = issuer.requests();
-    assert_eq!(requests.len(), 2, "{requests:?}");
-    assert_eq!(requests[1].scopes, vec!["repository:token/app:pull"]);
+    assert_eq!(requests.len(), issuer_before_reader + 1, "{requests:?}");
+    assert_eq!(
+        requests.last().unwrap().scopes,
+        vec!["repository:token/app:pull"]
+    );
 
     // A mount asks for push on the target and pull on the source in one token.
     let target = client.repository(&reg.addr(), "token/copy");

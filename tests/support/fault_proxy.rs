@@ -30,6 +30,11 @@ pub enum Fault {
     FlipByte { offset: usize },
     /// Answer `307 Temporary Redirect` to `location` (which may name another host).
     Redirect { location: String },
+    /// Forward, adding a header to the registry's answer.
+    AddHeader { name: String, value: String },
+    /// Forward the request, then throw the registry's answer away and answer
+    /// `status` instead (an answer lost after the registry acted).
+    LoseAnswer { status: u16 },
 }
 
 impl Fault {
@@ -237,6 +242,16 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         Ok(r) => r,
         Err(e) => return respond(502, "text/plain", format!("proxy: upstream: {e}")),
     };
+    if let Some(Fault::LoseAnswer { status }) = fault {
+        let _ = upstream.bytes().await;
+        return respond(
+            status,
+            "application/json",
+            format!(
+                r#"{{"errors":[{{"code":"UNAVAILABLE","message":"injected lost answer {status}"}}]}}"#
+            ),
+        );
+    }
     let mut builder = Response::builder().status(upstream.status().as_u16());
     for (name, value) in upstream.headers() {
         if matches!(
@@ -247,6 +262,9 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         }
         builder = builder.header(name, value);
     }
+    if let Some(Fault::AddHeader { name, value }) = &fault {
+        builder = builder.header(name.as_str(), value.as_str());
+    }
     let data = match upstream.bytes().await {
         Ok(b) => b,
         Err(e) => return respond(502, "text/plain", format!("proxy: upstream body: {e}")),
@@ -254,9 +272,13 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
     let body: Body = match fault {
         Some(Fault::Truncate { keep }) => {
             let part = data.slice(..keep.min(data.len()));
-            let frames: Vec<Result<Frame<Bytes>, BoxError>> =
-                vec![Ok(Frame::data(part)), Err("injected truncation".into())];
-            StreamBody::new(futures_util::stream::iter(frames)).boxed()
+            // Let the head and the first bytes reach the client before the break.
+            let head = futures_util::stream::iter([Ok::<_, BoxError>(Frame::data(part))]);
+            let tail = futures_util::stream::once(async {
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                Err::<Frame<Bytes>, BoxError>("injected truncation".into())
+            });
+            BodyExt::boxed(StreamBody::new(futures_util::StreamExt::chain(head, tail)))
         }
         Some(Fault::FlipByte { offset }) => {
             let mut v = data.to_vec();

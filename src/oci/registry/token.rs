@@ -17,7 +17,7 @@ use crate::oci::{OciError, Result};
 
 /// Expiry assumed when the token service gives none (Docker token spec).
 const DEFAULT_EXPIRY: Duration = Duration::from_secs(60);
-/// Tokens this close to expiry are not reused.
+/// Tokens this close to expiry are not reused (at most half their lifetime).
 const EXPIRY_MARGIN: Duration = Duration::from_secs(10);
 
 struct Cached {
@@ -53,7 +53,7 @@ impl TokenCache {
         let now = Instant::now();
         let mut map = self.tokens.lock().unwrap();
         let list = map.get_mut(registry)?;
-        list.retain(|c| c.expires > now + EXPIRY_MARGIN);
+        list.retain(|c| c.expires > now);
         list.iter()
             .find(|c| all_covered(&c.scopes, scopes) && Some(c.token.as_str()) != not_token)
             .map(|c| c.token.clone())
@@ -91,7 +91,7 @@ impl TokenCache {
         map.entry(registry.to_string()).or_default().push(Cached {
             scopes: scopes.to_vec(),
             token: token.clone(),
-            expires: Instant::now() + expires_in,
+            expires: Instant::now() + expires_in - EXPIRY_MARGIN.min(expires_in / 2),
         });
         Ok(token)
     }
