@@ -130,6 +130,13 @@ fn copies_through_a_registry_with_every_platform() {
         stdout(strake(home.path()).args(["image", "digest", &format!("{repo}:v1")])),
         format!("{MULTIARCH}\n")
     );
+    let out = strake(home.path())
+        .args(["image", "digest", &format!("{repo}:nope")])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("cli/multi") && err.contains("nope"), "{err}");
     // Registry → registry (another repository, another tag).
     let other = format!("{}/cli/copy", reg.addr());
     let printed = stdout(strake(home.path()).args([
@@ -165,4 +172,25 @@ fn copies_through_a_registry_with_every_platform() {
         .unwrap()
         .count();
     assert_eq!(blobs, fixture_blobs);
+}
+
+#[test]
+fn a_layout_holding_one_index_names_it_without_a_tag() {
+    let home = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dst = tmp.path().join("one");
+    stdout(strake(home.path()).args([
+        "image",
+        "copy",
+        &format!("{}:v1", layout(&fixture("multiarch"))),
+        &format!("{}:multi", layout(&dst)),
+    ]));
+    // index.json lists the index (tagged) and its two platforms (untagged).
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dst.join("index.json")).unwrap()).unwrap();
+    assert_eq!(index["manifests"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        stdout(strake(home.path()).args(["image", "digest", &layout(&dst)])),
+        format!("{MULTIARCH}\n")
+    );
 }

@@ -287,3 +287,27 @@ async fn writes_and_reads_an_index_with_every_platform() {
         );
     }
 }
+
+#[tokio::test]
+async fn truncated_tarball_fails_clearly() {
+    let bytes = std::fs::read(fixture("bundle/out.tar")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("cut.tar");
+    // Drop the end-of-archive blocks and the tail of the last layer's body.
+    std::fs::write(&path, &bytes[..bytes.len() - 1024 - 512 + 40]).unwrap();
+    let last = d("sha256:a33fea1bd8e6d139c197c02de02ed80334321536e2d6223a653fc87e097ce0ad");
+    let message = match TarballStore::open(&path) {
+        Err(e) => e.to_string(),
+        Ok(store) => {
+            let mut stream = store.get_blob(&last).await.unwrap();
+            let mut error = None;
+            while let Some(chunk) = stream.next().await {
+                if let Err(e) = chunk {
+                    error = Some(e.to_string());
+                }
+            }
+            error.expect("a cut layer must not read as complete")
+        }
+    };
+    assert!(message.contains("cut.tar"), "{message}");
+}
