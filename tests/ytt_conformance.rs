@@ -16,7 +16,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("yaml", 48),
     ("starlark", 72),
     ("template", 98),
-    ("data-values", 46),
+    ("data-values", 47),
     ("overlay", 59),
 ];
 
