@@ -23,7 +23,7 @@ enum Command {
     /// Print the version.
     Version,
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
-    Template(template::TemplateArgs),
+    Template(Box<template::TemplateArgs>),
 }
 
 /// Entry point of the binary.

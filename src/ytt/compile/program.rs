@@ -104,10 +104,10 @@ impl Program {
                     builds: false,
                     returns: Vec::new(),
                 }),
-                "if" | "for" | "while" => {
-                    if ends_with_colon(&stmt) || self.depth != 0 || ends_backslash {
-                        self.blocks.push(Block::Other)
-                    }
+                "if" | "for" | "while"
+                    if (ends_with_colon(&stmt) || self.depth != 0 || ends_backslash) =>
+                {
+                    self.blocks.push(Block::Other)
                 }
                 "end" if stmt.trim() == "end" => {
                     match self.blocks.pop() {
@@ -320,10 +320,10 @@ fn scan_code(
     let code = &text[..code_end];
     let backslash = code.trim_end_matches([' ', '\t']).ends_with('\\');
     // A single-quoted string cannot span lines without `\`.
-    if let Some((_, false)) = quote {
-        if !backslash {
-            quote = None;
-        }
+    if let Some((_, false)) = quote
+        && !backslash
+    {
+        quote = None;
     }
     (code.to_string(), d.max(0), backslash, quote)
 }
