@@ -29,7 +29,8 @@ enum Block {
         builds: bool,
         returns: Vec<usize>,
     },
-    Other,
+    /// `if`/`for`/`while`, opened at a template line.
+    Other(usize),
 }
 
 /// A Starlark program under construction.
@@ -107,7 +108,7 @@ impl Program {
                 "if" | "for" | "while"
                     if (ends_with_colon(&stmt) || self.depth != 0 || ends_backslash) =>
                 {
-                    self.blocks.push(Block::Other)
+                    self.blocks.push(Block::Other(src_line))
                 }
                 "end" if stmt.trim() == "end" => {
                     match self.blocks.pop() {
@@ -153,7 +154,7 @@ impl Program {
                                 }
                             }
                         }
-                        Some(Block::Other) => {}
+                        Some(Block::Other(_)) => {}
                     }
                 }
                 "return" => {
@@ -178,11 +179,13 @@ impl Program {
         if let Some(b) = self.blocks.last() {
             let line = match b {
                 Block::Def { def_line, .. } => self.lines[*def_line].src_line,
-                Block::Other => last_line,
+                Block::Other(l) => *l,
             };
             return Err(BlockError {
                 line,
-                message: "block is not closed: expected 'end'".into(),
+                message: format!(
+                    "Missing 'end' for the block opened on line {line} (last line of the template is {last_line})"
+                ),
             });
         }
         Ok(())
@@ -364,7 +367,7 @@ mod tests {
     fn unclosed_block_is_reported() {
         let mut p = Program::new("yaml");
         p.push_code("if True:", 3).unwrap();
-        assert_eq!(p.finish(9).unwrap_err().line, 9);
+        assert_eq!(p.finish(9).unwrap_err().line, 3);
         let mut p = Program::new("yaml");
         assert!(p.push_code("end", 2).is_err());
     }
