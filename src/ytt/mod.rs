@@ -83,6 +83,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
         EvalOpts {
             implicit_map_key_overrides: opts.implicit_map_key_overrides,
             ignore_unknown_comments: opts.ignore_unknown_comments,
+            strict: opts.strict,
         },
     );
     datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
