@@ -16,10 +16,37 @@ use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
 
+/// What a values schema contributes to the pipeline (implemented by the schema
+/// module; `None` means "no schema": the first `#@data/values` document then defines
+/// the values and flags may add new keys).
+pub trait ValuesSchema {
+    /// The defaults the values start from.
+    fn defaults(&self) -> Node;
+    /// Checks the values after a stage (`"data values file x.yml"`, `"--data-value"`,
+    /// ...): types, unknown keys. Validations run once at the end ([`Self::validate`]).
+    fn check(&self, values: &Node, stage: &str) -> Result<(), Error>;
+    /// Runs the schema's validations on the final values.
+    fn validate(&self, values: &Node) -> Result<(), Error>;
+}
+
 /// The stages of computing a library's data values.
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
+}
+
+/// The pipeline with an optional schema.
+impl Pipeline<'_> {
+    /// Like [`Pipeline::run`], starting from and checking against `schema`.
+    pub fn run_with_schema(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        self.run_inner(schema, flags, refs, extra)
+    }
 }
 
 /// True when a YAML template file holds `#@data/values` documents.
@@ -36,7 +63,17 @@ impl Pipeline<'_> {
     /// Evaluates the values files, then applies `extra` overlays (library
     /// `with_data_values`) and the flags; stores the result in the library.
     pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
-        let mut values: Option<Node> = None;
+        self.run_inner(None, flags, refs, extra)
+    }
+
+    fn run_inner(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        let mut values: Option<Node> = schema.map(|s| s.defaults());
         for f in self.lib.files.clone() {
             if !is_values_file(self.lib, &f)? {
                 continue;
@@ -55,6 +92,9 @@ impl Pipeline<'_> {
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
                     apply_values_doc(&mut values, &d)?;
+                    if let (Some(s), Some(v)) = (schema, &values) {
+                        s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
+                    }
                 } else if !d.value.is_empty_doc() {
                     return Err(Error::at(
                         format!(
@@ -70,7 +110,6 @@ impl Pipeline<'_> {
                 }
             }
         }
-        // (A values schema would check `values` here and supply defaults.)
         for d in refs {
             apply_values_doc(&mut values, d)?;
         }
@@ -78,9 +117,15 @@ impl Pipeline<'_> {
             plain_merge_into(&mut values, e);
         }
         self.apply_flags(&mut values, flags)?;
+        if let (Some(s), Some(v)) = (schema, &values) {
+            s.check(v, "command-line data values")?;
+            s.validate(v)?;
+        }
         if let Some(v) = &values {
             validate(v, "")?;
         }
+        // Modules loaded while evaluating values files saw partial values.
+        self.lib.clear_cache();
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
         Ok(())
     }

@@ -71,6 +71,11 @@ impl Lib {
         })
     }
 
+    /// Forgets loaded modules (they captured the data values of their time).
+    pub fn clear_cache(&self) {
+        self.cache.borrow_mut().clear();
+    }
+
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
         self.files.iter().find(|f| f.rel == rel)
     }
