@@ -41,6 +41,7 @@ enum Command {
     Template(template::TemplateArgs),
     /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
     Lock(lock::LockArgs),
+    Template(Box<template::TemplateArgs>),
 }
 
 /// Entry point of the binary.

@@ -16,10 +16,37 @@ use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
 
+/// What a values schema contributes to the pipeline (implemented by the schema
+/// module; `None` means "no schema": the first `#@data/values` document then defines
+/// the values and flags may add new keys).
+pub trait ValuesSchema {
+    /// The defaults the values start from.
+    fn defaults(&self) -> Node;
+    /// Checks the values after a stage (`"data values file x.yml"`, `"--data-value"`,
+    /// ...): types, unknown keys. Validations run once at the end ([`Self::validate`]).
+    fn check(&self, values: &Node, stage: &str) -> Result<(), Error>;
+    /// Runs the schema's validations on the final values.
+    fn validate(&self, values: &Node) -> Result<(), Error>;
+}
+
 /// The stages of computing a library's data values.
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
+}
+
+/// The pipeline with an optional schema.
+impl Pipeline<'_> {
+    /// Like [`Pipeline::run`], starting from and checking against `schema`.
+    pub fn run_with_schema(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        self.run_inner(schema, flags, refs, extra)
+    }
 }
 
 /// True when a YAML template file holds `#@data/values` documents.
@@ -36,7 +63,17 @@ impl Pipeline<'_> {
     /// Evaluates the values files, then applies `extra` overlays (library
     /// `with_data_values`) and the flags; stores the result in the library.
     pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
-        let mut values: Option<Node> = None;
+        self.run_inner(None, flags, refs, extra)
+    }
+
+    fn run_inner(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        let mut values: Option<Node> = schema.map(|s| s.defaults());
         for f in self.lib.files.clone() {
             if !is_values_file(self.lib, &f)? {
                 continue;
@@ -55,6 +92,9 @@ impl Pipeline<'_> {
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
                     apply_values_doc(&mut values, &d)?;
+                    if let (Some(s), Some(v)) = (schema, &values) {
+                        s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
+                    }
                 } else if !d.value.is_empty_doc() {
                     return Err(Error::at(
                         format!(
@@ -70,7 +110,6 @@ impl Pipeline<'_> {
                 }
             }
         }
-        // (A values schema would check `values` here and supply defaults.)
         for d in refs {
             apply_values_doc(&mut values, d)?;
         }
@@ -78,6 +117,15 @@ impl Pipeline<'_> {
             plain_merge_into(&mut values, e);
         }
         self.apply_flags(&mut values, flags)?;
+        if let (Some(s), Some(v)) = (schema, &values) {
+            s.check(v, "command-line data values")?;
+            s.validate(v)?;
+        }
+        if let Some(v) = &values {
+            validate(v, "")?;
+        }
+        // Modules loaded while evaluating values files saw partial values.
+        self.lib.clear_cache();
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
         Ok(())
     }
@@ -261,4 +309,132 @@ fn plain_merge(left: &mut Node, right: &Node) {
         }
         (l, r) => *l = r.clone(),
     }
+}
+
+/// Runs the `#@assert/validate` rules attached to data values.
+fn validate(node: &Node, path: &str) -> Result<(), Error> {
+    let items: Vec<(String, &Node, &Meta)> = match node {
+        Node::Map(items) => items
+            .iter()
+            .map(|i| {
+                let k = crate::ytt::eval::fragment::key_string(&i.key);
+                let p = if path.is_empty() {
+                    k
+                } else {
+                    format!("{path}.{k}")
+                };
+                (p, &i.value, &i.meta)
+            })
+            .collect(),
+        Node::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(n, i)| (format!("{path}[{n}]"), &i.value, &i.meta))
+            .collect(),
+        Node::Scalar(_) => Vec::new(),
+    };
+    for (p, value, meta) in items {
+        validate(value, &p)?;
+        for ann in meta.anns.iter().filter(|a| a.name == "assert/validate") {
+            check_rules(ann, value, &p, meta)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_rules(
+    ann: &crate::ytt::node::Ann,
+    value: &Node,
+    path: &str,
+    meta: &Meta,
+) -> Result<(), Error> {
+    use crate::ytt::starlark::{Args, Value as SValue};
+    let v = crate::ytt::eval::fragment::plain_to_struct(&value.to_value());
+    let mut thread = Thread::new();
+    let fail = |desc: String, extra: Option<String>| {
+        Error::at(
+            format!(
+                "One or more data values were invalid:\n- \"{path}\" ({}) requires \"{desc}\"{}",
+                meta.pos,
+                extra.map(|e| format!("; {e}")).unwrap_or_default()
+            ),
+            pos_of(meta),
+        )
+    };
+    for rule in &ann.args {
+        let SValue::Tuple(t) = rule else {
+            return Err(Error::at(
+                format!(
+                    "Expected assert/validate rule to be a (description, function) tuple, but was {}",
+                    rule.type_name()
+                ),
+                pos_of(meta),
+            ));
+        };
+        let desc = t
+            .first()
+            .map(crate::ytt::starlark::to_str)
+            .unwrap_or_default();
+        let Some(f) = t.get(1) else { continue };
+        match thread.call(f, Args::new(vec![v.clone()])) {
+            Ok(SValue::Bool(false)) => return Err(fail(desc, None)),
+            Ok(_) => {}
+            Err(e) => return Err(fail(desc, Some(e.msg.clone()))),
+        }
+    }
+    for (k, arg) in &ann.kwargs {
+        let plain = value.to_value();
+        let len = match &plain {
+            Value::String(s) => Some(s.chars().count() as i128),
+            Value::Array(a) => Some(a.len() as i128),
+            Value::Map(m) => Some(m.len() as i128),
+            _ => None,
+        };
+        let n = arg.as_int();
+        let num = match &plain {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        let argf = match arg {
+            SValue::Int(i) => Some(*i as f64),
+            SValue::Float(f) => Some(*f),
+            _ => None,
+        };
+        let (ok, desc) = match k.as_str() {
+            "min_len" => (
+                len.zip(n).is_some_and(|(l, n)| l >= n),
+                format!("length >= {}", n.unwrap_or(0)),
+            ),
+            "max_len" => (
+                len.zip(n).is_some_and(|(l, n)| l <= n),
+                format!("length <= {}", n.unwrap_or(0)),
+            ),
+            "min" => (
+                num.zip(argf).is_some_and(|(x, m)| x >= m),
+                format!("a value >= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "max" => (
+                num.zip(argf).is_some_and(|(x, m)| x <= m),
+                format!("a value <= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
+            "one_of" => {
+                let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(arg)
+                    .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
+                let mut ok = false;
+                for x in vals {
+                    if crate::ytt::starlark::value::equals(&x, &v).unwrap_or(false) {
+                        ok = true;
+                    }
+                }
+                (ok, format!("one of {}", crate::ytt::starlark::repr(arg)))
+            }
+            _ => continue,
+        };
+        if !ok {
+            return Err(fail(desc, None));
+        }
+    }
+    Ok(())
 }

@@ -28,6 +28,8 @@ use builder::Builder;
 pub struct EvalOpts {
     pub implicit_map_key_overrides: bool,
     pub ignore_unknown_comments: bool,
+    /// `--strict`: reject YAML 1.1 booleans other than true/false (`yes`, `on`, ...).
+    pub strict: bool,
 }
 
 /// One library: the root file set or a private library.
@@ -67,6 +69,11 @@ impl Lib {
             cache: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
+    }
+
+    /// Forgets loaded modules (they captured the data values of their time).
+    pub fn clear_cache(&self) {
+        self.cache.borrow_mut().clear();
     }
 
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
@@ -315,6 +322,9 @@ pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
     let ds = parse_yaml(src, &name)?;
+    if lib.opts.strict {
+        check_strict(&ds, &name)?;
+    }
     if f.kind == FileKind::YamlPlain || !ds.has_templating() {
         return Ok(Evaluated {
             module: Module::from_values(&name, vec![]),
@@ -412,9 +422,9 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
         FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, &f).map(|e| e.module),
         FileKind::Data => {
-            return Err(SError::new(format!(
-                "file is not a template or Starlark file"
-            )));
+            return Err(SError::new(
+                "file is not a template or Starlark file".to_string(),
+            ));
         }
     };
     let m = m.map_err(|e| SError::new(format!("load(\"{path}\"): {e}")))?;
@@ -441,16 +451,64 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return Err(SError::new(format!(
+                    return Err(SError::new(
                         "Expected file to be within the library (path goes above the root)"
-                    )));
+                            .to_string(),
+                    ));
                 }
             }
             s => parts.push(s),
         }
     }
     if path.split('/').any(|s| s == "..") {
-        return Err(SError::new(format!("Expected path to not contain '..'")));
+        return Err(SError::new("Expected path to not contain '..'".to_string()));
     }
     Ok(parts.join("/"))
+}
+
+/// `--strict`: booleans must be written `true`/`false`.
+fn check_strict(ds: &DocumentSet, name: &str) -> Result<(), Error> {
+    fn walk(
+        n: &yaml::Node,
+        line: Option<usize>,
+        ds: &DocumentSet,
+        name: &str,
+    ) -> Result<(), Error> {
+        match n {
+            yaml::Node::Scalar(Value::Bool(_)) => {
+                let Some(l) = line else { return Ok(()) };
+                let text = ds.source_line(l).unwrap_or("");
+                let (code, _) = program::split_comment(text);
+                let raw = code
+                    .rsplit_once(": ")
+                    .map(|(_, v)| v)
+                    .or_else(|| code.trim_start().strip_prefix("- "))
+                    .unwrap_or(code)
+                    .trim();
+                if !raw.is_empty()
+                    && !matches!(raw, "true" | "false" | "True" | "False" | "TRUE" | "FALSE")
+                {
+                    return Err(Error::at(
+                        format!(
+                            "Strict parsing: ambiguous boolean value '{raw}' (use true or false, or quote the string)"
+                        ),
+                        Position::in_source(name, l, &ds.lines.join("\n")),
+                    ));
+                }
+                Ok(())
+            }
+            yaml::Node::Scalar(_) => Ok(()),
+            yaml::Node::Map(m) => m
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+            yaml::Node::Array(a) => a
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+        }
+    }
+    ds.docs
+        .iter()
+        .try_for_each(|d| walk(&d.value, d.pos.line, ds, name))
 }

@@ -369,6 +369,9 @@ impl Overlay<'_> {
                 left.push(r.clone());
                 continue;
             }
+            if op == Op::Insert {
+                insert_kind(op_ann, &r.meta)?;
+            }
             let spec = match_spec(&r.meta, parent_defaults)?;
             let Some(by) = spec.by.clone() else {
                 return Err(err_at(

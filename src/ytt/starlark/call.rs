@@ -87,14 +87,18 @@ impl Thread {
                 }
                 Arg::StarStar(x) => {
                     let v = self.eval(fr, x)?;
-                    let Value::Dict(d) = &v else {
-                        return Err(Error::new(format!(
-                            "argument after ** must be a mapping, not {}",
-                            v.type_name()
-                        ))
-                        .at(&x.pos));
+                    let entries = match &v {
+                        Value::Dict(d) => d.map.borrow().entries().to_vec(),
+                        Value::Host(h) if h.items().is_some() => h.items().unwrap_or_default(),
+                        _ => {
+                            let msg = format!(
+                                "argument after ** must be a mapping, not {}",
+                                v.type_name()
+                            );
+                            return Err(Error::new(msg).at(&x.pos));
+                        }
                     };
-                    for (k, val) in d.map.borrow().entries() {
+                    for (k, val) in &entries {
                         let Value::Str(k) = k else {
                             return Err(Error::new(format!(
                                 "keywords must be strings, not {}",

@@ -33,7 +33,7 @@ impl Parser {
             let pos = self.pos();
             self.next();
             let params = self.params(Tok::Colon)?;
-            self.expect(Tok::Colon, ":")?;
+            self.expect(Tok::Colon)?;
             let body = self.test()?;
             let bpos = body.pos.clone();
             let func = FuncDef {
@@ -170,7 +170,7 @@ impl Parser {
                     let pos = self.pos();
                     self.next();
                     let args = self.call_args()?;
-                    self.expect(Tok::RParen, ")")?;
+                    self.expect(Tok::RParen)?;
                     x = Expr::new(ExprKind::Call(Box::new(x), args), pos);
                 }
                 Tok::LBrack => {
@@ -192,13 +192,13 @@ impl Parser {
                 Tok::Colon => {
                     colons += 1;
                     if colons > 2 {
-                        return self.unexpected("]");
+                        return self.unexpected("']'");
                     }
                     self.next();
                 }
                 _ => {
                     if parts[colons].is_some() {
-                        return self.unexpected("]");
+                        return self.unexpected("']'");
                     }
                     parts[colons] = Some(Box::new(if colons == 0 {
                         self.expression()?
@@ -298,7 +298,7 @@ impl Parser {
                     }
                     list.push(self.test()?);
                 }
-                self.expect(Tok::RParen, ")")?;
+                self.expect(Tok::RParen)?;
                 Ok(Expr::new(ExprKind::Tuple(list), pos))
             }
             Tok::LBrack => {
@@ -308,7 +308,7 @@ impl Parser {
                     let first = self.test()?;
                     if self.peek() == &Tok::For {
                         let clauses = self.comp_clauses()?;
-                        self.expect(Tok::RBrack, "]")?;
+                        self.expect(Tok::RBrack)?;
                         return Ok(Expr::new(
                             ExprKind::Comp {
                                 body: CompBody::List(Box::new(first)),
@@ -326,7 +326,7 @@ impl Parser {
                         list.push(self.test()?);
                     }
                 }
-                self.expect(Tok::RBrack, "]")?;
+                self.expect(Tok::RBrack)?;
                 Ok(Expr::new(ExprKind::List(list), pos))
             }
             Tok::LBrace => {
@@ -334,11 +334,11 @@ impl Parser {
                 let mut entries = Vec::new();
                 if self.peek() != &Tok::RBrace {
                     let k = self.test()?;
-                    self.expect(Tok::Colon, ":")?;
+                    self.expect(Tok::Colon)?;
                     let v = self.test()?;
                     if self.peek() == &Tok::For {
                         let clauses = self.comp_clauses()?;
-                        self.expect(Tok::RBrace, "}")?;
+                        self.expect(Tok::RBrace)?;
                         let body = CompBody::Dict(Box::new(k), Box::new(v));
                         return Ok(Expr::new(ExprKind::Comp { body, clauses }, pos));
                     }
@@ -349,11 +349,11 @@ impl Parser {
                             break;
                         }
                         let k = self.test()?;
-                        self.expect(Tok::Colon, ":")?;
+                        self.expect(Tok::Colon)?;
                         entries.push((k, self.test()?));
                     }
                 }
-                self.expect(Tok::RBrace, "}")?;
+                self.expect(Tok::RBrace)?;
                 Ok(Expr::new(ExprKind::Dict(entries), pos))
             }
             _ => self.unexpected("expression"),
@@ -367,7 +367,7 @@ impl Parser {
                 Tok::For => {
                     self.next();
                     let vars = self.loop_vars()?;
-                    self.expect(Tok::In, "in")?;
+                    self.expect(Tok::In)?;
                     let iter = self.binary(0)?;
                     clauses.push(Clause::For { vars, iter });
                 }

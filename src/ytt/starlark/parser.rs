@@ -155,12 +155,12 @@ impl Parser {
         self.err(format!("got {got}, want {want}"))
     }
 
-    pub(super) fn expect(&mut self, t: Tok, what: &str) -> Result<()> {
+    pub(super) fn expect(&mut self, t: Tok) -> Result<()> {
         if self.peek() == &t {
             self.next();
             Ok(())
         } else {
-            self.unexpected(what)
+            self.unexpected(&tok_name(&t))
         }
     }
 
@@ -183,10 +183,10 @@ impl Parser {
             Tok::Def => {
                 self.next();
                 let name = self.ident()?;
-                self.expect(Tok::LParen, "(")?;
+                self.expect(Tok::LParen)?;
                 let params = self.params(Tok::RParen)?;
-                self.expect(Tok::RParen, ")")?;
-                self.expect(Tok::Colon, ":")?;
+                self.expect(Tok::RParen)?;
+                self.expect(Tok::Colon)?;
                 let (body, _) = self.suite(false)?;
                 let func = FuncDef {
                     name: name.name.clone(),
@@ -210,16 +210,16 @@ impl Parser {
             Tok::For => {
                 self.next();
                 let vars = self.loop_vars()?;
-                self.expect(Tok::In, "in")?;
+                self.expect(Tok::In)?;
                 let iter = self.expression()?;
-                self.expect(Tok::Colon, ":")?;
+                self.expect(Tok::Colon)?;
                 let (body, _) = self.suite(false)?;
                 out.push(Stmt::new(StmtKind::For { vars, iter, body }, pos));
             }
             Tok::While => {
                 self.next();
                 let cond = self.test()?;
-                self.expect(Tok::Colon, ":")?;
+                self.expect(Tok::Colon)?;
                 let (body, _) = self.suite(false)?;
                 out.push(Stmt::new(StmtKind::While { cond, body }, pos));
             }
@@ -232,7 +232,7 @@ impl Parser {
 
     fn if_rest(&mut self, pos: Position) -> Result<Stmt> {
         let cond = self.test()?;
-        self.expect(Tok::Colon, ":")?;
+        self.expect(Tok::Colon)?;
         let (then, end) = self.suite(true)?;
         let mut els = Vec::new();
         match end {
@@ -382,7 +382,7 @@ impl Parser {
 
     fn load(&mut self, pos: Position) -> Result<Stmt> {
         self.next();
-        self.expect(Tok::LParen, "(")?;
+        self.expect(Tok::LParen)?;
         let module = match self.next() {
             Tok::Str(s) => s,
             _ => return self.err("first operand of load statement must be a string literal"),
@@ -405,7 +405,7 @@ impl Parser {
                     names.push((Ident::new(s.clone(), p), s));
                 }
                 Tok::Ident(to) => {
-                    self.expect(Tok::Assign, "=")?;
+                    self.expect(Tok::Assign)?;
                     let from = match self.next() {
                         Tok::Str(s) => s,
                         _ => {
@@ -417,7 +417,7 @@ impl Parser {
                 _ => return self.err("load operand must be \"name\" or localname=\"name\""),
             }
         }
-        self.expect(Tok::RParen, ")")?;
+        self.expect(Tok::RParen)?;
         if names.is_empty() {
             return Err(Error::syntax(
                 pos,
@@ -520,8 +520,9 @@ pub(super) fn binop_of(t: &Tok) -> Option<BinOp> {
     })
 }
 
-fn tok_name(t: &Tok) -> String {
-    let s = match t {
+/// A token as starlark-go names it in syntax errors (punctuation in quotes).
+pub(super) fn tok_name(t: &Tok) -> String {
+    let p = match t {
         Tok::LParen => "(",
         Tok::RParen => ")",
         Tok::LBrack => "[",
@@ -533,13 +534,35 @@ fn tok_name(t: &Tok) -> String {
         Tok::Semi => ";",
         Tok::Dot => ".",
         Tok::Assign => "=",
-        Tok::End => "end",
-        Tok::Else => "else",
-        Tok::Elif => "elif",
-        Tok::In => "in",
+        Tok::Plus => "+",
+        Tok::Minus => "-",
+        Tok::Star => "*",
+        Tok::StarStar => "**",
+        Tok::Slash => "/",
+        Tok::SlashSlash => "//",
+        Tok::Percent => "%",
+        Tok::Amp => "&",
+        Tok::Pipe => "|",
+        Tok::Caret => "^",
+        Tok::Tilde => "~",
+        Tok::Shl => "<<",
+        Tok::Shr => ">>",
+        Tok::EqEq => "==",
+        Tok::Ne => "!=",
+        Tok::Lt => "<",
+        Tok::Gt => ">",
+        Tok::Le => "<=",
+        Tok::Ge => ">=",
+        Tok::AugAssign(op) => return format!("'{}='", tok_name(op).trim_matches('\'')),
+        Tok::End => return "end".into(),
+        Tok::Else => return "else".into(),
+        Tok::Elif => return "elif".into(),
+        Tok::In => return "in".into(),
+        Tok::If => return "if".into(),
+        Tok::For => return "for".into(),
         _ => return format!("{t:?}").to_lowercase(),
     };
-    s.to_string()
+    format!("'{p}'")
 }
 
 #[cfg(test)]

@@ -458,6 +458,12 @@ fn comments_docstrings_continuations_and_brackets() {
 }
 
 #[test]
+fn assert_is_an_identifier_as_in_ytt() {
+    let m = run("assert = {\"ok\": True}\nx = assert[\"ok\"]\n").unwrap();
+    assert_eq!(repr(&m.get("x").unwrap()), "True");
+}
+
+#[test]
 fn syntax_errors() {
     assert_eq!(
         err("def noop():\n  pass\nend\n"),
@@ -466,6 +472,11 @@ fn syntax_errors() {
     let e = run("def f():\n  return 1\n").unwrap_err();
     assert_eq!(e.kind, ErrorKind::Syntax);
     assert!(e.msg.contains("mismatched set of block openings"));
+    // ytt's message for a comment inside a wrapped value expression.
+    assert_eq!(err("__x((v  # explaining v))\n"), "got newline, want ')'");
+    assert_eq!(err("x = [1, 2"), "got newline, want ']'");
+    assert_eq!(err("if x\n  y = 1\nend\n"), "got newline, want ':'");
+    assert_eq!(err("x = (1 if 2)"), "got ')', want else");
 }
 
 #[test]

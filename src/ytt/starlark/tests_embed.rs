@@ -517,3 +517,42 @@ fn errors_are_send_and_sync() {
     let e: anyhow::Error = Error::new("x").into();
     assert_eq!(e.to_string(), "x");
 }
+
+/// A host mapping (like a YAML map fragment).
+struct Pairs(Vec<(Value, Value)>);
+
+impl HostValue for Pairs {
+    fn type_name(&self) -> String {
+        "pairs".into()
+    }
+    fn items(&self) -> Option<Vec<(Value, Value)>> {
+        Some(self.0.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+#[test]
+fn host_mappings_spread_into_calls_and_dicts() {
+    let p = Value::host(Pairs(vec![
+        (Value::str("a"), Value::Int(1)),
+        (Value::str("b"), Value::Int(2)),
+    ]));
+    let env = env_with(vec![("p", p)]);
+    let src = "def f(**kw):\n  return kw\nend\nx = f(**p)\ny = dict(p)\nz = {}\nz.update(p)\n";
+    let m = Thread::new()
+        .exec_source("m.star", src, env.clone())
+        .unwrap();
+    for n in ["x", "y", "z"] {
+        assert_eq!(repr(&m.get(n).unwrap()), "{\"a\": 1, \"b\": 2}", "{n}");
+    }
+    let e = Thread::new()
+        .exec_source(
+            "m.star",
+            "def f(**kw):\n  return kw\nend\nx = f(**[1])\n",
+            env,
+        )
+        .unwrap_err();
+    assert_eq!(e.msg, "argument after ** must be a mapping, not list");
+}
