@@ -1,7 +1,7 @@
 //! Looking references up in a registry with exactly one manifest request each: `HEAD` for a
 //! digest, or `GET` when the manifest itself is needed (platform selection). When the
-//! registry says 404, one more request tells a missing repository from a missing tag, so
-//! the error says which.
+//! registry says 404, one more request (the tag list) tells a missing repository from a
+//! missing tag, so the error says which.
 
 use reqwest::{Method, StatusCode};
 
@@ -9,7 +9,7 @@ use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::parse_body;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::{RegistryClient, RegistryStore};
-use crate::oci::{Descriptor, ManifestBytes, OciError, Reference, Store, media_types};
+use crate::oci::{Descriptor, ManifestBytes, OciError, Reference, Store};
 
 /// What a lookup found: the manifest's descriptor, and its bytes when asked for.
 #[derive(Clone, Debug)]
@@ -46,34 +46,31 @@ pub async fn lookup(
     }
 }
 
-/// Why `target` is missing: distribution answers a manifest `GET` with `NAME_UNKNOWN` for
-/// a repository it does not have and `MANIFEST_UNKNOWN` for a tag or digest it does not have.
+/// Why `target` is missing. The manifest answer (`HEAD` has no body, and distribution says
+/// `MANIFEST_UNKNOWN` even for a repository it does not have) cannot tell, so the tag list
+/// is asked: `NAME_UNKNOWN` there means the repository itself does not exist.
 async fn explain_missing(store: &RegistryStore, target: &str) -> String {
     let location = store.location();
-    let what = if target.contains(':') && target.starts_with("sha") {
+    let what = if target.starts_with("sha256:") || target.starts_with("sha512:") {
         format!("manifest {target}")
     } else {
         format!("tag {target:?}")
     };
-    let fallback = format!("{what} not found in {location}");
-    let Ok(url) = store.url(&format!("manifests/{target}")).await else {
-        return fallback;
+    let missing_object = format!("{what} not found in {location}");
+    let Ok(url) = store.url("tags/list").await else {
+        return missing_object;
     };
-    let call = Call::new(Method::GET, url, vec![Scope::pull(store.repository())])
-        .header("accept", &media_types::ALL_MANIFESTS.join(", "));
+    let call = Call::new(Method::GET, url, vec![Scope::pull(store.repository())]);
     let Ok(resp) = store.send(call).await else {
-        return fallback;
+        return missing_object;
     };
     if resp.status() != StatusCode::NOT_FOUND {
-        return fallback;
+        return missing_object;
     }
     let body = resp.bytes().await.unwrap_or_default();
-    let entries = parse_body(&body);
-    if entries.iter().any(|e| e.code == "NAME_UNKNOWN") {
-        format!("repository {location} not found (NAME_UNKNOWN)")
-    } else if entries.iter().any(|e| e.code == "MANIFEST_UNKNOWN") {
-        format!("{what} not found in {location} (MANIFEST_UNKNOWN)")
+    if parse_body(&body).iter().any(|e| e.code == "NAME_UNKNOWN") {
+        format!("repository {location} not found (no such repository)")
     } else {
-        fallback
+        missing_object
     }
 }
