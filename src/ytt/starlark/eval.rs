@@ -49,6 +49,11 @@ pub struct Module {
     pub env: Rc<ModuleEnv>,
 }
 
+/// Whether `load` may import a name (ytt hides globals starting with `_`).
+pub fn is_exported(name: &str) -> bool {
+    !name.starts_with('_')
+}
+
 impl Module {
     /// A module made of host values (e.g. `@ytt:struct`).
     pub fn from_values(name: &str, values: Vec<(String, Value)>) -> Module {
@@ -70,6 +75,13 @@ impl Module {
     /// Global names in definition order.
     pub fn names(&self) -> Vec<String> {
         self.env.globals.borrow().order.clone()
+    }
+    /// Global names that other files may load (no leading `_`), in definition order.
+    pub fn exported_names(&self) -> Vec<String> {
+        self.names()
+            .into_iter()
+            .filter(|n| is_exported(n))
+            .collect()
     }
 }
 

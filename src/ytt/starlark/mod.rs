@@ -42,6 +42,7 @@ pub mod parser;
 pub mod resolve;
 pub mod string_methods;
 pub mod value;
+pub mod visit;
 
 #[cfg(test)]
 mod tests;

@@ -509,3 +509,13 @@ fn fail_and_print() {
         vec!["this goes 1 [\"x\"]".to_string(), String::new()]
     );
 }
+
+#[test]
+fn huge_ranges_are_iterated_lazily() {
+    let m = run("n = 0\nfor i in range(1000000000000):\n  n += 1\n  if n == 3: break\nend\nr = range(1000000000000)\nbig = len(r)\nlast = r[-1]\nhas = 999999999999 in r\n")
+        .unwrap_or_else(|e| panic!("{}", e.backtrace()));
+    assert_eq!(repr(&m.get("n").unwrap()), "3");
+    assert_eq!(repr(&m.get("big").unwrap()), "1000000000000");
+    assert_eq!(repr(&m.get("last").unwrap()), "999999999999");
+    assert_eq!(repr(&m.get("has").unwrap()), "True");
+}
