@@ -458,6 +458,50 @@ fn comments_docstrings_continuations_and_brackets() {
 }
 
 #[test]
+fn argument_and_parameter_order_rules() {
+    assert_eq!(
+        err("f = len\nx = f(a=1, 2)"),
+        "positional argument may not follow named"
+    );
+    assert_eq!(
+        err("f = len\nx = f(*[1], 2)"),
+        "argument may not follow *args"
+    );
+    assert_eq!(
+        err("f = len\nx = f(**{}, a=2)"),
+        "argument may not follow **kwargs"
+    );
+    assert_eq!(
+        err("f = len\nx = f(*[1], *[2])"),
+        "multiple *args not allowed"
+    );
+    assert_eq!(
+        err("f = len\nx = f(a=1, a=2)"),
+        "keyword argument a repeated"
+    );
+    assert_eq!(
+        err("def f(a=1, b):\n  return 1\nend"),
+        "required parameter may not follow optional"
+    );
+    assert_eq!(
+        err("def f(**kw, a):\n  return 1\nend"),
+        "parameter may not follow **kwargs"
+    );
+    assert_eq!(
+        err("def f(*a, *b):\n  return 1\nend"),
+        "multiple * parameters not allowed"
+    );
+    assert_eq!(
+        err("def f(a, a):\n  return 1\nend"),
+        "duplicate parameter: a"
+    );
+    let m =
+        run("def f(a=1, *, b):\n  return [a, b]\nend\nx = f(b=2)\ny = len(*[[1, 2]])\n").unwrap();
+    assert_eq!(repr(&m.get("x").unwrap()), "[1, 2]");
+    assert_eq!(repr(&m.get("y").unwrap()), "2");
+}
+
+#[test]
 fn assert_is_an_identifier_as_in_ytt() {
     let m = run("assert = {\"ok\": True}\nx = assert[\"ok\"]\n").unwrap();
     assert_eq!(repr(&m.get("x").unwrap()), "True");
