@@ -190,6 +190,37 @@ impl Thread {
         }
     }
 
+    /// Evaluates one expression (for example a `--data-value` style snippet) with the
+    /// host's predeclared names.
+    pub fn eval_expr(&mut self, name: &str, src: &str, predeclared: Rc<Env>) -> Result<Value> {
+        let mut file = super::parser::parse_file(name, src)?;
+        let expr = match file.stmts.as_slice() {
+            [
+                Stmt {
+                    kind: StmtKind::Expr(e),
+                    ..
+                },
+            ] => e.clone(),
+            _ => {
+                let pos = super::error::Position::new(name, 1, 1);
+                return Err(Error::syntax(pos, "expected a single expression"));
+            }
+        };
+        // A global name no source text can spell holds the result.
+        const RESULT: &str = "\u{0}result";
+        let pos = expr.pos.clone();
+        file.stmts = vec![Stmt::new(
+            StmtKind::Assign {
+                lhs: Expr::ident(RESULT, pos.clone()),
+                op: None,
+                rhs: expr,
+            },
+            pos,
+        )];
+        let m = self.exec_file(file, predeclared)?;
+        Ok(m.get(RESULT).unwrap_or(Value::None))
+    }
+
     /// Parses and executes `src` as a file named `name`.
     pub fn exec_source(&mut self, name: &str, src: &str, predeclared: Rc<Env>) -> Result<Module> {
         let file = super::parser::parse_file(name, src)?;

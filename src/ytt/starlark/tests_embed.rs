@@ -636,3 +636,22 @@ fn template_functions_can_be_rewritten_like_ytt_program_ast() {
     assert_eq!(repr(&m.get("c").unwrap()), "5");
     assert!(nodes.borrow().is_empty());
 }
+
+#[test]
+fn single_expressions_evaluate() {
+    let env = env_with(vec![("x", Value::Int(20))]);
+    let v = Thread::new()
+        .eval_expr("expr", "x * 2 + 2", env.clone())
+        .unwrap();
+    assert_eq!(v.as_int(), Some(42));
+    let v = Thread::new()
+        .eval_expr("expr", "[y for y in range(x) if y > 17]", env.clone())
+        .unwrap();
+    assert_eq!(repr(&v), "[18, 19]");
+    let e = Thread::new()
+        .eval_expr("expr", "x = 1", env.clone())
+        .unwrap_err();
+    assert_eq!(e.msg, "expected a single expression");
+    let e = Thread::new().eval_expr("expr", "nope", env).unwrap_err();
+    assert_eq!(e.msg, "undefined: nope");
+}
