@@ -563,3 +563,12 @@ fn huge_ranges_are_iterated_lazily() {
     assert_eq!(repr(&m.get("last").unwrap()), "999999999999");
     assert_eq!(repr(&m.get("has").unwrap()), "True");
 }
+
+#[test]
+fn loops_and_calls_run_at_a_reasonable_speed() {
+    let start = std::time::Instant::now();
+    let m = run("def fib(n):\n  return n if n < 2 else fib(n - 1) + fib(n - 2)\nend\nx = fib(18)\nd = {}\nfor i in range(20000):\n  d[str(i)] = i * 2\nend\ns = 0\nfor k, v in d.items():\n  s += v\nend\n").unwrap();
+    assert_eq!(repr(&m.get("x").unwrap()), "2584");
+    assert_eq!(repr(&m.get("s").unwrap()), "399980000");
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+}
