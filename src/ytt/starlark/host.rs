@@ -28,6 +28,13 @@ pub trait HostValue: Any {
     fn attr(&self, _name: &str) -> Result<Option<Value>> {
         Ok(None)
     }
+    /// `x.name` with the value itself at hand (`this` wraps `self`), for methods that
+    /// must hold on to their receiver: `Value::native(..)` closures capturing
+    /// `this.clone()`. Defaults to [`HostValue::attr`].
+    fn attr_of(&self, this: &Value, name: &str) -> Result<Option<Value>> {
+        let _ = this;
+        self.attr(name)
+    }
     /// Names listed by `dir(x)` and checked by `hasattr`.
     fn attr_names(&self) -> Vec<String> {
         Vec::new()

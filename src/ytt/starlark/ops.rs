@@ -468,7 +468,7 @@ fn method_of(x: &Value, name: &str) -> Option<MethodFn> {
 /// `x.name`, or None when there is no such field or method.
 pub fn try_attr(x: &Value, name: &str) -> Result<Option<Value>> {
     if let Value::Host(h) = x {
-        return h.attr(name);
+        return h.attr_of(x, name);
     }
     Ok(method_of(x, name).map(|m| {
         Value::Builtin(Rc::new(Builtin {

@@ -661,3 +661,46 @@ fn single_expressions_evaluate() {
     let e = Thread::new().eval_expr("expr", "nope", env).unwrap_err();
     assert_eq!(e.msg, "undefined: nope");
 }
+
+/// A host value whose method needs its receiver.
+struct Counter(Cell<i128>);
+
+impl HostValue for Counter {
+    fn type_name(&self) -> String {
+        "counter".into()
+    }
+    fn attr_of(&self, this: &Value, name: &str) -> Result<Option<Value>, Error> {
+        if name != "bump" {
+            return Ok(None);
+        }
+        let this = this.clone();
+        Ok(Some(Value::native("bump", move |_t, a| {
+            let Value::Host(h) = &this else {
+                unreachable!("host")
+            };
+            let c = h.as_any().downcast_ref::<Counter>().expect("counter");
+            let by = a.unpack("bump", &["by?"])?[0]
+                .as_ref()
+                .and_then(Value::as_int)
+                .unwrap_or(1);
+            c.0.set(c.0.get() + by);
+            Ok(Value::Int(c.0.get()))
+        })))
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+#[test]
+fn host_methods_can_hold_their_receiver() {
+    let env = env_with(vec![("c", Value::host(Counter(Cell::new(0))))]);
+    let m = Thread::new()
+        .exec_source(
+            "c.star",
+            "c.bump()\nf = c.bump\nf(by=5)\nx = c.bump()\n",
+            env,
+        )
+        .unwrap();
+    assert_eq!(m.get("x").unwrap().as_int(), Some(7));
+}
