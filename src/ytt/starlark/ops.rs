@@ -112,7 +112,7 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         },
         BinOp::Div => float_op(x, y, |a, b| {
             if b == 0.0 {
-                Err(Error::new("floating-point division by zero"))
+                Err(Error::new("real division by zero"))
             } else {
                 Ok(a / b)
             }

@@ -75,7 +75,7 @@ fn division_and_floats() {
         ("-5.5 % 2", "0.5"),
         ("1e20 * 10 == 1e21", "True"),
     ]);
-    assert_eq!(err("x = 1 / 0"), "floating-point division by zero");
+    assert_eq!(err("x = 1 / 0"), "real division by zero");
     assert_eq!(err("x = 1 // 0"), "floored division by zero");
     assert_eq!(err("x = 1 % 0"), "integer modulo by zero");
 }
