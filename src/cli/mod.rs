@@ -37,10 +37,9 @@ enum Command {
     Tag(tag::TagCommand),
     /// imgpkg-compatible bundles: push, pull, describe.
     Bundle(bundle::BundleArgs),
-    /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
-    Template(template::TemplateArgs),
     /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
     Lock(lock::LockArgs),
+    /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(Box<template::TemplateArgs>),
 }
 
