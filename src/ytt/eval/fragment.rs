@@ -233,6 +233,7 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         SValue::Tuple(t) => array_node(t, pos)?,
         SValue::Range(_) | SValue::Set(_) => {
             let (items, _g) = crate::ytt::starlark::value::iterate_or_err(v)?;
+            let items: Vec<SValue> = items.collect();
             array_node(&items, pos)?
         }
         SValue::Dict(d) => {
