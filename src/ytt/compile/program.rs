@@ -41,6 +41,8 @@ pub struct Program {
     depth: i32,
     /// The previous code line ended in `\`.
     continued: bool,
+    /// The previous code line ended inside this string quote (a `\` continued string).
+    quote: Option<char>,
     /// The previous code line opened a block (`…:` at depth 0), waiting for a
     /// continuation line to finish it.
     ctx_kind: &'static str,
@@ -61,6 +63,7 @@ impl Program {
             blocks: Vec::new(),
             depth: 0,
             continued: false,
+            quote: None,
             ctx_kind,
         }
     }
@@ -90,7 +93,8 @@ impl Program {
             raw.trim_start().to_string()
         };
         let starts_statement = !self.continued && self.depth == 0;
-        let (stmt, depth_after, ends_backslash) = scan_code(&text, self.depth);
+        let (stmt, depth_after, ends_backslash, quote) = scan_code(&text, self.depth, self.quote);
+        self.quote = quote;
         self.depth = depth_after;
         self.continued = ends_backslash;
         if starts_statement {
@@ -261,7 +265,29 @@ pub fn split_comment(s: &str) -> (&str, &str) {
 
 /// Returns the statement text without its comment, the bracket depth after the line,
 /// and whether the line ends in a `\` continuation.
-fn scan_code(text: &str, depth: i32) -> (String, i32, bool) {
+fn scan_code(text: &str, depth: i32, open: Option<char>) -> (String, i32, bool, Option<char>) {
+    // A string continued from the previous line: up to its closing quote is not code.
+    let mut prefix = "";
+    let mut text = text;
+    if let Some(q) = open {
+        let mut close = None;
+        let mut chars = text.char_indices();
+        while let Some((i, c)) = chars.next() {
+            if c == '\\' {
+                chars.next();
+            } else if c == q {
+                close = Some(i);
+                break;
+            }
+        }
+        match close {
+            Some(i) => {
+                prefix = &text[..=i];
+                text = &text[i + 1..];
+            }
+            None => return (text.to_string(), depth, true, open),
+        }
+    }
     let (code, _) = split_comment(text);
     let mut d = depth;
     let mut quote: Option<char> = None;
@@ -284,7 +310,7 @@ fn scan_code(text: &str, depth: i32) -> (String, i32, bool) {
         }
     }
     let backslash = text.trim_end_matches([' ', '\t']).ends_with('\\') || quote.is_some();
-    (code.to_string(), d.max(0), backslash)
+    (format!("{prefix}{code}"), d.max(0), backslash, quote)
 }
 
 #[cfg(test)]

@@ -24,13 +24,7 @@ pub struct NodeAnns {
 }
 
 fn bad(a: &Ann, what: &str, found: &str, expected: &str) -> SchemaProblem {
-    invalid(
-        &a.pos,
-        &format!("@{} {what}", a.name),
-        found,
-        expected,
-        &[],
-    )
+    invalid(&a.pos, &format!("@{} {what}", a.name), found, expected, &[])
 }
 
 fn no_kwargs(a: &Ann) -> Result<(), SchemaProblem> {

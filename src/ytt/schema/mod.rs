@@ -98,12 +98,12 @@ pub fn inspect(opts: &crate::ytt::Options, lib: &LibRef) -> Result<String, Error
     use crate::ytt::OutputFormat;
     if !opts.data_values_schema_inspect {
         return Err(Error::Usage(
-            "Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
+            "--output openapi-v3: Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
         ));
     }
     if opts.output != OutputFormat::OpenApiV3 {
         return Err(Error::Usage(
-            "Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+            "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
         ));
     }
     let (root, _) = load_schema(lib)?;

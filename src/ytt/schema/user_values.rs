@@ -62,8 +62,8 @@ pub fn to_json(v: &Value) -> J {
 }
 
 fn parse_yaml_file(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("reading '{}': {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading '{}': {e}", path.display()))?;
     let name = path.display().to_string();
     let ds = crate::yaml::parse_document_set(&text, &name).map_err(|e| {
         format!(
@@ -82,9 +82,7 @@ fn parse_yaml_file(path: &Path) -> Result<Value, String> {
     match docs.len() {
         0 => Ok(Value::Map(vec![])),
         1 => Ok(docs.into_iter().next().expect("one")),
-        n => Err(format!(
-            "'{name}': expected one YAML document, found {n}"
-        )),
+        n => Err(format!("'{name}': expected one YAML document, found {n}")),
     }
 }
 
@@ -94,8 +92,13 @@ pub fn load_schema(path: &Path) -> Result<J, String> {
         let dir = path.display().to_string();
         let opts = Options::from_args(&["-f", &dir]).map_err(|e| e.to_string())?;
         let (root, _) = {
-            let files = crate::ytt::files::collect(&opts.files, Path::new("."), &mut || Ok(Vec::new()), &[])
-                .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
+            let files = crate::ytt::files::collect(
+                &opts.files,
+                Path::new("."),
+                &mut || Ok(Vec::new()),
+                &[],
+            )
+            .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
             let lib = crate::ytt::eval::Lib::new("", files, Default::default());
             super::load_schema(&lib).map_err(|e| format!("exporting the schema of '{dir}': {e}"))?
         };
@@ -251,8 +254,8 @@ pub fn check(schema: &J, values: &Value) -> Result<Vec<Problem>, String> {
     }
     fill(&mut inst, schema);
     let js = to_json_schema(schema);
-    let validator =
-        jsonschema::validator_for(&js).map_err(|e| format!("the values schema is not valid: {e}"))?;
+    let validator = jsonschema::validator_for(&js)
+        .map_err(|e| format!("the values schema is not valid: {e}"))?;
     let mut out: Vec<Problem> = validator
         .iter_errors(&inst)
         .map(|e| Problem {

@@ -209,11 +209,7 @@ fn collect_asserts(
     Ok(())
 }
 
-type Entry = (
-    String,
-    String,
-    Vec<(super::validation::Broken, String)>,
-);
+type Entry = (String, String, Vec<(super::validation::Broken, String)>);
 
 struct Walk<'a> {
     thread: Thread,
@@ -319,6 +315,10 @@ impl ValuesChecker {
             }]);
         }
         let label = format!("({} arg)", flag.trim_start_matches("--"));
-        self.check_value(&node, &format!("Overlaying data values from {flag}"), Some((&label, text)))
+        self.check_value(
+            &node,
+            &format!("Overlaying data values from {flag}"),
+            Some((&label, text)),
+        )
     }
 }
