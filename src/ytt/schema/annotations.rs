@@ -148,7 +148,13 @@ pub fn read(meta: &Meta) -> Result<NodeAnns, SchemaProblem> {
             }
             "schema/validation" => {
                 let v = Validation::from_ann(a).map_err(|m| {
-                    invalid(&a.pos, &format!("@{} {m}", a.name), &m, "valid rules", &[])
+                    invalid(
+                        &a.pos,
+                        &format!("@{} {m}", a.name),
+                        &m,
+                        "rules as (description, function) tuples and the keyword arguments min_len, max_len, min, max, not_null, one_of, one_not_null, when, when_null_skip",
+                        &[],
+                    )
                 })?;
                 out.validations.push(v);
             }

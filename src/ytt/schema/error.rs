@@ -86,7 +86,7 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
     let mut out = String::new();
     out.push_str(summary);
     out.push('\n');
-    out.push_str(&"=".repeat(summary.chars().count()));
+    out.push_str(&"=".repeat(summary.trim_start_matches('\n').chars().count()));
     out.push('\n');
     for f in failures {
         out.push('\n');
@@ -94,11 +94,7 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
             out.push_str(d);
             out.push('\n');
         }
-        let file = if f.pos.file.is_empty() {
-            "(data value)"
-        } else {
-            &f.pos.file
-        };
+        let file: &str = &f.pos.file;
         let text = sources.line(file, f.pos.line);
         match text {
             Some(t) => {
@@ -107,9 +103,8 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
                 out.push_str(&format!("{} {t}\n", pad("|", &f.pos.line.to_string())));
                 out.push_str(&format!("{}\n", pad("|", "")));
             }
-            None => {
-                out.push_str(&format!("{file}:{}\n", f.pos.line));
-            }
+            None if file.is_empty() => out.push_str("(data value given in memory)\n"),
+            None => out.push_str(&format!("{file}:{}\n", f.pos.line)),
         }
         out.push('\n');
         out.push_str(&format!("{} found: {}\n", pad("=", ""), f.found));
@@ -125,14 +120,16 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
 pub fn to_error(summary: &str, failures: &[Failure], sources: &Sources) -> Error {
     let msg = render(summary, failures, sources);
     match failures.first() {
-        Some(f) if !f.pos.file.is_empty() && f.pos.line > 0 => Error::at(
-            msg.trim_end().to_string(),
-            Position {
-                file: f.pos.file.to_string(),
-                line: f.pos.line,
-                text: None,
-            },
-        ),
+        Some(f) if !f.pos.file.is_empty() && !f.pos.file.starts_with('(') && f.pos.line > 0 => {
+            Error::at(
+                msg.trim_end().to_string(),
+                Position {
+                    file: f.pos.file.to_string(),
+                    line: f.pos.line,
+                    text: None,
+                },
+            )
+        }
         _ => Error::msg(msg.trim_end().to_string()),
     }
 }

@@ -11,7 +11,6 @@ use std::path::Path;
 use serde_json::{Map, Value as J};
 
 use crate::yaml::Value;
-use crate::ytt::Options;
 
 use super::openapi::Mode;
 
@@ -90,18 +89,16 @@ fn parse_yaml_file(path: &Path) -> Result<Value, String> {
 pub fn load_schema(path: &Path) -> Result<J, String> {
     if path.is_dir() {
         let dir = path.display().to_string();
-        let opts = Options::from_args(&["-f", &dir]).map_err(|e| e.to_string())?;
-        let (root, _) = {
-            let files = crate::ytt::files::collect(
-                &opts.files,
-                Path::new("."),
-                &mut || Ok(Vec::new()),
-                &[],
-            )
-            .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
-            let lib = crate::ytt::eval::Lib::new("", files, Default::default());
-            super::load_schema(&lib).map_err(|e| format!("exporting the schema of '{dir}': {e}"))?
-        };
+        let files = crate::ytt::files::collect(
+            std::slice::from_ref(&dir),
+            Path::new("."),
+            &mut || Ok(Vec::new()),
+            &[],
+        )
+        .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
+        let lib = crate::ytt::eval::Lib::new("", files, Default::default());
+        let (root, _) = super::load_schema(&lib)
+            .map_err(|e| format!("exporting the schema of '{dir}': {e}"))?;
         let root = root.ok_or_else(|| {
             format!("deploy directory '{dir}' has no #@data/values-schema document")
         })?;

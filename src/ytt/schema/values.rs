@@ -25,7 +25,7 @@ pub struct ValuesChecker {
     disabled: bool,
 }
 
-const INVALID: &str = "One or more data values were invalid";
+const INVALID: &str = "\nOne or more data values were invalid";
 
 impl ValuesChecker {
     /// Reads the library's schema documents (if any).
