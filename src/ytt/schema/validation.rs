@@ -378,10 +378,10 @@ impl Check {
                 };
                 let mut set = Vec::new();
                 for k in &children {
-                    if let Some(ks) = keys {
-                        if !ks.iter().any(|x| equals(x, k).unwrap_or(false)) {
-                            continue;
-                        }
+                    if let Some(ks) = keys
+                        && !ks.iter().any(|x| equals(x, k).unwrap_or(false))
+                    {
+                        continue;
                     }
                     let child = match v {
                         SValue::Host(h) => h.index(k).ok(),
