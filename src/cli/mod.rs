@@ -24,7 +24,7 @@ enum Command {
     /// Print the version.
     Version,
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
-    Template(template::TemplateArgs),
+    Template(Box<template::TemplateArgs>),
     /// Work with package values (check a values file against a values schema).
     #[command(subcommand)]
     Values(values::ValuesCommand),

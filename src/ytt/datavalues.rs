@@ -86,6 +86,8 @@ impl Pipeline<'_> {
             schema.fill(&mut values);
         }
         self.apply_flags(&mut values, flags, &mut schema)?;
+        // Schema hook: `#@schema/validation` and `#@assert/validate` run together (all
+        // violations reported at once, `--dangerous-data-values-disable-validation`).
         schema.finish(&values)?;
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
         Ok(())
@@ -284,4 +286,134 @@ fn plain_merge(left: &mut Node, right: &Node) {
         }
         (l, r) => *l = r.clone(),
     }
+}
+
+/// Runs the `#@assert/validate` rules attached to data values. (Superseded by
+/// `schema::ValuesChecker::finish`, which also runs schema validations.)
+#[allow(dead_code)]
+fn validate(node: &Node, path: &str) -> Result<(), Error> {
+    let items: Vec<(String, &Node, &Meta)> = match node {
+        Node::Map(items) => items
+            .iter()
+            .map(|i| {
+                let k = crate::ytt::eval::fragment::key_string(&i.key);
+                let p = if path.is_empty() {
+                    k
+                } else {
+                    format!("{path}.{k}")
+                };
+                (p, &i.value, &i.meta)
+            })
+            .collect(),
+        Node::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(n, i)| (format!("{path}[{n}]"), &i.value, &i.meta))
+            .collect(),
+        Node::Scalar(_) => Vec::new(),
+    };
+    for (p, value, meta) in items {
+        validate(value, &p)?;
+        for ann in meta.anns.iter().filter(|a| a.name == "assert/validate") {
+            check_rules(ann, value, &p, meta)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_rules(
+    ann: &crate::ytt::node::Ann,
+    value: &Node,
+    path: &str,
+    meta: &Meta,
+) -> Result<(), Error> {
+    use crate::ytt::starlark::{Args, Value as SValue};
+    let v = crate::ytt::eval::fragment::plain_to_struct(&value.to_value());
+    let mut thread = Thread::new();
+    let fail = |desc: String, extra: Option<String>| {
+        Error::at(
+            format!(
+                "One or more data values were invalid:\n- \"{path}\" ({}) requires \"{desc}\"{}",
+                meta.pos,
+                extra.map(|e| format!("; {e}")).unwrap_or_default()
+            ),
+            pos_of(meta),
+        )
+    };
+    for rule in &ann.args {
+        let SValue::Tuple(t) = rule else {
+            return Err(Error::at(
+                format!(
+                    "Expected assert/validate rule to be a (description, function) tuple, but was {}",
+                    rule.type_name()
+                ),
+                pos_of(meta),
+            ));
+        };
+        let desc = t
+            .first()
+            .map(crate::ytt::starlark::to_str)
+            .unwrap_or_default();
+        let Some(f) = t.get(1) else { continue };
+        match thread.call(f, Args::new(vec![v.clone()])) {
+            Ok(SValue::Bool(false)) => return Err(fail(desc, None)),
+            Ok(_) => {}
+            Err(e) => return Err(fail(desc, Some(e.msg.clone()))),
+        }
+    }
+    for (k, arg) in &ann.kwargs {
+        let plain = value.to_value();
+        let len = match &plain {
+            Value::String(s) => Some(s.chars().count() as i128),
+            Value::Array(a) => Some(a.len() as i128),
+            Value::Map(m) => Some(m.len() as i128),
+            _ => None,
+        };
+        let n = arg.as_int();
+        let num = match &plain {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        let argf = match arg {
+            SValue::Int(i) => Some(*i as f64),
+            SValue::Float(f) => Some(*f),
+            _ => None,
+        };
+        let (ok, desc) = match k.as_str() {
+            "min_len" => (
+                len.zip(n).is_some_and(|(l, n)| l >= n),
+                format!("length >= {}", n.unwrap_or(0)),
+            ),
+            "max_len" => (
+                len.zip(n).is_some_and(|(l, n)| l <= n),
+                format!("length <= {}", n.unwrap_or(0)),
+            ),
+            "min" => (
+                num.zip(argf).is_some_and(|(x, m)| x >= m),
+                format!("a value >= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "max" => (
+                num.zip(argf).is_some_and(|(x, m)| x <= m),
+                format!("a value <= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
+            "one_of" => {
+                let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(arg)
+                    .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
+                let mut ok = false;
+                for x in vals {
+                    if crate::ytt::starlark::value::equals(&x, &v).unwrap_or(false) {
+                        ok = true;
+                    }
+                }
+                (ok, format!("one of {}", crate::ytt::starlark::repr(arg)))
+            }
+            _ => continue,
+        };
+        if !ok {
+            return Err(fail(desc, None));
+        }
+    }
+    Ok(())
 }

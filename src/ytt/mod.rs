@@ -54,6 +54,31 @@ pub fn run(
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
     let files = files::collect(&opts.files, cwd, stdin, &opts.file_marks)?;
+    let all = files.clone();
+    run_files(opts, cwd, files).map_err(|e| with_source_line(e, &all))
+}
+
+/// Fills in the text of the template line an error points at, when it is missing.
+fn with_source_line(e: Error, files: &[files::InputFile]) -> Error {
+    match e {
+        Error::Template {
+            message,
+            pos: Some(mut p),
+        } if p.text.is_none() && p.line > 0 => {
+            if let Some(f) = files.iter().find(|f| f.rel == p.file) {
+                let src = String::from_utf8_lossy(&f.bytes);
+                p.text = error::Position::in_source(&p.file, p.line, &src).text;
+            }
+            Error::Template {
+                message,
+                pos: Some(p),
+            }
+        }
+        e => e,
+    }
+}
+
+fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result<Output, Error> {
     let lib = Lib::new(
         "",
         files,

@@ -29,7 +29,8 @@ enum Block {
         builds: bool,
         returns: Vec<usize>,
     },
-    Other,
+    /// `if`/`for`/`while`, opened at a template line.
+    Other(usize),
 }
 
 /// A Starlark program under construction.
@@ -41,10 +42,8 @@ pub struct Program {
     depth: i32,
     /// The previous code line ended in `\`.
     continued: bool,
-    /// The previous code line ended inside this string quote (a `\` continued string).
-    quote: Option<char>,
-    /// The previous code line opened a block (`…:` at depth 0), waiting for a
-    /// continuation line to finish it.
+    /// Open string literal carried from the previous code line (quote char, triple).
+    quote: Option<(char, bool)>,
     ctx_kind: &'static str,
 }
 
@@ -92,10 +91,10 @@ impl Program {
         } else {
             raw.trim_start().to_string()
         };
-        let starts_statement = !self.continued && self.depth == 0;
+        let starts_statement = !self.continued && self.depth == 0 && self.quote.is_none();
         let (stmt, depth_after, ends_backslash, quote) = scan_code(&text, self.depth, self.quote);
-        self.quote = quote;
         self.depth = depth_after;
+        self.quote = quote;
         self.continued = ends_backslash;
         if starts_statement {
             let first = first_word(&stmt);
@@ -106,10 +105,10 @@ impl Program {
                     builds: false,
                     returns: Vec::new(),
                 }),
-                "if" | "for" | "while" => {
-                    if ends_with_colon(&stmt) || self.depth != 0 || ends_backslash {
-                        self.blocks.push(Block::Other)
-                    }
+                "if" | "for" | "while"
+                    if (ends_with_colon(&stmt) || self.depth != 0 || ends_backslash) =>
+                {
+                    self.blocks.push(Block::Other(src_line))
                 }
                 "end" if stmt.trim() == "end" => {
                     match self.blocks.pop() {
@@ -155,7 +154,7 @@ impl Program {
                                 }
                             }
                         }
-                        Some(Block::Other) => {}
+                        Some(Block::Other(_)) => {}
                     }
                 }
                 "return" => {
@@ -180,11 +179,13 @@ impl Program {
         if let Some(b) = self.blocks.last() {
             let line = match b {
                 Block::Def { def_line, .. } => self.lines[*def_line].src_line,
-                Block::Other => last_line,
+                Block::Other(l) => *l,
             };
             return Err(BlockError {
                 line,
-                message: "block is not closed: expected 'end'".into(),
+                message: format!(
+                    "Missing 'end' for the block opened on line {line} (last line of the template is {last_line})"
+                ),
             });
         }
         Ok(())
@@ -263,54 +264,71 @@ pub fn split_comment(s: &str) -> (&str, &str) {
     (s, "")
 }
 
-/// Returns the statement text without its comment, the bracket depth after the line,
-/// and whether the line ends in a `\` continuation.
-fn scan_code(text: &str, depth: i32, open: Option<char>) -> (String, i32, bool, Option<char>) {
-    // A string continued from the previous line: up to its closing quote is not code.
-    let mut prefix = "";
-    let mut text = text;
-    if let Some(q) = open {
-        let mut close = None;
-        let mut chars = text.char_indices();
-        while let Some((i, c)) = chars.next() {
-            if c == '\\' {
-                chars.next();
-            } else if c == q {
-                close = Some(i);
-                break;
-            }
-        }
-        match close {
-            Some(i) => {
-                prefix = &text[..=i];
-                text = &text[i + 1..];
-            }
-            None => return (text.to_string(), depth, true, open),
-        }
-    }
-    let (code, _) = split_comment(text);
+/// Returns the statement text (without a trailing comment when the line starts outside
+/// a string), the bracket depth after the line, whether the line ends in a `\`
+/// continuation, and the string literal still open at its end.
+fn scan_code(
+    text: &str,
+    depth: i32,
+    open: Option<(char, bool)>,
+) -> (String, i32, bool, Option<(char, bool)>) {
     let mut d = depth;
-    let mut quote: Option<char> = None;
-    let mut chars = code.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut quote = open;
+    let chars: Vec<char> = text.chars().collect();
+    let mut code_end = text.len();
+    let mut i = 0;
+    let mut byte = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let triple = |q: char| i + 2 < chars.len() && chars[i + 1] == q && chars[i + 2] == q;
         match quote {
-            Some(q) => {
+            Some((q, tri)) => {
                 if c == '\\' {
-                    chars.next();
-                } else if c == q {
+                    byte += c.len_utf8();
+                    i += 1;
+                    if i < chars.len() {
+                        byte += chars[i].len_utf8();
+                        i += 1;
+                    }
+                    continue;
+                } else if c == q && (!tri || triple(q)) {
                     quote = None;
+                    if tri {
+                        byte += 2;
+                        i += 2;
+                    }
                 }
             }
             None => match c {
-                '"' | '\'' => quote = Some(c),
+                '"' | '\'' => {
+                    let tri = triple(c);
+                    quote = Some((c, tri));
+                    if tri {
+                        byte += 2;
+                        i += 2;
+                    }
+                }
+                '#' => {
+                    code_end = byte;
+                    break;
+                }
                 '(' | '[' | '{' => d += 1,
                 ')' | ']' | '}' => d -= 1,
                 _ => {}
             },
         }
+        byte += c.len_utf8();
+        i += 1;
     }
-    let backslash = text.trim_end_matches([' ', '\t']).ends_with('\\') || quote.is_some();
-    (format!("{prefix}{code}"), d.max(0), backslash, quote)
+    let code = &text[..code_end];
+    let backslash = code.trim_end_matches([' ', '\t']).ends_with('\\');
+    // A single-quoted string cannot span lines without `\`.
+    if let Some((_, false)) = quote
+        && !backslash
+    {
+        quote = None;
+    }
+    (code.to_string(), d.max(0), backslash, quote)
 }
 
 #[cfg(test)]
@@ -349,7 +367,7 @@ mod tests {
     fn unclosed_block_is_reported() {
         let mut p = Program::new("yaml");
         p.push_code("if True:", 3).unwrap();
-        assert_eq!(p.finish(9).unwrap_err().line, 9);
+        assert_eq!(p.finish(9).unwrap_err().line, 3);
         let mut p = Program::new("yaml");
         assert!(p.push_code("end", 2).is_err());
     }

@@ -251,11 +251,11 @@ impl Builder {
     pub fn set(&mut self, tag: usize, v: &SValue, key: Option<&SValue>) -> SResult<()> {
         let t = self.tnode(tag)?;
         let anns = self.pending.remove(&tag).unwrap_or_default();
-        if let SValue::Host(h) = v {
-            if let Some(r) = h.as_any().downcast_ref::<Replace>() {
-                let inner = r.0.clone();
-                return self.splice(&t, &inner);
-            }
+        if let SValue::Host(h) = v
+            && let Some(r) = h.as_any().downcast_ref::<Replace>()
+        {
+            let inner = r.0.clone();
+            return self.splice(&t, &inner);
         }
         let node = starlark_to_node(v, &t.pos)?;
         let mut slot = Self::new_slot(&t, anns);

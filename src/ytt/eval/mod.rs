@@ -414,9 +414,9 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
         FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, &f).map(|e| e.module),
         FileKind::Data => {
-            return Err(SError::new(format!(
-                "file is not a template or Starlark file"
-            )));
+            return Err(SError::new(
+                "file is not a template or Starlark file".to_string(),
+            ));
         }
     };
     let m = m.map_err(|e| SError::new(format!("load(\"{path}\"): {e}")))?;
@@ -443,16 +443,17 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return Err(SError::new(format!(
+                    return Err(SError::new(
                         "Expected file to be within the library (path goes above the root)"
-                    )));
+                            .to_string(),
+                    ));
                 }
             }
             s => parts.push(s),
         }
     }
     if path.split('/').any(|s| s == "..") {
-        return Err(SError::new(format!("Expected path to not contain '..'")));
+        return Err(SError::new("Expected path to not contain '..'".to_string()));
     }
     Ok(parts.join("/"))
 }

@@ -114,10 +114,10 @@ impl HostValue for Handle {
                     if !loadable {
                         continue;
                     }
-                    if let Some(p) = v[1].as_ref().and_then(|x| x.as_str()) {
-                        if p != f.rel {
-                            continue;
-                        }
+                    if let Some(p) = v[1].as_ref().and_then(|x| x.as_str())
+                        && p != f.rel
+                    {
+                        continue;
                     }
                     let m = load_file(&lib, &format!("/{}", f.rel))?;
                     if let Some(val) = m.get(&sym) {

@@ -133,10 +133,10 @@ pub fn call_matcher(
     left: &Node,
     right: &Node,
 ) -> Result<bool, Error> {
-    if let SValue::Host(h) = by {
-        if let Some(m) = h.as_any().downcast_ref::<Matcher>() {
-            return m.matches(thread, call, left, right);
-        }
+    if let SValue::Host(h) = by
+        && let Some(m) = h.as_any().downcast_ref::<Matcher>()
+    {
+        return m.matches(thread, call, left, right);
     }
     if let SValue::Str(k) = by {
         return Matcher::MapKey(k.to_string()).matches(thread, call, left, right);

@@ -205,6 +205,11 @@ impl Overlay<'_> {
         match right {
             Node::Map(ritems) => match left {
                 Node::Map(litems) => self.apply_map(litems, ritems, defaults),
+                // ytt replaces a null left value (e.g. a nullable data value being set).
+                Node::Scalar(Value::Null) => {
+                    *left = right.clone();
+                    Ok(())
+                }
                 other => Err(err_at(
                     format!("Expected map, but was {}", other.type_name()),
                     meta,
@@ -212,6 +217,10 @@ impl Overlay<'_> {
             },
             Node::Array(ritems) => match left {
                 Node::Array(litems) => self.apply_array(litems, ritems, defaults),
+                Node::Scalar(Value::Null) => {
+                    *left = right.clone();
+                    Ok(())
+                }
                 other => Err(err_at(
                     format!("Expected array, but was {}", other.type_name()),
                     meta,
@@ -368,6 +377,9 @@ impl Overlay<'_> {
             if op == Op::Append {
                 left.push(r.clone());
                 continue;
+            }
+            if op == Op::Insert {
+                insert_kind(op_ann, &r.meta)?;
             }
             let spec = match_spec(&r.meta, parent_defaults)?;
             let Some(by) = spec.by.clone() else {

@@ -59,6 +59,16 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
         }
         let ev = eval_yaml(lib, &f).map_err(|e| e.context(&format!("Templating file '{name}'")))?;
         for d in ev.docs {
+            if d.meta.has(SCHEMA_ANN) && d.meta.has("library/ref") {
+                return Err(Error::at(
+                    "Schema documents for private libraries (@library/ref) are not supported; put the schema in the library itself",
+                    Position {
+                        file: name.clone(),
+                        line: d.meta.pos.line,
+                        text: None,
+                    },
+                ));
+            }
             if !d.meta.has(SCHEMA_ANN) {
                 if d.value.is_empty_doc() {
                     continue;

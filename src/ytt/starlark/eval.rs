@@ -14,6 +14,9 @@ use super::value::*;
 /// Names the host supplies to a module (natives, host values, constants).
 pub type Env = HashMap<String, Value>;
 
+/// Receives the text of each `print(...)`.
+pub type PrintFn = dyn Fn(&str);
+
 /// Resolves `load("...")`: returns the module's exported values.
 pub type LoaderFn = dyn Fn(&mut Thread, &str) -> Result<Module>;
 
@@ -73,12 +76,14 @@ impl Module {
 /// Evaluation state: call depth, host hooks and host-owned thread locals.
 pub struct Thread {
     pub(crate) depth: usize,
+    /// Number of modules being executed (nested by `load`).
+    pub(crate) modules: usize,
     /// Maximum call depth before "Starlark stack overflow". The default (250) fits a
     /// 2 MiB thread stack in debug builds (about 6 KiB per call); hosts that run on a
     /// larger stack may raise it.
     pub max_depth: usize,
     pub(crate) loader: Option<Rc<LoaderFn>>,
-    pub(crate) print: Option<Rc<dyn Fn(&str)>>,
+    pub(crate) print: Option<Rc<PrintFn>>,
     locals: HashMap<String, Rc<dyn Any>>,
     pub(crate) sources: Vec<Rc<Vec<LineOrigin>>>,
 }
@@ -93,6 +98,7 @@ impl Thread {
     pub fn new() -> Self {
         Thread {
             depth: 0,
+            modules: 0,
             max_depth: 250,
             loader: None,
             print: None,
@@ -151,7 +157,9 @@ impl Thread {
             predeclared,
         });
         let mut fr = Frame::new(&file.info, None, env.clone());
+        self.modules += 1;
         let r = self.exec_stmts(&mut fr, &file.stmts);
+        self.modules -= 1;
         for v in env.globals.borrow().map.values() {
             v.freeze();
         }

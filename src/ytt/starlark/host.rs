@@ -62,6 +62,14 @@ pub trait HostValue: Any {
     fn len(&self) -> Option<usize> {
         None
     }
+    fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+    /// Key/value pairs when the value is a mapping: used by `**x` in calls, `dict(x)` and
+    /// `d.update(x)`; None when it is not a mapping.
+    fn items(&self) -> Option<Vec<(Value, Value)>> {
+        None
+    }
     /// `key in x`; None when unsupported.
     fn contains(&self, _key: &Value) -> Option<Result<bool>> {
         None

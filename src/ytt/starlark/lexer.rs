@@ -72,9 +72,11 @@ pub struct Token {
     pub col: u32,
 }
 
+/// Reserved words of the starlark-go version in ytt (`assert` is not reserved there:
+/// ytt templates load `@ytt:assert` as `assert`).
 const RESERVED: &[&str] = &[
-    "as", "async", "await", "class", "del", "except", "finally", "from", "global", "import", "is",
-    "nonlocal", "raise", "try", "with", "yield",
+    "as", "class", "del", "except", "finally", "from", "global", "import", "is", "nonlocal",
+    "raise", "try", "with", "yield",
 ];
 
 /// Tokenizes `src`. Errors carry (line, col) in parsed-text coordinates; the parser maps

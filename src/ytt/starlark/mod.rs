@@ -31,6 +31,7 @@ pub mod builtins;
 mod call;
 pub mod error;
 pub mod eval;
+mod expr_parser;
 pub mod format;
 pub mod host;
 pub mod lexer;
@@ -44,6 +45,10 @@ pub mod value;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_embed;
+#[cfg(test)]
+mod tests_lib;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
 pub use eval::{Env, LoaderFn, Module, Thread};

@@ -202,15 +202,15 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     if let Some(v) = r {
         return Ok(v);
     }
-    if let Value::Host(h) = x {
-        if let Some(r) = h.binary(op, y, true) {
-            return r;
-        }
+    if let Value::Host(h) = x
+        && let Some(r) = h.binary(op, y, true)
+    {
+        return r;
     }
-    if let Value::Host(h) = y {
-        if let Some(r) = h.binary(op, x, false) {
-            return r;
-        }
+    if let Value::Host(h) = y
+        && let Some(r) = h.binary(op, x, false)
+    {
+        return r;
     }
     bail!(
         "unknown binary op: {} {} {}",

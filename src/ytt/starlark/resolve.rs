@@ -248,10 +248,10 @@ impl Resolver<'_> {
                 return Some(Resolution::Local(*i));
             }
         }
-        if !s.is_module {
-            if let Some(i) = s.locals.get(name) {
-                return Some(Resolution::Local(*i));
-            }
+        if !s.is_module
+            && let Some(i) = s.locals.get(name)
+        {
+            return Some(Resolution::Local(*i));
         }
         if let Some(j) = s.free.iter().position(|(n, _)| n == name) {
             return Some(Resolution::Free(j as u32));

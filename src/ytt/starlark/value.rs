@@ -376,22 +376,23 @@ impl Value {
         })
     }
 
+    /// True for empty sequences and mappings.
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+
     /// Freezes the value and everything reachable from it.
     pub fn freeze(&self) {
         match self {
-            Value::List(l) => {
-                if !l.frozen.replace(true) {
-                    for v in l.items.borrow().iter() {
-                        v.freeze();
-                    }
+            Value::List(l) if !l.frozen.replace(true) => {
+                for v in l.items.borrow().iter() {
+                    v.freeze();
                 }
             }
-            Value::Dict(d) => {
-                if !d.frozen.replace(true) {
-                    for (k, v) in d.map.borrow().entries() {
-                        k.freeze();
-                        v.freeze();
-                    }
+            Value::Dict(d) if !d.frozen.replace(true) => {
+                for (k, v) in d.map.borrow().entries() {
+                    k.freeze();
+                    v.freeze();
                 }
             }
             Value::Set(s) => s.frozen.set(true),
@@ -446,10 +447,10 @@ impl IterGuard {
 
 impl Drop for IterGuard {
     fn drop(&mut self) {
-        if let Some(t) = &self.target {
-            if let Some(c) = IterGuard::counter(t) {
-                c.set(c.get().saturating_sub(1));
-            }
+        if let Some(t) = &self.target
+            && let Some(c) = IterGuard::counter(t)
+        {
+            c.set(c.get().saturating_sub(1));
         }
     }
 }
