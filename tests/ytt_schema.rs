@@ -316,3 +316,41 @@ fn data_values_file_type_error_names_file_line_and_schema_line() {
     assert!(e.contains("found: boolean"), "{e}");
     assert!(e.contains("expected: string (by schema.yml:5)"), "{e}");
 }
+
+#[test]
+fn values_check_command_lists_violations_and_sets_exit_status() {
+    let bin = env!("CARGO_BIN_EXE_strake");
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.yml");
+    let bad = dir.path().join("bad.yml");
+    std::fs::write(&good, "replicas: 4\n").unwrap();
+    std::fs::write(&bad, "replicas: 0\nservice:\n  type: 3\n").unwrap();
+    let schema = fixtures().join("openapi-extended.yml");
+    let out = std::process::Command::new(bin)
+        .args(["values", "check", "--schema"])
+        .arg(&schema)
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).ends_with(": valid\n"));
+    let out = std::process::Command::new(bin)
+        .args(["values", "check", "--schema"])
+        .arg(&schema)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2 violations of the values schema"), "{err}");
+    assert!(err.contains("  replicas: 0 is less than the minimum of 1\n"), "{err}");
+    assert!(err.contains("  service.type: 3 is not of type \"string\"\n"), "{err}");
+    let out = std::process::Command::new(bin)
+        .args(["values", "check", "--schema"])
+        .arg(dir.path().join("missing.yml"))
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.yml"));
+}
