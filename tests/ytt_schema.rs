@@ -214,7 +214,7 @@ fn unknown_annotation_argument_fails_at_file_line() {
         e.contains("@schema/type has unknown keyword argument \"every\""),
         "{e}"
     );
-    assert!(e.contains("in schema.yml:5"), "{e}");
+    assert!(e.contains("in schema.yml:4"), "{e}");
     let e = render(
         &[(
             "schema.yml",
@@ -224,7 +224,7 @@ fn unknown_annotation_argument_fails_at_file_line() {
     )
     .unwrap_err();
     assert!(e.contains("unknown keyword argument \"format\""), "{e}");
-    assert!(e.contains("schema.yml:4"), "{e}");
+    assert!(e.contains("in schema.yml:3"), "{e}");
 }
 
 const TPL: &str = "#@ load(\"@ytt:data\", \"data\")\nvalues: #@ data.values\n";
@@ -248,11 +248,11 @@ fn assert_validate_on_data_values_and_rule_objects() {
     let port_at = e.find("  port\n").expect(&e);
     assert!(name_at < port_at, "{e}");
     assert!(
-        e.contains("- must be: at least 2 chars (by: schema.yml:5)"),
+        e.contains("- must be: at least 2 chars (by: schema.yml:4)"),
         "{e}"
     );
     assert!(
-        e.contains("- must be: a value >= 1024 (by: values.yml:4)"),
+        e.contains("- must be: a value >= 1024 (by: values.yml:3)"),
         "{e}"
     );
     assert!(e.contains("found: value < 1024"), "{e}");
@@ -343,8 +343,14 @@ fn values_check_command_lists_violations_and_sets_exit_status() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("2 violations of the values schema"), "{err}");
-    assert!(err.contains("  replicas: 0 is less than the minimum of 1\n"), "{err}");
-    assert!(err.contains("  service.type: 3 is not of type \"string\"\n"), "{err}");
+    assert!(
+        err.contains("  replicas: 0 is less than the minimum of 1\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("  service.type: 3 is not of type \"string\"\n"),
+        "{err}"
+    );
     let out = std::process::Command::new(bin)
         .args(["values", "check", "--schema"])
         .arg(dir.path().join("missing.yml"))

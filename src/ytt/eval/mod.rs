@@ -231,12 +231,16 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
                 .get(1)
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            let line = bb.borrow().tag_line(tag);
+            // `__ytt_annot(tag, name, line, args...)`: the annotation's own line.
+            let line = match args.pos.get(2).and_then(|v| v.as_int()) {
+                Some(l) => l as usize,
+                None => bb.borrow().tag_line(tag),
+            };
             bb.borrow_mut().annotate(
                 tag,
                 Ann {
                     name,
-                    args: args.pos[2..].to_vec(),
+                    args: args.pos.get(3..).unwrap_or_default().to_vec(),
                     kwargs: args
                         .kwargs
                         .iter()

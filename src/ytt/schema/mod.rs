@@ -220,7 +220,7 @@ mod tests {
             ],
         )
         .unwrap_err();
-        assert!(e.contains("a value >= 1 (by: s2.yml:6)"), "{e}");
+        assert!(e.contains("a value >= 1 (by: s2.yml:5)"), "{e}");
     }
 
     #[test]
@@ -258,7 +258,7 @@ mod tests {
             let s = format!("#@data/values-schema\n---\n{ann}\nx: 1\n");
             let e = render(&[("schema.yml", &s)], &["-f", "."]).unwrap_err();
             assert!(e.contains(want), "{ann}: {e}");
-            assert!(e.contains("schema.yml:4"), "{ann}: {e}");
+            assert!(e.contains("in schema.yml:3"), "{ann}: {e}");
         }
     }
 
