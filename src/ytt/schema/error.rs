@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use crate::ytt::error::{Error, Position};
+use crate::ytt::eval::LibRef;
 use crate::ytt::node::Pos;
 
 /// One problem found in schema or data values.
@@ -52,26 +53,43 @@ pub fn invalid(
     })
 }
 
-/// Source texts by display name, for quoting lines in reports.
+/// Source texts by display name, for quoting lines in reports: texts added by hand
+/// (flags, `--data-values-file`) and the files of a library (read when needed).
 #[derive(Default, Clone)]
 pub struct Sources {
     texts: HashMap<String, String>,
+    lib: Option<LibRef>,
 }
 
 impl Sources {
+    /// Sources that include the files of `lib`.
+    pub fn of_lib(lib: &LibRef) -> Sources {
+        Sources {
+            texts: HashMap::new(),
+            lib: Some(lib.clone()),
+        }
+    }
+
     pub fn add(&mut self, name: &str, text: &str) {
         self.texts.insert(name.to_string(), text.to_string());
     }
 
     /// The text of 1-based `line` of source `name`.
     pub fn line(&self, name: &str, line: usize) -> Option<String> {
-        let t = self.texts.get(name)?;
         if line == 0 {
             return None;
         }
-        t.split('\n')
-            .nth(line - 1)
-            .map(|l| l.trim_end_matches('\r').to_string())
+        let pick = |t: &str| {
+            t.split('\n')
+                .nth(line - 1)
+                .map(|l| l.trim_end_matches('\r').to_string())
+        };
+        if let Some(t) = self.texts.get(name) {
+            return pick(t);
+        }
+        let lib = self.lib.as_ref()?;
+        let f = lib.files.iter().find(|f| lib.display(&f.rel) == name)?;
+        pick(&String::from_utf8_lossy(&f.bytes))
     }
 }
 

@@ -32,20 +32,9 @@ use error::{Sources, to_error};
 /// Annotation marking a schema document.
 pub const SCHEMA_ANN: &str = "data/values-schema";
 
-/// The texts of a library's files, for quoting lines in reports.
-fn lib_sources(lib: &LibRef) -> Sources {
-    let mut s = Sources::default();
-    for f in &lib.files {
-        if let Ok(t) = std::str::from_utf8(&f.bytes) {
-            s.add(&lib.display(&f.rel), t);
-        }
-    }
-    s
-}
-
 /// Evaluates and merges the schema documents of `lib`; `None` when it has none.
 pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error> {
-    let sources = lib_sources(lib);
+    let sources = Sources::of_lib(lib);
     let mut merged: Option<Doc> = None;
     for f in lib.files.clone() {
         if f.kind != FileKind::YamlTemplate || f.library {
