@@ -95,6 +95,12 @@ impl Type {
 
 /// Builds the root type of a schema document.
 pub fn build_doc(doc: &Doc) -> Result<Type, SchemaProblem> {
+    // An empty schema document declares no data values: an empty map.
+    if matches!(doc.value, Node::Scalar(Value::Null))
+        && !doc.meta.anns.iter().any(|a| a.name.starts_with("schema/"))
+    {
+        return build(&Node::Map(Vec::new()), &doc.meta, &doc.meta.pos);
+    }
     build(&doc.value, &doc.meta, &doc.meta.pos)
 }
 
