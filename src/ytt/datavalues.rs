@@ -438,3 +438,64 @@ fn check_rules(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(v: Value) -> Node {
+        Node::from_value(&v, &Pos::default())
+    }
+
+    fn map(items: Vec<(&str, Value)>) -> Value {
+        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
+    }
+
+    #[test]
+    fn set_path_creates_maps_and_replaces_the_leaf() {
+        let mut values = Some(node(map(vec![(
+            "a",
+            map(vec![
+                ("b", map(vec![("old", Value::Int(1))])),
+                ("c", Value::Int(2)),
+            ]),
+        )])));
+        set_path(&mut values, "a.b", &node(map(vec![("new", Value::Int(3))])));
+        set_path(&mut values, "x.y", &node(Value::str("z")));
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                (
+                    "a",
+                    map(vec![
+                        ("b", map(vec![("new", Value::Int(3))])),
+                        ("c", Value::Int(2))
+                    ])
+                ),
+                ("x", map(vec![("y", Value::str("z"))])),
+            ])
+        );
+    }
+
+    #[test]
+    fn plain_merge_merges_maps_and_replaces_arrays() {
+        let mut values = Some(node(map(vec![
+            ("list", Value::Array(vec![Value::Int(1), Value::Int(2)])),
+            ("m", map(vec![("k", Value::Int(1))])),
+        ])));
+        plain_merge_into(
+            &mut values,
+            &node(map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("j", Value::Int(2))])),
+            ])),
+        );
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("k", Value::Int(1)), ("j", Value::Int(2))])),
+            ])
+        );
+    }
+}

@@ -118,7 +118,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
                 let vals: Vec<Value> = r
                     .docs
                     .iter()
-                    .filter(|d| &*d.meta.pos.file == name.as_str())
+                    .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
                     .map(|d| d.value.to_value())
                     .collect();
                 if vals.is_empty() {

@@ -192,6 +192,7 @@ impl Builder {
             meta: Meta {
                 pos: t.pos.clone(),
                 anns,
+                origin: None,
             },
             key,
             value,
