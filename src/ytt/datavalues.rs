@@ -420,7 +420,7 @@ fn check_rules(
             ),
             "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
             "one_of" => {
-                let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(arg)
+                let (vals, _g) = crate::ytt::eval::fragment::items_of(arg)
                     .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
                 let mut ok = false;
                 for x in vals {
