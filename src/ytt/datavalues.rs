@@ -16,10 +16,37 @@ use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
 
+/// What a values schema contributes to the pipeline (implemented by the schema
+/// module; `None` means "no schema": the first `#@data/values` document then defines
+/// the values and flags may add new keys).
+pub trait ValuesSchema {
+    /// The defaults the values start from.
+    fn defaults(&self) -> Node;
+    /// Checks the values after a stage (`"data values file x.yml"`, `"--data-value"`,
+    /// ...): types, unknown keys. Validations run once at the end ([`Self::validate`]).
+    fn check(&self, values: &Node, stage: &str) -> Result<(), Error>;
+    /// Runs the schema's validations on the final values.
+    fn validate(&self, values: &Node) -> Result<(), Error>;
+}
+
 /// The stages of computing a library's data values.
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
+}
+
+/// The pipeline with an optional schema.
+impl Pipeline<'_> {
+    /// Like [`Pipeline::run`], starting from and checking against `schema`.
+    pub fn run_with_schema(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        self.run_inner(schema, flags, refs, extra)
+    }
 }
 
 /// True when a YAML template file holds `#@data/values` documents.
@@ -36,10 +63,21 @@ impl Pipeline<'_> {
     /// Evaluates the values files, then applies `extra` overlays (library
     /// `with_data_values`) and the flags; stores the result in the library.
     pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
-        // Schema hook (helper "schema"): defaults first, every source type-checked before
-        // it is merged, defaults of new nodes filled after, validations at the end.
-        let mut schema = crate::ytt::schema::ValuesChecker::load(self.lib)?;
-        let mut values: Option<Node> = schema.defaults();
+        self.run_inner(None, flags, refs, extra)
+    }
+
+    fn run_inner(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
+        // source type-checked before it is merged, defaults of new nodes filled after,
+        // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
+        let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
+        let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
         for f in self.lib.files.clone() {
             if !is_values_file(self.lib, &f)? {
                 continue;
@@ -57,9 +95,12 @@ impl Pipeline<'_> {
                         .unwrap_or_default();
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
-                    schema.check_doc(&d)?;
+                    checker.check_doc(&d)?;
                     apply_values_doc(&mut values, &d)?;
-                    schema.fill(&mut values);
+                    checker.fill(&mut values);
+                    if let (Some(s), Some(v)) = (schema, &values) {
+                        s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
+                    }
                 } else if !d.value.is_empty_doc() {
                     return Err(Error::at(
                         format!(
@@ -76,19 +117,25 @@ impl Pipeline<'_> {
             }
         }
         for d in refs {
-            schema.check_doc(d)?;
+            checker.check_doc(d)?;
             apply_values_doc(&mut values, d)?;
-            schema.fill(&mut values);
+            checker.fill(&mut values);
         }
         for e in extra {
-            schema.check_value(e, "Overlaying additional data values", None)?;
+            checker.check_value(e, "Overlaying additional data values", None)?;
             plain_merge_into(&mut values, e);
-            schema.fill(&mut values);
+            checker.fill(&mut values);
         }
-        self.apply_flags(&mut values, flags, &mut schema)?;
-        // Schema hook: `#@schema/validation` and `#@assert/validate` run together (all
-        // violations reported at once, `--dangerous-data-values-disable-validation`).
-        schema.finish(&values)?;
+        self.apply_flags(&mut values, flags, &mut checker)?;
+        if let (Some(s), Some(v)) = (schema, &values) {
+            s.check(v, "command-line data values")?;
+            s.validate(v)?;
+        }
+        // (Schema hook: `#@assert/validate` runs with the schema validations, so that
+        // all violations are reported together and the disable flag applies.)
+        checker.finish(&values)?;
+        // Modules loaded while evaluating values files saw partial values.
+        self.lib.clear_cache();
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
         Ok(())
     }
@@ -399,7 +446,7 @@ fn check_rules(
             ),
             "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
             "one_of" => {
-                let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(arg)
+                let (vals, _g) = crate::ytt::eval::fragment::items_of(arg)
                     .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
                 let mut ok = false;
                 for x in vals {
@@ -416,4 +463,65 @@ fn check_rules(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(v: Value) -> Node {
+        Node::from_value(&v, &Pos::default())
+    }
+
+    fn map(items: Vec<(&str, Value)>) -> Value {
+        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
+    }
+
+    #[test]
+    fn set_path_creates_maps_and_replaces_the_leaf() {
+        let mut values = Some(node(map(vec![(
+            "a",
+            map(vec![
+                ("b", map(vec![("old", Value::Int(1))])),
+                ("c", Value::Int(2)),
+            ]),
+        )])));
+        set_path(&mut values, "a.b", &node(map(vec![("new", Value::Int(3))])));
+        set_path(&mut values, "x.y", &node(Value::str("z")));
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                (
+                    "a",
+                    map(vec![
+                        ("b", map(vec![("new", Value::Int(3))])),
+                        ("c", Value::Int(2))
+                    ])
+                ),
+                ("x", map(vec![("y", Value::str("z"))])),
+            ])
+        );
+    }
+
+    #[test]
+    fn plain_merge_merges_maps_and_replaces_arrays() {
+        let mut values = Some(node(map(vec![
+            ("list", Value::Array(vec![Value::Int(1), Value::Int(2)])),
+            ("m", map(vec![("k", Value::Int(1))])),
+        ])));
+        plain_merge_into(
+            &mut values,
+            &node(map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("j", Value::Int(2))])),
+            ])),
+        );
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("k", Value::Int(1)), ("j", Value::Int(2))])),
+            ])
+        );
+    }
 }

@@ -85,6 +85,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
         EvalOpts {
             implicit_map_key_overrides: opts.implicit_map_key_overrides,
             ignore_unknown_comments: opts.ignore_unknown_comments,
+            strict: opts.strict,
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
@@ -126,7 +127,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
                 let vals: Vec<Value> = r
                     .docs
                     .iter()
-                    .filter(|d| &*d.meta.pos.file == name.as_str())
+                    .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
                     .map(|d| d.value.to_value())
                     .collect();
                 if vals.is_empty() {

@@ -192,6 +192,7 @@ impl Builder {
             meta: Meta {
                 pos: t.pos.clone(),
                 anns,
+                origin: None,
             },
             key,
             value,
@@ -347,7 +348,7 @@ impl Builder {
                     }],
                     None => match v {
                         SValue::List(_) | SValue::Tuple(_) => {
-                            let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(v)?;
+                            let (vals, _g) = crate::ytt::eval::fragment::items_of(v)?;
                             let mut docs = Vec::new();
                             for x in vals {
                                 docs.push(Doc {

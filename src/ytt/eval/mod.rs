@@ -28,6 +28,8 @@ use builder::Builder;
 pub struct EvalOpts {
     pub implicit_map_key_overrides: bool,
     pub ignore_unknown_comments: bool,
+    /// `--strict`: reject YAML 1.1 booleans other than true/false (`yes`, `on`, ...).
+    pub strict: bool,
     /// `--dangerous-data-values-disable-validation` (schema hook, helper "schema").
     pub dangerous_disable_validation: bool,
 }
@@ -69,6 +71,11 @@ impl Lib {
             cache: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
+    }
+
+    /// Forgets loaded modules (they captured the data values of their time).
+    pub fn clear_cache(&self) {
+        self.cache.borrow_mut().clear();
     }
 
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
@@ -321,6 +328,9 @@ pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
     let ds = parse_yaml(src, &name)?;
+    if lib.opts.strict {
+        check_strict(&ds, &name)?;
+    }
     if f.kind == FileKind::YamlPlain || !ds.has_templating() {
         return Ok(Evaluated {
             module: Module::from_values(&name, vec![]),
@@ -460,4 +470,51 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
         return Err(SError::new("Expected path to not contain '..'".to_string()));
     }
     Ok(parts.join("/"))
+}
+
+/// `--strict`: booleans must be written `true`/`false`.
+fn check_strict(ds: &DocumentSet, name: &str) -> Result<(), Error> {
+    fn walk(
+        n: &yaml::Node,
+        line: Option<usize>,
+        ds: &DocumentSet,
+        name: &str,
+    ) -> Result<(), Error> {
+        match n {
+            yaml::Node::Scalar(Value::Bool(_)) => {
+                let Some(l) = line else { return Ok(()) };
+                let text = ds.source_line(l).unwrap_or("");
+                let (code, _) = program::split_comment(text);
+                let raw = code
+                    .rsplit_once(": ")
+                    .map(|(_, v)| v)
+                    .or_else(|| code.trim_start().strip_prefix("- "))
+                    .unwrap_or(code)
+                    .trim();
+                if !raw.is_empty()
+                    && !matches!(raw, "true" | "false" | "True" | "False" | "TRUE" | "FALSE")
+                {
+                    return Err(Error::at(
+                        format!(
+                            "Strict parsing: ambiguous boolean value '{raw}' (use true or false, or quote the string)"
+                        ),
+                        Position::in_source(name, l, &ds.lines.join("\n")),
+                    ));
+                }
+                Ok(())
+            }
+            yaml::Node::Scalar(_) => Ok(()),
+            yaml::Node::Map(m) => m
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+            yaml::Node::Array(a) => a
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+        }
+    }
+    ds.docs
+        .iter()
+        .try_for_each(|d| walk(&d.value, d.pos.line, ds, name))
 }

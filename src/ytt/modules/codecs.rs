@@ -154,16 +154,28 @@ pub fn json_module() -> Module {
 }
 
 pub fn toml_module() -> Module {
-    let unsupported = |name: &'static str| {
-        native(name, move |_t, _a| {
-            Err(SError::new(format!("{name}: TOML is not supported")))
-        })
-    };
     module(
         "@ytt:toml",
         vec![
-            ("encode", unsupported("toml.encode")),
-            ("decode", unsupported("toml.decode")),
+            (
+                "encode",
+                native("toml.encode", |_t, args| {
+                    let v = args.positional("toml.encode", 1, 1)?;
+                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
+                    Ok(Value::str(
+                        &super::toml::encode(&plain).map_err(SError::new)?,
+                    ))
+                }),
+            ),
+            (
+                "decode",
+                native("toml.decode", |_t, args| {
+                    let s = str_arg("toml.decode", args)?;
+                    Ok(plain_to_starlark(
+                        &super::toml::decode(s).map_err(SError::new)?,
+                    ))
+                }),
+            ),
         ],
     )
 }

@@ -273,7 +273,7 @@ pub fn assert_module() -> Module {
                 "one_of",
                 native("assert.one_of", |_t, a| {
                     let vals: Vec<Value> = if a.pos.len() == 1 {
-                        crate::ytt::starlark::value::iterate_or_err(&a.pos[0])?.0
+                        crate::ytt::eval::fragment::items_of(&a.pos[0])?.0
                     } else {
                         a.pos.clone()
                     };
@@ -298,7 +298,7 @@ pub fn assert_module() -> Module {
                 "one_not_null",
                 native("assert.one_not_null", |_t, a| {
                     let keys: Option<Vec<Value>> = match a.pos.first() {
-                        Some(k) => Some(crate::ytt::starlark::value::iterate_or_err(k)?.0),
+                        Some(k) => Some(crate::ytt::eval::fragment::items_of(k)?.0),
                         None => None,
                     };
                     Ok(rule("not exactly one value is not null".into(), move |x| {

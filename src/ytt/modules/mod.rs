@@ -7,6 +7,7 @@ mod hashing;
 pub mod library;
 mod misc;
 mod overlay;
+mod toml;
 
 use crate::ytt::eval::{LibRef, load_file};
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};

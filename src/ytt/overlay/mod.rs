@@ -484,3 +484,105 @@ impl Overlay<'_> {
         self.merge(left, right, defaults, &Meta::default())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ytt::node::Pos;
+
+    fn ann(name: &str, kwargs: Vec<(&str, SValue)>) -> Ann {
+        Ann {
+            name: name.into(),
+            args: vec![],
+            kwargs: kwargs.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+            pos: Pos::default(),
+        }
+    }
+
+    fn item(k: &str, v: Node, anns: Vec<Ann>) -> MapItem {
+        MapItem {
+            key: Value::str(k),
+            value: v,
+            meta: Meta {
+                anns,
+                ..Meta::default()
+            },
+        }
+    }
+
+    fn s(v: &str) -> Node {
+        Node::Scalar(Value::str(v))
+    }
+
+    #[test]
+    fn map_merge_needs_missing_ok_for_new_keys_and_appends_them() {
+        let mut thread = Thread::new();
+        let mut o = Overlay {
+            thread: &mut thread,
+        };
+        let mut left = Node::Map(vec![item("a", s("1"), vec![])]);
+        let right = Node::Map(vec![item("b", s("2"), vec![])]);
+        let err = o
+            .merge_node(&mut left, &right, &Defaults::default())
+            .unwrap_err();
+        assert!(err.to_string().contains("to be 1, but was 0"), "{err}");
+        let right = Node::Map(vec![
+            item(
+                "b",
+                s("2"),
+                vec![ann(
+                    "overlay/match",
+                    vec![("missing_ok", SValue::Bool(true))],
+                )],
+            ),
+            item("a", s("x"), vec![]),
+        ]);
+        o.merge_node(&mut left, &right, &Defaults::default())
+            .unwrap();
+        assert_eq!(
+            left.to_value(),
+            Value::Map(vec![
+                (Value::str("a"), Value::str("x")),
+                (Value::str("b"), Value::str("2"))
+            ])
+        );
+    }
+
+    #[test]
+    fn array_items_append_and_remove() {
+        let mut thread = Thread::new();
+        let mut o = Overlay {
+            thread: &mut thread,
+        };
+        let ai = |v: &str, anns: Vec<Ann>| ArrayItem {
+            value: s(v),
+            meta: Meta {
+                anns,
+                ..Meta::default()
+            },
+        };
+        let mut left = Node::Array(vec![ai("a", vec![]), ai("b", vec![])]);
+        let right = Node::Array(vec![
+            ai("c", vec![]),
+            ai(
+                "",
+                vec![
+                    ann(
+                        "overlay/match",
+                        vec![(
+                            "by",
+                            SValue::Host(std::rc::Rc::new(matcher::Matcher::Index(0))),
+                        )],
+                    ),
+                    ann("overlay/remove", vec![]),
+                ],
+            ),
+        ]);
+        o.merge_node(&mut left, &right, &Defaults::default())
+            .unwrap();
+        assert_eq!(
+            left.to_value(),
+            Value::Array(vec![Value::str("b"), Value::str("c")])
+        );
+    }
+}

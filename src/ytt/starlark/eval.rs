@@ -49,6 +49,11 @@ pub struct Module {
     pub env: Rc<ModuleEnv>,
 }
 
+/// Whether `load` may import a name (ytt hides globals starting with `_`).
+pub fn is_exported(name: &str) -> bool {
+    !name.starts_with('_')
+}
+
 impl Module {
     /// A module made of host values (e.g. `@ytt:struct`).
     pub fn from_values(name: &str, values: Vec<(String, Value)>) -> Module {
@@ -70,6 +75,13 @@ impl Module {
     /// Global names in definition order.
     pub fn names(&self) -> Vec<String> {
         self.env.globals.borrow().order.clone()
+    }
+    /// Global names that other files may load (no leading `_`), in definition order.
+    pub fn exported_names(&self) -> Vec<String> {
+        self.names()
+            .into_iter()
+            .filter(|n| is_exported(n))
+            .collect()
     }
 }
 
@@ -176,6 +188,37 @@ impl Thread {
                 Err(e)
             }
         }
+    }
+
+    /// Evaluates one expression (for example a `--data-value` style snippet) with the
+    /// host's predeclared names.
+    pub fn eval_expr(&mut self, name: &str, src: &str, predeclared: Rc<Env>) -> Result<Value> {
+        let mut file = super::parser::parse_file(name, src)?;
+        let expr = match file.stmts.as_slice() {
+            [
+                Stmt {
+                    kind: StmtKind::Expr(e),
+                    ..
+                },
+            ] => e.clone(),
+            _ => {
+                let pos = super::error::Position::new(name, 1, 1);
+                return Err(Error::syntax(pos, "expected a single expression"));
+            }
+        };
+        // A global name no source text can spell holds the result.
+        const RESULT: &str = "\u{0}result";
+        let pos = expr.pos.clone();
+        file.stmts = vec![Stmt::new(
+            StmtKind::Assign {
+                lhs: Expr::ident(RESULT, pos.clone()),
+                op: None,
+                rhs: expr,
+            },
+            pos,
+        )];
+        let m = self.exec_file(file, predeclared)?;
+        Ok(m.get(RESULT).unwrap_or(Value::None))
     }
 
     /// Parses and executes `src` as a file named `name`.

@@ -409,12 +409,9 @@ impl<'a> Lexer<'a> {
                 .map(Tok::Float)
                 .map_err(|_| (line, col, format!("invalid float literal: {text}")));
         }
-        if text.len() > 1 && text.starts_with('0') {
-            return Err((
-                line,
-                col,
-                format!("invalid int literal: {text} (leading zero)"),
-            ));
+        if text.len() > 1 && text.starts_with('0') && !text.bytes().all(|b| b == b'0') {
+            let msg = format!("obsolete form of octal literal; use 0o{}", &text[1..]);
+            return Err((line, col, msg));
         }
         text.parse::<i128>()
             .map(Tok::Int)
