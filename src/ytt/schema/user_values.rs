@@ -253,13 +253,29 @@ pub fn check(schema: &J, values: &Value) -> Result<Vec<Problem>, String> {
     let js = to_json_schema(schema);
     let validator = jsonschema::validator_for(&js)
         .map_err(|e| format!("the values schema is not valid: {e}"))?;
-    let mut out: Vec<Problem> = validator
-        .iter_errors(&inst)
-        .map(|e| Problem {
-            path: dotted(e.instance_path().as_str(), &inst),
-            message: e.to_string(),
-        })
-        .collect();
+    let mut out: Vec<Problem> = Vec::new();
+    for e in validator.iter_errors(&inst) {
+        let path = dotted(e.instance_path().as_str(), &inst);
+        match e.kind() {
+            // One problem per undeclared key, named by its own path.
+            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
+                for k in unexpected {
+                    out.push(Problem {
+                        path: if path.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{path}.{k}")
+                        },
+                        message: "is not declared in the values schema".into(),
+                    });
+                }
+            }
+            _ => out.push(Problem {
+                path,
+                message: e.to_string(),
+            }),
+        }
+    }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
