@@ -360,3 +360,30 @@ fn values_check_command_lists_violations_and_sets_exit_status() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.yml"));
 }
+
+#[test]
+fn setting_a_deprecated_value_warns() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("schema.yml"),
+        "#@data/values-schema\n---\n#@schema/deprecated \"use size\"\nold_size: 0\nsize: 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("values.yml"),
+        "#@data/values\n---\nold_size: 1\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("config.yml"), TPL).unwrap();
+    let opts = Options::from_args(&["-f", "."]).unwrap();
+    let out = run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
+    assert_eq!(out.stdout, b"values:\n  old_size: 1\n  size: 3\n");
+    assert_eq!(
+        out.warnings,
+        vec!["Warning: data value 'old_size' (set in values.yml:3) is deprecated: use size"]
+    );
+    // Defaults alone do not warn.
+    std::fs::remove_file(dir.path().join("values.yml")).unwrap();
+    let out = run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+}

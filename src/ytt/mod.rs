@@ -89,8 +89,11 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
+    schema::values::take_warnings();
     datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
+    // Schema hook: deprecated data values that were given a value.
+    out.warnings.extend(schema::values::take_warnings());
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
         out.stdout = schema::inspect(opts, &lib)?.into_bytes();

@@ -56,6 +56,7 @@ impl ValuesChecker {
                 let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
                 return Err(to_error(INVALID, &f, &self.sources));
             }
+            warn_deprecated(&d.value, root);
         }
         Ok(())
     }
@@ -86,6 +87,7 @@ impl ValuesChecker {
             let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
             return Err(to_error(INVALID, &f, &sources).context(label));
         }
+        warn_deprecated(&node, root);
         Ok(())
     }
 
@@ -132,6 +134,35 @@ impl ValuesChecker {
             msg.push('\n');
         }
         Err(Error::msg(msg.trim_end().to_string()))
+    }
+}
+
+thread_local! {
+    static WARNINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Takes the warnings recorded on this thread since the last call (deprecated data
+/// values that were given a value).
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+}
+
+fn warn_deprecated(node: &Node, root: &Type) {
+    let mut uses = Vec::new();
+    super::check::deprecated_uses(node, root, "", &mut uses);
+    for (path, pos, notice) in uses {
+        let at = if pos.file.is_empty() {
+            String::new()
+        } else if pos.file.starts_with('(') {
+            format!(" (set by {})", pos.file)
+        } else {
+            format!(" (set in {})", compact(&pos))
+        };
+        WARNINGS.with(|w| {
+            w.borrow_mut().push(format!(
+                "Warning: data value '{path}'{at} is deprecated: {notice}"
+            ))
+        });
     }
 }
 
