@@ -189,3 +189,13 @@ fn cli_renders_stdin_and_writes_output_files() {
     );
     assert!(!Path::new(&outdir.join("stdin.yml")).exists());
 }
+
+#[test]
+fn failed_fragment_function_caught_by_try_to_leaves_no_stale_context() {
+    let out = render(&[(
+        "c.yml",
+        "#@ load(\"@ytt:assert\", \"assert\")\n#@ def bad():\na: #@ fail(\"x\")\n#@ end\n#@ def good():\nb: 1\n#@ end\n#@ r = assert.try_to(bad)\nk: #@ r[1]\ng: #@ good()\n",
+    )])
+    .unwrap();
+    assert_eq!(out, "k: 'fail: x'\ng:\n  b: 1\n");
+}

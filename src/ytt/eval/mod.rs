@@ -204,8 +204,9 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         compile_names::START.into(),
-        SValue::native(compile_names::START, move |_t, args| {
+        SValue::native(compile_names::START, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut()
                 .start(tag, args.pos.get(1))
                 .map(|_| SValue::None)
@@ -214,8 +215,9 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         compile_names::SET.into(),
-        SValue::native(compile_names::SET, move |_t, args| {
+        SValue::native(compile_names::SET, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args
                 .pos
                 .get(1)
@@ -259,21 +261,25 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         program::BEGIN_CTX.into(),
-        SValue::native(program::BEGIN_CTX, move |_t, args| {
+        SValue::native(program::BEGIN_CTX, move |t, args| {
             let kind = args.pos.first().and_then(|v| v.as_str()).unwrap_or("yaml");
-            bb.borrow_mut().begin(kind);
+            bb.borrow_mut().begin(kind, t.depth());
             Ok(SValue::None)
         }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX.into(),
-        SValue::native(program::END_CTX, move |_t, _args| bb.borrow_mut().end()),
+        SValue::native(program::END_CTX, move |t, _args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().end()
+        }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX_WITH.into(),
-        SValue::native(program::END_CTX_WITH, move |_t, args| {
+        SValue::native(program::END_CTX_WITH, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut().end_discard();
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
@@ -281,7 +287,8 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_PUT.into(),
-        SValue::native(text::TEXT_PUT, move |_t, args| {
+        SValue::native(text::TEXT_PUT, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let s = args.pos.first().and_then(|v| v.as_str()).unwrap_or("");
             bb.borrow_mut().text(s).map(|_| SValue::None)
         }),
@@ -289,7 +296,8 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_EXPR.into(),
-        SValue::native(text::TEXT_EXPR, move |_t, args| {
+        SValue::native(text::TEXT_EXPR, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args.pos.first().cloned().unwrap_or(SValue::None);
             bb.borrow_mut().text_expr(&v).map(|_| SValue::None)
         }),
