@@ -46,6 +46,8 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
+    /// `--data-value @name:key=value` flags meant for private libraries.
+    pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
@@ -66,6 +68,7 @@ impl Lib {
             values: RefCell::new(Value::Null),
             opts,
             refs: RefCell::new(Vec::new()),
+            flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
