@@ -79,6 +79,11 @@ impl Lib {
         self.cache.borrow_mut().clear();
     }
 
+    /// The file being evaluated (innermost), relative to the library root.
+    pub fn current_file(&self) -> Option<String> {
+        self.loading.borrow().last().cloned()
+    }
+
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
         self.files.iter().find(|f| f.rel == rel)
     }
