@@ -66,6 +66,18 @@ impl Pipeline<'_> {
         self.run_inner(None, flags, refs, extra)
     }
 
+    /// Applies `--data-value @lib:key=...` values a parent passed down (plain, by key).
+    pub fn apply_flag_refs(&self, refs: &[(String, Node)]) {
+        let mut values = match self.lib.values.borrow().clone() {
+            Value::Null => None,
+            v => Some(Node::from_value(&v, &Pos::default())),
+        };
+        for (key, node) in refs {
+            set_path(&mut values, key, node);
+        }
+        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+    }
+
     fn run_inner(
         &self,
         schema: Option<&dyn ValuesSchema>,
@@ -212,6 +224,10 @@ impl Pipeline<'_> {
                 let (key, raw) = kv.split_once('=').ok_or_else(|| {
                     Error::Usage(format!("{flag} '{kv}': Expected format key=value"))
                 })?;
+                let (lib_name, key) = match key.strip_prefix('@').and_then(|r| r.split_once(':')) {
+                    Some((l, k)) => (Some(l.to_string()), k),
+                    None => (None, key),
+                };
                 let val = match k {
                     0 => Value::String(raw.to_string()),
                     1 => parse_flag_yaml(raw, flag)?,
@@ -223,9 +239,18 @@ impl Pipeline<'_> {
                     }
                 };
                 let leaf = Node::from_value(&val, &pos);
-                schema.check_flag(key, &leaf, flag, kv)?;
-                set_path(values, key, &leaf);
-                schema.fill(values);
+                match lib_name {
+                    Some(l) => self
+                        .lib
+                        .flag_refs
+                        .borrow_mut()
+                        .push((l, key.to_string(), leaf)),
+                    None => {
+                        schema.check_flag(key, &leaf, flag, kv)?;
+                        set_path(values, key, &leaf);
+                        schema.fill(values);
+                    }
+                }
             }
         }
         Ok(())

@@ -48,6 +48,8 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
+    /// `--data-value @name:key=value` flags meant for private libraries.
+    pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
@@ -68,6 +70,7 @@ impl Lib {
             values: RefCell::new(Value::Null),
             opts,
             refs: RefCell::new(Vec::new()),
+            flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
@@ -76,6 +79,11 @@ impl Lib {
     /// Forgets loaded modules (they captured the data values of their time).
     pub fn clear_cache(&self) {
         self.cache.borrow_mut().clear();
+    }
+
+    /// The file being evaluated (innermost), relative to the library root.
+    pub fn current_file(&self) -> Option<String> {
+        self.loading.borrow().last().cloned()
     }
 
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
@@ -206,8 +214,9 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         compile_names::START.into(),
-        SValue::native(compile_names::START, move |_t, args| {
+        SValue::native(compile_names::START, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut()
                 .start(tag, args.pos.get(1))
                 .map(|_| SValue::None)
@@ -216,8 +225,9 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         compile_names::SET.into(),
-        SValue::native(compile_names::SET, move |_t, args| {
+        SValue::native(compile_names::SET, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args
                 .pos
                 .get(1)
@@ -265,21 +275,25 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         program::BEGIN_CTX.into(),
-        SValue::native(program::BEGIN_CTX, move |_t, args| {
+        SValue::native(program::BEGIN_CTX, move |t, args| {
             let kind = args.pos.first().and_then(|v| v.as_str()).unwrap_or("yaml");
-            bb.borrow_mut().begin(kind);
+            bb.borrow_mut().begin(kind, t.depth());
             Ok(SValue::None)
         }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX.into(),
-        SValue::native(program::END_CTX, move |_t, _args| bb.borrow_mut().end()),
+        SValue::native(program::END_CTX, move |t, _args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().end()
+        }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX_WITH.into(),
-        SValue::native(program::END_CTX_WITH, move |_t, args| {
+        SValue::native(program::END_CTX_WITH, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut().end_discard();
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
@@ -287,7 +301,8 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_PUT.into(),
-        SValue::native(text::TEXT_PUT, move |_t, args| {
+        SValue::native(text::TEXT_PUT, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let s = args.pos.first().and_then(|v| v.as_str()).unwrap_or("");
             bb.borrow_mut().text(s).map(|_| SValue::None)
         }),
@@ -295,7 +310,8 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_EXPR.into(),
-        SValue::native(text::TEXT_EXPR, move |_t, args| {
+        SValue::native(text::TEXT_EXPR, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args.pos.first().cloned().unwrap_or(SValue::None);
             bb.borrow_mut().text_expr(&v).map(|_| SValue::None)
         }),

@@ -332,7 +332,11 @@ impl Overlay<'_> {
                 )
             })?;
             if matched.is_empty() {
-                if spec.missing_ok && op == Op::Merge {
+                let or_add = op == Op::Replace
+                    && op_ann
+                        .and_then(|a| a.kwarg("or_add"))
+                        .is_some_and(|v| v.truth());
+                if (spec.missing_ok && op == Op::Merge) || or_add {
                     left.push(r.clone());
                 }
                 continue;
@@ -400,7 +404,11 @@ impl Overlay<'_> {
                 .check(matched.len())
                 .map_err(|m| err_at(format!("Array item on line {}: {m}", r.meta.pos), &r.meta))?;
             if matched.is_empty() {
-                if spec.missing_ok && op == Op::Merge {
+                let or_add = op == Op::Replace
+                    && op_ann
+                        .and_then(|a| a.kwarg("or_add"))
+                        .is_some_and(|v| v.truth());
+                if (spec.missing_ok && op == Op::Merge) || or_add {
                     left.push(r.clone());
                 }
                 continue;

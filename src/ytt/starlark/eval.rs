@@ -501,7 +501,8 @@ impl Thread {
     /// `x op= y`: lists extend in place, everything else is `x op y`.
     fn aug_value(&mut self, old: Value, op: BinOp, y: Value) -> Result<Value> {
         if let (Value::List(l), BinOp::Add) = (&old, op) {
-            let (items, _g) = iterate(&y).ok_or_else(|| {
+            // The guard drops at once: `xs += xs` is fine.
+            let items = iterate(&y).map(|(items, _)| items).ok_or_else(|| {
                 Error::new(format!("invalid operation: list += {}", y.type_name()))
             })?;
             l.check_mutable("apply += to")?;

@@ -175,6 +175,11 @@ fn list_item_assignment_and_augmented_assignment() {
     assert_eq!(g("alias"), "[1, 2, 3]");
     assert_eq!(g("d"), "{\"k\": 2}");
     assert_eq!(g("b"), "28");
+    let m = run("xs = [1, 2]\nxs += xs\nys = [3]\nys.extend(ys)\nt = (1,)\nt += (2,)\n").unwrap();
+    assert_eq!(repr(&m.get("xs").unwrap()), "[1, 2, 1, 2]");
+    assert_eq!(repr(&m.get("ys").unwrap()), "[3, 3]");
+    assert_eq!(repr(&m.get("t").unwrap()), "(1, 2)");
+    assert_eq!(err("xs = [1]\nxs += 1"), "invalid operation: list += int");
     assert_eq!(
         err("t = (1, 2)\nt[0] = 1"),
         "tuple value does not support item assignment"
