@@ -40,6 +40,14 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
         if f.kind != FileKind::YamlTemplate || f.library {
             continue;
         }
+        // Cheap pre-filter: only files mentioning the annotation are parsed.
+        if !f
+            .bytes
+            .windows(SCHEMA_ANN.len())
+            .any(|w| w == SCHEMA_ANN.as_bytes())
+        {
+            continue;
+        }
         let src = String::from_utf8_lossy(&f.bytes);
         let name = lib.display(&f.rel);
         let ds = parse_yaml(&src, &name)?;
