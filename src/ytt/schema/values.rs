@@ -271,7 +271,7 @@ impl Walk<'_> {
         let mut broken = Vec::new();
         for v in vals {
             let shown = if path.is_empty() {
-                format!("({})", node.type_name())
+                "(document)".to_string()
             } else {
                 path.to_string()
             };
@@ -293,11 +293,15 @@ impl Walk<'_> {
         }
         if !broken.is_empty() {
             let shown = if path.is_empty() {
-                format!("({})", node.type_name())
+                "(document)".to_string()
             } else {
                 path.to_string()
             };
-            self.report.push((shown, compact(from), broken));
+            let from = match ty {
+                Some(t) if from.file.is_empty() => compact(&t.pos),
+                _ => compact(from),
+            };
+            self.report.push((shown, from, broken));
         }
         match node {
             Node::Map(items) => {
