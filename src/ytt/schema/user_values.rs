@@ -286,3 +286,49 @@ pub fn check_files(schema_path: &Path, values_path: &Path) -> Result<Vec<Problem
     let values = parse_yaml_file(values_path)?;
     check(&schema, &values)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn nullable_becomes_a_type_list_and_enum_allows_null() {
+        let s = json!({"type": "object", "properties": {
+            "a": {"type": "string", "nullable": true, "enum": ["x"], "x-example-description": "d", "example": "x"},
+            "b": {"nullable": true, "default": {}}
+        }});
+        assert_eq!(
+            to_json_schema(&s),
+            json!({"type": "object", "properties": {
+                "a": {"type": ["string", "null"], "enum": ["x", null]},
+                "b": {"default": {}}
+            }})
+        );
+    }
+
+    #[test]
+    fn defaults_are_filled_in_like_ytt() {
+        let s = json!({"type": "object", "properties": {
+            "n": {"type": "integer", "default": 1},
+            "opt": {"type": "object", "nullable": true, "properties": {"x": {"type": "string", "default": ""}}},
+            "svc": {"type": "object", "properties": {"port": {"type": "integer", "default": 80}}},
+            "list": {"type": "array", "default": [], "items": {"type": "object", "properties": {
+                "h": {"type": "string", "default": "h"}, "p": {"type": "integer", "default": 1}}}}
+        }});
+        let mut v = json!({"list": [{"p": 2}]});
+        fill(&mut v, &s);
+        assert_eq!(
+            v,
+            json!({"list": [{"p": 2, "h": "h"}], "n": 1, "opt": null, "svc": {"port": 80}})
+        );
+    }
+
+    #[test]
+    fn pointers_become_dotted_paths() {
+        let inst = json!({"a": {"b": [{"0": 1}, {"c": 2}]}});
+        assert_eq!(dotted("/a/b/1/c", &inst), "a.b[1].c");
+        assert_eq!(dotted("/a/b/0/0", &inst), "a.b[0].0");
+        assert_eq!(dotted("", &inst), "");
+    }
+}
