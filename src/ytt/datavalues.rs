@@ -298,6 +298,9 @@ fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
 
 /// Merges a `#@data/values` document (an overlay) into the values.
 fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
+    if matches!(values, Some(Node::Scalar(Value::Null))) {
+        *values = None;
+    }
     match values {
         None => {
             if !matches!(d.value, Node::Map(_) | Node::Scalar(Value::Null)) {

@@ -208,7 +208,7 @@ fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
 }
 
 /// The host calls of a program, bound to its builder.
-fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
+fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
     let mut env = Env::new();
     let file: Rc<str> = Rc::from(file);
     let bb = b.clone();
@@ -316,7 +316,6 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
             bb.borrow_mut().text_expr(&v).map(|_| SValue::None)
         }),
     );
-    let _ = lib;
     env
 }
 
@@ -414,7 +413,7 @@ fn exec_program(
 ) -> Result<Module, Error> {
     let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
         .map_err(|e| starlark_error(&e))?;
-    let env = builder_env(b, lib, name);
+    let env = builder_env(b, name);
     let mut thread = Thread::new();
     let l2 = lib.clone();
     thread.set_loader(move |t, module| crate::ytt::modules::load(&l2, t, module));

@@ -96,7 +96,7 @@ pub fn struct_module() -> Module {
             ("make", native("struct.make", struct_make)),
             (
                 "make_and_bind",
-                native("struct.make_and_bind", |t, a| {
+                native("struct.make_and_bind", |_t, a| {
                     // Functions bound to the receiver: f(recv, ...).
                     let recv = a.pos.first().cloned().unwrap_or(Value::None);
                     let mut fields = Vec::new();
@@ -117,7 +117,6 @@ pub fn struct_module() -> Module {
                             }),
                         ));
                     }
-                    let _ = t;
                     Ok(Value::host(Struct::new(fields)))
                 }),
             ),
