@@ -110,7 +110,7 @@ fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
     let kind = if anns.any {
         Kind::Any
     } else {
-        infer(value, pos, &anns)?
+        infer(value, pos)?
     };
     let mut ty = Type {
         kind,
@@ -124,7 +124,7 @@ fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
     Ok(ty)
 }
 
-fn infer(value: &Node, pos: &Pos, anns: &NodeAnns) -> Result<Kind, SchemaProblem> {
+fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
     Ok(match value {
         Node::Map(items) => {
             let mut fields: Vec<Field> = Vec::with_capacity(items.len());
@@ -160,7 +160,6 @@ fn infer(value: &Node, pos: &Pos, anns: &NodeAnns) -> Result<Kind, SchemaProblem
             Value::Float(_) => Kind::Float,
             Value::Bool(_) => Kind::Bool,
             Value::Null => {
-                let _ = anns;
                 return Err(invalid(
                     pos,
                     "null value not allowed here",
