@@ -18,6 +18,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("template", 100),
     ("data-values", 47),
     ("overlay", 59),
+    ("schema", 63),
 ];
 
 const META: &[&str] = &["args", "expected.yml", "expected-error.txt"];

@@ -189,3 +189,45 @@ fn cli_renders_stdin_and_writes_output_files() {
     );
     assert!(!Path::new(&outdir.join("stdin.yml")).exists());
 }
+
+#[test]
+fn failed_fragment_function_caught_by_try_to_leaves_no_stale_context() {
+    let out = render(&[(
+        "c.yml",
+        "#@ load(\"@ytt:assert\", \"assert\")\n#@ def bad():\na: #@ fail(\"x\")\n#@ end\n#@ def good():\nb: 1\n#@ end\n#@ r = assert.try_to(bad)\nk: #@ r[1]\ng: #@ good()\n",
+    )])
+    .unwrap();
+    assert_eq!(out, "k: 'fail: x'\ng:\n  b: 1\n");
+}
+
+#[test]
+fn library_alias_refs_and_library_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = |p: &str, s: &str| {
+        let p = dir.path().join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    };
+    w(
+        "_ytt_lib/app/out.yml",
+        "#@ load(\"@ytt:data\", \"data\")\nname: #@ data.values.name\nport: #@ data.values.port\n",
+    );
+    w(
+        "_ytt_lib/app/values.yml",
+        "#@data/values\n---\nname: lib\nport: 1\n",
+    );
+    w(
+        "config.yml",
+        "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\", alias=\"first\").eval())\n",
+    );
+    w(
+        "refs.yml",
+        "#@library/ref \"@first\"\n#@data/values\n---\nname: from-ref\n",
+    );
+    let opts = Options::from_args(&["-f", ".", "--data-value-yaml", "@first:port=8080"]).unwrap();
+    let out = run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "name: from-ref\nport: 8080\n"
+    );
+}

@@ -13,6 +13,7 @@ pub mod tag;
 pub mod bundle;
 pub mod stores;
 pub mod template;
+pub mod values;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +42,9 @@ enum Command {
     Lock(lock::LockArgs),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(Box<template::TemplateArgs>),
+    /// Work with package values (check a values file against a values schema).
+    #[command(subcommand)]
+    Values(values::ValuesCommand),
 }
 
 /// Entry point of the binary.
@@ -56,6 +60,7 @@ pub fn main() -> ExitCode {
         Command::Bundle(args) => bundle::run(args),
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(args),
+        Command::Values(cmd) => values::run(&cmd),
     }
 }
 

@@ -66,6 +66,18 @@ impl Pipeline<'_> {
         self.run_inner(None, flags, refs, extra)
     }
 
+    /// Applies `--data-value @lib:key=...` values a parent passed down (plain, by key).
+    pub fn apply_flag_refs(&self, refs: &[(String, Node)]) {
+        let mut values = match self.lib.values.borrow().clone() {
+            Value::Null => None,
+            v => Some(Node::from_value(&v, &Pos::default())),
+        };
+        for (key, node) in refs {
+            set_path(&mut values, key, node);
+        }
+        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+    }
+
     fn run_inner(
         &self,
         schema: Option<&dyn ValuesSchema>,
@@ -73,7 +85,11 @@ impl Pipeline<'_> {
         refs: &[Doc],
         extra: &[Node],
     ) -> Result<(), Error> {
-        let mut values: Option<Node> = schema.map(|s| s.defaults());
+        // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
+        // source type-checked before it is merged, defaults of new nodes filled after,
+        // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
+        let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
+        let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
         for f in self.lib.files.clone() {
             if !is_values_file(self.lib, &f)? {
                 continue;
@@ -91,7 +107,9 @@ impl Pipeline<'_> {
                         .unwrap_or_default();
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
+                    checker.check_doc(&d)?;
                     apply_values_doc(&mut values, &d)?;
+                    checker.fill(&mut values);
                     if let (Some(s), Some(v)) = (schema, &values) {
                         s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
                     }
@@ -111,26 +129,35 @@ impl Pipeline<'_> {
             }
         }
         for d in refs {
+            checker.check_doc(d)?;
             apply_values_doc(&mut values, d)?;
+            checker.fill(&mut values);
         }
         for e in extra {
+            checker.check_value(e, "Overlaying additional data values", None)?;
             plain_merge_into(&mut values, e);
+            checker.fill(&mut values);
         }
-        self.apply_flags(&mut values, flags)?;
+        self.apply_flags(&mut values, flags, &mut checker)?;
         if let (Some(s), Some(v)) = (schema, &values) {
             s.check(v, "command-line data values")?;
             s.validate(v)?;
         }
-        if let Some(v) = &values {
-            validate(v, "")?;
-        }
+        // (Schema hook: `#@assert/validate` runs with the schema validations, so that
+        // all violations are reported together and the disable flag applies.)
+        checker.finish(&values)?;
         // Modules loaded while evaluating values files saw partial values.
         self.lib.clear_cache();
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
         Ok(())
     }
 
-    fn apply_flags(&self, values: &mut Option<Node>, flags: &[DataValueFlag]) -> Result<(), Error> {
+    fn apply_flags(
+        &self,
+        values: &mut Option<Node>,
+        flags: &[DataValueFlag],
+        schema: &mut crate::ytt::schema::ValuesChecker,
+    ) -> Result<(), Error> {
         let pos = Pos::default();
         for fl in flags {
             if let DataValueFlag::ValuesFile(path) = fl {
@@ -153,11 +180,14 @@ impl Pipeline<'_> {
                         crate::ytt::error::Position::in_source(path, line, &src),
                     ));
                 }
+                schema.add_source(path, &src);
                 for d in crate::ytt::eval::plain_docs(&ds) {
                     if d.value.is_empty_doc() {
                         continue;
                     }
+                    schema.check_value(&d.value, "Overlaying data values", None)?;
                     plain_merge_into(values, &d.value);
+                    schema.fill(values);
                 }
             }
         }
@@ -175,7 +205,10 @@ impl Pipeline<'_> {
                     } else {
                         Value::String(v)
                     };
-                    set_path(values, &key, &Node::from_value(&val, &pos));
+                    let leaf = Node::from_value(&val, &pos);
+                    schema.check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)?;
+                    set_path(values, &key, &leaf);
+                    schema.fill(values);
                 }
             }
         }
@@ -191,6 +224,10 @@ impl Pipeline<'_> {
                 let (key, raw) = kv.split_once('=').ok_or_else(|| {
                     Error::Usage(format!("{flag} '{kv}': Expected format key=value"))
                 })?;
+                let (lib_name, key) = match key.strip_prefix('@').and_then(|r| r.split_once(':')) {
+                    Some((l, k)) => (Some(l.to_string()), k),
+                    None => (None, key),
+                };
                 let val = match k {
                     0 => Value::String(raw.to_string()),
                     1 => parse_flag_yaml(raw, flag)?,
@@ -201,7 +238,19 @@ impl Pipeline<'_> {
                         Value::String(String::from_utf8_lossy(&bytes).into_owned())
                     }
                 };
-                set_path(values, key, &Node::from_value(&val, &pos));
+                let leaf = Node::from_value(&val, &pos);
+                match lib_name {
+                    Some(l) => self
+                        .lib
+                        .flag_refs
+                        .borrow_mut()
+                        .push((l, key.to_string(), leaf)),
+                    None => {
+                        schema.check_flag(key, &leaf, flag, kv)?;
+                        set_path(values, key, &leaf);
+                        schema.fill(values);
+                    }
+                }
             }
         }
         Ok(())
@@ -249,6 +298,9 @@ fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
 
 /// Merges a `#@data/values` document (an overlay) into the values.
 fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
+    if matches!(values, Some(Node::Scalar(Value::Null))) {
+        *values = None;
+    }
     match values {
         None => {
             if !matches!(d.value, Node::Map(_) | Node::Scalar(Value::Null)) {
@@ -311,7 +363,9 @@ fn plain_merge(left: &mut Node, right: &Node) {
     }
 }
 
-/// Runs the `#@assert/validate` rules attached to data values.
+/// Runs the `#@assert/validate` rules attached to data values. (Superseded by
+/// `schema::ValuesChecker::finish`, which also runs schema validations.)
+#[allow(dead_code)]
 fn validate(node: &Node, path: &str) -> Result<(), Error> {
     let items: Vec<(String, &Node, &Meta)> = match node {
         Node::Map(items) => items
@@ -420,7 +474,7 @@ fn check_rules(
             ),
             "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
             "one_of" => {
-                let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(arg)
+                let (vals, _g) = crate::ytt::eval::fragment::items_of(arg)
                     .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
                 let mut ok = false;
                 for x in vals {
@@ -437,4 +491,65 @@ fn check_rules(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(v: Value) -> Node {
+        Node::from_value(&v, &Pos::default())
+    }
+
+    fn map(items: Vec<(&str, Value)>) -> Value {
+        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
+    }
+
+    #[test]
+    fn set_path_creates_maps_and_replaces_the_leaf() {
+        let mut values = Some(node(map(vec![(
+            "a",
+            map(vec![
+                ("b", map(vec![("old", Value::Int(1))])),
+                ("c", Value::Int(2)),
+            ]),
+        )])));
+        set_path(&mut values, "a.b", &node(map(vec![("new", Value::Int(3))])));
+        set_path(&mut values, "x.y", &node(Value::str("z")));
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                (
+                    "a",
+                    map(vec![
+                        ("b", map(vec![("new", Value::Int(3))])),
+                        ("c", Value::Int(2))
+                    ])
+                ),
+                ("x", map(vec![("y", Value::str("z"))])),
+            ])
+        );
+    }
+
+    #[test]
+    fn plain_merge_merges_maps_and_replaces_arrays() {
+        let mut values = Some(node(map(vec![
+            ("list", Value::Array(vec![Value::Int(1), Value::Int(2)])),
+            ("m", map(vec![("k", Value::Int(1))])),
+        ])));
+        plain_merge_into(
+            &mut values,
+            &node(map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("j", Value::Int(2))])),
+            ])),
+        );
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("k", Value::Int(1)), ("j", Value::Int(2))])),
+            ])
+        );
+    }
 }

@@ -14,6 +14,7 @@ pub mod node;
 pub mod options;
 pub mod overlay;
 pub mod render;
+pub mod schema;
 pub mod starlark;
 
 use std::path::Path;
@@ -41,6 +42,7 @@ fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
         OutputFormat::Json => crate::yaml::json::to_json_stream(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
+        OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
     }
 }
 
@@ -84,10 +86,19 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
             implicit_map_key_overrides: opts.implicit_map_key_overrides,
             ignore_unknown_comments: opts.ignore_unknown_comments,
             strict: opts.strict,
+            dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
+    schema::values::take_warnings();
     datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
+    // Schema hook: deprecated data values that were given a value.
+    out.warnings.extend(schema::values::take_warnings());
+    // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
+    if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
+        out.stdout = schema::inspect(opts, &lib)?.into_bytes();
+        return Ok(out);
+    }
     if opts.data_values_inspect {
         let v = match lib.values.borrow().clone() {
             Value::Null => Value::Map(vec![]),
@@ -98,6 +109,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
                 .map_err(|e| Error::msg(format!("printing YAML: {e}")))?,
             OutputFormat::Json => crate::yaml::json::to_json(&v)
                 .map_err(|e| Error::msg(format!("printing JSON: {e}")))?,
+            OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
         };
         out.stdout = s.into_bytes();
         return Ok(out);
@@ -118,7 +130,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
                 let vals: Vec<Value> = r
                     .docs
                     .iter()
-                    .filter(|d| &*d.meta.pos.file == name.as_str())
+                    .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
                     .map(|d| d.value.to_value())
                     .collect();
                 if vals.is_empty() {

@@ -30,6 +30,8 @@ pub struct EvalOpts {
     pub ignore_unknown_comments: bool,
     /// `--strict`: reject YAML 1.1 booleans other than true/false (`yes`, `on`, ...).
     pub strict: bool,
+    /// `--dangerous-data-values-disable-validation` (schema hook, helper "schema").
+    pub dangerous_disable_validation: bool,
 }
 
 /// One library: the root file set or a private library.
@@ -46,6 +48,8 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
+    /// `--data-value @name:key=value` flags meant for private libraries.
+    pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
@@ -66,6 +70,7 @@ impl Lib {
             values: RefCell::new(Value::Null),
             opts,
             refs: RefCell::new(Vec::new()),
+            flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
@@ -74,6 +79,11 @@ impl Lib {
     /// Forgets loaded modules (they captured the data values of their time).
     pub fn clear_cache(&self) {
         self.cache.borrow_mut().clear();
+    }
+
+    /// The file being evaluated (innermost), relative to the library root.
+    pub fn current_file(&self) -> Option<String> {
+        self.loading.borrow().last().cloned()
     }
 
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
@@ -198,14 +208,15 @@ fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
 }
 
 /// The host calls of a program, bound to its builder.
-fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
+fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
     let mut env = Env::new();
     let file: Rc<str> = Rc::from(file);
     let bb = b.clone();
     env.insert(
         compile_names::START.into(),
-        SValue::native(compile_names::START, move |_t, args| {
+        SValue::native(compile_names::START, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut()
                 .start(tag, args.pos.get(1))
                 .map(|_| SValue::None)
@@ -214,8 +225,9 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         compile_names::SET.into(),
-        SValue::native(compile_names::SET, move |_t, args| {
+        SValue::native(compile_names::SET, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args
                 .pos
                 .get(1)
@@ -236,12 +248,16 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
                 .get(1)
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            let line = bb.borrow().tag_line(tag);
+            // `__ytt_annot(tag, name, line, args...)`: the annotation's own line.
+            let line = match args.pos.get(2).and_then(|v| v.as_int()) {
+                Some(l) => l as usize,
+                None => bb.borrow().tag_line(tag),
+            };
             bb.borrow_mut().annotate(
                 tag,
                 Ann {
                     name,
-                    args: args.pos[2..].to_vec(),
+                    args: args.pos.get(3..).unwrap_or_default().to_vec(),
                     kwargs: args
                         .kwargs
                         .iter()
@@ -259,21 +275,25 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         program::BEGIN_CTX.into(),
-        SValue::native(program::BEGIN_CTX, move |_t, args| {
+        SValue::native(program::BEGIN_CTX, move |t, args| {
             let kind = args.pos.first().and_then(|v| v.as_str()).unwrap_or("yaml");
-            bb.borrow_mut().begin(kind);
+            bb.borrow_mut().begin(kind, t.depth());
             Ok(SValue::None)
         }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX.into(),
-        SValue::native(program::END_CTX, move |_t, _args| bb.borrow_mut().end()),
+        SValue::native(program::END_CTX, move |t, _args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().end()
+        }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX_WITH.into(),
-        SValue::native(program::END_CTX_WITH, move |_t, args| {
+        SValue::native(program::END_CTX_WITH, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut().end_discard();
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
@@ -281,7 +301,8 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_PUT.into(),
-        SValue::native(text::TEXT_PUT, move |_t, args| {
+        SValue::native(text::TEXT_PUT, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let s = args.pos.first().and_then(|v| v.as_str()).unwrap_or("");
             bb.borrow_mut().text(s).map(|_| SValue::None)
         }),
@@ -289,12 +310,12 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_EXPR.into(),
-        SValue::native(text::TEXT_EXPR, move |_t, args| {
+        SValue::native(text::TEXT_EXPR, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args.pos.first().cloned().unwrap_or(SValue::None);
             bb.borrow_mut().text_expr(&v).map(|_| SValue::None)
         }),
     );
-    let _ = lib;
     env
 }
 
@@ -392,7 +413,7 @@ fn exec_program(
 ) -> Result<Module, Error> {
     let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
         .map_err(|e| starlark_error(&e))?;
-    let env = builder_env(b, lib, name);
+    let env = builder_env(b, name);
     let mut thread = Thread::new();
     let l2 = lib.clone();
     thread.set_loader(move |t, module| crate::ytt::modules::load(&l2, t, module));

@@ -293,7 +293,7 @@ fn insert(map: &mut Vec<(Y, Y)>, key: &[String], v: Y) -> Result<(), String> {
 fn sort_keys(v: &mut Y) {
     match v {
         Y::Map(items) => {
-            items.sort_by(|a, b| a.0.to_display_string().cmp(&b.0.to_display_string()));
+            items.sort_by_key(|a| a.0.to_display_string());
             items.iter_mut().for_each(|(_, v)| sort_keys(v));
         }
         Y::Array(items) => items.iter_mut().for_each(sort_keys),

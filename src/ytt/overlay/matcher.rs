@@ -216,7 +216,7 @@ impl Expects {
             }
             SValue::List(_) | SValue::Tuple(_) => {
                 let (items, _g) =
-                    crate::ytt::starlark::value::iterate_or_err(v).map_err(|e| e.msg.clone())?;
+                    crate::ytt::eval::fragment::items_of(v).map_err(|e| e.msg.clone())?;
                 let mut out = Vec::new();
                 for i in items {
                     out.push(Expects::parse(&i)?);
