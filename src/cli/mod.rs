@@ -1,6 +1,8 @@
 //! Command-line interface: clap commands that parse flags, call one library
 //! function each, and print. No logic lives here.
 
+pub mod registry_args;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};

@@ -10,6 +10,7 @@ pub mod layout;
 pub mod location;
 pub mod media_types;
 pub mod reference;
+pub mod registry;
 pub mod store;
 pub mod tarball;
 

@@ -1,0 +1,345 @@
+//! Blob uploads and cross-repository mounts.
+//!
+//! * Blobs up to `monolithic_upload_max` (8 MiB by default) are read into memory,
+//!   verified, then sent as `POST /blobs/uploads/` + `PUT <location>?digest=…`.
+//! * Larger blobs go in chunks: `POST`, then one `PATCH` per chunk with
+//!   `Content-Range: <start>-<end>`, then an empty `PUT …?digest=…`. The chunk
+//!   size is `upload_chunk_size`, raised to the registry's `OCI-Chunk-Min-Length`.
+//!   Memory stays at about one chunk whatever the blob size.
+//!
+//! Retries: a stream cannot be replayed, so nothing is retried that would need
+//! the source again. Every request carries a body held in memory (the whole blob
+//! when monolithic, the current chunk when chunked), so the transport's retries
+//! re-send exactly the same bytes. A `PATCH` whose answer was lost after the
+//! registry took the chunk is recognised: the retry gets 416, the upload's status
+//! (`GET <location>` → `Range`) shows the chunk arrived, and the upload goes on.
+//! A monolithic upload whose session the registry forgot starts a new session
+//! with the bytes it holds. A chunked upload whose session is lost fails; the
+//! caller re-opens its source and calls `put_blob` again.
+//!
+//! The source is verified while it is read (digest and size); on mismatch, or on
+//! any error, the upload session is cancelled (`DELETE`) before the final `PUT`,
+//! so the registry keeps nothing.
+
+use bytes::{Bytes, BytesMut};
+use futures_util::StreamExt;
+use reqwest::{Method, StatusCode, Url};
+
+use crate::oci::registry::RegistryStore;
+use crate::oci::registry::client::Call;
+use crate::oci::registry::errors::Subject;
+use crate::oci::registry::scope::Scope;
+use crate::oci::store::{BlobStream, Descriptor, Store, verify_stream};
+use crate::oci::{Digest, OciError, Result};
+
+/// An open upload session.
+struct Session {
+    location: Url,
+    min_chunk: Option<usize>,
+}
+
+fn registry_error(store: &RegistryStore, detail: String) -> OciError {
+    store.registry_error(detail)
+}
+
+/// Resolves a `Location` header against the URL it answered; its query is kept.
+fn location_of(store: &RegistryStore, resp: &reqwest::Response, what: &str) -> Result<Url> {
+    let value = resp
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| registry_error(store, format!("{what}: answer without Location")))?;
+    resp.url()
+        .join(value)
+        .map_err(|e| registry_error(store, format!("{what}: bad Location {value:?}: {e}")))
+}
+
+async fn start(store: &RegistryStore, digest: &Digest) -> Result<Session> {
+    let url = store.url("blobs/uploads/").await?;
+    let call = Call::new(Method::POST, url, vec![Scope::push(store.repository())])
+        .header("content-length", "0")
+        .body(Bytes::new());
+    let resp = store.send(call).await?;
+    if resp.status() != StatusCode::ACCEPTED {
+        return Err(store.fail(Subject::Upload(digest), resp).await);
+    }
+    let location = location_of(store, &resp, &format!("starting upload of {digest}"))?;
+    let min_chunk = resp
+        .headers()
+        .get("oci-chunk-min-length")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<usize>().ok());
+    Ok(Session {
+        location,
+        min_chunk,
+    })
+}
+
+/// Abandons an upload session; failures are only logged.
+async fn cancel(store: &RegistryStore, location: &Url) {
+    let call = Call::new(
+        Method::DELETE,
+        location.clone(),
+        vec![Scope::push(store.repository())],
+    );
+    match store.send(call).await {
+        Ok(resp) => tracing::debug!(status = %resp.status(), "upload cancelled"),
+        Err(e) => tracing::debug!(error = %e, "cancelling upload failed"),
+    }
+}
+
+/// `PUT <location>?digest=…` closing the session, optionally with the bytes.
+async fn finish(
+    store: &RegistryStore,
+    location: &Url,
+    digest: &Digest,
+    body: Bytes,
+) -> Result<reqwest::Response> {
+    let mut url = location.clone();
+    url.query_pairs_mut().append_pair("digest", digest.as_str());
+    let call = Call::new(Method::PUT, url, vec![Scope::push(store.repository())])
+        .header("content-type", "application/octet-stream")
+        .body(body);
+    store.send(call).await
+}
+
+pub(super) async fn put_blob(
+    store: &RegistryStore,
+    descriptor: &Descriptor,
+    data: BlobStream,
+) -> Result<()> {
+    let verified = verify_stream(
+        data,
+        descriptor.digest.clone(),
+        Some(descriptor.size),
+        store.location(),
+    );
+    if descriptor.size <= store.client().options().monolithic_upload_max {
+        put_monolithic(store, descriptor, verified).await
+    } else {
+        put_chunked(store, descriptor, verified).await
+    }
+}
+
+async fn put_monolithic(
+    store: &RegistryStore,
+    descriptor: &Descriptor,
+    mut data: BlobStream,
+) -> Result<()> {
+    let digest = &descriptor.digest;
+    let mut buffer = BytesMut::with_capacity(descriptor.size as usize);
+    while let Some(chunk) = data.next().await {
+        buffer.extend_from_slice(&chunk?);
+    }
+    let body = buffer.freeze();
+    let mut restarted = false;
+    loop {
+        let session = start(store, digest).await?;
+        let resp = finish(store, &session.location, digest, body.clone()).await?;
+        match resp.status() {
+            StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK => return Ok(()),
+            StatusCode::NOT_FOUND if !restarted => {
+                tracing::debug!(%digest, "upload session lost; starting again");
+                restarted = true;
+            }
+            _ => {
+                let err = store.fail(Subject::Upload(digest), resp).await;
+                cancel(store, &session.location).await;
+                return Err(err);
+            }
+        }
+    }
+}
+
+async fn put_chunked(
+    store: &RegistryStore,
+    descriptor: &Descriptor,
+    data: BlobStream,
+) -> Result<()> {
+    let digest = &descriptor.digest;
+    let session = start(store, digest).await?;
+    let chunk_size = store
+        .client()
+        .options()
+        .upload_chunk_size
+        .max(session.min_chunk.unwrap_or(0))
+        .max(1);
+    let mut location = session.location;
+    match send_chunks(store, digest, &mut location, chunk_size, data).await {
+        Ok(()) => {}
+        Err(e) => {
+            cancel(store, &location).await;
+            return Err(e);
+        }
+    }
+    let resp = finish(store, &location, digest, Bytes::new()).await?;
+    if !matches!(
+        resp.status(),
+        StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
+    ) {
+        let err = store.fail(Subject::Upload(digest), resp).await;
+        cancel(store, &location).await;
+        return Err(err);
+    }
+    Ok(())
+}
+
+async fn send_chunks(
+    store: &RegistryStore,
+    digest: &Digest,
+    location: &mut Url,
+    chunk_size: usize,
+    mut data: BlobStream,
+) -> Result<()> {
+    let mut buffer = BytesMut::with_capacity(chunk_size);
+    let mut offset: u64 = 0;
+    loop {
+        let next = data.next().await;
+        let done = match next {
+            Some(chunk) => {
+                let chunk = chunk?;
+                buffer.extend_from_slice(&chunk);
+                false
+            }
+            None => true,
+        };
+        while buffer.len() >= chunk_size || (done && !buffer.is_empty()) {
+            let take = buffer.len().min(chunk_size);
+            let chunk = buffer.split_to(take).freeze();
+            *location = patch(store, digest, location, offset, chunk).await?;
+            offset += take as u64;
+        }
+        if done {
+            return Ok(());
+        }
+        if buffer.capacity() < chunk_size {
+            buffer.reserve(chunk_size - buffer.len());
+        }
+    }
+}
+
+/// Sends one chunk at `offset`; returns the session's next location.
+async fn patch(
+    store: &RegistryStore,
+    digest: &Digest,
+    location: &Url,
+    offset: u64,
+    chunk: Bytes,
+) -> Result<Url> {
+    let end = offset + chunk.len() as u64 - 1;
+    let call = Call::new(
+        Method::PATCH,
+        location.clone(),
+        vec![Scope::push(store.repository())],
+    )
+    .header("content-type", "application/octet-stream")
+    .header("content-range", &format!("{offset}-{end}"))
+    .body(chunk);
+    let resp = store.send(call).await?;
+    let what = format!("uploading bytes {offset}-{end} of {digest}");
+    match resp.status() {
+        StatusCode::ACCEPTED | StatusCode::NO_CONTENT => {
+            let next = location_of(store, &resp, &what)?;
+            if let Some(range_end) = range_end(&resp)
+                && range_end != end
+            {
+                return Err(registry_error(
+                    store,
+                    format!("{what}: the registry holds bytes up to {range_end}"),
+                ));
+            }
+            Ok(next)
+        }
+        StatusCode::RANGE_NOT_SATISFIABLE => {
+            // A retried PATCH whose first try did arrive: check what the registry has.
+            let (next, have) = status(store, location, &what).await?;
+            if have == Some(end) {
+                Ok(next)
+            } else {
+                Err(registry_error(
+                    store,
+                    format!(
+                        "{what}: the registry refused the range (it holds {})",
+                        have.map(|h| format!("bytes 0-{h}"))
+                            .unwrap_or_else(|| "no bytes".into())
+                    ),
+                ))
+            }
+        }
+        _ => Err(store.fail(Subject::Upload(digest), resp).await),
+    }
+}
+
+/// The last byte offset of `Range: 0-<end>` (`None` when the header is absent or
+/// says nothing has arrived).
+fn range_end(resp: &reqwest::Response) -> Option<u64> {
+    let value = resp.headers().get("range")?.to_str().ok()?;
+    let value = value.trim().trim_start_matches("bytes=");
+    let (_, end) = value.split_once('-')?;
+    end.trim().parse().ok()
+}
+
+/// `GET <location>`: the session's next location and the last byte it holds.
+async fn status(store: &RegistryStore, location: &Url, what: &str) -> Result<(Url, Option<u64>)> {
+    let call = Call::new(
+        Method::GET,
+        location.clone(),
+        vec![Scope::push(store.repository())],
+    );
+    let resp = store.send(call).await?;
+    if resp.status() != StatusCode::NO_CONTENT {
+        return Err(registry_error(
+            store,
+            format!(
+                "{what}: upload status answered HTTP {}",
+                resp.status().as_u16()
+            ),
+        ));
+    }
+    let next = location_of(store, &resp, what).unwrap_or_else(|_| location.clone());
+    Ok((next, range_end(&resp)))
+}
+
+pub(super) async fn mount_blob(
+    store: &RegistryStore,
+    descriptor: &Descriptor,
+    from: &dyn Store,
+) -> Result<bool> {
+    let Some((registry, source)) = from.registry_repository() else {
+        return Ok(false);
+    };
+    if registry != store.registry() || source == store.repository() {
+        return Ok(false);
+    }
+    let digest = &descriptor.digest;
+    let mut url = store.url("blobs/uploads/").await?;
+    url.query_pairs_mut()
+        .append_pair("mount", digest.as_str())
+        .append_pair("from", &source);
+    let call = Call::new(
+        Method::POST,
+        url,
+        vec![Scope::push(store.repository()), Scope::pull(&source)],
+    )
+    .header("content-length", "0")
+    .body(Bytes::new());
+    let resp = match store.send(call).await {
+        Ok(resp) => resp,
+        Err(OciError::Unauthorized { .. } | OciError::Denied { .. }) => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    match resp.status() {
+        StatusCode::CREATED => Ok(true),
+        StatusCode::ACCEPTED => {
+            // The registry opened an ordinary upload instead: close it, upload later.
+            if let Ok(location) = location_of(store, &resp, "mount") {
+                cancel(store, &location).await;
+            }
+            Ok(false)
+        }
+        other => {
+            tracing::debug!(status = %other, %digest, from = %source, "mount refused");
+            Ok(false)
+        }
+    }
+}
