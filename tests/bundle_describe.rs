@@ -7,6 +7,7 @@ use std::path::Path;
 
 use strake::bundle::describe::{describe_bundle, to_json, to_text, to_yaml};
 use strake::bundle::push::{PushOptions, push_bundle, push_image};
+use strake::oci::Store;
 use strake::oci::layout::LayoutStore;
 
 fn write(path: &Path, text: &str) {
@@ -38,7 +39,9 @@ async fn describes_images_and_nested_bundles() {
         &inner.join(".imgpkg/images.yml"),
         "apiVersion: imgpkg.carvel.dev/v1alpha1\nkind: ImagesLock\nimages: []\n",
     );
-    let inner_pushed = push_bundle(&store, "inner", &[inner], &opts()).await.unwrap();
+    let inner_pushed = push_bundle(&store, "inner", &[inner], &opts())
+        .await
+        .unwrap();
 
     let outer = tmp.path().join("outer");
     write(
@@ -52,7 +55,9 @@ async fn describes_images_and_nested_bundles() {
         &outer.join(".imgpkg/bundle.yml"),
         "apiVersion: imgpkg.carvel.dev/v1alpha1\nkind: Bundle\nmetadata:\n  name: outer-bundle\n",
     );
-    let outer_pushed = push_bundle(&store, "outer", &[outer], &opts()).await.unwrap();
+    let outer_pushed = push_bundle(&store, "outer", &[outer], &opts())
+        .await
+        .unwrap();
 
     let d = describe_bundle(&store, "outer", None).await.unwrap();
     assert_eq!(d.digest, outer_pushed.digest);
@@ -78,7 +83,10 @@ async fn describes_images_and_nested_bundles() {
     assert!(text.contains("Name: outer-bundle"), "{text}");
     assert!(text.contains("Type: bundle"), "{text}");
     let v: serde_json::Value = serde_json::from_str(&to_json(&d)).unwrap();
-    assert_eq!(v["images"][1]["bundle"]["digest"], inner_pushed.digest.to_string());
+    assert_eq!(
+        v["images"][1]["bundle"]["digest"],
+        inner_pushed.digest.to_string()
+    );
     let yaml = to_yaml(&d);
     assert!(yaml.starts_with("---\nbundle: "), "{yaml}");
     assert!(yaml.contains("  type: bundle\n"), "{yaml}");

@@ -16,7 +16,7 @@ use strake::bundle::cache::LayerCache;
 use strake::bundle::lockfiles::{ImageLocation, ImageLocations};
 use strake::bundle::pull::{PullOptions, pull_bundle};
 use strake::bundle::push::{PushOptions, push_bundle, push_image};
-use strake::oci::registry::{RegistryClient, RegistryOptions, RegistryStore};
+use strake::oci::registry::{RegistryClient, RegistryStore};
 use strake::oci::{Store, media_types};
 use support::registry::TestRegistry;
 
@@ -26,12 +26,10 @@ fn write(path: &Path, text: &str, mode: u32) {
     fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
 }
 
-fn client() -> RegistryClient {
-    RegistryClient::new(RegistryOptions::default()).unwrap()
-}
-
 fn repo(reg: &TestRegistry, name: &str) -> RegistryStore {
-    client().repository(&reg.addr(), name)
+    RegistryClient::new(reg.client_options())
+        .unwrap()
+        .repository(&reg.addr(), name)
 }
 
 fn opts(cache: Option<&Path>) -> PushOptions {
@@ -67,9 +65,14 @@ async fn push_and_pull_through_a_real_registry() {
     write(&src.join("bin/run.sh"), "#!/bin/sh\n", 0o755);
     let store = repo(&reg, "bundles/app");
     let cache = tmp.path().join("cache");
-    let pushed = push_bundle(&store, "v1", std::slice::from_ref(&src), &opts(Some(&cache)))
-        .await
-        .unwrap();
+    let pushed = push_bundle(
+        &store,
+        "v1",
+        std::slice::from_ref(&src),
+        &opts(Some(&cache)),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         pushed.reference,
         format!("{}/bundles/app@{}", reg.addr(), pushed.digest)
@@ -78,16 +81,24 @@ async fn push_and_pull_through_a_real_registry() {
     let tags = store.list_tags().await.unwrap();
     assert_eq!(
         tags,
-        vec![format!("{}.imgpkg", pushed.digest.dashed()), "v1".to_string()]
+        vec![
+            format!("{}.imgpkg", pushed.digest.dashed()),
+            "v1".to_string()
+        ]
     );
     let m = store.get_manifest("v1").await.unwrap();
     assert_eq!(m.media_type, media_types::DOCKER_MANIFEST);
     assert_eq!(m.digest, pushed.digest);
 
     // Again, to another tag: the cached layer is reused, nothing recompressed.
-    let again = push_bundle(&store, "v2", std::slice::from_ref(&src), &opts(Some(&cache)))
-        .await
-        .unwrap();
+    let again = push_bundle(
+        &store,
+        "v2",
+        std::slice::from_ref(&src),
+        &opts(Some(&cache)),
+    )
+    .await
+    .unwrap();
     assert!(again.layer_reused && !again.layer_uploaded);
     assert_eq!(again.digest, pushed.digest);
 
@@ -100,7 +111,10 @@ async fn push_and_pull_through_a_real_registry() {
         fs::read_to_string(out.join("config/app.yml")).unwrap(),
         "kind: ConfigMap\n"
     );
-    let mode = fs::metadata(out.join("bin/run.sh")).unwrap().permissions().mode();
+    let mode = fs::metadata(out.join("bin/run.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o700, 0o700);
 }
 
@@ -109,7 +123,12 @@ async fn pull_rewrites_images_yml_only_when_relocated() {
     let reg = TestRegistry::start();
     let pusher = reg.pusher();
     let app = pusher
-        .push_image("relocated/b", "app", media_types::DOCKER_MANIFEST, &[b"layer-a"])
+        .push_image(
+            "relocated/b",
+            "app",
+            media_types::DOCKER_MANIFEST,
+            &[b"layer-a"],
+        )
         .await;
     let tmp = tempfile::tempdir().unwrap();
 
@@ -131,20 +150,20 @@ async fn pull_rewrites_images_yml_only_when_relocated() {
         format!("{}/relocated/b@{}", reg.addr(), app.manifest_digest),
         "registry.example.com/acme/app:v1",
     )]);
-    assert_eq!(fs::read_to_string(out.join(".imgpkg/images.yml")).unwrap(), want);
-    let mode = fs::metadata(out.join(".imgpkg/images.yml")).unwrap().permissions().mode();
+    assert_eq!(
+        fs::read_to_string(out.join(".imgpkg/images.yml")).unwrap(),
+        want
+    );
+    let mode = fs::metadata(out.join(".imgpkg/images.yml"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600);
 
     // A missing image: not relocated, the file stays exactly as shipped.
     let src2 = tmp.path().join("src2");
-    let missing = format!(
-        "registry.example.com/acme/gone@sha256:{}",
-        "2".repeat(64)
-    );
-    let shipped2 = lock_with(&[
-        (original.clone(), "app"),
-        (missing, "gone"),
-    ]);
+    let missing = format!("registry.example.com/acme/gone@sha256:{}", "2".repeat(64));
+    let shipped2 = lock_with(&[(original.clone(), "app"), (missing, "gone")]);
     write(&src2.join(".imgpkg/images.yml"), &shipped2, 0o644);
     push_bundle(&store, "v2", std::slice::from_ref(&src2), &opts(None))
         .await
@@ -154,7 +173,10 @@ async fn pull_rewrites_images_yml_only_when_relocated() {
         .await
         .unwrap();
     assert!(!report.bundles[0].relocated);
-    assert_eq!(fs::read_to_string(out2.join(".imgpkg/images.yml")).unwrap(), shipped2);
+    assert_eq!(
+        fs::read_to_string(out2.join(".imgpkg/images.yml")).unwrap(),
+        shipped2
+    );
 
     // With a locations image, the bundle counts as relocated without HEADs.
     let pushed3 = push_bundle(&store, "v3", std::slice::from_ref(&src2), &opts(None))
@@ -167,7 +189,11 @@ async fn pull_rewrites_images_yml_only_when_relocated() {
             is_bundle: false,
         }],
     };
-    write(&locdir.join("image-locations.yml"), &locations.to_yaml(), 0o644);
+    write(
+        &locdir.join("image-locations.yml"),
+        &locations.to_yaml(),
+        0o644,
+    );
     push_image(
         &store,
         &format!("{}.image-locations.imgpkg", pushed3.digest.dashed()),
@@ -184,7 +210,11 @@ async fn pull_rewrites_images_yml_only_when_relocated() {
     assert!(report.bundles[0].relocated);
     let text = fs::read_to_string(out3.join(".imgpkg/images.yml")).unwrap();
     assert!(
-        text.contains(&format!("image: {}/relocated/b@sha256:{}", reg.addr(), "2".repeat(64))),
+        text.contains(&format!(
+            "image: {}/relocated/b@sha256:{}",
+            reg.addr(),
+            "2".repeat(64)
+        )),
         "{text}"
     );
 }
@@ -196,31 +226,57 @@ async fn recursive_pull_of_a_relocated_nested_bundle() {
     let tmp = tempfile::tempdir().unwrap();
     let store = repo(&reg, "relocated/nested");
     let app = pusher
-        .push_image("relocated/nested", "app", media_types::DOCKER_MANIFEST, &[b"app"])
+        .push_image(
+            "relocated/nested",
+            "app",
+            media_types::DOCKER_MANIFEST,
+            &[b"app"],
+        )
         .await;
     let inner = tmp.path().join("inner");
     write(
         &inner.join(".imgpkg/images.yml"),
-        &lock_with(&[(format!("src.example.com/app@{}", app.manifest_digest), "app:v1")]),
+        &lock_with(&[(
+            format!("src.example.com/app@{}", app.manifest_digest),
+            "app:v1",
+        )]),
         0o644,
     );
     write(&inner.join("inner.yml"), "inner: 1\n", 0o644);
-    let inner_pushed = push_bundle(&store, "inner", &[inner], &opts(None)).await.unwrap();
+    let inner_pushed = push_bundle(&store, "inner", &[inner], &opts(None))
+        .await
+        .unwrap();
     let outer = tmp.path().join("outer");
     write(
         &outer.join(".imgpkg/images.yml"),
-        &lock_with(&[(format!("src.example.com/inner@{}", inner_pushed.digest), "inner:v1")]),
+        &lock_with(&[(
+            format!("src.example.com/inner@{}", inner_pushed.digest),
+            "inner:v1",
+        )]),
         0o644,
     );
-    push_bundle(&store, "outer", &[outer], &opts(None)).await.unwrap();
-
-    let out = tmp.path().join("out");
-    let report = pull_bundle(&store, "outer", &out, &PullOptions { recursive: true }, None)
+    push_bundle(&store, "outer", &[outer], &opts(None))
         .await
         .unwrap();
+
+    let out = tmp.path().join("out");
+    let report = pull_bundle(
+        &store,
+        "outer",
+        &out,
+        &PullOptions { recursive: true },
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(report.bundles.len(), 2);
-    let nested = out.join(".imgpkg/bundles").join(inner_pushed.digest.dashed());
-    assert_eq!(fs::read_to_string(nested.join("inner.yml")).unwrap(), "inner: 1\n");
+    let nested = out
+        .join(".imgpkg/bundles")
+        .join(inner_pushed.digest.dashed());
+    assert_eq!(
+        fs::read_to_string(nested.join("inner.yml")).unwrap(),
+        "inner: 1\n"
+    );
     assert_eq!(
         fs::read_to_string(nested.join(".imgpkg/images.yml")).unwrap(),
         lock_with(&[(
@@ -265,7 +321,12 @@ fn cli_push_pull_describe() {
     let stdout = String::from_utf8(out).unwrap();
     let prefix = format!("Pushed '{}/cli/bundle@sha256:", reg.addr());
     assert!(stdout.starts_with(&prefix), "{stdout}");
-    let digest_ref = stdout.lines().next().unwrap().trim_start_matches("Pushed '").trim_end_matches('\'');
+    let digest_ref = stdout
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("Pushed '")
+        .trim_end_matches('\'');
     assert_eq!(
         fs::read_to_string(&lock).unwrap(),
         format!(
@@ -296,7 +357,13 @@ fn cli_push_pull_describe() {
 
     let err = Command::cargo_bin("strake")
         .unwrap()
-        .args(["bundle", "pull", "-b", &format!("{}/cli/bundle:nope", reg.addr()), "-o"])
+        .args([
+            "bundle",
+            "pull",
+            "-b",
+            &format!("{}/cli/bundle:nope", reg.addr()),
+            "-o",
+        ])
         .arg(tmp.path().join("nope"))
         .assert()
         .failure()
