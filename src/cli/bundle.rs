@@ -42,7 +42,7 @@ struct PushArgs {
     #[arg(short = 'f', long = "file", value_name = "PATH", required = true)]
     files: Vec<PathBuf>,
     /// Relative paths to exclude (exact match; replaces the default `.git`).
-    #[arg(long = "file-exclusion", value_name = "PATH", default_values_t = [".git".to_string()])]
+    #[arg(long = "file-exclusion", alias = "file-exclude-defaults", value_name = "PATH", default_values_t = [".git".to_string()])]
     file_exclusion: Vec<String>,
     /// Write a BundleLock here.
     #[arg(long = "lock-output", value_name = "FILE")]

@@ -26,7 +26,7 @@ enum Command {
     /// Print the version.
     Version,
     /// imgpkg-compatible bundles: push, pull, describe.
-    Bundle(bundle::BundleArgs),
+    Bundle(Box<bundle::BundleArgs>),
 }
 
 /// Entry point of the binary.
@@ -37,6 +37,6 @@ pub fn main() -> ExitCode {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
-        Command::Bundle(args) => bundle::run(args),
+        Command::Bundle(args) => bundle::run(*args),
     }
 }
