@@ -23,9 +23,35 @@ pub const CHUNK_SIZE: usize = 1 << 20;
 /// The deflate level (1: fastest; bundles are mostly text and already small).
 pub const LEVEL: u32 = 1;
 
+/// Probes per chunk for the incompressible-data check, and their size.
+const PROBES: usize = 4;
+const PROBE_SIZE: usize = 8 * 1024;
+
 /// Names the settings that decide the compressed bytes; the layer cache keys on it.
 pub fn settings_id() -> String {
-    format!("gzip-members/zlib-rs-1.1.11/level{LEVEL}/chunk{CHUNK_SIZE}")
+    format!(
+        "gzip-members/zlib-rs-1.1.11/level{LEVEL}/chunk{CHUNK_SIZE}/stored-if-incompressible-{PROBES}x{PROBE_SIZE}"
+    )
+}
+
+/// True when every probe (evenly spread, fixed offsets) of the chunk fails to
+/// shrink by 3% at the chunk level: random or already-compressed data, which is
+/// then stored (deflate level 0) instead of being compressed for nothing. The
+/// decision depends only on the bytes, so the output stays deterministic.
+fn looks_incompressible(chunk: &[u8]) -> bool {
+    if chunk.len() < PROBES * PROBE_SIZE * 2 {
+        return false;
+    }
+    (0..PROBES).all(|i| {
+        let start = i * (chunk.len() / PROBES);
+        let probe = &chunk[start..start + PROBE_SIZE];
+        let mut c = flate2::Compress::new(Compression::new(LEVEL), false);
+        let mut out = Vec::with_capacity(PROBE_SIZE + 64);
+        match c.compress_vec(probe, &mut out, flate2::FlushCompress::Finish) {
+            Ok(_) => out.len() * 100 >= probe.len() * 97,
+            Err(_) => false,
+        }
+    })
 }
 
 /// The number of threads to use by default: every core, or `STRAKE_THREADS`.
@@ -44,10 +70,12 @@ pub fn default_threads() -> usize {
 
 /// One chunk as a complete gzip member.
 pub fn compress_member(chunk: &[u8]) -> io::Result<Vec<u8>> {
-    let mut enc = GzEncoder::new(
-        Vec::with_capacity(chunk.len() / 2 + 64),
-        Compression::new(LEVEL),
-    );
+    let level = if looks_incompressible(chunk) {
+        Compression::none()
+    } else {
+        Compression::new(LEVEL)
+    };
+    let mut enc = GzEncoder::new(Vec::with_capacity(chunk.len() / 2 + 64), level);
     enc.write_all(chunk)?;
     enc.finish()
 }
@@ -237,6 +265,30 @@ mod tests {
             .read_to_end(&mut back)
             .unwrap();
         assert_eq!(back, data);
+    }
+
+    #[test]
+    fn random_chunks_are_stored_and_text_is_compressed() {
+        let mut x: u64 = 7;
+        let random: Vec<u8> = (0..CHUNK_SIZE)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x as u8
+            })
+            .collect();
+        assert!(looks_incompressible(&random));
+        let member = compress_member(&random).unwrap();
+        assert!(member.len() > random.len() && member.len() < random.len() + 1024);
+        let text = "key: value\n".repeat(CHUNK_SIZE / 11);
+        assert!(!looks_incompressible(text.as_bytes()));
+        assert!(compress_member(text.as_bytes()).unwrap().len() < text.len() / 10);
+        let mut back = Vec::new();
+        MultiGzDecoder::new(&member[..])
+            .read_to_end(&mut back)
+            .unwrap();
+        assert_eq!(back, random);
     }
 
     #[test]

@@ -12,7 +12,8 @@ use crate::bundle::image::parse_labels;
 use crate::bundle::pull::{PullOptions, pull_bundle};
 use crate::bundle::push::{PushOptions, push_bundle};
 use crate::bundle::tar::TarOptions;
-use crate::cli::stores::{open_destination, open_source, registry_opener};
+use crate::cli::registry_args::RegistryArgs;
+use crate::cli::stores::Stores;
 
 #[derive(Args)]
 pub struct BundleArgs {
@@ -32,6 +33,8 @@ enum BundleCommand {
 
 #[derive(Args)]
 struct PushArgs {
+    #[command(flatten)]
+    registry: RegistryArgs,
     /// Where to push: a registry reference with a tag, or oci:DIR[:TAG].
     #[arg(short = 'b', long = "bundle", value_name = "REF")]
     bundle: String,
@@ -39,7 +42,7 @@ struct PushArgs {
     #[arg(short = 'f', long = "file", value_name = "PATH", required = true)]
     files: Vec<PathBuf>,
     /// Relative paths to exclude (exact match; replaces the default `.git`).
-    #[arg(long = "file-exclusion", value_name = "PATH", default_values_t = [".git".to_string()])]
+    #[arg(long = "file-exclusion", alias = "file-exclude-defaults", value_name = "PATH", default_values_t = [".git".to_string()])]
     file_exclusion: Vec<String>,
     /// Write a BundleLock here.
     #[arg(long = "lock-output", value_name = "FILE")]
@@ -60,6 +63,8 @@ struct PushArgs {
 
 #[derive(Args)]
 struct PullArgs {
+    #[command(flatten)]
+    registry: RegistryArgs,
     /// The bundle: a registry reference or oci:DIR[:TAG|@DIGEST].
     #[arg(short = 'b', long = "bundle", value_name = "REF")]
     bundle: String,
@@ -80,6 +85,8 @@ enum OutputFormat {
 
 #[derive(Args)]
 struct DescribeArgs {
+    #[command(flatten)]
+    registry: RegistryArgs,
     /// The bundle: a registry reference or oci:DIR[:TAG|@DIGEST].
     #[arg(short = 'b', long = "bundle", value_name = "REF")]
     bundle: String,
@@ -130,7 +137,8 @@ async fn dispatch(args: BundleArgs) -> anyhow::Result<()> {
 
 async fn push(a: PushArgs) -> anyhow::Result<()> {
     let labels = parse_labels(&a.labels)?;
-    let (store, tag) = open_destination(&a.bundle)?;
+    let stores = Stores::new(a.registry.options())?;
+    let (store, tag) = stores.destination(&a.bundle)?;
     let tag = tag.ok_or_else(|| {
         anyhow::anyhow!(
             "-b {}: a tag is required to push (e.g. REPO:TAG or oci:DIR:TAG)",
@@ -159,8 +167,9 @@ async fn push(a: PushArgs) -> anyhow::Result<()> {
 }
 
 async fn pull(a: PullArgs) -> anyhow::Result<()> {
-    let (store, reference) = open_source(&a.bundle).await?;
-    let opener = registry_opener();
+    let stores = Stores::new(a.registry.options())?;
+    let (store, reference) = stores.source(&a.bundle).await?;
+    let opener = |r: &crate::oci::Reference| stores.registry(r);
     let report = pull_bundle(
         store.as_ref(),
         &reference,
@@ -194,8 +203,9 @@ async fn pull(a: PullArgs) -> anyhow::Result<()> {
 }
 
 async fn describe(a: DescribeArgs) -> anyhow::Result<()> {
-    let (store, reference) = open_source(&a.bundle).await?;
-    let opener = registry_opener();
+    let stores = Stores::new(a.registry.options())?;
+    let (store, reference) = stores.source(&a.bundle).await?;
+    let opener = |r: &crate::oci::Reference| stores.registry(r);
     let d = describe_bundle(store.as_ref(), &reference, Some(&opener)).await?;
     let text = match a.output {
         OutputFormat::Text => to_text(&d),

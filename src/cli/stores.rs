@@ -1,61 +1,65 @@
 //! Opening the store a command-line location names: `oci:DIR[:TAG|@DIGEST]` (an
-//! OCI image layout) or a registry reference (one repository of a registry).
+//! OCI image layout) or a registry reference (one repository of a registry,
+//! reached with the registry flags and the usual credential sources).
 
 use crate::oci::location::{Location, open_layout_destination, open_layout_source};
-use crate::oci::{OciError, Reference, Store};
+use crate::oci::registry::{RegistryClient, RegistryOptions};
+use crate::oci::{Reference, Store};
 
-/// Opens a registry repository for `reference`.
-pub fn open_registry(reference: &Reference) -> crate::oci::Result<Box<dyn Store>> {
-    Err(OciError::Registry {
-        registry: reference.registry().to_string(),
-        detail: "registry access is not available in this build".into(),
-    })
+/// Opens stores: layouts directly, registries through one shared client.
+pub struct Stores {
+    client: RegistryClient,
 }
 
-/// A store opener for images outside the bundle's own store.
-pub fn registry_opener() -> impl Fn(&Reference) -> crate::oci::Result<Box<dyn Store>> + Send + Sync
-{
-    open_registry
-}
+impl Stores {
+    pub fn new(options: RegistryOptions) -> anyhow::Result<Stores> {
+        Ok(Stores {
+            client: RegistryClient::new(options)?,
+        })
+    }
 
-/// Opens where a push goes: the store and the tag (if the location names one).
-pub fn open_destination(location: &str) -> anyhow::Result<(Box<dyn Store>, Option<String>)> {
-    match Location::parse(location)? {
-        Location::Layout { dir, reference } => {
-            let opened = open_layout_destination(&dir, reference)?;
-            Ok((opened.store, opened.reference))
-        }
-        Location::Registry(r) => {
-            if r.digest().is_some() {
-                anyhow::bail!("-b {location}: push needs a tag, not a digest");
+    /// Opens the registry repository of `reference`.
+    pub fn registry(&self, reference: &Reference) -> crate::oci::Result<Box<dyn Store>> {
+        Ok(Box::new(self.client.store(reference)))
+    }
+
+    /// Opens where a push goes: the store and the tag (if the location names one).
+    pub fn destination(&self, location: &str) -> anyhow::Result<(Box<dyn Store>, Option<String>)> {
+        match Location::parse(location)? {
+            Location::Layout { dir, reference } => {
+                let opened = open_layout_destination(&dir, reference)?;
+                Ok((opened.store, opened.reference))
             }
-            Ok((open_registry(&r)?, Some(r.manifest_reference())))
-        }
-        Location::Tarball { path } => {
-            anyhow::bail!(
-                "{}: pushing to a tarball is not supported here",
-                path.display()
-            )
+            Location::Registry(r) => {
+                if r.digest().is_some() {
+                    anyhow::bail!("-b {location}: push needs a tag, not a digest");
+                }
+                Ok((self.registry(&r)?, Some(r.manifest_reference())))
+            }
+            Location::Tarball { path } => {
+                anyhow::bail!(
+                    "{}: pushing to a tarball is not supported here",
+                    path.display()
+                )
+            }
         }
     }
-}
 
-/// Opens where a pull or describe reads from: the store and the tag or digest.
-pub async fn open_source(location: &str) -> anyhow::Result<(Box<dyn Store>, String)> {
-    match Location::parse(location)? {
-        Location::Layout { dir, reference } => {
-            let opened = open_layout_source(&dir, reference).await?;
-            let reference = opened
-                .reference
-                .ok_or_else(|| anyhow::anyhow!("{location}: name a tag or digest"))?;
-            Ok((opened.store, reference))
-        }
-        Location::Registry(r) => Ok((open_registry(&r)?, r.manifest_reference())),
-        Location::Tarball { path } => {
-            anyhow::bail!(
+    /// Opens where a pull or describe reads from: the store and the tag or digest.
+    pub async fn source(&self, location: &str) -> anyhow::Result<(Box<dyn Store>, String)> {
+        match Location::parse(location)? {
+            Location::Layout { dir, reference } => {
+                let opened = open_layout_source(&dir, reference).await?;
+                let reference = opened
+                    .reference
+                    .ok_or_else(|| anyhow::anyhow!("{location}: name a tag or digest"))?;
+                Ok((opened.store, reference))
+            }
+            Location::Registry(r) => Ok((self.registry(&r)?, r.manifest_reference())),
+            Location::Tarball { path } => anyhow::bail!(
                 "{}: reading bundles from a tarball is not supported here",
                 path.display()
-            )
+            ),
         }
     }
 }
