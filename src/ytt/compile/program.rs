@@ -41,8 +41,8 @@ pub struct Program {
     depth: i32,
     /// The previous code line ended in `\`.
     continued: bool,
-    /// The previous code line opened a block (`…:` at depth 0), waiting for a
-    /// continuation line to finish it.
+    /// Open string literal carried from the previous code line (quote char, triple).
+    quote: Option<(char, bool)>,
     ctx_kind: &'static str,
 }
 
@@ -61,6 +61,7 @@ impl Program {
             blocks: Vec::new(),
             depth: 0,
             continued: false,
+            quote: None,
             ctx_kind,
         }
     }
@@ -89,9 +90,10 @@ impl Program {
         } else {
             raw.trim_start().to_string()
         };
-        let starts_statement = !self.continued && self.depth == 0;
-        let (stmt, depth_after, ends_backslash) = scan_code(&text, self.depth);
+        let starts_statement = !self.continued && self.depth == 0 && self.quote.is_none();
+        let (stmt, depth_after, ends_backslash, quote) = scan_code(&text, self.depth, self.quote);
         self.depth = depth_after;
+        self.quote = quote;
         self.continued = ends_backslash;
         if starts_statement {
             let first = first_word(&stmt);
@@ -259,32 +261,71 @@ pub fn split_comment(s: &str) -> (&str, &str) {
     (s, "")
 }
 
-/// Returns the statement text without its comment, the bracket depth after the line,
-/// and whether the line ends in a `\` continuation.
-fn scan_code(text: &str, depth: i32) -> (String, i32, bool) {
-    let (code, _) = split_comment(text);
+/// Returns the statement text (without a trailing comment when the line starts outside
+/// a string), the bracket depth after the line, whether the line ends in a `\`
+/// continuation, and the string literal still open at its end.
+fn scan_code(
+    text: &str,
+    depth: i32,
+    open: Option<(char, bool)>,
+) -> (String, i32, bool, Option<(char, bool)>) {
     let mut d = depth;
-    let mut quote: Option<char> = None;
-    let mut chars = code.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut quote = open;
+    let chars: Vec<char> = text.chars().collect();
+    let mut code_end = text.len();
+    let mut i = 0;
+    let mut byte = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let triple = |q: char| i + 2 < chars.len() && chars[i + 1] == q && chars[i + 2] == q;
         match quote {
-            Some(q) => {
+            Some((q, tri)) => {
                 if c == '\\' {
-                    chars.next();
-                } else if c == q {
+                    byte += c.len_utf8();
+                    i += 1;
+                    if i < chars.len() {
+                        byte += chars[i].len_utf8();
+                        i += 1;
+                    }
+                    continue;
+                } else if c == q && (!tri || triple(q)) {
                     quote = None;
+                    if tri {
+                        byte += 2;
+                        i += 2;
+                    }
                 }
             }
             None => match c {
-                '"' | '\'' => quote = Some(c),
+                '"' | '\'' => {
+                    let tri = triple(c);
+                    quote = Some((c, tri));
+                    if tri {
+                        byte += 2;
+                        i += 2;
+                    }
+                }
+                '#' => {
+                    code_end = byte;
+                    break;
+                }
                 '(' | '[' | '{' => d += 1,
                 ')' | ']' | '}' => d -= 1,
                 _ => {}
             },
         }
+        byte += c.len_utf8();
+        i += 1;
     }
-    let backslash = text.trim_end_matches([' ', '\t']).ends_with('\\') || quote.is_some();
-    (code.to_string(), d.max(0), backslash)
+    let code = &text[..code_end];
+    let backslash = code.trim_end_matches([' ', '\t']).ends_with('\\');
+    // A single-quoted string cannot span lines without `\`.
+    if let Some((_, false)) = quote {
+        if !backslash {
+            quote = None;
+        }
+    }
+    (code.to_string(), d.max(0), backslash, quote)
 }
 
 #[cfg(test)]

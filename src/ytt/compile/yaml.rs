@@ -366,7 +366,7 @@ mod tests {
         let src = "#@ x = 1\na: #@ x\nb:\n- 2\n";
         assert_eq!(
             generate(src),
-            "__ytt_start(0)\nx = 1\n__ytt_start(1)\n__ytt_start(2)\n__ytt_set(3, (x))\n__ytt_start(4)\n__ytt_start(5)\n__ytt_start(6)\n"
+            "__ytt_start(0)\n__ytt_start(1)\n__ytt_start(2)\nx = 1\n__ytt_set(3, (x))\n__ytt_start(4)\n__ytt_start(5)\n__ytt_start(6)\n"
         );
     }
 
