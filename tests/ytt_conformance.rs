@@ -18,6 +18,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("template", 98),
     ("data-values", 46),
     ("overlay", 59),
+    ("schema", 0),
 ];
 
 const META: &[&str] = &["args", "expected.yml", "expected-error.txt"];

@@ -54,6 +54,15 @@ pub struct TemplateArgs {
     /// Mark files (`path:exclude=true`, `path:type=yaml-plain`, ...).
     #[arg(long = "file-mark")]
     pub file_mark: Vec<String>,
+    /// Print the data values schema (needs `-o openapi-v3`).
+    #[arg(long = "data-values-schema-inspect")]
+    pub data_values_schema_inspect: bool,
+    /// With --data-values-schema-inspect: also export validations, `required` and all examples.
+    #[arg(long = "openapi-validations")]
+    pub openapi_validations: bool,
+    /// Skip all data values validations.
+    #[arg(long = "dangerous-data-values-disable-validation")]
+    pub dangerous_data_values_disable_validation: bool,
 }
 
 impl TemplateArgs {
@@ -88,9 +97,10 @@ impl TemplateArgs {
         let output = match self.output.as_str() {
             "yaml" => OutputFormat::Yaml,
             "json" => OutputFormat::Json,
+            "openapi-v3" => OutputFormat::OpenApiV3,
             o => {
                 return Err(crate::ytt::Error::Usage(format!(
-                    "unknown output format '{o}' (expected yaml or json)"
+                    "unknown output format '{o}' (expected yaml, json or openapi-v3)"
                 )));
             }
         };
@@ -106,6 +116,9 @@ impl TemplateArgs {
             ignore_unknown_comments: self.ignore_unknown_comments,
             implicit_map_key_overrides: self.implicit_map_key_overrides,
             file_marks: marks?,
+            data_values_schema_inspect: self.data_values_schema_inspect,
+            openapi_validations: self.openapi_validations,
+            dangerous_disable_validation: self.dangerous_data_values_disable_validation,
         })
     }
 }

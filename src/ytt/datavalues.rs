@@ -36,7 +36,10 @@ impl Pipeline<'_> {
     /// Evaluates the values files, then applies `extra` overlays (library
     /// `with_data_values`) and the flags; stores the result in the library.
     pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
-        let mut values: Option<Node> = None;
+        // Schema hook (helper "schema"): defaults first, every source type-checked before
+        // it is merged, defaults of new nodes filled after, validations at the end.
+        let mut schema = crate::ytt::schema::ValuesChecker::load(self.lib)?;
+        let mut values: Option<Node> = schema.defaults();
         for f in self.lib.files.clone() {
             if !is_values_file(self.lib, &f)? {
                 continue;
@@ -54,7 +57,9 @@ impl Pipeline<'_> {
                         .unwrap_or_default();
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
+                    schema.check_doc(&d)?;
                     apply_values_doc(&mut values, &d)?;
+                    schema.fill(&mut values);
                 } else if !d.value.is_empty_doc() {
                     return Err(Error::at(
                         format!(
@@ -70,19 +75,28 @@ impl Pipeline<'_> {
                 }
             }
         }
-        // (A values schema would check `values` here and supply defaults.)
         for d in refs {
+            schema.check_doc(d)?;
             apply_values_doc(&mut values, d)?;
+            schema.fill(&mut values);
         }
         for e in extra {
+            schema.check_value(e, "Overlaying additional data values", None)?;
             plain_merge_into(&mut values, e);
+            schema.fill(&mut values);
         }
-        self.apply_flags(&mut values, flags)?;
+        self.apply_flags(&mut values, flags, &mut schema)?;
+        schema.finish(&values)?;
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
         Ok(())
     }
 
-    fn apply_flags(&self, values: &mut Option<Node>, flags: &[DataValueFlag]) -> Result<(), Error> {
+    fn apply_flags(
+        &self,
+        values: &mut Option<Node>,
+        flags: &[DataValueFlag],
+        schema: &mut crate::ytt::schema::ValuesChecker,
+    ) -> Result<(), Error> {
         let pos = Pos::default();
         for fl in flags {
             if let DataValueFlag::ValuesFile(path) = fl {
@@ -105,11 +119,14 @@ impl Pipeline<'_> {
                         crate::ytt::error::Position::in_source(path, line, &src),
                     ));
                 }
+                schema.add_source(path, &src);
                 for d in crate::ytt::eval::plain_docs(&ds) {
                     if d.value.is_empty_doc() {
                         continue;
                     }
+                    schema.check_value(&d.value, "Overlaying data values", None)?;
                     plain_merge_into(values, &d.value);
+                    schema.fill(values);
                 }
             }
         }
@@ -127,7 +144,10 @@ impl Pipeline<'_> {
                     } else {
                         Value::String(v)
                     };
-                    set_path(values, &key, &Node::from_value(&val, &pos));
+                    let leaf = Node::from_value(&val, &pos);
+                    schema.check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)?;
+                    set_path(values, &key, &leaf);
+                    schema.fill(values);
                 }
             }
         }
@@ -153,7 +173,10 @@ impl Pipeline<'_> {
                         Value::String(String::from_utf8_lossy(&bytes).into_owned())
                     }
                 };
-                set_path(values, key, &Node::from_value(&val, &pos));
+                let leaf = Node::from_value(&val, &pos);
+                schema.check_flag(key, &leaf, flag, kv)?;
+                set_path(values, key, &leaf);
+                schema.fill(values);
             }
         }
         Ok(())

@@ -14,6 +14,7 @@ pub mod node;
 pub mod options;
 pub mod overlay;
 pub mod render;
+pub mod schema;
 pub mod starlark;
 
 use std::path::Path;
@@ -41,6 +42,7 @@ fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
         OutputFormat::Json => crate::yaml::json::to_json_stream(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
+        OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
     }
 }
 
@@ -58,10 +60,16 @@ pub fn run(
         EvalOpts {
             implicit_map_key_overrides: opts.implicit_map_key_overrides,
             ignore_unknown_comments: opts.ignore_unknown_comments,
+            dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
     datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
+    // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
+    if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
+        out.stdout = schema::inspect(opts, &lib)?.into_bytes();
+        return Ok(out);
+    }
     if opts.data_values_inspect {
         let v = match lib.values.borrow().clone() {
             Value::Null => Value::Map(vec![]),
@@ -72,6 +80,7 @@ pub fn run(
                 .map_err(|e| Error::msg(format!("printing YAML: {e}")))?,
             OutputFormat::Json => crate::yaml::json::to_json(&v)
                 .map_err(|e| Error::msg(format!("printing JSON: {e}")))?,
+            OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
         };
         out.stdout = s.into_bytes();
         return Ok(out);

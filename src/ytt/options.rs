@@ -10,6 +10,8 @@ pub enum OutputFormat {
     #[default]
     Yaml,
     Json,
+    /// `-o openapi-v3`: only with `--data-values-schema-inspect` (helper "schema").
+    OpenApiV3,
 }
 
 /// One `--data-value*` flag, in command-line order.
@@ -41,6 +43,11 @@ pub struct Options {
     pub ignore_unknown_comments: bool,
     pub implicit_map_key_overrides: bool,
     pub file_marks: Vec<FileMark>,
+    /// Schema options (helper "schema"): `--data-values-schema-inspect`,
+    /// `--openapi-validations`, `--dangerous-data-values-disable-validation`.
+    pub data_values_schema_inspect: bool,
+    pub openapi_validations: bool,
+    pub dangerous_disable_validation: bool,
 }
 
 impl Options {
@@ -57,6 +64,9 @@ impl Options {
             let takes_value = !matches!(
                 flag,
                 "--data-values-inspect"
+                    | "--data-values-schema-inspect"
+                    | "--openapi-validations"
+                    | "--dangerous-data-values-disable-validation"
                     | "--strict"
                     | "--ignore-unknown-comments"
                     | "--implicit-map-key-overrides"
@@ -81,6 +91,7 @@ impl Options {
                     o.output = match value.as_str() {
                         "yaml" => OutputFormat::Yaml,
                         "json" => OutputFormat::Json,
+                        "openapi-v3" => OutputFormat::OpenApiV3,
                         v => return Err(Error::Usage(format!("unknown output format '{v}'"))),
                     }
                 }
@@ -91,6 +102,11 @@ impl Options {
                 "--data-values-env" => o.data_values.push(DataValueFlag::Env(value)),
                 "--data-values-env-yaml" => o.data_values.push(DataValueFlag::EnvYaml(value)),
                 "--data-values-inspect" => o.data_values_inspect = true,
+                "--data-values-schema-inspect" => o.data_values_schema_inspect = true,
+                "--openapi-validations" => o.openapi_validations = true,
+                "--dangerous-data-values-disable-validation" => {
+                    o.dangerous_disable_validation = true
+                }
                 "--strict" | "-s" => o.strict = true,
                 "--ignore-unknown-comments" => o.ignore_unknown_comments = true,
                 "--implicit-map-key-overrides" => o.implicit_map_key_overrides = true,

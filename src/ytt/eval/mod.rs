@@ -28,6 +28,8 @@ use builder::Builder;
 pub struct EvalOpts {
     pub implicit_map_key_overrides: bool,
     pub ignore_unknown_comments: bool,
+    /// `--dangerous-data-values-disable-validation` (schema hook, helper "schema").
+    pub dangerous_disable_validation: bool,
 }
 
 /// One library: the root file set or a private library.
