@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod template;
+pub mod values;
 
 #[derive(Parser)]
 #[command(
@@ -23,7 +24,10 @@ enum Command {
     /// Print the version.
     Version,
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
-    Template(template::TemplateArgs),
+    Template(Box<template::TemplateArgs>),
+    /// Work with package values (check a values file against a values schema).
+    #[command(subcommand)]
+    Values(values::ValuesCommand),
 }
 
 /// Entry point of the binary.
@@ -35,5 +39,6 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Template(args) => template::run(&args),
+        Command::Values(cmd) => values::run(&cmd),
     }
 }

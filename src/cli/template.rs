@@ -155,11 +155,11 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
             for w in &out.warnings {
                 eprintln!("{w}");
             }
-            if let Some(dir) = &opts.output_files {
-                if let Err(e) = write_files(Path::new(dir), &out.files) {
-                    eprintln!("strake: Error: writing output files to '{dir}': {e}");
-                    return ExitCode::FAILURE;
-                }
+            if let Some(dir) = &opts.output_files
+                && let Err(e) = write_files(Path::new(dir), &out.files)
+            {
+                eprintln!("strake: Error: writing output files to '{dir}': {e}");
+                return ExitCode::FAILURE;
             }
             let mut stdout = std::io::stdout().lock();
             if stdout

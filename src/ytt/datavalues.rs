@@ -16,10 +16,37 @@ use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
 
+/// What a values schema contributes to the pipeline (implemented by the schema
+/// module; `None` means "no schema": the first `#@data/values` document then defines
+/// the values and flags may add new keys).
+pub trait ValuesSchema {
+    /// The defaults the values start from.
+    fn defaults(&self) -> Node;
+    /// Checks the values after a stage (`"data values file x.yml"`, `"--data-value"`,
+    /// ...): types, unknown keys. Validations run once at the end ([`Self::validate`]).
+    fn check(&self, values: &Node, stage: &str) -> Result<(), Error>;
+    /// Runs the schema's validations on the final values.
+    fn validate(&self, values: &Node) -> Result<(), Error>;
+}
+
 /// The stages of computing a library's data values.
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
+}
+
+/// The pipeline with an optional schema.
+impl Pipeline<'_> {
+    /// Like [`Pipeline::run`], starting from and checking against `schema`.
+    pub fn run_with_schema(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        self.run_inner(schema, flags, refs, extra)
+    }
 }
 
 /// True when a YAML template file holds `#@data/values` documents.
@@ -36,10 +63,33 @@ impl Pipeline<'_> {
     /// Evaluates the values files, then applies `extra` overlays (library
     /// `with_data_values`) and the flags; stores the result in the library.
     pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
-        // Schema hook (helper "schema"): defaults first, every source type-checked before
-        // it is merged, defaults of new nodes filled after, validations at the end.
-        let mut schema = crate::ytt::schema::ValuesChecker::load(self.lib)?;
-        let mut values: Option<Node> = schema.defaults();
+        self.run_inner(None, flags, refs, extra)
+    }
+
+    /// Applies `--data-value @lib:key=...` values a parent passed down (plain, by key).
+    pub fn apply_flag_refs(&self, refs: &[(String, Node)]) {
+        let mut values = match self.lib.values.borrow().clone() {
+            Value::Null => None,
+            v => Some(Node::from_value(&v, &Pos::default())),
+        };
+        for (key, node) in refs {
+            set_path(&mut values, key, node);
+        }
+        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+    }
+
+    fn run_inner(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
+        // source type-checked before it is merged, defaults of new nodes filled after,
+        // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
+        let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
+        let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
         for f in self.lib.files.clone() {
             if !is_values_file(self.lib, &f)? {
                 continue;
@@ -57,9 +107,12 @@ impl Pipeline<'_> {
                         .unwrap_or_default();
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
-                    schema.check_doc(&d)?;
+                    checker.check_doc(&d)?;
                     apply_values_doc(&mut values, &d)?;
-                    schema.fill(&mut values);
+                    checker.fill(&mut values);
+                    if let (Some(s), Some(v)) = (schema, &values) {
+                        s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
+                    }
                 } else if !d.value.is_empty_doc() {
                     return Err(Error::at(
                         format!(
@@ -76,17 +129,25 @@ impl Pipeline<'_> {
             }
         }
         for d in refs {
-            schema.check_doc(d)?;
+            checker.check_doc(d)?;
             apply_values_doc(&mut values, d)?;
-            schema.fill(&mut values);
+            checker.fill(&mut values);
         }
         for e in extra {
-            schema.check_value(e, "Overlaying additional data values", None)?;
+            checker.check_value(e, "Overlaying additional data values", None)?;
             plain_merge_into(&mut values, e);
-            schema.fill(&mut values);
+            checker.fill(&mut values);
         }
-        self.apply_flags(&mut values, flags, &mut schema)?;
-        schema.finish(&values)?;
+        self.apply_flags(&mut values, flags, &mut checker)?;
+        if let (Some(s), Some(v)) = (schema, &values) {
+            s.check(v, "command-line data values")?;
+            s.validate(v)?;
+        }
+        // (Schema hook: `#@assert/validate` runs with the schema validations, so that
+        // all violations are reported together and the disable flag applies.)
+        checker.finish(&values)?;
+        // Modules loaded while evaluating values files saw partial values.
+        self.lib.clear_cache();
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
         Ok(())
     }
@@ -163,6 +224,10 @@ impl Pipeline<'_> {
                 let (key, raw) = kv.split_once('=').ok_or_else(|| {
                     Error::Usage(format!("{flag} '{kv}': Expected format key=value"))
                 })?;
+                let (lib_name, key) = match key.strip_prefix('@').and_then(|r| r.split_once(':')) {
+                    Some((l, k)) => (Some(l.to_string()), k),
+                    None => (None, key),
+                };
                 let val = match k {
                     0 => Value::String(raw.to_string()),
                     1 => parse_flag_yaml(raw, flag)?,
@@ -174,9 +239,18 @@ impl Pipeline<'_> {
                     }
                 };
                 let leaf = Node::from_value(&val, &pos);
-                schema.check_flag(key, &leaf, flag, kv)?;
-                set_path(values, key, &leaf);
-                schema.fill(values);
+                match lib_name {
+                    Some(l) => self
+                        .lib
+                        .flag_refs
+                        .borrow_mut()
+                        .push((l, key.to_string(), leaf)),
+                    None => {
+                        schema.check_flag(key, &leaf, flag, kv)?;
+                        set_path(values, key, &leaf);
+                        schema.fill(values);
+                    }
+                }
             }
         }
         Ok(())
@@ -224,6 +298,9 @@ fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
 
 /// Merges a `#@data/values` document (an overlay) into the values.
 fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
+    if matches!(values, Some(Node::Scalar(Value::Null))) {
+        *values = None;
+    }
     match values {
         None => {
             if !matches!(d.value, Node::Map(_) | Node::Scalar(Value::Null)) {
@@ -283,5 +360,196 @@ fn plain_merge(left: &mut Node, right: &Node) {
             }
         }
         (l, r) => *l = r.clone(),
+    }
+}
+
+/// Runs the `#@assert/validate` rules attached to data values. (Superseded by
+/// `schema::ValuesChecker::finish`, which also runs schema validations.)
+#[allow(dead_code)]
+fn validate(node: &Node, path: &str) -> Result<(), Error> {
+    let items: Vec<(String, &Node, &Meta)> = match node {
+        Node::Map(items) => items
+            .iter()
+            .map(|i| {
+                let k = crate::ytt::eval::fragment::key_string(&i.key);
+                let p = if path.is_empty() {
+                    k
+                } else {
+                    format!("{path}.{k}")
+                };
+                (p, &i.value, &i.meta)
+            })
+            .collect(),
+        Node::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(n, i)| (format!("{path}[{n}]"), &i.value, &i.meta))
+            .collect(),
+        Node::Scalar(_) => Vec::new(),
+    };
+    for (p, value, meta) in items {
+        validate(value, &p)?;
+        for ann in meta.anns.iter().filter(|a| a.name == "assert/validate") {
+            check_rules(ann, value, &p, meta)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_rules(
+    ann: &crate::ytt::node::Ann,
+    value: &Node,
+    path: &str,
+    meta: &Meta,
+) -> Result<(), Error> {
+    use crate::ytt::starlark::{Args, Value as SValue};
+    let v = crate::ytt::eval::fragment::plain_to_struct(&value.to_value());
+    let mut thread = Thread::new();
+    let fail = |desc: String, extra: Option<String>| {
+        Error::at(
+            format!(
+                "One or more data values were invalid:\n- \"{path}\" ({}) requires \"{desc}\"{}",
+                meta.pos,
+                extra.map(|e| format!("; {e}")).unwrap_or_default()
+            ),
+            pos_of(meta),
+        )
+    };
+    for rule in &ann.args {
+        let SValue::Tuple(t) = rule else {
+            return Err(Error::at(
+                format!(
+                    "Expected assert/validate rule to be a (description, function) tuple, but was {}",
+                    rule.type_name()
+                ),
+                pos_of(meta),
+            ));
+        };
+        let desc = t
+            .first()
+            .map(crate::ytt::starlark::to_str)
+            .unwrap_or_default();
+        let Some(f) = t.get(1) else { continue };
+        match thread.call(f, Args::new(vec![v.clone()])) {
+            Ok(SValue::Bool(false)) => return Err(fail(desc, None)),
+            Ok(_) => {}
+            Err(e) => return Err(fail(desc, Some(e.msg.clone()))),
+        }
+    }
+    for (k, arg) in &ann.kwargs {
+        let plain = value.to_value();
+        let len = match &plain {
+            Value::String(s) => Some(s.chars().count() as i128),
+            Value::Array(a) => Some(a.len() as i128),
+            Value::Map(m) => Some(m.len() as i128),
+            _ => None,
+        };
+        let n = arg.as_int();
+        let num = match &plain {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        let argf = match arg {
+            SValue::Int(i) => Some(*i as f64),
+            SValue::Float(f) => Some(*f),
+            _ => None,
+        };
+        let (ok, desc) = match k.as_str() {
+            "min_len" => (
+                len.zip(n).is_some_and(|(l, n)| l >= n),
+                format!("length >= {}", n.unwrap_or(0)),
+            ),
+            "max_len" => (
+                len.zip(n).is_some_and(|(l, n)| l <= n),
+                format!("length <= {}", n.unwrap_or(0)),
+            ),
+            "min" => (
+                num.zip(argf).is_some_and(|(x, m)| x >= m),
+                format!("a value >= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "max" => (
+                num.zip(argf).is_some_and(|(x, m)| x <= m),
+                format!("a value <= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
+            "one_of" => {
+                let (vals, _g) = crate::ytt::eval::fragment::items_of(arg)
+                    .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
+                let mut ok = false;
+                for x in vals {
+                    if crate::ytt::starlark::value::equals(&x, &v).unwrap_or(false) {
+                        ok = true;
+                    }
+                }
+                (ok, format!("one of {}", crate::ytt::starlark::repr(arg)))
+            }
+            _ => continue,
+        };
+        if !ok {
+            return Err(fail(desc, None));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(v: Value) -> Node {
+        Node::from_value(&v, &Pos::default())
+    }
+
+    fn map(items: Vec<(&str, Value)>) -> Value {
+        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
+    }
+
+    #[test]
+    fn set_path_creates_maps_and_replaces_the_leaf() {
+        let mut values = Some(node(map(vec![(
+            "a",
+            map(vec![
+                ("b", map(vec![("old", Value::Int(1))])),
+                ("c", Value::Int(2)),
+            ]),
+        )])));
+        set_path(&mut values, "a.b", &node(map(vec![("new", Value::Int(3))])));
+        set_path(&mut values, "x.y", &node(Value::str("z")));
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                (
+                    "a",
+                    map(vec![
+                        ("b", map(vec![("new", Value::Int(3))])),
+                        ("c", Value::Int(2))
+                    ])
+                ),
+                ("x", map(vec![("y", Value::str("z"))])),
+            ])
+        );
+    }
+
+    #[test]
+    fn plain_merge_merges_maps_and_replaces_arrays() {
+        let mut values = Some(node(map(vec![
+            ("list", Value::Array(vec![Value::Int(1), Value::Int(2)])),
+            ("m", map(vec![("k", Value::Int(1))])),
+        ])));
+        plain_merge_into(
+            &mut values,
+            &node(map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("j", Value::Int(2))])),
+            ])),
+        );
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("k", Value::Int(1)), ("j", Value::Int(2))])),
+            ])
+        );
     }
 }

@@ -54,17 +54,46 @@ pub fn run(
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
     let files = files::collect(&opts.files, cwd, stdin, &opts.file_marks)?;
+    let all = files.clone();
+    run_files(opts, cwd, files).map_err(|e| with_source_line(e, &all))
+}
+
+/// Fills in the text of the template line an error points at, when it is missing.
+fn with_source_line(e: Error, files: &[files::InputFile]) -> Error {
+    match e {
+        Error::Template {
+            message,
+            pos: Some(mut p),
+        } if p.text.is_none() && p.line > 0 => {
+            if let Some(f) = files.iter().find(|f| f.rel == p.file) {
+                let src = String::from_utf8_lossy(&f.bytes);
+                p.text = error::Position::in_source(&p.file, p.line, &src).text;
+            }
+            Error::Template {
+                message,
+                pos: Some(p),
+            }
+        }
+        e => e,
+    }
+}
+
+fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result<Output, Error> {
     let lib = Lib::new(
         "",
         files,
         EvalOpts {
             implicit_map_key_overrides: opts.implicit_map_key_overrides,
             ignore_unknown_comments: opts.ignore_unknown_comments,
+            strict: opts.strict,
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
+    schema::values::take_warnings();
     datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
+    // Schema hook: deprecated data values that were given a value.
+    out.warnings.extend(schema::values::take_warnings());
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
         out.stdout = schema::inspect(opts, &lib)?.into_bytes();
@@ -101,7 +130,7 @@ pub fn run(
                 let vals: Vec<Value> = r
                     .docs
                     .iter()
-                    .filter(|d| &*d.meta.pos.file == name.as_str())
+                    .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
                     .map(|d| d.value.to_value())
                     .collect();
                 if vals.is_empty() {

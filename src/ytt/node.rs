@@ -48,6 +48,8 @@ impl Ann {
 pub struct Meta {
     pub pos: Pos,
     pub anns: Vec<Ann>,
+    /// For output documents: the template file whose output they are part of.
+    pub origin: Option<Rc<str>>,
 }
 
 impl Meta {
@@ -55,6 +57,7 @@ impl Meta {
         Meta {
             pos,
             anns: Vec::new(),
+            origin: None,
         }
     }
 

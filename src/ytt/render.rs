@@ -36,7 +36,9 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                 }
                 let ev = eval_yaml(lib, &f)?;
                 yaml_files.push(lib.display(&f.rel));
-                for d in ev.docs {
+                let origin: std::rc::Rc<str> = std::rc::Rc::from(lib.display(&f.rel).as_str());
+                for mut d in ev.docs {
+                    d.meta.origin = Some(origin.clone());
                     if is_overlay_doc(&d) {
                         overlays.push(d);
                     } else if d.meta.has("data/values-schema") {

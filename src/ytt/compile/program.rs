@@ -29,7 +29,8 @@ enum Block {
         builds: bool,
         returns: Vec<usize>,
     },
-    Other,
+    /// `if`/`for`/`while`, opened at a template line.
+    Other(usize),
 }
 
 /// A Starlark program under construction.
@@ -104,10 +105,10 @@ impl Program {
                     builds: false,
                     returns: Vec::new(),
                 }),
-                "if" | "for" | "while" => {
-                    if ends_with_colon(&stmt) || self.depth != 0 || ends_backslash {
-                        self.blocks.push(Block::Other)
-                    }
+                "if" | "for" | "while"
+                    if (ends_with_colon(&stmt) || self.depth != 0 || ends_backslash) =>
+                {
+                    self.blocks.push(Block::Other(src_line))
                 }
                 "end" if stmt.trim() == "end" => {
                     match self.blocks.pop() {
@@ -153,7 +154,7 @@ impl Program {
                                 }
                             }
                         }
-                        Some(Block::Other) => {}
+                        Some(Block::Other(_)) => {}
                     }
                 }
                 "return" => {
@@ -178,11 +179,13 @@ impl Program {
         if let Some(b) = self.blocks.last() {
             let line = match b {
                 Block::Def { def_line, .. } => self.lines[*def_line].src_line,
-                Block::Other => last_line,
+                Block::Other(l) => *l,
             };
             return Err(BlockError {
                 line,
-                message: "block is not closed: expected 'end'".into(),
+                message: format!(
+                    "Missing 'end' for the block opened on line {line} (last line of the template is {last_line})"
+                ),
             });
         }
         Ok(())
@@ -320,10 +323,10 @@ fn scan_code(
     let code = &text[..code_end];
     let backslash = code.trim_end_matches([' ', '\t']).ends_with('\\');
     // A single-quoted string cannot span lines without `\`.
-    if let Some((_, false)) = quote {
-        if !backslash {
-            quote = None;
-        }
+    if let Some((_, false)) = quote
+        && !backslash
+    {
+        quote = None;
     }
     (code.to_string(), d.max(0), backslash, quote)
 }
@@ -364,7 +367,7 @@ mod tests {
     fn unclosed_block_is_reported() {
         let mut p = Program::new("yaml");
         p.push_code("if True:", 3).unwrap();
-        assert_eq!(p.finish(9).unwrap_err().line, 9);
+        assert_eq!(p.finish(9).unwrap_err().line, 3);
         let mut p = Program::new("yaml");
         assert!(p.push_code("end", 2).is_err());
     }

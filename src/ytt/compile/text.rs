@@ -55,7 +55,7 @@ fn parse(src: &str, first_line: usize) -> Result<Vec<Piece>, BlockError> {
                 let Some(end) = after.find("@)") else {
                     return Err(BlockError {
                         line,
-                        message: "text template: '(@' is not closed by '@)'".into(),
+                        message: "text template: Missing code closing '@)' for '(@'".into(),
                     });
                 };
                 let mut code = &after[..end];

@@ -19,7 +19,7 @@ use crate::ytt::node::Pos;
 pub const START: &str = "__ytt_start";
 /// Sets a node's value from an expression: `__ytt_set(tag, value)`.
 pub const SET: &str = "__ytt_set";
-/// Records an annotation for the next instance of a node: `__ytt_annot(tag, name, args…)`.
+/// Records an annotation for the next instance of a node: `__ytt_annot(tag, name, line, args…)`.
 pub const ANNOT: &str = "__ytt_annot";
 
 /// What a tag stands for.
@@ -171,7 +171,8 @@ impl Compiler {
                 format!(", {content}")
             };
             self.prog.push_plain(
-                format!("{ANNOT}({tag}, {}{args})", starlark_string(&name)),
+                // The annotation's own line goes along (schema reports point at it).
+                format!("{ANNOT}({tag}, {}, {line}{args})", starlark_string(&name)),
                 line,
             );
         }

@@ -62,6 +62,8 @@ pub struct Builder {
     stack: Vec<Ctx>,
     pending: HashMap<usize, Vec<Ann>>,
     implicit_overrides: bool,
+    /// Call depth at which each context of `stack` was begun (0 for the top level).
+    depths: Vec<usize>,
 }
 
 impl Builder {
@@ -71,6 +73,7 @@ impl Builder {
             stack: vec![Ctx::Yaml(YamlCtx::default())],
             pending: HashMap::new(),
             implicit_overrides,
+            depths: vec![0],
         }
     }
 
@@ -81,10 +84,27 @@ impl Builder {
             stack: vec![Ctx::Text(String::new())],
             pending: HashMap::new(),
             implicit_overrides: false,
+            depths: vec![0],
         }
     }
 
-    pub fn begin(&mut self, kind: &str) {
+    /// Drops contexts of functions that were left by an error (caught, for example, by
+    /// `assert.try_to`): those begun deeper than `depth` (or at it, when `inclusive`).
+    pub fn unwind(&mut self, depth: usize, inclusive: bool) {
+        while self.stack.len() > 1 {
+            let d = *self.depths.last().expect("depth");
+            if d > depth || (inclusive && d == depth) {
+                self.stack.pop();
+                self.depths.pop();
+            } else {
+                break;
+            }
+        }
+    }
+
+    pub fn begin(&mut self, kind: &str, depth: usize) {
+        self.unwind(depth, true);
+        self.depths.push(depth);
         self.stack.push(if kind == "text" {
             Ctx::Text(String::new())
         } else {
@@ -97,6 +117,7 @@ impl Builder {
         if self.stack.len() <= 1 {
             return Err(SError::new("internal: no template context to end"));
         }
+        self.depths.pop();
         match self.stack.pop().expect("context") {
             Ctx::Text(s) => Ok(SValue::str(&s)),
             Ctx::Yaml(y) => Ok(match y.root {
@@ -117,6 +138,7 @@ impl Builder {
     pub fn end_discard(&mut self) {
         if self.stack.len() > 1 {
             self.stack.pop();
+            self.depths.pop();
         }
     }
 
@@ -192,6 +214,7 @@ impl Builder {
             meta: Meta {
                 pos: t.pos.clone(),
                 anns,
+                origin: None,
             },
             key,
             value,
@@ -251,11 +274,11 @@ impl Builder {
     pub fn set(&mut self, tag: usize, v: &SValue, key: Option<&SValue>) -> SResult<()> {
         let t = self.tnode(tag)?;
         let anns = self.pending.remove(&tag).unwrap_or_default();
-        if let SValue::Host(h) = v {
-            if let Some(r) = h.as_any().downcast_ref::<Replace>() {
-                let inner = r.0.clone();
-                return self.splice(&t, &inner);
-            }
+        if let SValue::Host(h) = v
+            && let Some(r) = h.as_any().downcast_ref::<Replace>()
+        {
+            let inner = r.0.clone();
+            return self.splice(&t, &inner);
         }
         let node = starlark_to_node(v, &t.pos)?;
         let mut slot = Self::new_slot(&t, anns);
@@ -347,7 +370,7 @@ impl Builder {
                     }],
                     None => match v {
                         SValue::List(_) | SValue::Tuple(_) => {
-                            let (vals, _g) = crate::ytt::starlark::value::iterate_or_err(v)?;
+                            let (vals, _g) = crate::ytt::eval::fragment::items_of(v)?;
                             let mut docs = Vec::new();
                             for x in vals {
                                 docs.push(Doc {

@@ -232,7 +232,7 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         }
         SValue::Tuple(t) => array_node(t, pos)?,
         SValue::Range(_) | SValue::Set(_) => {
-            let (items, _g) = crate::ytt::starlark::value::iterate_or_err(v)?;
+            let (items, _g) = crate::ytt::eval::fragment::items_of(v)?;
             array_node(&items, pos)?
         }
         SValue::Dict(d) => {
@@ -309,4 +309,11 @@ fn array_node(items: &[SValue], pos: &Pos) -> SResult<Node> {
 /// A Starlark value as a plain YAML value (for the encoders).
 pub fn starlark_to_plain(v: &SValue) -> SResult<Value> {
     Ok(starlark_to_node(v, &Pos::default())?.to_value())
+}
+
+/// The items of an iterable as a vector (with the guard that blocks mutation while
+/// they are used), or the "not iterable" error.
+pub fn items_of(v: &SValue) -> SResult<(Vec<SValue>, crate::ytt::starlark::value::IterGuard)> {
+    let (it, g) = crate::ytt::starlark::value::iterate_or_err(v)?;
+    Ok((it.collect(), g))
 }

@@ -28,6 +28,8 @@ use builder::Builder;
 pub struct EvalOpts {
     pub implicit_map_key_overrides: bool,
     pub ignore_unknown_comments: bool,
+    /// `--strict`: reject YAML 1.1 booleans other than true/false (`yes`, `on`, ...).
+    pub strict: bool,
     /// `--dangerous-data-values-disable-validation` (schema hook, helper "schema").
     pub dangerous_disable_validation: bool,
 }
@@ -46,6 +48,8 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
+    /// `--data-value @name:key=value` flags meant for private libraries.
+    pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
@@ -66,9 +70,20 @@ impl Lib {
             values: RefCell::new(Value::Null),
             opts,
             refs: RefCell::new(Vec::new()),
+            flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
+    }
+
+    /// Forgets loaded modules (they captured the data values of their time).
+    pub fn clear_cache(&self) {
+        self.cache.borrow_mut().clear();
+    }
+
+    /// The file being evaluated (innermost), relative to the library root.
+    pub fn current_file(&self) -> Option<String> {
+        self.loading.borrow().last().cloned()
     }
 
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
@@ -193,14 +208,15 @@ fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
 }
 
 /// The host calls of a program, bound to its builder.
-fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
+fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
     let mut env = Env::new();
     let file: Rc<str> = Rc::from(file);
     let bb = b.clone();
     env.insert(
         compile_names::START.into(),
-        SValue::native(compile_names::START, move |_t, args| {
+        SValue::native(compile_names::START, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut()
                 .start(tag, args.pos.get(1))
                 .map(|_| SValue::None)
@@ -209,8 +225,9 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         compile_names::SET.into(),
-        SValue::native(compile_names::SET, move |_t, args| {
+        SValue::native(compile_names::SET, move |t, args| {
             let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args
                 .pos
                 .get(1)
@@ -231,12 +248,16 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
                 .get(1)
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            let line = bb.borrow().tag_line(tag);
+            // `__ytt_annot(tag, name, line, args...)`: the annotation's own line.
+            let line = match args.pos.get(2).and_then(|v| v.as_int()) {
+                Some(l) => l as usize,
+                None => bb.borrow().tag_line(tag),
+            };
             bb.borrow_mut().annotate(
                 tag,
                 Ann {
                     name,
-                    args: args.pos[2..].to_vec(),
+                    args: args.pos.get(3..).unwrap_or_default().to_vec(),
                     kwargs: args
                         .kwargs
                         .iter()
@@ -254,21 +275,25 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         program::BEGIN_CTX.into(),
-        SValue::native(program::BEGIN_CTX, move |_t, args| {
+        SValue::native(program::BEGIN_CTX, move |t, args| {
             let kind = args.pos.first().and_then(|v| v.as_str()).unwrap_or("yaml");
-            bb.borrow_mut().begin(kind);
+            bb.borrow_mut().begin(kind, t.depth());
             Ok(SValue::None)
         }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX.into(),
-        SValue::native(program::END_CTX, move |_t, _args| bb.borrow_mut().end()),
+        SValue::native(program::END_CTX, move |t, _args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().end()
+        }),
     );
     let bb = b.clone();
     env.insert(
         program::END_CTX_WITH.into(),
-        SValue::native(program::END_CTX_WITH, move |_t, args| {
+        SValue::native(program::END_CTX_WITH, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             bb.borrow_mut().end_discard();
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
@@ -276,7 +301,8 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_PUT.into(),
-        SValue::native(text::TEXT_PUT, move |_t, args| {
+        SValue::native(text::TEXT_PUT, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let s = args.pos.first().and_then(|v| v.as_str()).unwrap_or("");
             bb.borrow_mut().text(s).map(|_| SValue::None)
         }),
@@ -284,12 +310,12 @@ fn builder_env(b: &Rc<RefCell<Builder>>, lib: &LibRef, file: &str) -> Env {
     let bb = b.clone();
     env.insert(
         text::TEXT_EXPR.into(),
-        SValue::native(text::TEXT_EXPR, move |_t, args| {
+        SValue::native(text::TEXT_EXPR, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
             let v = args.pos.first().cloned().unwrap_or(SValue::None);
             bb.borrow_mut().text_expr(&v).map(|_| SValue::None)
         }),
     );
-    let _ = lib;
     env
 }
 
@@ -317,6 +343,9 @@ pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
     let ds = parse_yaml(src, &name)?;
+    if lib.opts.strict {
+        check_strict(&ds, &name)?;
+    }
     if f.kind == FileKind::YamlPlain || !ds.has_templating() {
         return Ok(Evaluated {
             module: Module::from_values(&name, vec![]),
@@ -384,7 +413,7 @@ fn exec_program(
 ) -> Result<Module, Error> {
     let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
         .map_err(|e| starlark_error(&e))?;
-    let env = builder_env(b, lib, name);
+    let env = builder_env(b, name);
     let mut thread = Thread::new();
     let l2 = lib.clone();
     thread.set_loader(move |t, module| crate::ytt::modules::load(&l2, t, module));
@@ -414,9 +443,9 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
         FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, &f).map(|e| e.module),
         FileKind::Data => {
-            return Err(SError::new(format!(
-                "file is not a template or Starlark file"
-            )));
+            return Err(SError::new(
+                "file is not a template or Starlark file".to_string(),
+            ));
         }
     };
     let m = m.map_err(|e| SError::new(format!("load(\"{path}\"): {e}")))?;
@@ -443,16 +472,64 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
             "" | "." => {}
             ".." => {
                 if parts.pop().is_none() {
-                    return Err(SError::new(format!(
+                    return Err(SError::new(
                         "Expected file to be within the library (path goes above the root)"
-                    )));
+                            .to_string(),
+                    ));
                 }
             }
             s => parts.push(s),
         }
     }
     if path.split('/').any(|s| s == "..") {
-        return Err(SError::new(format!("Expected path to not contain '..'")));
+        return Err(SError::new("Expected path to not contain '..'".to_string()));
     }
     Ok(parts.join("/"))
+}
+
+/// `--strict`: booleans must be written `true`/`false`.
+fn check_strict(ds: &DocumentSet, name: &str) -> Result<(), Error> {
+    fn walk(
+        n: &yaml::Node,
+        line: Option<usize>,
+        ds: &DocumentSet,
+        name: &str,
+    ) -> Result<(), Error> {
+        match n {
+            yaml::Node::Scalar(Value::Bool(_)) => {
+                let Some(l) = line else { return Ok(()) };
+                let text = ds.source_line(l).unwrap_or("");
+                let (code, _) = program::split_comment(text);
+                let raw = code
+                    .rsplit_once(": ")
+                    .map(|(_, v)| v)
+                    .or_else(|| code.trim_start().strip_prefix("- "))
+                    .unwrap_or(code)
+                    .trim();
+                if !raw.is_empty()
+                    && !matches!(raw, "true" | "false" | "True" | "False" | "TRUE" | "FALSE")
+                {
+                    return Err(Error::at(
+                        format!(
+                            "Strict parsing: ambiguous boolean value '{raw}' (use true or false, or quote the string)"
+                        ),
+                        Position::in_source(name, l, &ds.lines.join("\n")),
+                    ));
+                }
+                Ok(())
+            }
+            yaml::Node::Scalar(_) => Ok(()),
+            yaml::Node::Map(m) => m
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+            yaml::Node::Array(a) => a
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+        }
+    }
+    ds.docs
+        .iter()
+        .try_for_each(|d| walk(&d.value, d.pos.line, ds, name))
 }

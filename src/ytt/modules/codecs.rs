@@ -55,7 +55,7 @@ fn json_indent(v: &Y, indent: usize, level: usize, out: &mut String) -> SResult<
     match v {
         Y::Map(items) if !items.is_empty() => {
             let mut items: Vec<_> = items.iter().collect();
-            items.sort_by(|a, b| a.0.to_display_string().cmp(&b.0.to_display_string()));
+            items.sort_by_key(|a| a.0.to_display_string());
             out.push_str("{\n");
             for (i, (k, v)) in items.iter().enumerate() {
                 out.push_str(&pad(level + 1));
@@ -113,7 +113,7 @@ fn json_to_plain(j: &serde_json::Value) -> Y {
                 .iter()
                 .map(|(k, v)| (Y::String(k.clone()), json_to_plain(v)))
                 .collect();
-            items.sort_by(|a, b| a.0.to_display_string().cmp(&b.0.to_display_string()));
+            items.sort_by_key(|a| a.0.to_display_string());
             Y::Map(items)
         }
     }
@@ -154,16 +154,28 @@ pub fn json_module() -> Module {
 }
 
 pub fn toml_module() -> Module {
-    let unsupported = |name: &'static str| {
-        native(name, move |_t, _a| {
-            Err(SError::new(format!("{name}: TOML is not supported")))
-        })
-    };
     module(
         "@ytt:toml",
         vec![
-            ("encode", unsupported("toml.encode")),
-            ("decode", unsupported("toml.decode")),
+            (
+                "encode",
+                native("toml.encode", |_t, args| {
+                    let v = args.positional("toml.encode", 1, 1)?;
+                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
+                    Ok(Value::str(
+                        &super::toml::encode(&plain).map_err(SError::new)?,
+                    ))
+                }),
+            ),
+            (
+                "decode",
+                native("toml.decode", |_t, args| {
+                    let s = str_arg("toml.decode", args)?;
+                    Ok(plain_to_starlark(
+                        &super::toml::decode(s).map_err(SError::new)?,
+                    ))
+                }),
+            ),
         ],
     )
 }
@@ -284,7 +296,7 @@ pub fn url_module() -> Module {
                     let Y::Map(mut items) = plain else {
                         return Err(SError::new("url.query_params_encode: expected a dict"));
                     };
-                    items.sort_by(|a, b| a.0.to_display_string().cmp(&b.0.to_display_string()));
+                    items.sort_by_key(|a| a.0.to_display_string());
                     let mut parts = Vec::new();
                     for (k, v) in items {
                         let k = escape(&k.to_display_string(), false);

@@ -46,7 +46,16 @@ pub fn module(lib: &LibRef) -> Module {
 
 fn read(lib: &LibRef, path: &str) -> SResult<Value> {
     let rel = path.trim_start_matches('/').trim_start_matches("./");
-    let f = lib.file(rel).ok_or_else(|| {
+    // Relative paths are looked up next to the calling file first, then at the root.
+    let sibling = match (path.starts_with('/'), lib.current_file()) {
+        (false, Some(cur)) => cur.rsplit_once('/').map(|(dir, _)| format!("{dir}/{rel}")),
+        _ => None,
+    };
+    let f = sibling
+        .as_deref()
+        .and_then(|s| lib.file(s))
+        .or_else(|| lib.file(rel))
+        .ok_or_else(|| {
         SError::new(format!(
             "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         ))

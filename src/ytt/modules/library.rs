@@ -15,10 +15,12 @@ use super::{SResult, native};
 
 /// A private library of `parent` by name, with its default data values.
 pub fn private_lib(parent: &LibRef, name: &str) -> SResult<LibRef> {
-    build(parent, name, &[])
+    build(parent, name, name, &[])
 }
 
-fn build(parent: &LibRef, name: &str, extra: &[Node]) -> SResult<LibRef> {
+/// Builds library `name` of `parent`; `refname` (its alias, or its name) selects the
+/// `#@library/ref` documents and `@ref:` flags meant for it.
+fn build(parent: &LibRef, name: &str, refname: &str, extra: &[Node]) -> SResult<LibRef> {
     let prefix = format!("_ytt_lib/{name}/");
     let files: Vec<_> = parent
         .private
@@ -49,12 +51,20 @@ fn build(parent: &LibRef, name: &str, extra: &[Node]) -> SResult<LibRef> {
         .refs
         .borrow()
         .iter()
-        .filter(|(r, _)| r.trim_start_matches('@') == name)
+        .filter(|(r, _)| r.trim_start_matches('@') == refname)
         .map(|(_, d)| d.clone())
         .collect();
-    Pipeline { lib: &lib, cwd }
-        .run(&[], &refs, extra)
+    let p = Pipeline { lib: &lib, cwd };
+    p.run(&[], &refs, extra)
         .map_err(|e| SError::new(e.to_string()))?;
+    let flag_refs: Vec<(String, Node)> = parent
+        .flag_refs
+        .borrow()
+        .iter()
+        .filter(|(r, _, _)| r == refname)
+        .map(|(_, k, n)| (k.clone(), n.clone()))
+        .collect();
+    p.apply_flag_refs(&flag_refs);
     Ok(lib)
 }
 
@@ -63,12 +73,14 @@ fn build(parent: &LibRef, name: &str, extra: &[Node]) -> SResult<LibRef> {
 struct Handle {
     parent: LibRef,
     name: String,
+    alias: Option<String>,
     extra: Vec<Node>,
 }
 
 impl Handle {
     fn lib(&self) -> SResult<LibRef> {
-        build(&self.parent, &self.name, &self.extra)
+        let refname = self.alias.as_deref().unwrap_or(&self.name);
+        build(&self.parent, &self.name, refname, &self.extra)
     }
 }
 
@@ -114,10 +126,10 @@ impl HostValue for Handle {
                     if !loadable {
                         continue;
                     }
-                    if let Some(p) = v[1].as_ref().and_then(|x| x.as_str()) {
-                        if p != f.rel {
-                            continue;
-                        }
+                    if let Some(p) = v[1].as_ref().and_then(|x| x.as_str())
+                        && p != f.rel
+                    {
+                        continue;
                     }
                     let m = load_file(&lib, &format!("/{}", f.rel))?;
                     if let Some(val) = m.get(&sym) {
@@ -179,9 +191,11 @@ pub fn module(lib: &LibRef) -> Module {
                         "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
                     )));
                 }
+                let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
                 Ok(Value::Host(Rc::new(Handle {
                     parent: l.clone(),
                     name,
+                    alias,
                     extra: Vec::new(),
                 })))
             }),

@@ -96,7 +96,7 @@ pub fn struct_module() -> Module {
             ("make", native("struct.make", struct_make)),
             (
                 "make_and_bind",
-                native("struct.make_and_bind", |t, a| {
+                native("struct.make_and_bind", |_t, a| {
                     // Functions bound to the receiver: f(recv, ...).
                     let recv = a.pos.first().cloned().unwrap_or(Value::None);
                     let mut fields = Vec::new();
@@ -117,7 +117,6 @@ pub fn struct_module() -> Module {
                             }),
                         ));
                     }
-                    let _ = t;
                     Ok(Value::host(Struct::new(fields)))
                 }),
             ),
@@ -273,7 +272,7 @@ pub fn assert_module() -> Module {
                 "one_of",
                 native("assert.one_of", |_t, a| {
                     let vals: Vec<Value> = if a.pos.len() == 1 {
-                        crate::ytt::starlark::value::iterate_or_err(&a.pos[0])?.0
+                        crate::ytt::eval::fragment::items_of(&a.pos[0])?.0
                     } else {
                         a.pos.clone()
                     };
@@ -298,7 +297,7 @@ pub fn assert_module() -> Module {
                 "one_not_null",
                 native("assert.one_not_null", |_t, a| {
                     let keys: Option<Vec<Value>> = match a.pos.first() {
-                        Some(k) => Some(crate::ytt::starlark::value::iterate_or_err(k)?.0),
+                        Some(k) => Some(crate::ytt::eval::fragment::items_of(k)?.0),
                         None => None,
                     };
                     Ok(rule("not exactly one value is not null".into(), move |x| {

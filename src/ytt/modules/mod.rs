@@ -7,6 +7,7 @@ mod hashing;
 pub mod library;
 mod misc;
 mod overlay;
+mod toml;
 
 use crate::ytt::eval::{LibRef, load_file};
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
@@ -43,7 +44,7 @@ pub(crate) fn native(
 }
 
 /// Resolves `load(name)` for a file of `lib`.
-pub fn load(lib: &LibRef, thread: &mut Thread, name: &str) -> SResult<Module> {
+pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
     if let Some(m) = name.strip_prefix("@ytt:") {
         return Ok(match m {
             "data" => data::module(lib),
@@ -75,7 +76,6 @@ pub fn load(lib: &LibRef, thread: &mut Thread, name: &str) -> SResult<Module> {
             .split_once(':')
             .ok_or_else(|| SError::new(format!("cannot load {name}: expected '@library:path'")))?;
         let l = library::private_lib(lib, libname)?;
-        let _ = thread;
         return load_file(&l, path);
     }
     load_file(lib, name)

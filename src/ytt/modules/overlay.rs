@@ -15,10 +15,10 @@ fn m(x: Matcher) -> Value {
 }
 
 fn docs_of(v: &Value) -> Result<(Vec<Doc>, bool), SError> {
-    if let Value::Host(h) = v {
-        if let Some(Fragment(Frag::DocSet(d))) = h.as_any().downcast_ref::<Fragment>() {
-            return Ok((d.clone(), true));
-        }
+    if let Value::Host(h) = v
+        && let Some(Fragment(Frag::DocSet(d))) = h.as_any().downcast_ref::<Fragment>()
+    {
+        return Ok((d.clone(), true));
     }
     let n = starlark_to_node(v, &Pos::default())?;
     Ok((

@@ -133,10 +133,10 @@ pub fn call_matcher(
     left: &Node,
     right: &Node,
 ) -> Result<bool, Error> {
-    if let SValue::Host(h) = by {
-        if let Some(m) = h.as_any().downcast_ref::<Matcher>() {
-            return m.matches(thread, call, left, right);
-        }
+    if let SValue::Host(h) = by
+        && let Some(m) = h.as_any().downcast_ref::<Matcher>()
+    {
+        return m.matches(thread, call, left, right);
     }
     if let SValue::Str(k) = by {
         return Matcher::MapKey(k.to_string()).matches(thread, call, left, right);
@@ -216,7 +216,7 @@ impl Expects {
             }
             SValue::List(_) | SValue::Tuple(_) => {
                 let (items, _g) =
-                    crate::ytt::starlark::value::iterate_or_err(v).map_err(|e| e.msg.clone())?;
+                    crate::ytt::eval::fragment::items_of(v).map_err(|e| e.msg.clone())?;
                 let mut out = Vec::new();
                 for i in items {
                     out.push(Expects::parse(&i)?);

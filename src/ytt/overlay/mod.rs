@@ -205,6 +205,11 @@ impl Overlay<'_> {
         match right {
             Node::Map(ritems) => match left {
                 Node::Map(litems) => self.apply_map(litems, ritems, defaults),
+                // ytt replaces a null left value (e.g. a nullable data value being set).
+                Node::Scalar(Value::Null) => {
+                    *left = right.clone();
+                    Ok(())
+                }
                 other => Err(err_at(
                     format!("Expected map, but was {}", other.type_name()),
                     meta,
@@ -212,6 +217,10 @@ impl Overlay<'_> {
             },
             Node::Array(ritems) => match left {
                 Node::Array(litems) => self.apply_array(litems, ritems, defaults),
+                Node::Scalar(Value::Null) => {
+                    *left = right.clone();
+                    Ok(())
+                }
                 other => Err(err_at(
                     format!("Expected array, but was {}", other.type_name()),
                     meta,
@@ -323,7 +332,11 @@ impl Overlay<'_> {
                 )
             })?;
             if matched.is_empty() {
-                if spec.missing_ok && op == Op::Merge {
+                let or_add = op == Op::Replace
+                    && op_ann
+                        .and_then(|a| a.kwarg("or_add"))
+                        .is_some_and(|v| v.truth());
+                if (spec.missing_ok && op == Op::Merge) || or_add {
                     left.push(r.clone());
                 }
                 continue;
@@ -369,6 +382,9 @@ impl Overlay<'_> {
                 left.push(r.clone());
                 continue;
             }
+            if op == Op::Insert {
+                insert_kind(op_ann, &r.meta)?;
+            }
             let spec = match_spec(&r.meta, parent_defaults)?;
             let Some(by) = spec.by.clone() else {
                 return Err(err_at(
@@ -388,7 +404,11 @@ impl Overlay<'_> {
                 .check(matched.len())
                 .map_err(|m| err_at(format!("Array item on line {}: {m}", r.meta.pos), &r.meta))?;
             if matched.is_empty() {
-                if spec.missing_ok && op == Op::Merge {
+                let or_add = op == Op::Replace
+                    && op_ann
+                        .and_then(|a| a.kwarg("or_add"))
+                        .is_some_and(|v| v.truth());
+                if (spec.missing_ok && op == Op::Merge) || or_add {
                     left.push(r.clone());
                 }
                 continue;
@@ -470,5 +490,107 @@ impl Overlay<'_> {
         defaults: &Defaults,
     ) -> Result<(), Error> {
         self.merge(left, right, defaults, &Meta::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ytt::node::Pos;
+
+    fn ann(name: &str, kwargs: Vec<(&str, SValue)>) -> Ann {
+        Ann {
+            name: name.into(),
+            args: vec![],
+            kwargs: kwargs.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+            pos: Pos::default(),
+        }
+    }
+
+    fn item(k: &str, v: Node, anns: Vec<Ann>) -> MapItem {
+        MapItem {
+            key: Value::str(k),
+            value: v,
+            meta: Meta {
+                anns,
+                ..Meta::default()
+            },
+        }
+    }
+
+    fn s(v: &str) -> Node {
+        Node::Scalar(Value::str(v))
+    }
+
+    #[test]
+    fn map_merge_needs_missing_ok_for_new_keys_and_appends_them() {
+        let mut thread = Thread::new();
+        let mut o = Overlay {
+            thread: &mut thread,
+        };
+        let mut left = Node::Map(vec![item("a", s("1"), vec![])]);
+        let right = Node::Map(vec![item("b", s("2"), vec![])]);
+        let err = o
+            .merge_node(&mut left, &right, &Defaults::default())
+            .unwrap_err();
+        assert!(err.to_string().contains("to be 1, but was 0"), "{err}");
+        let right = Node::Map(vec![
+            item(
+                "b",
+                s("2"),
+                vec![ann(
+                    "overlay/match",
+                    vec![("missing_ok", SValue::Bool(true))],
+                )],
+            ),
+            item("a", s("x"), vec![]),
+        ]);
+        o.merge_node(&mut left, &right, &Defaults::default())
+            .unwrap();
+        assert_eq!(
+            left.to_value(),
+            Value::Map(vec![
+                (Value::str("a"), Value::str("x")),
+                (Value::str("b"), Value::str("2"))
+            ])
+        );
+    }
+
+    #[test]
+    fn array_items_append_and_remove() {
+        let mut thread = Thread::new();
+        let mut o = Overlay {
+            thread: &mut thread,
+        };
+        let ai = |v: &str, anns: Vec<Ann>| ArrayItem {
+            value: s(v),
+            meta: Meta {
+                anns,
+                ..Meta::default()
+            },
+        };
+        let mut left = Node::Array(vec![ai("a", vec![]), ai("b", vec![])]);
+        let right = Node::Array(vec![
+            ai("c", vec![]),
+            ai(
+                "",
+                vec![
+                    ann(
+                        "overlay/match",
+                        vec![(
+                            "by",
+                            SValue::Host(std::rc::Rc::new(matcher::Matcher::Index(0))),
+                        )],
+                    ),
+                    ann("overlay/remove", vec![]),
+                ],
+            ),
+        ]);
+        o.merge_node(&mut left, &right, &Defaults::default())
+            .unwrap();
+        assert_eq!(
+            left.to_value(),
+            Value::Array(vec![Value::str("b"), Value::str("c")])
+        );
     }
 }

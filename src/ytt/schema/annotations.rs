@@ -24,13 +24,7 @@ pub struct NodeAnns {
 }
 
 fn bad(a: &Ann, what: &str, found: &str, expected: &str) -> SchemaProblem {
-    invalid(
-        &a.pos,
-        &format!("@{} {what}", a.name),
-        found,
-        expected,
-        &[],
-    )
+    invalid(&a.pos, &format!("@{} {what}", a.name), found, expected, &[])
 }
 
 fn no_kwargs(a: &Ann) -> Result<(), SchemaProblem> {
@@ -154,7 +148,13 @@ pub fn read(meta: &Meta) -> Result<NodeAnns, SchemaProblem> {
             }
             "schema/validation" => {
                 let v = Validation::from_ann(a).map_err(|m| {
-                    invalid(&a.pos, &format!("@{} {m}", a.name), &m, "valid rules", &[])
+                    invalid(
+                        &a.pos,
+                        &format!("@{} {m}", a.name),
+                        &m,
+                        "rules as (description, function) tuples and the keyword arguments min_len, max_len, min, max, not_null, one_of, one_not_null, when, when_null_skip",
+                        &[],
+                    )
                 })?;
                 out.validations.push(v);
             }

@@ -163,3 +163,32 @@ pub fn fill_defaults(node: &mut Node, ty: &Type) {
 pub fn key_text(k: &Value) -> String {
     k.to_display_string()
 }
+
+/// Values in `node` that set data values marked `#@schema/deprecated`: (path, where,
+/// notice).
+pub fn deprecated_uses(node: &Node, ty: &Type, path: &str, out: &mut Vec<(String, Pos, String)>) {
+    match (&ty.kind, node) {
+        (Kind::Map(fields), Node::Map(items)) => {
+            for it in items {
+                let Some(f) = fields.iter().find(|f| f.key == it.key) else {
+                    continue;
+                };
+                let p = if path.is_empty() {
+                    key_text(&it.key)
+                } else {
+                    format!("{path}.{}", key_text(&it.key))
+                };
+                if let Some(notice) = &f.ty.docs.deprecated {
+                    out.push((p.clone(), it.meta.pos.clone(), notice.clone()));
+                }
+                deprecated_uses(&it.value, &f.ty, &p, out);
+            }
+        }
+        (Kind::Array(item), Node::Array(items)) => {
+            for (n, it) in items.iter().enumerate() {
+                deprecated_uses(&it.value, item, &format!("{path}[{n}]"), out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use crate::ytt::error::{Error, Position};
+use crate::ytt::eval::LibRef;
 use crate::ytt::node::Pos;
 
 /// One problem found in schema or data values.
@@ -52,26 +53,43 @@ pub fn invalid(
     })
 }
 
-/// Source texts by display name, for quoting lines in reports.
+/// Source texts by display name, for quoting lines in reports: texts added by hand
+/// (flags, `--data-values-file`) and the files of a library (read when needed).
 #[derive(Default, Clone)]
 pub struct Sources {
     texts: HashMap<String, String>,
+    lib: Option<LibRef>,
 }
 
 impl Sources {
+    /// Sources that include the files of `lib`.
+    pub fn of_lib(lib: &LibRef) -> Sources {
+        Sources {
+            texts: HashMap::new(),
+            lib: Some(lib.clone()),
+        }
+    }
+
     pub fn add(&mut self, name: &str, text: &str) {
         self.texts.insert(name.to_string(), text.to_string());
     }
 
     /// The text of 1-based `line` of source `name`.
     pub fn line(&self, name: &str, line: usize) -> Option<String> {
-        let t = self.texts.get(name)?;
         if line == 0 {
             return None;
         }
-        t.split('\n')
-            .nth(line - 1)
-            .map(|l| l.trim_end_matches('\r').to_string())
+        let pick = |t: &str| {
+            t.split('\n')
+                .nth(line - 1)
+                .map(|l| l.trim_end_matches('\r').to_string())
+        };
+        if let Some(t) = self.texts.get(name) {
+            return pick(t);
+        }
+        let lib = self.lib.as_ref()?;
+        let f = lib.files.iter().find(|f| lib.display(&f.rel) == name)?;
+        pick(&String::from_utf8_lossy(&f.bytes))
     }
 }
 
@@ -86,7 +104,7 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
     let mut out = String::new();
     out.push_str(summary);
     out.push('\n');
-    out.push_str(&"=".repeat(summary.chars().count()));
+    out.push_str(&"=".repeat(summary.trim_start_matches('\n').chars().count()));
     out.push('\n');
     for f in failures {
         out.push('\n');
@@ -94,11 +112,7 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
             out.push_str(d);
             out.push('\n');
         }
-        let file = if f.pos.file.is_empty() {
-            "(data value)"
-        } else {
-            &f.pos.file
-        };
+        let file: &str = &f.pos.file;
         let text = sources.line(file, f.pos.line);
         match text {
             Some(t) => {
@@ -107,9 +121,8 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
                 out.push_str(&format!("{} {t}\n", pad("|", &f.pos.line.to_string())));
                 out.push_str(&format!("{}\n", pad("|", "")));
             }
-            None => {
-                out.push_str(&format!("{file}:{}\n", f.pos.line));
-            }
+            None if file.is_empty() => out.push_str("(data value given in memory)\n"),
+            None => out.push_str(&format!("{file}:{}\n", f.pos.line)),
         }
         out.push('\n');
         out.push_str(&format!("{} found: {}\n", pad("=", ""), f.found));
@@ -125,14 +138,16 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
 pub fn to_error(summary: &str, failures: &[Failure], sources: &Sources) -> Error {
     let msg = render(summary, failures, sources);
     match failures.first() {
-        Some(f) if !f.pos.file.is_empty() && f.pos.line > 0 => Error::at(
-            msg.trim_end().to_string(),
-            Position {
-                file: f.pos.file.to_string(),
-                line: f.pos.line,
-                text: None,
-            },
-        ),
+        Some(f) if !f.pos.file.is_empty() && !f.pos.file.starts_with('(') && f.pos.line > 0 => {
+            Error::at(
+                msg.trim_end().to_string(),
+                Position {
+                    file: f.pos.file.to_string(),
+                    line: f.pos.line,
+                    text: None,
+                },
+            )
+        }
         _ => Error::msg(msg.trim_end().to_string()),
     }
 }

@@ -172,10 +172,10 @@ fn validation_keywords(t: &Type) -> Vec<(&'static str, Value)> {
         let n = &v.named;
         if !min_k.is_empty() {
             if let Some(x) = n.min_len.as_ref().and_then(number) {
-                set(min_k, as_int(x));
+                set(min_k, as_int(x, f64::ceil));
             }
             if let Some(x) = n.max_len.as_ref().and_then(number) {
-                set(max_k, as_int(x));
+                set(max_k, as_int(x, f64::floor));
             }
         }
         if let Some(x) = n.min.as_ref().and_then(number) {
@@ -195,10 +195,10 @@ fn validation_keywords(t: &Type) -> Vec<(&'static str, Value)> {
     out
 }
 
-/// Lengths are integers in JSON schema (`min_len=1.0` becomes 1).
-fn as_int(v: Value) -> Value {
+/// Lengths are integers in JSON schema (`min_len=1.5` becomes 2, `max_len=1.5` 1).
+fn as_int(v: Value, round: fn(f64) -> f64) -> Value {
     match v {
-        Value::Float(f) => Value::Int(f.ceil() as i128),
+        Value::Float(f) => Value::Int(round(f) as i128),
         v => v,
     }
 }

@@ -95,6 +95,12 @@ impl Type {
 
 /// Builds the root type of a schema document.
 pub fn build_doc(doc: &Doc) -> Result<Type, SchemaProblem> {
+    // An empty schema document declares no data values: an empty map.
+    if matches!(doc.value, Node::Scalar(Value::Null))
+        && !doc.meta.anns.iter().any(|a| a.name.starts_with("schema/"))
+    {
+        return build(&Node::Map(Vec::new()), &doc.meta, &doc.meta.pos);
+    }
     build(&doc.value, &doc.meta, &doc.meta.pos)
 }
 
@@ -104,7 +110,7 @@ fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
     let kind = if anns.any {
         Kind::Any
     } else {
-        infer(value, pos, &anns)?
+        infer(value, pos)?
     };
     let mut ty = Type {
         kind,
@@ -118,7 +124,7 @@ fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
     Ok(ty)
 }
 
-fn infer(value: &Node, pos: &Pos, anns: &NodeAnns) -> Result<Kind, SchemaProblem> {
+fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
     Ok(match value {
         Node::Map(items) => {
             let mut fields: Vec<Field> = Vec::with_capacity(items.len());
@@ -154,7 +160,6 @@ fn infer(value: &Node, pos: &Pos, anns: &NodeAnns) -> Result<Kind, SchemaProblem
             Value::Float(_) => Kind::Float,
             Value::Bool(_) => Kind::Bool,
             Value::Null => {
-                let _ = anns;
                 return Err(invalid(
                     pos,
                     "null value not allowed here",

@@ -11,7 +11,6 @@ use std::path::Path;
 use serde_json::{Map, Value as J};
 
 use crate::yaml::Value;
-use crate::ytt::Options;
 
 use super::openapi::Mode;
 
@@ -62,8 +61,8 @@ pub fn to_json(v: &Value) -> J {
 }
 
 fn parse_yaml_file(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("reading '{}': {e}", path.display()))?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading '{}': {e}", path.display()))?;
     let name = path.display().to_string();
     let ds = crate::yaml::parse_document_set(&text, &name).map_err(|e| {
         format!(
@@ -82,9 +81,7 @@ fn parse_yaml_file(path: &Path) -> Result<Value, String> {
     match docs.len() {
         0 => Ok(Value::Map(vec![])),
         1 => Ok(docs.into_iter().next().expect("one")),
-        n => Err(format!(
-            "'{name}': expected one YAML document, found {n}"
-        )),
+        n => Err(format!("'{name}': expected one YAML document, found {n}")),
     }
 }
 
@@ -92,13 +89,16 @@ fn parse_yaml_file(path: &Path) -> Result<Value, String> {
 pub fn load_schema(path: &Path) -> Result<J, String> {
     if path.is_dir() {
         let dir = path.display().to_string();
-        let opts = Options::from_args(&["-f", &dir]).map_err(|e| e.to_string())?;
-        let (root, _) = {
-            let files = crate::ytt::files::collect(&opts.files, Path::new("."), &mut || Ok(Vec::new()), &[])
-                .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
-            let lib = crate::ytt::eval::Lib::new("", files, Default::default());
-            super::load_schema(&lib).map_err(|e| format!("exporting the schema of '{dir}': {e}"))?
-        };
+        let files = crate::ytt::files::collect(
+            std::slice::from_ref(&dir),
+            Path::new("."),
+            &mut || Ok(Vec::new()),
+            &[],
+        )
+        .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
+        let lib = crate::ytt::eval::Lib::new("", files, Default::default());
+        let (root, _) = super::load_schema(&lib)
+            .map_err(|e| format!("exporting the schema of '{dir}': {e}"))?;
         let root = root.ok_or_else(|| {
             format!("deploy directory '{dir}' has no #@data/values-schema document")
         })?;
@@ -251,15 +251,31 @@ pub fn check(schema: &J, values: &Value) -> Result<Vec<Problem>, String> {
     }
     fill(&mut inst, schema);
     let js = to_json_schema(schema);
-    let validator =
-        jsonschema::validator_for(&js).map_err(|e| format!("the values schema is not valid: {e}"))?;
-    let mut out: Vec<Problem> = validator
-        .iter_errors(&inst)
-        .map(|e| Problem {
-            path: dotted(e.instance_path().as_str(), &inst),
-            message: e.to_string(),
-        })
-        .collect();
+    let validator = jsonschema::validator_for(&js)
+        .map_err(|e| format!("the values schema is not valid: {e}"))?;
+    let mut out: Vec<Problem> = Vec::new();
+    for e in validator.iter_errors(&inst) {
+        let path = dotted(e.instance_path().as_str(), &inst);
+        match e.kind() {
+            // One problem per undeclared key, named by its own path.
+            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
+                for k in unexpected {
+                    out.push(Problem {
+                        path: if path.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{path}.{k}")
+                        },
+                        message: "is not declared in the values schema".into(),
+                    });
+                }
+            }
+            _ => out.push(Problem {
+                path,
+                message: e.to_string(),
+            }),
+        }
+    }
     out.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(out)
 }
@@ -269,4 +285,50 @@ pub fn check_files(schema_path: &Path, values_path: &Path) -> Result<Vec<Problem
     let schema = load_schema(schema_path)?;
     let values = parse_yaml_file(values_path)?;
     check(&schema, &values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn nullable_becomes_a_type_list_and_enum_allows_null() {
+        let s = json!({"type": "object", "properties": {
+            "a": {"type": "string", "nullable": true, "enum": ["x"], "x-example-description": "d", "example": "x"},
+            "b": {"nullable": true, "default": {}}
+        }});
+        assert_eq!(
+            to_json_schema(&s),
+            json!({"type": "object", "properties": {
+                "a": {"type": ["string", "null"], "enum": ["x", null]},
+                "b": {"default": {}}
+            }})
+        );
+    }
+
+    #[test]
+    fn defaults_are_filled_in_like_ytt() {
+        let s = json!({"type": "object", "properties": {
+            "n": {"type": "integer", "default": 1},
+            "opt": {"type": "object", "nullable": true, "properties": {"x": {"type": "string", "default": ""}}},
+            "svc": {"type": "object", "properties": {"port": {"type": "integer", "default": 80}}},
+            "list": {"type": "array", "default": [], "items": {"type": "object", "properties": {
+                "h": {"type": "string", "default": "h"}, "p": {"type": "integer", "default": 1}}}}
+        }});
+        let mut v = json!({"list": [{"p": 2}]});
+        fill(&mut v, &s);
+        assert_eq!(
+            v,
+            json!({"list": [{"p": 2, "h": "h"}], "n": 1, "opt": null, "svc": {"port": 80}})
+        );
+    }
+
+    #[test]
+    fn pointers_become_dotted_paths() {
+        let inst = json!({"a": {"b": [{"0": 1}, {"c": 2}]}});
+        assert_eq!(dotted("/a/b/1/c", &inst), "a.b[1].c");
+        assert_eq!(dotted("/a/b/0/0", &inst), "a.b[0].0");
+        assert_eq!(dotted("", &inst), "");
+    }
 }

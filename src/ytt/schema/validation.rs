@@ -130,12 +130,14 @@ impl Validation {
                 "min_len" => {
                     let n = number(val)?;
                     v.named.min_len = Some(n.clone());
-                    v.rules.push(rule(format!("length >= {}", repr(&n)), Check::MinLen(n)));
+                    v.rules
+                        .push(rule(format!("length >= {}", repr(&n)), Check::MinLen(n)));
                 }
                 "max_len" => {
                     let n = number(val)?;
                     v.named.max_len = Some(n.clone());
-                    v.rules.push(rule(format!("length <= {}", repr(&n)), Check::MaxLen(n)));
+                    v.rules
+                        .push(rule(format!("length <= {}", repr(&n)), Check::MaxLen(n)));
                 }
                 "min" => {
                     v.named.min = Some(val.clone());
@@ -226,7 +228,9 @@ impl Validation {
             }
         }
         if v.rules.is_empty() {
-            return Err("expects at least one rule (a tuple or a keyword argument such as min_len=)".into());
+            return Err(
+                "expects at least one rule (a tuple or a keyword argument such as min_len=)".into(),
+            );
         }
         Ok(v)
     }
@@ -374,10 +378,10 @@ impl Check {
                 };
                 let mut set = Vec::new();
                 for k in &children {
-                    if let Some(ks) = keys {
-                        if !ks.iter().any(|x| equals(x, k).unwrap_or(false)) {
-                            continue;
-                        }
+                    if let Some(ks) = keys
+                        && !ks.iter().any(|x| equals(x, k).unwrap_or(false))
+                    {
+                        continue;
                     }
                     let child = match v {
                         SValue::Host(h) => h.index(k).ok(),
@@ -391,10 +395,7 @@ impl Check {
                 match set.len() {
                     1 => None,
                     0 => Some("all values are null".into()),
-                    _ => Some(format!(
-                        "multiple values are not null [{}]",
-                        set.join(", ")
-                    )),
+                    _ => Some(format!("multiple values are not null [{}]", set.join(", "))),
                 }
             }
             Check::Custom(f) => match thread.call(f, Args::new(vec![v.clone()])) {

@@ -25,7 +25,7 @@ pub struct ValuesChecker {
     disabled: bool,
 }
 
-const INVALID: &str = "One or more data values were invalid";
+const INVALID: &str = "\nOne or more data values were invalid";
 
 impl ValuesChecker {
     /// Reads the library's schema documents (if any).
@@ -56,6 +56,7 @@ impl ValuesChecker {
                 let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
                 return Err(to_error(INVALID, &f, &self.sources));
             }
+            warn_deprecated(&d.value, root);
         }
         Ok(())
     }
@@ -86,6 +87,7 @@ impl ValuesChecker {
             let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
             return Err(to_error(INVALID, &f, &sources).context(label));
         }
+        warn_deprecated(&node, root);
         Ok(())
     }
 
@@ -132,6 +134,35 @@ impl ValuesChecker {
             msg.push('\n');
         }
         Err(Error::msg(msg.trim_end().to_string()))
+    }
+}
+
+thread_local! {
+    static WARNINGS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Takes the warnings recorded on this thread since the last call (deprecated data
+/// values that were given a value).
+pub fn take_warnings() -> Vec<String> {
+    WARNINGS.with(|w| std::mem::take(&mut *w.borrow_mut()))
+}
+
+fn warn_deprecated(node: &Node, root: &Type) {
+    let mut uses = Vec::new();
+    super::check::deprecated_uses(node, root, "", &mut uses);
+    for (path, pos, notice) in uses {
+        let at = if pos.file.is_empty() {
+            String::new()
+        } else if pos.file.starts_with('(') {
+            format!(" (set by {})", pos.file)
+        } else {
+            format!(" (set in {})", compact(&pos))
+        };
+        WARNINGS.with(|w| {
+            w.borrow_mut().push(format!(
+                "Warning: data value '{path}'{at} is deprecated: {notice}"
+            ))
+        });
     }
 }
 
@@ -209,11 +240,7 @@ fn collect_asserts(
     Ok(())
 }
 
-type Entry = (
-    String,
-    String,
-    Vec<(super::validation::Broken, String)>,
-);
+type Entry = (String, String, Vec<(super::validation::Broken, String)>);
 
 struct Walk<'a> {
     thread: Thread,
@@ -244,7 +271,7 @@ impl Walk<'_> {
         let mut broken = Vec::new();
         for v in vals {
             let shown = if path.is_empty() {
-                format!("({})", node.type_name())
+                "(document)".to_string()
             } else {
                 path.to_string()
             };
@@ -266,11 +293,15 @@ impl Walk<'_> {
         }
         if !broken.is_empty() {
             let shown = if path.is_empty() {
-                format!("({})", node.type_name())
+                "(document)".to_string()
             } else {
                 path.to_string()
             };
-            self.report.push((shown, compact(from), broken));
+            let from = match ty {
+                Some(t) if from.file.is_empty() => compact(&t.pos),
+                _ => compact(from),
+            };
+            self.report.push((shown, from, broken));
         }
         match node {
             Node::Map(items) => {
@@ -319,6 +350,10 @@ impl ValuesChecker {
             }]);
         }
         let label = format!("({} arg)", flag.trim_start_matches("--"));
-        self.check_value(&node, &format!("Overlaying data values from {flag}"), Some((&label, text)))
+        self.check_value(
+            &node,
+            &format!("Overlaying data values from {flag}"),
+            Some((&label, text)),
+        )
     }
 }

@@ -119,6 +119,11 @@ pub(crate) fn update_dict(m: &mut OrderedMap, a: &Args, fname: &str) -> Result<(
                     m.insert(k.clone(), v.clone())?;
                 }
             }
+            Value::Host(h) if h.items().is_some() => {
+                for (k, v) in h.items().unwrap_or_default() {
+                    m.insert(k, v)?;
+                }
+            }
             other => {
                 let Some((items, _g)) = iterate(other) else {
                     bail!("{fname}: got {}, want iterable", other.type_name())

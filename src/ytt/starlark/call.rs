@@ -37,7 +37,17 @@ impl Thread {
             ))),
         };
         self.depth -= 1;
-        r
+        match r {
+            // A host call from outside any module: complete the traceback here.
+            Err(mut e) if self.depth == 0 && self.modules == 0 && !e.unwound.is_empty() => {
+                e.finish();
+                if e.source_line.is_none() {
+                    e.source_line = e.pos.as_ref().and_then(|p| self.source_line(p));
+                }
+                Err(e)
+            }
+            r => r,
+        }
     }
 
     /// Calls `f` with positional arguments only.
@@ -77,14 +87,18 @@ impl Thread {
                 }
                 Arg::StarStar(x) => {
                     let v = self.eval(fr, x)?;
-                    let Value::Dict(d) = &v else {
-                        return Err(Error::new(format!(
-                            "argument after ** must be a mapping, not {}",
-                            v.type_name()
-                        ))
-                        .at(&x.pos));
+                    let entries = match &v {
+                        Value::Dict(d) => d.map.borrow().entries().to_vec(),
+                        Value::Host(h) if h.items().is_some() => h.items().unwrap_or_default(),
+                        _ => {
+                            let msg = format!(
+                                "argument after ** must be a mapping, not {}",
+                                v.type_name()
+                            );
+                            return Err(Error::new(msg).at(&x.pos));
+                        }
                     };
-                    for (k, val) in d.map.borrow().entries() {
+                    for (k, val) in &entries {
                         let Value::Str(k) = k else {
                             return Err(Error::new(format!(
                                 "keywords must be strings, not {}",

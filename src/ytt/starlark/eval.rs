@@ -14,6 +14,9 @@ use super::value::*;
 /// Names the host supplies to a module (natives, host values, constants).
 pub type Env = HashMap<String, Value>;
 
+/// Receives the text of each `print(...)`.
+pub type PrintFn = dyn Fn(&str);
+
 /// Resolves `load("...")`: returns the module's exported values.
 pub type LoaderFn = dyn Fn(&mut Thread, &str) -> Result<Module>;
 
@@ -46,6 +49,11 @@ pub struct Module {
     pub env: Rc<ModuleEnv>,
 }
 
+/// Whether `load` may import a name (ytt hides globals starting with `_`).
+pub fn is_exported(name: &str) -> bool {
+    !name.starts_with('_')
+}
+
 impl Module {
     /// A module made of host values (e.g. `@ytt:struct`).
     pub fn from_values(name: &str, values: Vec<(String, Value)>) -> Module {
@@ -68,17 +76,26 @@ impl Module {
     pub fn names(&self) -> Vec<String> {
         self.env.globals.borrow().order.clone()
     }
+    /// Global names that other files may load (no leading `_`), in definition order.
+    pub fn exported_names(&self) -> Vec<String> {
+        self.names()
+            .into_iter()
+            .filter(|n| is_exported(n))
+            .collect()
+    }
 }
 
 /// Evaluation state: call depth, host hooks and host-owned thread locals.
 pub struct Thread {
     pub(crate) depth: usize,
+    /// Number of modules being executed (nested by `load`).
+    pub(crate) modules: usize,
     /// Maximum call depth before "Starlark stack overflow". The default (250) fits a
     /// 2 MiB thread stack in debug builds (about 6 KiB per call); hosts that run on a
     /// larger stack may raise it.
     pub max_depth: usize,
     pub(crate) loader: Option<Rc<LoaderFn>>,
-    pub(crate) print: Option<Rc<dyn Fn(&str)>>,
+    pub(crate) print: Option<Rc<PrintFn>>,
     locals: HashMap<String, Rc<dyn Any>>,
     pub(crate) sources: Vec<Rc<Vec<LineOrigin>>>,
 }
@@ -93,6 +110,7 @@ impl Thread {
     pub fn new() -> Self {
         Thread {
             depth: 0,
+            modules: 0,
             max_depth: 250,
             loader: None,
             print: None,
@@ -151,7 +169,9 @@ impl Thread {
             predeclared,
         });
         let mut fr = Frame::new(&file.info, None, env.clone());
+        self.modules += 1;
         let r = self.exec_stmts(&mut fr, &file.stmts);
+        self.modules -= 1;
         for v in env.globals.borrow().map.values() {
             v.freeze();
         }
@@ -168,6 +188,37 @@ impl Thread {
                 Err(e)
             }
         }
+    }
+
+    /// Evaluates one expression (for example a `--data-value` style snippet) with the
+    /// host's predeclared names.
+    pub fn eval_expr(&mut self, name: &str, src: &str, predeclared: Rc<Env>) -> Result<Value> {
+        let mut file = super::parser::parse_file(name, src)?;
+        let expr = match file.stmts.as_slice() {
+            [
+                Stmt {
+                    kind: StmtKind::Expr(e),
+                    ..
+                },
+            ] => e.clone(),
+            _ => {
+                let pos = super::error::Position::new(name, 1, 1);
+                return Err(Error::syntax(pos, "expected a single expression"));
+            }
+        };
+        // A global name no source text can spell holds the result.
+        const RESULT: &str = "\u{0}result";
+        let pos = expr.pos.clone();
+        file.stmts = vec![Stmt::new(
+            StmtKind::Assign {
+                lhs: Expr::ident(RESULT, pos.clone()),
+                op: None,
+                rhs: expr,
+            },
+            pos,
+        )];
+        let m = self.exec_file(file, predeclared)?;
+        Ok(m.get(RESULT).unwrap_or(Value::None))
     }
 
     /// Parses and executes `src` as a file named `name`.
@@ -450,7 +501,8 @@ impl Thread {
     /// `x op= y`: lists extend in place, everything else is `x op y`.
     fn aug_value(&mut self, old: Value, op: BinOp, y: Value) -> Result<Value> {
         if let (Value::List(l), BinOp::Add) = (&old, op) {
-            let (items, _g) = iterate(&y).ok_or_else(|| {
+            // The guard drops at once: `xs += xs` is fine.
+            let items = iterate(&y).map(|(items, _)| items).ok_or_else(|| {
                 Error::new(format!("invalid operation: list += {}", y.type_name()))
             })?;
             l.check_mutable("apply += to")?;

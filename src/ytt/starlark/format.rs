@@ -333,8 +333,10 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                 let n = match &arg {
                     Value::Int(n) => *n,
                     Value::Float(f) if f.is_finite() => f.trunc() as i128,
-                    Value::Bool(b) => *b as i128,
-                    v => bail!("%{c} format requires integer: got {}", v.type_name()),
+                    v => bail!(
+                        "%{c} format requires integer: cannot convert {} to int",
+                        v.type_name()
+                    ),
                 };
                 let (neg, m) = (n < 0, n.unsigned_abs());
                 let digits = match c {
@@ -410,6 +412,19 @@ mod tests {
         assert_eq!(go_float(123456789.0, 'g', None), "1.23456789e+08");
         assert_eq!(go_float(0.0, 'e', Some(6)), "0.000000e+00");
         assert_eq!(go_float(1e21, 'g', None), "1e+21");
+    }
+
+    #[test]
+    fn shortest_g_is_what_go_yaml_prints() {
+        assert_eq!(go_float(0.1 + 0.2, 'g', None), "0.30000000000000004");
+        assert_eq!(go_float(1e20 * 10.0, 'g', None), "1e+21");
+        assert_eq!(go_float(1.0 / 3.0, 'g', None), "0.3333333333333333");
+        assert_eq!(go_float(-0.25, 'g', None), "-0.25");
+        assert_eq!(go_float(3.0, 'g', None), "3");
+        assert_eq!(go_float(1e-7, 'g', None), "1e-07");
+        assert_eq!(go_float(123456.0, 'g', None), "123456");
+        assert_eq!(go_float(1234567.0, 'g', None), "1.234567e+06");
+        assert_eq!(go_float(f64::INFINITY, 'g', None), "+Inf");
     }
 
     #[test]

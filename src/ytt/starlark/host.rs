@@ -5,8 +5,7 @@
 use std::any::Any;
 
 use super::error::{Error, Result};
-use super::format::repr;
-use super::value::{Args, Value, equals};
+use super::value::{Args, Value};
 
 /// A value type implemented by the host. Every method has a default, so a type only
 /// overrides what it supports; defaults produce starlark-go's error messages.
@@ -28,6 +27,13 @@ pub trait HostValue: Any {
     /// "T has no .name field or method").
     fn attr(&self, _name: &str) -> Result<Option<Value>> {
         Ok(None)
+    }
+    /// `x.name` with the value itself at hand (`this` wraps `self`), for methods that
+    /// must hold on to their receiver: `Value::native(..)` closures capturing
+    /// `this.clone()`. Defaults to [`HostValue::attr`].
+    fn attr_of(&self, this: &Value, name: &str) -> Result<Option<Value>> {
+        let _ = this;
+        self.attr(name)
     }
     /// Names listed by `dir(x)` and checked by `hasattr`.
     fn attr_names(&self) -> Vec<String> {
@@ -62,6 +68,14 @@ pub trait HostValue: Any {
     fn len(&self) -> Option<usize> {
         None
     }
+    fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+    /// Key/value pairs when the value is a mapping: used by `**x` in calls, `dict(x)` and
+    /// `d.update(x)`; None when it is not a mapping.
+    fn items(&self) -> Option<Vec<(Value, Value)>> {
+        None
+    }
     /// `key in x`; None when unsupported.
     fn contains(&self, _key: &Value) -> Option<Result<bool>> {
         None
@@ -94,8 +108,10 @@ pub trait HostValue: Any {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// ytt's `struct`: an immutable record of named fields (`struct.make(a=1)`, module
-/// values such as `data.values`). Attribute order is creation order.
+/// ytt's `struct`: a record of named fields (`struct.make(a=1)`, module values such as
+/// `data.values`). As in ytt: attribute order is creation order, it prints as
+/// `struct(...)`, is truthy when it has fields, is unhashable, compares by identity and
+/// is not frozen with its module (ytt's `Freeze` is a no-op).
 pub struct Struct {
     pub type_name: String,
     pub fields: Vec<(String, Value)>,
@@ -118,39 +134,16 @@ impl HostValue for Struct {
         self.type_name.clone()
     }
     fn repr(&self) -> String {
-        let parts: Vec<String> = self
-            .fields
-            .iter()
-            .map(|(k, v)| format!("{k}={}", repr(v)))
-            .collect();
-        format!("{}({})", self.type_name, parts.join(", "))
+        format!("{}(...)", self.type_name)
+    }
+    fn truth(&self) -> bool {
+        !self.fields.is_empty()
     }
     fn attr(&self, name: &str) -> Result<Option<Value>> {
         Ok(self.get(name).cloned())
     }
     fn attr_names(&self) -> Vec<String> {
         self.fields.iter().map(|(k, _)| k.clone()).collect()
-    }
-    fn equals(&self, other: &Value) -> Result<bool> {
-        let Value::Host(o) = other else {
-            return Ok(false);
-        };
-        let Some(o) = o.as_any().downcast_ref::<Struct>() else {
-            return Ok(false);
-        };
-        if o.fields.len() != self.fields.len() || o.type_name != self.type_name {
-            return Ok(false);
-        }
-        for (k, v) in &self.fields {
-            match o.get(k) {
-                Some(v2) if equals(v, v2)? => {}
-                _ => return Ok(false),
-            }
-        }
-        Ok(true)
-    }
-    fn freeze(&self) {
-        self.fields.iter().for_each(|(_, v)| v.freeze());
     }
     fn as_any(&self) -> &dyn Any {
         self

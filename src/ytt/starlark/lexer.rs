@@ -72,9 +72,11 @@ pub struct Token {
     pub col: u32,
 }
 
+/// Reserved words of the starlark-go version in ytt (`assert` is not reserved there:
+/// ytt templates load `@ytt:assert` as `assert`).
 const RESERVED: &[&str] = &[
-    "as", "async", "await", "class", "del", "except", "finally", "from", "global", "import", "is",
-    "nonlocal", "raise", "try", "with", "yield",
+    "as", "class", "del", "except", "finally", "from", "global", "import", "is", "nonlocal",
+    "raise", "try", "with", "yield",
 ];
 
 /// Tokenizes `src`. Errors carry (line, col) in parsed-text coordinates; the parser maps
@@ -407,12 +409,9 @@ impl<'a> Lexer<'a> {
                 .map(Tok::Float)
                 .map_err(|_| (line, col, format!("invalid float literal: {text}")));
         }
-        if text.len() > 1 && text.starts_with('0') {
-            return Err((
-                line,
-                col,
-                format!("invalid int literal: {text} (leading zero)"),
-            ));
+        if text.len() > 1 && text.starts_with('0') && !text.bytes().all(|b| b == b'0') {
+            let msg = format!("obsolete form of octal literal; use 0o{}", &text[1..]);
+            return Err((line, col, msg));
         }
         text.parse::<i128>()
             .map(Tok::Int)

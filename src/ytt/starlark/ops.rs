@@ -112,7 +112,7 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         },
         BinOp::Div => float_op(x, y, |a, b| {
             if b == 0.0 {
-                Err(Error::new("floating-point division by zero"))
+                Err(Error::new("real division by zero"))
             } else {
                 Ok(a / b)
             }
@@ -202,15 +202,15 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     if let Some(v) = r {
         return Ok(v);
     }
-    if let Value::Host(h) = x {
-        if let Some(r) = h.binary(op, y, true) {
-            return r;
-        }
+    if let Value::Host(h) = x
+        && let Some(r) = h.binary(op, y, true)
+    {
+        return r;
     }
-    if let Value::Host(h) = y {
-        if let Some(r) = h.binary(op, x, false) {
-            return r;
-        }
+    if let Value::Host(h) = y
+        && let Some(r) = h.binary(op, x, false)
+    {
+        return r;
     }
     bail!(
         "unknown binary op: {} {} {}",
@@ -376,8 +376,8 @@ fn slice_bound(v: &Value, what: &str) -> Result<Option<i128>> {
     }
 }
 
-/// Indices selected by `[lo:hi:step]` on a sequence of length `n`.
-fn slice_indices(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<Vec<usize>> {
+/// Python's slice bounds: (start, stop, step) clamped for a sequence of length `n`.
+fn slice_bounds(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<(i128, i128, i128)> {
     let step = slice_bound(step, "slice step")?.unwrap_or(1);
     if step == 0 {
         bail!("zero is not a valid slice step");
@@ -401,6 +401,12 @@ fn slice_indices(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<Vec<u
         slice_bound(hi, "end")?,
         if step > 0 { upper } else { lower },
     );
+    Ok((start, stop, step))
+}
+
+/// Indices selected by `[lo:hi:step]` on a sequence of length `n`.
+fn slice_indices(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<Vec<usize>> {
+    let (start, stop, step) = slice_bounds(n, lo, hi, step)?;
     let mut out = Vec::new();
     let mut i = start;
     while (step > 0 && i < stop) || (step < 0 && i > stop) {
@@ -433,9 +439,16 @@ pub fn slice(x: &Value, lo: &Value, hi: &Value, step: &Value) -> Result<Value> {
             ))
         }
         Value::Range(r) => {
-            let idx = slice_indices(r.len(), lo, hi, step)?;
-            let vals: Vec<Value> = idx.into_iter().map(|i| Value::Int(r.at(i))).collect();
-            Ok(Value::list(vals))
+            // A slice of a range is a range, as in starlark-go.
+            let (start, stop, step) = slice_bounds(r.len(), lo, hi, step)?;
+            let conv =
+                |v: i128| i64::try_from(v).map_err(|_| Error::new("range slice out of range"));
+            let (rs, rt) = (r.start as i128, r.step as i128);
+            Ok(Value::Range(Range {
+                start: conv(rs + rt * start)?,
+                stop: conv(rs + rt * stop)?,
+                step: conv(rt * step)?,
+            }))
         }
         _ => bail!("invalid slice operand {}", x.type_name()),
     }
@@ -455,7 +468,7 @@ fn method_of(x: &Value, name: &str) -> Option<MethodFn> {
 /// `x.name`, or None when there is no such field or method.
 pub fn try_attr(x: &Value, name: &str) -> Result<Option<Value>> {
     if let Value::Host(h) = x {
-        return h.attr(name);
+        return h.attr_of(x, name);
     }
     Ok(method_of(x, name).map(|m| {
         Value::Builtin(Rc::new(Builtin {

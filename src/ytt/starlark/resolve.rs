@@ -175,16 +175,26 @@ impl Resolver<'_> {
         }
         let mut scope = Scope::new(false);
         let mut seen = HashSet::new();
-        let mut star_seen = false;
+        let (mut star_seen, mut starstar_seen, mut optional_seen) = (false, false, false);
         for p in &f.params {
-            if let Param::Star(_) = p {
-                if star_seen {
+            let at = p.ident().map_or(f.pos.clone(), |i| i.pos.clone());
+            if starstar_seen {
+                return Err(Error::resolve(at, "parameter may not follow **kwargs"));
+            }
+            match p {
+                Param::Star(_) if star_seen => {
+                    return Err(Error::resolve(at, "multiple * parameters not allowed"));
+                }
+                Param::Star(_) => star_seen = true,
+                Param::StarStar(_) => starstar_seen = true,
+                Param::Optional(..) => optional_seen = true,
+                Param::Required(_) if optional_seen && !star_seen => {
                     return Err(Error::resolve(
-                        f.pos.clone(),
-                        "multiple * parameters not allowed",
+                        at,
+                        "required parameter may not follow optional",
                     ));
                 }
-                star_seen = true;
+                Param::Required(_) => {}
             }
             if let Some(id) = p.ident() {
                 if !seen.insert(id.name.clone()) {
@@ -248,10 +258,10 @@ impl Resolver<'_> {
                 return Some(Resolution::Local(*i));
             }
         }
-        if !s.is_module {
-            if let Some(i) = s.locals.get(name) {
-                return Some(Resolution::Local(*i));
-            }
+        if !s.is_module
+            && let Some(i) = s.locals.get(name)
+        {
+            return Some(Resolution::Local(*i));
         }
         if let Some(j) = s.free.iter().position(|(n, _)| n == name) {
             return Some(Resolution::Free(j as u32));
@@ -306,15 +316,49 @@ impl Resolver<'_> {
             ExprKind::Call(f, args) => {
                 self.expr(f)?;
                 let mut seen_kw = HashSet::new();
+                let (mut varargs, mut kwargs) = (false, false);
                 for a in args.iter_mut() {
+                    let fail =
+                        |x: &Expr, msg: &str| Err(Error::resolve(x.pos.clone(), msg.to_string()));
                     match a {
-                        Arg::Pos(x) | Arg::Star(x) | Arg::StarStar(x) => self.expr(x)?,
+                        Arg::StarStar(x) => {
+                            if kwargs {
+                                return fail(x, "multiple **kwargs not allowed");
+                            }
+                            kwargs = true;
+                            self.expr(x)?
+                        }
+                        Arg::Star(x) => {
+                            if kwargs {
+                                return fail(x, "*args may not follow **kwargs");
+                            }
+                            if varargs {
+                                return fail(x, "multiple *args not allowed");
+                            }
+                            varargs = true;
+                            self.expr(x)?
+                        }
                         Arg::Named(n, x) => {
+                            if kwargs {
+                                return fail(x, "argument may not follow **kwargs");
+                            }
                             if !seen_kw.insert(n.clone()) {
                                 return Err(Error::resolve(
                                     x.pos.clone(),
                                     format!("keyword argument {n} repeated"),
                                 ));
+                            }
+                            self.expr(x)?
+                        }
+                        Arg::Pos(x) => {
+                            if varargs {
+                                return fail(x, "argument may not follow *args");
+                            }
+                            if kwargs {
+                                return fail(x, "argument may not follow **kwargs");
+                            }
+                            if !seen_kw.is_empty() {
+                                return fail(x, "positional argument may not follow named");
                             }
                             self.expr(x)?
                         }

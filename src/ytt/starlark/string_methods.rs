@@ -151,7 +151,7 @@ fn indices(
     Ok((conv(start, 0)?, conv(end, n)?))
 }
 
-fn sub_slice<'a>(s: &'a str, start: usize, end: usize) -> &'a [u8] {
+fn sub_slice(s: &str, start: usize, end: usize) -> &[u8] {
     if start < end {
         &s.as_bytes()[start..end]
     } else {

@@ -376,22 +376,23 @@ impl Value {
         })
     }
 
+    /// True for empty sequences and mappings.
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+
     /// Freezes the value and everything reachable from it.
     pub fn freeze(&self) {
         match self {
-            Value::List(l) => {
-                if !l.frozen.replace(true) {
-                    for v in l.items.borrow().iter() {
-                        v.freeze();
-                    }
+            Value::List(l) if !l.frozen.replace(true) => {
+                for v in l.items.borrow().iter() {
+                    v.freeze();
                 }
             }
-            Value::Dict(d) => {
-                if !d.frozen.replace(true) {
-                    for (k, v) in d.map.borrow().entries() {
-                        k.freeze();
-                        v.freeze();
-                    }
+            Value::Dict(d) if !d.frozen.replace(true) => {
+                for (k, v) in d.map.borrow().entries() {
+                    k.freeze();
+                    v.freeze();
                 }
             }
             Value::Set(s) => s.frozen.set(true),
@@ -446,10 +447,10 @@ impl IterGuard {
 
 impl Drop for IterGuard {
     fn drop(&mut self) {
-        if let Some(t) = &self.target {
-            if let Some(c) = IterGuard::counter(t) {
-                c.set(c.get().saturating_sub(1));
-            }
+        if let Some(t) = &self.target
+            && let Some(c) = IterGuard::counter(t)
+        {
+            c.set(c.get().saturating_sub(1));
         }
     }
 }
@@ -478,9 +479,38 @@ pub fn iterate(v: &Value) -> Option<(Vec<Value>, IterGuard)> {
     ))
 }
 
-/// Items of an iterable, or the starlark-go error "T value is not iterable".
-pub fn iterate_or_err(v: &Value) -> Result<(Vec<Value>, IterGuard)> {
-    iterate(v).ok_or_else(|| Error::new(format!("{} value is not iterable", v.type_name())))
+/// Items of an iterable produced one at a time (ranges are not materialized).
+pub enum ValueIter {
+    Items(std::vec::IntoIter<Value>),
+    Range(Range, usize),
+}
+
+impl Iterator for ValueIter {
+    type Item = Value;
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            ValueIter::Items(it) => it.next(),
+            ValueIter::Range(r, i) => {
+                if *i < r.len() {
+                    *i += 1;
+                    Some(Value::Int(r.at(*i - 1)))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// Items of an iterable for `for` loops and comprehensions, or the starlark-go error
+/// "T value is not iterable".
+pub fn iterate_or_err(v: &Value) -> Result<(ValueIter, IterGuard)> {
+    if let Value::Range(r) = v {
+        return Ok((ValueIter::Range(*r, 0), IterGuard { target: None }));
+    }
+    iterate(v)
+        .map(|(items, g)| (ValueIter::Items(items.into_iter()), g))
+        .ok_or_else(|| Error::new(format!("{} value is not iterable", v.type_name())))
 }
 
 fn str_iter_items(s: &str, k: StrIterKind) -> Vec<Value> {
