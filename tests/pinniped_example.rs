@@ -540,3 +540,51 @@ fn concierge_schema_validations_reject_bad_values() {
         "{err}"
     );
 }
+
+/// `benches/ytt-render` (the size-matched benchmark input of `scripts/bench-template`) must
+/// keep rendering: 15 components × 6 documents, with the overlay and text template applied.
+#[test]
+fn bench_render_dir_renders() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/ytt-render");
+    let out = Command::new(env!("CARGO_BIN_EXE_strake"))
+        .arg("template")
+        .arg("-f")
+        .arg(&dir)
+        .output()
+        .expect("running strake");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert_eq!(text.lines().count(), 2600);
+    let set = strake::yaml::parse_document_set(&text, "stdout").expect("parses");
+    let docs: Vec<Value> = set.docs.iter().map(|d| d.value.to_value()).collect();
+    let deployments: Vec<&Value> = docs
+        .iter()
+        .filter(|d| d.get(&s("kind")) == Some(&s("Deployment")))
+        .collect();
+    assert_eq!(docs.len(), 90);
+    assert_eq!(deployments.len(), 15);
+    let api = deployments[0];
+    assert_eq!(
+        key(
+            at(api, "metadata.annotations"),
+            "bench.example.com/rendered-by"
+        ),
+        "strake"
+    );
+    assert_eq!(
+        str_at(api, "spec.template.spec.containers.0.image"),
+        "registry.example.com/bench/api:v1.2.3"
+    );
+    assert_eq!(
+        str_at(api, "spec.template.spec.containers.0.env.0.value"),
+        "bench"
+    );
+    let cm = &docs[1];
+    assert_eq!(
+        key(at(cm, "data"), "config.yaml"),
+        "name: api\nlisten: \":8000\"\nlog:\n  level: debug\n\
+         labels: {\"app.kubernetes.io/name\":\"api\",\"app.kubernetes.io/part-of\":\"bench\",\"team\":\"bench\",\"tier\":\"backend\"}\n\
+         features:\n- metrics\n- tracing\n"
+    );
+}
