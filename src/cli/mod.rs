@@ -24,7 +24,7 @@ enum Command {
     /// Print the version.
     Version,
     /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
-    Lock(lock::LockArgs),
+    Lock(Box<lock::LockArgs>),
 }
 
 /// Entry point of the binary.
@@ -35,6 +35,6 @@ pub fn main() -> ExitCode {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
-        Command::Lock(args) => lock::run(args),
+        Command::Lock(args) => lock::run(*args),
     }
 }
