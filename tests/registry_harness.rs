@@ -73,3 +73,41 @@ fn fault_proxy_injects_statuses_and_damages_bodies() {
     assert_eq!(raw_get(&url), (200, b"0123456789".to_vec()));
     assert_eq!(proxy.requests_matching("GET", "/blobs/").len(), 3);
 }
+
+#[test]
+fn client_options_and_docker_config_reach_each_mode() {
+    use strake::oci::Store;
+    use strake::oci::registry::{RegistryClient, RegistryOptions};
+    for reg in [
+        TestRegistry::with_htpasswd("carol", "pw1"),
+        TestRegistry::with_token_auth("dave", "pw2"),
+        TestRegistry::with_tls(),
+    ] {
+        let pushed = block_on(reg.pusher().push_image(
+            "harness/opts",
+            "v1",
+            strake::oci::media_types::DOCKER_MANIFEST,
+            &[b"l"],
+        ));
+        let store = RegistryClient::new(reg.client_options())
+            .unwrap()
+            .repository(&reg.addr(), "harness/opts");
+        let got = block_on(async move { store.get_manifest("v1").await.unwrap() });
+        assert_eq!(got.digest.as_str(), pushed.manifest_digest);
+
+        let dir = tempfile::tempdir().unwrap();
+        let options = RegistryOptions {
+            docker_config_dir: Some(reg.write_docker_config(dir.path())),
+            ca_cert_paths: reg
+                .ca_cert()
+                .map(|c| vec![c.to_path_buf()])
+                .unwrap_or_default(),
+            ..RegistryOptions::default()
+        };
+        let store = RegistryClient::new(options)
+            .unwrap()
+            .repository(&reg.addr(), "harness/opts");
+        let tags = block_on(async move { store.list_tags().await.unwrap() });
+        assert_eq!(tags, vec!["v1"]);
+    }
+}

@@ -30,6 +30,14 @@ pub enum Fault {
     FlipByte { offset: usize },
     /// Answer `307 Temporary Redirect` to `location` (which may name another host).
     Redirect { location: String },
+    /// Forward, turning an absolute `Location` in the answer into a relative one
+    /// (path and query), as some registries send it.
+    RelativeLocation,
+    /// Forward, adding a header to the registry's answer.
+    AddHeader { name: String, value: String },
+    /// Forward the request, then throw the registry's answer away and answer
+    /// `status` instead (an answer lost after the registry acted).
+    LoseAnswer { status: u16 },
 }
 
 impl Fault {
@@ -70,6 +78,8 @@ pub struct SeenRequest {
 struct State {
     upstream: String,
     client: reqwest::Client,
+    /// When set, tag lists are paginated (see [`FaultProxy::paginate_tags`]).
+    tag_page_cap: Mutex<Option<usize>>,
     rules: Mutex<Vec<Rule>>,
     seen: Mutex<Vec<SeenRequest>>,
 }
@@ -98,6 +108,7 @@ impl FaultProxy {
         let state = Arc::new(State {
             upstream: upstream.to_string(),
             client,
+            tag_page_cap: Mutex::new(None),
             rules: Mutex::new(Vec::new()),
             seen: Mutex::new(Vec::new()),
         });
@@ -126,6 +137,15 @@ impl FaultProxy {
             fault,
             remaining: times,
         });
+    }
+
+    /// Serves `GET /v2/<name>/tags/list` with distribution-spec pagination
+    /// (`n`, `last`, `Link: <…>; rel="next"`) on top of the registry's full list,
+    /// at most `cap` tags per page whatever `n` asks (as ECR caps at 1000).
+    /// distribution 2.8 itself ignores `n` for tags, so this is how clients'
+    /// pagination is exercised against real registry content.
+    pub fn paginate_tags(&self, cap: usize) {
+        *self.state.tag_page_cap.lock().unwrap() = Some(cap);
     }
 
     /// Removes every rule.
@@ -201,6 +221,10 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         }
         _ => {}
     }
+    let cap = *state.tag_page_cap.lock().unwrap();
+    if let (Some(cap), true) = (cap, method == "GET" && path.contains("/tags/list")) {
+        return paginated_tags(&state, &path, cap).await;
+    }
     let (parts, body) = req.into_parts();
     let body = match body.collect().await {
         Ok(b) => b.to_bytes(),
@@ -221,6 +245,16 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         Ok(r) => r,
         Err(e) => return respond(502, "text/plain", format!("proxy: upstream: {e}")),
     };
+    if let Some(Fault::LoseAnswer { status }) = fault {
+        let _ = upstream.bytes().await;
+        return respond(
+            status,
+            "application/json",
+            format!(
+                r#"{{"errors":[{{"code":"UNAVAILABLE","message":"injected lost answer {status}"}}]}}"#
+            ),
+        );
+    }
     let mut builder = Response::builder().status(upstream.status().as_u16());
     for (name, value) in upstream.headers() {
         if matches!(
@@ -229,7 +263,21 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         ) {
             continue;
         }
+        if name == "location" && matches!(fault, Some(Fault::RelativeLocation)) {
+            let text = value.to_str().unwrap_or_default();
+            let relative = url::Url::parse(text)
+                .map(|u| match u.query() {
+                    Some(q) => format!("{}?{q}", u.path()),
+                    None => u.path().to_string(),
+                })
+                .unwrap_or_else(|_| text.to_string());
+            builder = builder.header(name, relative);
+            continue;
+        }
         builder = builder.header(name, value);
+    }
+    if let Some(Fault::AddHeader { name, value }) = &fault {
+        builder = builder.header(name.as_str(), value.as_str());
     }
     let data = match upstream.bytes().await {
         Ok(b) => b,
@@ -238,9 +286,13 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
     let body: Body = match fault {
         Some(Fault::Truncate { keep }) => {
             let part = data.slice(..keep.min(data.len()));
-            let frames: Vec<Result<Frame<Bytes>, BoxError>> =
-                vec![Ok(Frame::data(part)), Err("injected truncation".into())];
-            StreamBody::new(futures_util::stream::iter(frames)).boxed()
+            // Let the head and the first bytes reach the client before the break.
+            let head = futures_util::stream::iter([Ok::<_, BoxError>(Frame::data(part))]);
+            let tail = futures_util::stream::once(async {
+                tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+                Err::<Frame<Bytes>, BoxError>("injected truncation".into())
+            });
+            BodyExt::boxed(StreamBody::new(futures_util::StreamExt::chain(head, tail)))
         }
         Some(Fault::FlipByte { offset }) => {
             let mut v = data.to_vec();
@@ -252,4 +304,60 @@ async fn handle(state: Arc<State>, req: Request<hyper::body::Incoming>) -> Respo
         _ => super::http_server::full(data),
     };
     builder.body(body).unwrap()
+}
+
+async fn paginated_tags(state: &State, path: &str, cap: usize) -> Response<Body> {
+    let (base, query) = path.split_once('?').unwrap_or((path, ""));
+    let mut n = None;
+    let mut last = None;
+    for (k, v) in url::form_urlencoded::parse(query.as_bytes()) {
+        match k.as_ref() {
+            "n" => n = v.parse::<usize>().ok(),
+            "last" => last = Some(v.into_owned()),
+            _ => {}
+        }
+    }
+    let upstream = match state
+        .client
+        .get(format!("http://{}{base}", state.upstream))
+        .send()
+        .await
+    {
+        Ok(r) => r,
+        Err(e) => return respond(502, "text/plain", format!("proxy: upstream: {e}")),
+    };
+    let status = upstream.status().as_u16();
+    let body = upstream.bytes().await.unwrap_or_default();
+    if status != 200 {
+        return respond(status, "application/json", body);
+    }
+    let value: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let mut tags: Vec<String> = value["tags"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .collect();
+    tags.sort();
+    let page_size = n.unwrap_or(cap).min(cap);
+    let rest: Vec<String> = tags
+        .into_iter()
+        .filter(|t| last.as_ref().is_none_or(|l| t > l))
+        .collect();
+    let page: Vec<String> = rest.iter().take(page_size).cloned().collect();
+    let mut resp = respond(
+        200,
+        "application/json",
+        serde_json::json!({"name": value["name"], "tags": page}).to_string(),
+    );
+    if rest.len() > page.len()
+        && let Some(last_tag) = page.last()
+    {
+        let link = format!(
+            "<{base}?last={last_tag}&n={}>; rel=\"next\"",
+            n.unwrap_or(cap)
+        );
+        resp.headers_mut().insert("link", link.parse().unwrap());
+    }
+    resp
 }

@@ -199,6 +199,42 @@ impl TestRegistry {
             .exists()
     }
 
+    /// Options for strake's registry client that reach this registry: its user's
+    /// credentials (as `--registry-username/--registry-password`) and, in TLS mode,
+    /// its CA. Nothing is read from the environment.
+    pub fn client_options(&self) -> strake::oci::registry::RegistryOptions {
+        let mut options = strake::oci::registry::RegistryOptions::default();
+        if let Some((username, password)) = self.credentials() {
+            options.flag_credentials.username = Some(username);
+            options.flag_credentials.password = Some(password);
+        }
+        if let Some(ca) = self.ca_cert() {
+            options.ca_cert_paths.push(ca.to_path_buf());
+        }
+        options
+    }
+
+    /// Writes `<dir>/config.json` holding this registry's credentials (docker's
+    /// base64 `auth` form) and returns `dir`: point `DOCKER_CONFIG` at it when
+    /// running the `strake` binary, so tests never read the user's own config.
+    pub fn write_docker_config(&self, dir: &Path) -> PathBuf {
+        use base64::Engine;
+        let auths = match self.credentials() {
+            Some((u, p)) => {
+                let auth = base64::engine::general_purpose::STANDARD.encode(format!("{u}:{p}"));
+                serde_json::json!({ self.addr(): { "auth": auth } })
+            }
+            None => serde_json::json!({}),
+        };
+        std::fs::create_dir_all(dir).expect("creating docker config dir");
+        std::fs::write(
+            dir.join("config.json"),
+            serde_json::to_vec_pretty(&serde_json::json!({ "auths": auths })).unwrap(),
+        )
+        .expect("writing config.json");
+        dir.to_path_buf()
+    }
+
     /// Stops the registry now (the port becomes free, e.g. for connection-refused tests).
     pub fn stop(&mut self) {
         let _ = self.child.kill();

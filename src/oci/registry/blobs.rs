@@ -28,12 +28,10 @@ pub(super) async fn blob_size(store: &RegistryStore, digest: &Digest) -> Result<
                 .get(reqwest::header::CONTENT_LENGTH)
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| v.parse::<u64>().ok())
-                .ok_or_else(|| OciError::Registry {
-                    registry: store.registry().to_string(),
-                    detail: format!(
-                        "{}: HEAD blob {digest} answered without Content-Length",
-                        store.location()
-                    ),
+                .ok_or_else(|| {
+                    store.registry_error(format!(
+                        "HEAD blob {digest} answered without Content-Length"
+                    ))
                 })?;
             Ok(Some(size))
         }
@@ -55,9 +53,9 @@ pub(super) async fn get_blob(store: &RegistryStore, digest: &Digest) -> Result<B
         return Err(store.fail(Subject::Blob(digest), resp).await);
     }
     let size = resp.content_length();
-    let registry = store.registry().to_string();
     let location = store.location();
-    let what = format!("{location}: reading blob {digest}");
+    let registry = location.clone();
+    let what = format!("reading blob {digest}");
     let stream = resp.bytes_stream().map(move |chunk| {
         chunk.map_err(|e| OciError::Registry {
             registry: registry.clone(),

@@ -74,6 +74,14 @@ impl Call {
     }
 }
 
+impl std::fmt::Debug for RegistryClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RegistryClient")
+            .field("options", &self.inner.options)
+            .finish_non_exhaustive()
+    }
+}
+
 impl RegistryClient {
     /// Builds the client (TLS roots are read here: a bad CA file fails now).
     pub fn new(options: RegistryOptions) -> Result<RegistryClient> {
@@ -165,7 +173,13 @@ impl RegistryClient {
             let url = base.join("v2/").expect("static path");
             let mut attempt = 0;
             let outcome = loop {
-                match self.inner.http.get(url.clone()).send().await {
+                let mut probe = self.inner.http.get(url.clone());
+                if !last {
+                    // A server that never answers a TLS hello must not stall the
+                    // fallback to plain HTTP.
+                    probe = probe.timeout(Duration::from_secs(10));
+                }
+                match probe.send().await {
                     Ok(resp)
                         if retry::is_retryable_status(resp.status())
                             && last
@@ -202,13 +216,11 @@ impl RegistryClient {
                             .unwrap_or(Challenge::Basic),
                         _ => {
                             let body = resp.bytes().await.unwrap_or_default();
-                            return Err(OciError::Registry {
-                                registry: registry.to_string(),
-                                detail: format!(
-                                    "{url} does not answer like an OCI registry: {}",
-                                    errors::describe(status, &body)
-                                ),
-                            });
+                            failures.push(format!(
+                                "{scheme}: {url} does not answer like an OCI registry: {}",
+                                errors::describe(status, &body)
+                            ));
+                            continue;
                         }
                     };
                     tracing::debug!(registry, %base, ?challenge, "registry endpoint");
@@ -220,9 +232,16 @@ impl RegistryClient {
                 Err(e) => failures.push(format!("{scheme}: {}", transport_error(&e))),
             }
         }
+        let mut detail = format!("cannot reach the registry: {}", failures.join("; "));
+        if failures.iter().any(|f| f.contains("certificate")) {
+            detail.push_str(
+                " (for a registry with a private CA, pass --registry-ca-cert-path; \
+                 for plain HTTP, --insecure-registry)",
+            );
+        }
         Err(OciError::Registry {
             registry: registry.to_string(),
-            detail: format!("cannot reach the registry: {}", failures.join("; ")),
+            detail,
         })
     }
 
@@ -318,8 +337,11 @@ impl RegistryClient {
                 .http
                 .request(call.method.clone(), call.url.clone())
                 .headers(call.headers.clone());
-            if let Some(a) = &auth {
-                request = request.header(AUTHORIZATION, a);
+            if let Some(a) = &auth
+                && let Ok(mut value) = reqwest::header::HeaderValue::from_str(a)
+            {
+                value.set_sensitive(true);
+                request = request.header(AUTHORIZATION, value);
             }
             if let Some(body) = &call.body {
                 request = request.body(body.clone());

@@ -72,9 +72,9 @@ pub fn describe(status: StatusCode, body: &[u8]) -> String {
     text
 }
 
-/// The error for a non-success answer. `location` is `registry/repository`.
+/// The error for a non-success answer. `location` is `registry/repository`; it
+/// leads the message.
 pub fn from_response(
-    registry: &str,
     location: &str,
     subject: Subject<'_>,
     status: StatusCode,
@@ -107,15 +107,15 @@ pub fn from_response(
         Subject::Upload(d) => format!("uploading blob {d}"),
         Subject::Other(s) => s.to_string(),
     };
-    let detail = format!("{location}: {what}: {}", describe(status, body));
+    let detail = format!("{what}: {}", describe(status, body));
     if status == StatusCode::FORBIDDEN || has("DENIED") {
         return OciError::Denied {
-            registry: registry.to_string(),
+            registry: location.to_string(),
             detail,
         };
     }
     OciError::Registry {
-        registry: registry.to_string(),
+        registry: location.to_string(),
         detail,
     }
 }
@@ -129,24 +129,16 @@ mod tests {
         let d = Digest::of(b"x");
         let body = br#"{"errors":[{"code":"MANIFEST_UNKNOWN","message":"manifest unknown","detail":{"Tag":"v9"}}]}"#;
         let e = from_response(
-            "r:5000",
             "r:5000/a/b",
             Subject::Manifest("v9"),
             StatusCode::NOT_FOUND,
             body,
         );
         assert_eq!(e.to_string(), "r:5000/a/b: manifest v9 not found");
-        let e = from_response(
-            "r:5000",
-            "r:5000/a/b",
-            Subject::Blob(&d),
-            StatusCode::NOT_FOUND,
-            b"",
-        );
+        let e = from_response("r:5000/a/b", Subject::Blob(&d), StatusCode::NOT_FOUND, b"");
         assert!(e.to_string().contains("blob sha256:"), "{e}");
         let body = br#"{"errors":[{"code":"DIGEST_INVALID","message":"provided digest did not match uploaded content"}]}"#;
         let e = from_response(
-            "r:5000",
             "r:5000/a/b",
             Subject::Upload(&d),
             StatusCode::BAD_REQUEST,
@@ -158,7 +150,7 @@ mod tests {
                 && text.contains("HTTP 400 Bad Request: DIGEST_INVALID: provided digest"),
             "{text}"
         );
-        let e = from_response("r", "r/a/b", Subject::Tags, StatusCode::FORBIDDEN, b"{}");
+        let e = from_response("r/a/b", Subject::Tags, StatusCode::FORBIDDEN, b"{}");
         assert!(matches!(e, OciError::Denied { .. }), "{e}");
     }
 }

@@ -49,13 +49,9 @@ pub(super) async fn resolve(store: &RegistryStore, reference: &str) -> Result<Op
             if let Ok(asked) = reference.parse::<Digest>()
                 && asked != digest
             {
-                return Err(OciError::Registry {
-                    registry: store.registry().to_string(),
-                    detail: format!(
-                        "{}: HEAD manifest {reference} answered with digest {digest}",
-                        store.location()
-                    ),
-                });
+                return Err(store.registry_error(format!(
+                    "HEAD manifest {reference} answered with digest {digest}"
+                )));
             }
             Ok(Some(Descriptor {
                 media_type,
@@ -93,12 +89,11 @@ pub(super) async fn get_manifest(store: &RegistryStore, reference: &str) -> Resu
     let mut body = BytesMut::new();
     let mut stream = resp.bytes_stream();
     while let Some(chunk) = stream.next().await {
-        let chunk = chunk.map_err(|e| OciError::Registry {
-            registry: store.registry().to_string(),
-            detail: format!(
-                "{location}: reading manifest {reference}: {}",
+        let chunk = chunk.map_err(|e| {
+            store.registry_error(format!(
+                "reading manifest {reference}: {}",
                 transport_error(&e)
-            ),
+            ))
         })?;
         body.extend_from_slice(&chunk);
         if body.len() as u64 > MAX_MANIFEST {
@@ -174,14 +169,10 @@ pub(super) async fn put_manifest(
         && stored.algorithm() == manifest.digest.algorithm()
         && stored != manifest.digest
     {
-        return Err(OciError::Registry {
-            registry: store.registry().to_string(),
-            detail: format!(
-                "{}: manifest {} was stored as {stored}",
-                store.location(),
-                manifest.digest
-            ),
-        });
+        return Err(store.registry_error(format!(
+            "manifest {} was stored as {stored}",
+            manifest.digest
+        )));
     }
     Ok(())
 }

@@ -11,7 +11,7 @@ use crate::oci::store::{BlobStream, Descriptor, ManifestBytes, Store};
 use crate::oci::{Digest, OciError, Result};
 
 /// A repository on a registry.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct RegistryStore {
     client: RegistryClient,
     registry: String,
@@ -54,7 +54,15 @@ impl RegistryStore {
 
     /// The error for a failed answer about `subject`.
     pub(crate) fn error(&self, subject: Subject<'_>, status: StatusCode, body: &[u8]) -> OciError {
-        errors::from_response(&self.registry, &self.location(), subject, status, body)
+        errors::from_response(&self.location(), subject, status, body)
+    }
+
+    /// An error about this repository: `registry/repository: detail`.
+    pub(crate) fn registry_error(&self, detail: impl Into<String>) -> OciError {
+        OciError::Registry {
+            registry: self.location(),
+            detail: detail.into(),
+        }
     }
 
     /// Reads the body of a failed answer and turns it into an error.

@@ -6,12 +6,11 @@ use std::collections::HashSet;
 
 use reqwest::{Method, StatusCode};
 
+use crate::oci::Result;
 use crate::oci::registry::RegistryStore;
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::{self, Subject};
 use crate::oci::registry::scope::Scope;
-use crate::oci::store::Store;
-use crate::oci::{OciError, Result};
 
 /// Page size asked for (ECR caps it at 1000; ggcr asks the same).
 pub const PAGE_SIZE: usize = 1000;
@@ -28,10 +27,7 @@ pub(super) async fn list_tags(store: &RegistryStore) -> Result<Vec<String>> {
     let mut tags = Vec::new();
     loop {
         if !seen_urls.insert(url.to_string()) {
-            return Err(OciError::Registry {
-                registry: store.registry().to_string(),
-                detail: format!("{}: tag list pagination loops at {url}", store.location()),
-            });
+            return Err(store.registry_error(format!("tag list pagination loops at {url}")));
         }
         let resp = store
             .send(Call::new(
@@ -57,17 +53,14 @@ pub(super) async fn list_tags(store: &RegistryStore) -> Result<Vec<String>> {
         if status != StatusCode::OK {
             return Err(store.error(Subject::Tags, status, &body));
         }
-        let page: TagPage = serde_json::from_slice(&body).map_err(|e| OciError::Registry {
-            registry: store.registry().to_string(),
-            detail: format!("{}: unreadable tag list: {e}", store.location()),
-        })?;
+        let page: TagPage = serde_json::from_slice(&body)
+            .map_err(|e| store.registry_error(format!("unreadable tag list: {e}")))?;
         tags.extend(page.tags.unwrap_or_default());
         match next {
             Some(link) => {
-                url = url.join(&link).map_err(|e| OciError::Registry {
-                    registry: store.registry().to_string(),
-                    detail: format!("{}: bad Link header {link:?}: {e}", store.location()),
-                })?;
+                url = url
+                    .join(&link)
+                    .map_err(|e| store.registry_error(format!("bad Link header {link:?}: {e}")))?;
             }
             None => break,
         }

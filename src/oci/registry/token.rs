@@ -17,7 +17,7 @@ use crate::oci::{OciError, Result};
 
 /// Expiry assumed when the token service gives none (Docker token spec).
 const DEFAULT_EXPIRY: Duration = Duration::from_secs(60);
-/// Tokens this close to expiry are not reused.
+/// Tokens this close to expiry are not reused (at most half their lifetime).
 const EXPIRY_MARGIN: Duration = Duration::from_secs(10);
 
 struct Cached {
@@ -53,7 +53,7 @@ impl TokenCache {
         let now = Instant::now();
         let mut map = self.tokens.lock().unwrap();
         let list = map.get_mut(registry)?;
-        list.retain(|c| c.expires > now + EXPIRY_MARGIN);
+        list.retain(|c| c.expires > now);
         list.iter()
             .find(|c| all_covered(&c.scopes, scopes) && Some(c.token.as_str()) != not_token)
             .map(|c| c.token.clone())
@@ -91,7 +91,7 @@ impl TokenCache {
         map.entry(registry.to_string()).or_default().push(Cached {
             scopes: scopes.to_vec(),
             token: token.clone(),
-            expires: Instant::now() + expires_in,
+            expires: Instant::now() + expires_in - EXPIRY_MARGIN.min(expires_in / 2),
         });
         Ok(token)
     }
@@ -242,4 +242,43 @@ async fn read_reply(
         .map(Duration::from_secs)
         .unwrap_or(DEFAULT_EXPIRY);
     Ok((token, expires))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_tokens_serve_covered_scopes_until_they_expire() {
+        let cache = TokenCache::default();
+        let now = Instant::now();
+        cache.tokens.lock().unwrap().insert(
+            "reg".into(),
+            vec![
+                Cached {
+                    scopes: vec![Scope::push("a/b")],
+                    token: "fresh".into(),
+                    expires: now + Duration::from_secs(60),
+                },
+                Cached {
+                    scopes: vec![Scope::pull("c/d")],
+                    token: "stale".into(),
+                    expires: now - Duration::from_secs(1),
+                },
+            ],
+        );
+        assert_eq!(
+            cache.cached("reg", &[Scope::pull("a/b")], None).as_deref(),
+            Some("fresh")
+        );
+        assert_eq!(
+            cache.cached("reg", &[Scope::pull("a/b")], Some("fresh")),
+            None
+        );
+        assert_eq!(cache.cached("reg", &[Scope::pull("c/d")], None), None);
+        assert_eq!(cache.cached("reg", &[Scope::push("x/y")], None), None);
+        assert_eq!(cache.cached("other", &[Scope::pull("a/b")], None), None);
+        // The expired entry was dropped.
+        assert_eq!(cache.tokens.lock().unwrap()["reg"].len(), 1);
+    }
 }

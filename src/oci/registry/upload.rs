@@ -39,10 +39,7 @@ struct Session {
 }
 
 fn registry_error(store: &RegistryStore, detail: String) -> OciError {
-    OciError::Registry {
-        registry: store.registry().to_string(),
-        detail: format!("{}: {detail}", store.location()),
-    }
+    store.registry_error(detail)
 }
 
 /// Resolves a `Location` header against the URL it answered; its query is kept.
