@@ -6,10 +6,10 @@
 use reqwest::{Method, StatusCode};
 
 use crate::oci::registry::client::Call;
+use crate::oci::registry::errors::Subject;
 use crate::oci::registry::errors::parse_body;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::{RegistryClient, RegistryStore};
-use crate::oci::registry::errors::Subject;
 use crate::oci::{Descriptor, Digest, ManifestBytes, OciError, Reference, Store, media_types};
 
 /// What a lookup found: the manifest's descriptor, and its bytes when asked for.
