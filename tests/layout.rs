@@ -245,3 +245,58 @@ async fn skopeo_reads_our_layouts_and_we_read_skopeos() {
     assert_eq!(assert_complete(&theirs, "multi").await, 3);
     assert_eq!(assert_complete(&theirs, "app").await, 1);
 }
+
+#[tokio::test]
+async fn non_distributable_layers_are_skipped_unless_asked() {
+    use bytes::Bytes;
+    use strake::oci::store::bytes_stream;
+    use strake::oci::{Descriptor, ManifestBytes};
+    let tmp = tempfile::tempdir().unwrap();
+    let src = LayoutStore::create(tmp.path().join("src")).unwrap();
+    let config = Bytes::from_static(br#"{"rootfs":{"type":"layers","diff_ids":[]}}"#);
+    let config_desc = Descriptor {
+        media_type: media_types::OCI_CONFIG.into(),
+        digest: Digest::of(&config),
+        size: config.len() as u64,
+    };
+    src.put_blob(&config_desc, bytes_stream(config.clone()))
+        .await
+        .unwrap();
+    let foreign = Bytes::from_static(b"foreign layer bytes");
+    let foreign_digest = Digest::of(&foreign);
+    let manifest = format!(
+        r#"{{"schemaVersion":2,"mediaType":"{}","config":{{"mediaType":"{}","digest":"{}","size":{}}},"layers":[{{"mediaType":"{}","digest":"{}","size":{}}}]}}"#,
+        media_types::OCI_MANIFEST,
+        media_types::OCI_CONFIG,
+        config_desc.digest,
+        config_desc.size,
+        media_types::OCI_LAYER_NONDIST_GZIP,
+        foreign_digest,
+        foreign.len()
+    );
+    let manifest = ManifestBytes::new(media_types::OCI_MANIFEST, manifest.into_bytes());
+    // The source does not hold the foreign layer (it lives elsewhere, by URL).
+    src.put_manifest(&manifest, Some("v1")).await.unwrap();
+    let dst = LayoutStore::create(tmp.path().join("dst")).unwrap();
+    let root = copy_image(&src, "v1", &dst, Some("v1"), &CopyOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(root.digest, manifest.digest);
+    assert_eq!(dst.blob_size(&foreign_digest).await.unwrap(), None);
+    assert_eq!(
+        dst.blob_size(&config_desc.digest).await.unwrap(),
+        Some(config_desc.size)
+    );
+    // Asking for non-distributable layers copies them, so a missing one fails.
+    let dst2 = LayoutStore::create(tmp.path().join("dst2")).unwrap();
+    let opts = CopyOptions {
+        include_non_distributable: true,
+        ..CopyOptions::default()
+    };
+    let err = copy_image(&src, "v1", &dst2, Some("v1"), &opts)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(foreign_digest.as_str()), "{err}");
+    assert!(dst2.list_tags().await.unwrap().is_empty());
+}

@@ -203,3 +203,111 @@ async fn writer_refuses_missing_metadata_and_leaves_nothing() {
     drop(writer);
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
+
+#[tokio::test]
+async fn writes_and_reads_an_index_with_every_platform() {
+    use strake::oci::layout::LayoutStore;
+    let layout = LayoutStore::open(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/imgpkg/lock/images/multiarch"),
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("sub/index.tar");
+    let writer = TarballWriter::create(&path).unwrap();
+    let root = copy_image(&layout, "v1", &writer, Some("v1"), &CopyOptions::default())
+        .await
+        .unwrap();
+    let source = format!("127.0.0.1:5000/conformance/lock/multiarch@{}", root.digest);
+    writer.add_image_metadata(&root.digest, ImageMetadata::from_ref(source.clone()));
+    writer.finish().await.unwrap();
+    assert!(writer.finish().await.is_err(), "finishing twice is refused");
+
+    let reader = TarballStore::open(&path).unwrap();
+    assert_eq!(reader.entries().len(), 1);
+    let entry = &reader.entries()[0];
+    assert_eq!(entry.descriptor, root);
+    assert_eq!(entry.tag, "v1", "the tag given to put_manifest is recorded");
+    assert_eq!(entry.refs, vec![source.clone()]);
+    assert_eq!(reader.list_tags().await.unwrap(), vec!["v1".to_string()]);
+    // Every platform's manifest, config and layer reads back verified.
+    let graph = strake::oci::copy::walk_image(&reader, "v1").await.unwrap();
+    assert_eq!(graph.manifests.len(), 3);
+    assert_eq!(graph.blobs.len(), 4);
+    for blob in &graph.blobs {
+        assert_eq!(
+            Digest::of(&read_blob(&reader, &blob.digest).await),
+            blob.digest
+        );
+    }
+    // manifest.json has imgpkg's shape: one ImageIndex whose children are named
+    // `<repo>@<child digest>` and inherit tag and OrigRef.
+    let listing = std::process::Command::new("tar")
+        .args(["-tvf", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let listing = String::from_utf8(listing.stdout).unwrap();
+    let lines: Vec<&str> = listing.lines().collect();
+    assert_eq!(lines.len(), 3, "{listing}");
+    assert!(lines[0].starts_with("-rw-r--r-- 0/0") && lines[0].ends_with("manifest.json"));
+    let names: Vec<&str> = lines
+        .iter()
+        .map(|l| l.split_whitespace().last().unwrap())
+        .collect();
+    assert!(
+        names[1].starts_with("sha256-") && names[1].ends_with(".tar.gz") && names[1] < names[2],
+        "{names:?}"
+    );
+    let json: serde_json::Value = {
+        let out = std::process::Command::new("tar")
+            .args(["-xOf", path.to_str().unwrap(), "manifest.json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let index = &json[0]["ImageIndex"];
+    assert!(json[0]["Image"].is_null());
+    assert_eq!(index["Digest"], root.digest.as_str());
+    assert!(index["Indexes"].is_null());
+    let images = index["Images"].as_array().unwrap();
+    assert_eq!(images.len(), 2);
+    for image in images {
+        let digest = image["Manifest"]["Digest"].as_str().unwrap();
+        assert_eq!(
+            image["Refs"][0],
+            format!("127.0.0.1:5000/conformance/lock/multiarch@{digest}")
+        );
+        assert_eq!(image["Tag"], "v1");
+        assert_eq!(image["OrigRef"], source.as_str());
+        assert!(
+            image["Layers"][0]["DiffID"]
+                .as_str()
+                .unwrap()
+                .starts_with("sha256:")
+        );
+    }
+}
+
+#[tokio::test]
+async fn truncated_tarball_fails_clearly() {
+    let bytes = std::fs::read(fixture("bundle/out.tar")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("cut.tar");
+    // Drop the end-of-archive blocks and the tail of the last layer's body.
+    std::fs::write(&path, &bytes[..bytes.len() - 1024 - 512 + 40]).unwrap();
+    let last = d("sha256:a33fea1bd8e6d139c197c02de02ed80334321536e2d6223a653fc87e097ce0ad");
+    let message = match TarballStore::open(&path) {
+        Err(e) => e.to_string(),
+        Ok(store) => {
+            let mut stream = store.get_blob(&last).await.unwrap();
+            let mut error = None;
+            while let Some(chunk) = stream.next().await {
+                if let Err(e) = chunk {
+                    error = Some(e.to_string());
+                }
+            }
+            error.expect("a cut layer must not read as complete")
+        }
+    };
+    assert!(message.contains("cut.tar"), "{message}");
+}

@@ -15,6 +15,9 @@ use crate::oci::{BlobStream, Descriptor, OciError, Result};
 /// Prefix of every temporary file strake creates; readers skip such names.
 pub const TEMP_PREFIX: &str = ".strake-tmp-";
 
+/// Size of the chunks blobs are read from disk in (bounded memory per stream).
+pub const READ_CHUNK: usize = 64 * 1024;
+
 /// Creates an empty temporary file in `dir` (deleted again when the returned path is
 /// dropped) and opens it for async writing.
 fn temp_file_in(dir: &Path) -> Result<(tokio::fs::File, TempPath)> {

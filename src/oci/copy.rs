@@ -179,3 +179,192 @@ async fn copy_blob(
     tracing::debug!(digest = %blob.digest, size = blob.size, "copied blob");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oci::layout::LayoutStore;
+    use crate::oci::store::bytes_stream;
+    use crate::oci::{BlobStream, Digest};
+    use bytes::Bytes;
+    use std::sync::Mutex;
+
+    /// A store that records the calls made to it and forwards them to a layout.
+    struct Recorder {
+        inner: LayoutStore,
+        calls: Mutex<Vec<String>>,
+    }
+
+    impl Recorder {
+        fn log(&self, call: String) {
+            self.calls.lock().unwrap().push(call);
+        }
+    }
+
+    #[async_trait::async_trait]
+    impl Store for Recorder {
+        fn location(&self) -> String {
+            self.inner.location()
+        }
+        async fn blob_size(&self, digest: &Digest) -> Result<Option<u64>> {
+            self.log(format!("blob_size {digest}"));
+            self.inner.blob_size(digest).await
+        }
+        async fn get_blob(&self, digest: &Digest) -> Result<BlobStream> {
+            self.inner.get_blob(digest).await
+        }
+        async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()> {
+            self.log(format!("put_blob {}", descriptor.digest));
+            self.inner.put_blob(descriptor, data).await
+        }
+        async fn mount_blob(&self, descriptor: &Descriptor, _from: &dyn Store) -> Result<bool> {
+            self.log(format!("mount_blob {}", descriptor.digest));
+            Ok(false)
+        }
+        async fn resolve(&self, reference: &str) -> Result<Option<Descriptor>> {
+            self.inner.resolve(reference).await
+        }
+        async fn get_manifest(&self, reference: &str) -> Result<ManifestBytes> {
+            self.inner.get_manifest(reference).await
+        }
+        async fn put_manifest(&self, manifest: &ManifestBytes, tag: Option<&str>) -> Result<()> {
+            self.log(format!("put_manifest {} {tag:?}", manifest.digest));
+            self.inner.put_manifest(manifest, tag).await
+        }
+        async fn list_tags(&self) -> Result<Vec<String>> {
+            self.inner.list_tags().await
+        }
+    }
+
+    async fn put_image(store: &LayoutStore, n: u8) -> ManifestBytes {
+        let config = Bytes::from(format!("{{\"n\":{n}}}"));
+        let layer = Bytes::from(vec![n; 100]);
+        let shared = Bytes::from_static(b"shared layer");
+        let mut layers = String::new();
+        for (i, blob) in [&layer, &shared].into_iter().enumerate() {
+            let desc = Descriptor {
+                media_type: media_types::OCI_LAYER_GZIP.into(),
+                digest: Digest::of(blob),
+                size: blob.len() as u64,
+            };
+            store
+                .put_blob(&desc, bytes_stream(blob.clone()))
+                .await
+                .unwrap();
+            if i > 0 {
+                layers.push(',');
+            }
+            layers.push_str(&format!(
+                r#"{{"mediaType":"{}","digest":"{}","size":{}}}"#,
+                desc.media_type, desc.digest, desc.size
+            ));
+        }
+        let config_desc = Descriptor {
+            media_type: media_types::OCI_CONFIG.into(),
+            digest: Digest::of(&config),
+            size: config.len() as u64,
+        };
+        store
+            .put_blob(&config_desc, bytes_stream(config.clone()))
+            .await
+            .unwrap();
+        let manifest = ManifestBytes::new(
+            media_types::OCI_MANIFEST,
+            format!(
+                r#"{{"schemaVersion":2,"mediaType":"{}","config":{{"mediaType":"{}","digest":"{}","size":{}}},"layers":[{layers}]}}"#,
+                media_types::OCI_MANIFEST,
+                config_desc.media_type,
+                config_desc.digest,
+                config_desc.size
+            ),
+        );
+        store.put_manifest(&manifest, None).await.unwrap();
+        manifest
+    }
+
+    #[tokio::test]
+    async fn copies_children_first_blobs_once_and_the_tag_last() {
+        let tmp = tempfile::tempdir().unwrap();
+        let src = LayoutStore::create(tmp.path().join("src")).unwrap();
+        let a = put_image(&src, 1).await;
+        let b = put_image(&src, 2).await;
+        let index = ManifestBytes::new(
+            media_types::OCI_INDEX,
+            format!(
+                r#"{{"schemaVersion":2,"mediaType":"{}","manifests":[{{"mediaType":"{}","digest":"{}","size":{}}},{{"mediaType":"{}","digest":"{}","size":{}}}]}}"#,
+                media_types::OCI_INDEX,
+                a.media_type,
+                a.digest,
+                a.bytes.len(),
+                b.media_type,
+                b.digest,
+                b.bytes.len()
+            ),
+        );
+        src.put_manifest(&index, Some("v1")).await.unwrap();
+        let graph = walk_image(&src, "v1").await.unwrap();
+        assert_eq!(graph.manifests.len(), 3);
+        assert_eq!(graph.root().digest, index.digest);
+        // 2 configs + 2 own layers + 1 shared layer.
+        assert_eq!(graph.blobs.len(), 5);
+
+        let dst = Recorder {
+            inner: LayoutStore::create(tmp.path().join("dst")).unwrap(),
+            calls: Mutex::new(Vec::new()),
+        };
+        let opts = CopyOptions {
+            concurrency: 2,
+            ..CopyOptions::default()
+        };
+        let root = copy_image(&src, "v1", &dst, Some("latest"), &opts)
+            .await
+            .unwrap();
+        assert_eq!(root, index.descriptor());
+        let calls = dst.calls.lock().unwrap().clone();
+        let puts: Vec<&String> = calls.iter().filter(|c| c.starts_with("put_blob")).collect();
+        assert_eq!(puts.len(), 5, "{calls:#?}");
+        let manifest_calls: Vec<&String> = calls
+            .iter()
+            .filter(|c| c.starts_with("put_manifest"))
+            .collect();
+        assert_eq!(
+            manifest_calls,
+            vec![
+                &format!("put_manifest {} None", a.digest),
+                &format!("put_manifest {} None", b.digest),
+                &format!("put_manifest {} Some(\"latest\")", index.digest),
+            ]
+        );
+        // Every blob was checked and a mount tried before its upload; the tag is last.
+        let first_manifest = calls
+            .iter()
+            .position(|c| c.starts_with("put_manifest"))
+            .unwrap();
+        let last_blob = calls
+            .iter()
+            .rposition(|c| c.starts_with("put_blob"))
+            .unwrap();
+        assert!(last_blob < first_manifest, "{calls:#?}");
+        assert_eq!(
+            calls.iter().filter(|c| c.starts_with("mount_blob")).count(),
+            5
+        );
+        assert!(calls.last().unwrap().contains("latest"));
+        // A second copy finds every blob present and uploads nothing.
+        dst.calls.lock().unwrap().clear();
+        copy_image(&src, "v1", &dst, Some("latest"), &opts)
+            .await
+            .unwrap();
+        let calls = dst.calls.lock().unwrap().clone();
+        assert!(
+            !calls
+                .iter()
+                .any(|c| c.starts_with("put_blob") || c.starts_with("mount_blob")),
+            "{calls:#?}"
+        );
+        assert_eq!(
+            calls.iter().filter(|c| c.starts_with("blob_size")).count(),
+            5
+        );
+    }
+}

@@ -184,14 +184,35 @@ impl LayoutStore {
         })
     }
 
-    /// The entry to use when a location names no tag: the only entry of the layout.
+    /// The entry to use when a location names no tag: the only entry of the
+    /// layout, not counting entries that are children of a listed index (the
+    /// untagged platform manifests a copied index leaves behind).
     pub async fn sole_entry(&self) -> Result<LayoutEntry> {
-        let mut entries = self.entries().await?;
-        match entries.len() {
-            1 => Ok(entries.remove(0)),
+        let entries = self.entries().await?;
+        let mut children = std::collections::HashSet::new();
+        for entry in &entries {
+            if media_types::is_index(&entry.descriptor.media_type) {
+                let bytes = self.read_small_blob(&entry.descriptor.digest).await?;
+                let index = ManifestBytes {
+                    media_type: entry.descriptor.media_type.clone(),
+                    digest: entry.descriptor.digest.clone(),
+                    bytes,
+                };
+                for child in index.references(&self.location())? {
+                    children.insert(child.digest);
+                }
+            }
+        }
+        let mut roots: Vec<LayoutEntry> = entries
+            .into_iter()
+            .filter(|e| !children.contains(&e.descriptor.digest))
+            .collect();
+        roots.dedup_by(|a, b| a.descriptor.digest == b.descriptor.digest);
+        match roots.len() {
+            1 => Ok(roots.remove(0)),
             0 => Err(self.invalid("the layout holds no image")),
             n => Err(self.invalid(format!(
-                "the layout holds {n} images; name one with oci:DIR:TAG or a digest"
+                "the layout holds {n} images; name one with oci:DIR:TAG or oci:DIR@DIGEST"
             ))),
         }
     }
@@ -228,16 +249,35 @@ impl LayoutStore {
         Ok(bytes)
     }
 
+    /// Takes an exclusive advisory lock on the `oci-layout` file, so that other
+    /// processes updating `index.json` the same way wait for us. Released on drop.
+    async fn lock_layout(&self) -> Result<std::fs::File> {
+        let path = self.dir.join("oci-layout");
+        tokio::task::spawn_blocking(move || {
+            let context = || format!("locking {}", path.display());
+            let file = std::fs::File::open(&path).map_err(|e| OciError::io(context(), e))?;
+            file.lock().map_err(|e| OciError::io(context(), e))?;
+            Ok(file)
+        })
+        .await
+        .map_err(|e| self.invalid(format!("lock task failed: {e}")))?
+    }
+
     /// Rewrites `index.json` with `update` applied to its `manifests` array.
     async fn update_index(&self, update: impl FnOnce(&mut Vec<Value>)) -> Result<()> {
         let _guard = self.index_lock.lock().await;
+        let _file_lock = self.lock_layout().await?;
         let mut index = self.read_index().await?;
         let object = index.as_object_mut().expect("checked in read_index");
         let mut manifests = match object.remove("manifests") {
             Some(Value::Array(a)) => a,
             _ => Vec::new(),
         };
+        let before = manifests.clone();
         update(&mut manifests);
+        if manifests == before && object.contains_key("schemaVersion") {
+            return Ok(());
+        }
         object
             .entry("schemaVersion")
             .or_insert_with(|| Value::from(2));
@@ -340,9 +380,10 @@ impl Store for LayoutStore {
             Err(e) => return Err(OciError::io(format!("opening {}", path.display()), e)),
         };
         let context = format!("reading {}", path.display());
-        let stream = futures_util::TryStreamExt::map_err(ReaderStream::new(file), move |e| {
-            OciError::io(context.clone(), e)
-        });
+        let stream = futures_util::TryStreamExt::map_err(
+            ReaderStream::with_capacity(file, atomic::READ_CHUNK),
+            move |e| OciError::io(context.clone(), e),
+        );
         Ok(verify_stream(
             Box::pin(stream),
             digest.clone(),
@@ -553,6 +594,8 @@ mod tests {
         store.put_manifest(&m2, None).await.unwrap();
         assert_eq!(store.entries().await.unwrap().len(), 2);
         assert!(store.resolve("missing").await.unwrap().is_none());
+        let err = store.sole_entry().await.unwrap_err().to_string();
+        assert!(err.contains("holds 2 images"), "{err}");
     }
 
     #[tokio::test]
@@ -590,6 +633,32 @@ mod tests {
             err.to_string().contains("does not match its digest"),
             "{err}"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn concurrent_writers_on_one_layout_lose_no_entry() {
+        let tmp = tempfile::tempdir().unwrap();
+        let first = std::sync::Arc::new(LayoutStore::create(tmp.path()).unwrap());
+        let mut tasks = Vec::new();
+        for n in 0..40u8 {
+            // Half the writers share an instance, half open their own (as separate
+            // processes would), so only the file lock keeps them apart.
+            let store = if n % 2 == 0 {
+                first.clone()
+            } else {
+                std::sync::Arc::new(LayoutStore::open(tmp.path()).unwrap())
+            };
+            tasks.push(tokio::spawn(async move {
+                store
+                    .put_manifest(&manifest(n), Some(&format!("t{n}")))
+                    .await
+                    .unwrap();
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+        assert_eq!(first.list_tags().await.unwrap().len(), 40);
     }
 
     #[test]

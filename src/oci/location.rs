@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::oci::layout::LayoutStore;
+use crate::oci::registry::{RegistryClient, RegistryOptions};
 use crate::oci::tarball::{TarballStore, TarballWriter};
 use crate::oci::{Digest, OciError, Reference, Result, Store};
 
@@ -106,6 +107,59 @@ pub struct Opened {
     pub store: Box<dyn Store>,
     /// The tag or digest the location names (`None`: not named).
     pub reference: Option<String>,
+}
+
+/// Opens a location to read from: a layout or tarball must exist; a registry
+/// reference without tag or digest means `latest`.
+pub async fn open_source(location: &Location, registry: &RegistryOptions) -> Result<Opened> {
+    match location {
+        Location::Layout { dir, reference } => open_layout_source(dir, reference.clone()).await,
+        Location::Tarball { path } => open_tarball_source(path),
+        Location::Registry(reference) => Ok(Opened {
+            store: Box::new(open_registry(reference, registry)?),
+            reference: Some(reference.manifest_reference()),
+        }),
+    }
+}
+
+/// Opens the store a location names, ignoring any tag or digest in it (to list
+/// its tags, say). Layouts and tarballs must exist.
+pub fn open_repository(location: &Location, registry: &RegistryOptions) -> Result<Box<dyn Store>> {
+    Ok(match location {
+        Location::Layout { dir, .. } => Box::new(LayoutStore::open(dir)?),
+        Location::Tarball { path } => Box::new(TarballStore::open(path)?),
+        Location::Registry(reference) => Box::new(open_registry(reference, registry)?),
+    })
+}
+
+/// Opens a location to write to: a missing layout is created; the reference is
+/// the tag or digest the location names, `None` when it names neither.
+pub async fn open_destination(location: &Location, registry: &RegistryOptions) -> Result<Opened> {
+    match location {
+        Location::Layout { dir, reference } => open_layout_destination(dir, reference.clone()),
+        Location::Tarball { path } => Err(OciError::Invalid {
+            location: format!("tar:{}", path.display()),
+            detail: "an imgpkg tarball records bundle metadata; write it with the bundle copy \
+                     command"
+                .into(),
+        }),
+        Location::Registry(reference) => Ok(Opened {
+            store: Box::new(open_registry(reference, registry)?),
+            reference: reference
+                .digest()
+                .map(Digest::to_string)
+                .or_else(|| reference.tag().map(str::to_string)),
+        }),
+    }
+}
+
+/// A registry repository store for `reference`.
+pub fn open_registry(
+    reference: &Reference,
+    registry: &RegistryOptions,
+) -> Result<crate::oci::registry::RegistryStore> {
+    let client = RegistryClient::new(registry.clone())?;
+    Ok(client.repository(reference.registry(), reference.repository()))
 }
 
 /// Opens a layout that must exist; without a reference, its only entry is used.

@@ -9,6 +9,7 @@ pub mod error;
 pub mod layout;
 pub mod location;
 pub mod media_types;
+pub mod ops;
 pub mod reference;
 pub mod registry;
 pub mod store;

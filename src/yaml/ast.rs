@@ -237,7 +237,8 @@ impl DocumentSet {
     }
 
     /// ytt's `OverrideMapKeys` for plain (untemplated) files: in every map, items with the
-    /// same key collapse into one at the position of the first, holding the last item.
+    /// same key collapse into one, kept in the place of the first occurrence but being the
+    /// last item (its value, position and comments).
     pub fn override_map_keys(&mut self) {
         for doc in &mut self.docs {
             override_keys_in(&mut doc.value);

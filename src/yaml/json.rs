@@ -14,6 +14,9 @@ pub enum JsonError {
     /// NaN and infinities have no JSON form.
     #[error("json: unsupported value: {0}")]
     UnsupportedFloat(String),
+    /// Invalid JSON text given to [`from_json`].
+    #[error("json.decode: {0}")]
+    Decode(String),
     /// Integer outside the 64-bit range.
     #[error("integer {0} is too big to be printed (outside the 64-bit range)")]
     IntOutOfRange(i128),
@@ -26,6 +29,106 @@ pub fn to_json_stream(docs: &[Value]) -> Result<String, JsonError> {
         write_json(doc, &mut out)?;
     }
     Ok(out)
+}
+
+/// Prints one value as Go's `json.MarshalIndent(v, "", indent)` does: one element per line,
+/// `"key": value`, `[]`/`{}` for empty collections, keys sorted, no trailing newline.
+pub fn to_json_indented(v: &Value, indent: &str) -> Result<String, JsonError> {
+    let compact = to_json(v)?;
+    Ok(indent_compact_json(&compact, indent))
+}
+
+/// Re-indents compact JSON (as produced by [`to_json`]) like Go's `json.Indent`.
+fn indent_compact_json(compact: &str, indent: &str) -> String {
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let chars: Vec<char> = compact.chars().collect();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        for _ in 0..depth {
+            out.push_str(indent);
+        }
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                let close = if c == '{' { '}' } else { ']' };
+                if chars.get(i + 1) == Some(&close) {
+                    out.push(c);
+                    out.push(close);
+                    i += 2;
+                    continue;
+                }
+                out.push(c);
+                depth += 1;
+                newline(&mut out, depth);
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `json.decode(text)` as ytt does it with Go's `encoding/json`: every number becomes a
+/// float (Go decodes JSON numbers into `float64`), objects become maps with keys sorted.
+pub fn from_json(text: &str) -> Result<Value, JsonError> {
+    let parsed: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| JsonError::Decode(e.to_string()))?;
+    Ok(from_serde(parsed))
+}
+
+fn from_serde(v: serde_json::Value) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(b),
+        serde_json::Value::Number(n) => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+        serde_json::Value::String(s) => Value::String(s),
+        serde_json::Value::Array(items) => {
+            Value::Array(items.into_iter().map(from_serde).collect())
+        }
+        serde_json::Value::Object(map) => {
+            let mut items: Vec<(String, Value)> =
+                map.into_iter().map(|(k, v)| (k, from_serde(v))).collect();
+            items.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            Value::Map(
+                items
+                    .into_iter()
+                    .map(|(k, v)| (Value::String(k), v))
+                    .collect(),
+            )
+        }
+    }
 }
 
 /// Prints one value as compact JSON (Go `json.Marshal` style).
@@ -105,11 +208,7 @@ fn go_json_float(f: f64) -> Result<String, JsonError> {
         return Ok(s);
     }
     // Shortest round-trip digits in plain decimal notation.
-    let mut s = format!("{f}");
-    if s == "-0" {
-        s = "-0".to_string();
-    }
-    Ok(s)
+    Ok(format!("{f}"))
 }
 
 fn write_json_string(s: &str, out: &mut String) {
@@ -177,6 +276,37 @@ mod tests {
         assert_eq!(f(0.000001), "0.000001");
         assert_eq!(f(0.0), "0");
         assert!(go_json_float(f64::NAN).is_err());
+    }
+
+    #[test]
+    fn indented_like_go_marshal_indent() {
+        let v = Value::Map(vec![
+            (Value::str("a"), Value::Array(vec![Value::Int(1)])),
+            (Value::str("b"), Value::Map(vec![])),
+            (Value::str("c"), Value::str("x,{y}: \"z\"")),
+        ]);
+        assert_eq!(
+            to_json_indented(&v, "  ").unwrap(),
+            "{\n  \"a\": [\n    1\n  ],\n  \"b\": {},\n  \"c\": \"x,{y}: \\\"z\\\"\"\n}"
+        );
+    }
+
+    #[test]
+    fn decode_like_go() {
+        let v = from_json(r#"{"zeta": 1, "alpha": [true, null, 1.5], "mid": "s"}"#).unwrap();
+        assert_eq!(
+            v,
+            Value::Map(vec![
+                (
+                    Value::str("alpha"),
+                    Value::Array(vec![Value::Bool(true), Value::Null, Value::Float(1.5)])
+                ),
+                (Value::str("mid"), Value::str("s")),
+                (Value::str("zeta"), Value::Float(1.0)),
+            ])
+        );
+        assert_eq!(from_json("42").unwrap(), Value::Float(42.0));
+        assert!(matches!(from_json("{not json"), Err(JsonError::Decode(_))));
     }
 
     #[test]

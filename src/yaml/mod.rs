@@ -55,6 +55,11 @@
 //!   (null, `{}`, `[]`) are skipped, `---\n` goes between documents (not before the first).
 //! * [`json::to_json_stream`]`(&[Value])` prints `-o json` output: one compact JSON object per
 //!   document, keys sorted, no separators, no trailing newline.
+//! * For the `@ytt:yaml` / `@ytt:json` modules: [`plain::encode`] (`yaml.encode`, empty
+//!   documents encode to `""`), [`plain::decode`] (`yaml.decode`, exactly one document),
+//!   [`json::to_json`] (`json.encode`, keys sorted), [`json::to_json_indented`]
+//!   (`json.encode(v, indent=n)`), [`json::from_json`] (`json.decode`: numbers become floats,
+//!   keys sorted). [`float::format_go_g`] is Go's `%v`/`'g'` float format.
 //!
 //! # Files
 //!
@@ -67,6 +72,7 @@ pub mod files;
 pub mod float;
 pub mod json;
 pub mod parse;
+pub mod plain;
 pub mod resolve;
 pub mod value;
 

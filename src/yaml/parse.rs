@@ -77,7 +77,8 @@ pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlErro
         comments: Vec::new(),
     };
     let raw_docs = b.documents().map_err(|(line, m)| err(line, m))?;
-    let comments = std::mem::take(&mut b.comments);
+    let mut comments = std::mem::take(&mut b.comments);
+    comments.sort_by_key(|c| c.offset);
     let docs = assign_comments(raw_docs, comments, &file_arc, prepend);
     Ok(DocumentSet {
         file: file_arc,
@@ -102,7 +103,8 @@ fn line_starts(text: &str) -> Vec<usize> {
     v
 }
 
-/// Byte offsets of `-` (block entry) and `,` (flow entry) tokens, sorted.
+/// Byte offsets of block entry tokens (just after a `-`, on its line) and of `,` (flow entry)
+/// tokens, sorted.
 struct EntryTokens {
     block: Vec<usize>,
     flow: Vec<usize>,
@@ -330,8 +332,8 @@ impl<'t> Builder<'t> {
 
     fn sequence(&mut self, seq_start: usize, flow: bool) -> Result<Node, BuildError> {
         let mut items = Vec::new();
-        // Lower bound for finding the first item's `-`: the end of what came before.
-        let mut lower = self.last_end_before(seq_start);
+        // Lower bound for finding a flow item's `,`: the end of the previous item.
+        let mut lower = seq_start;
         let mut first = true;
         loop {
             if self.peek_is(|e| matches!(e, Event::SequenceEnd)) {
@@ -346,7 +348,10 @@ impl<'t> Builder<'t> {
                     last_in_range(&self.entries.flow, lower, content_start)
                 }
             } else {
-                last_in_range(&self.entries.block, lower, content_start)
+                // granit places a block entry token just after its `-` (and any blanks or
+                // comment on that line), before the item's content: the last token at or
+                // before the content is this item's, and its line is the `-` line.
+                last_in_range(&self.entries.block, 0, content_start + 1)
             };
             let pos = self.pos(indicator.unwrap_or(content_start));
             let value = self.node()?;
@@ -362,18 +367,6 @@ impl<'t> Builder<'t> {
             pos: Position::unknown(self.file.clone()),
             items,
         }))
-    }
-
-    /// The end offset of the last event that starts before `offset` (for the first item of a
-    /// block sequence, whose `-` comes before the sequence's start event).
-    fn last_end_before(&self, offset: usize) -> usize {
-        self.events[..self.idx.saturating_sub(1)]
-            .iter()
-            .rev()
-            .filter(|(ev, _)| !matches!(ev, Event::Comment(..)))
-            .map(|(_, span)| Self::end_of(span))
-            .find(|&e| e <= offset)
-            .unwrap_or(0)
     }
 
     fn mapping(&mut self, map_start: usize) -> Result<Node, BuildError> {

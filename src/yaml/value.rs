@@ -84,8 +84,8 @@ impl Value {
         }
     }
 
-    /// Renders a scalar the way Go's `fmt.Sprintf("%v")` would in ytt messages (strings bare,
-    /// floats in Go `'g'` format). Collections are rendered as compact flow YAML-ish text.
+    /// Renders a value for messages: scalars as Go's `%v` prints them (strings bare, floats
+    /// in Go `'g'` format, null as `null`); collections in a compact `[a b]` / `map[k:v]` form.
     pub fn to_display_string(&self) -> String {
         match self {
             Value::Null => "null".to_string(),

@@ -1,2 +1,148 @@
 //! The ytt-compatible template engine: template compiler, Starlark dialect
 //! interpreter, data values, overlays, text templates and the `@ytt:*` modules.
+//!
+//! [`run`] is what `strake template` calls: it reads the `-f` inputs, computes data
+//! values, renders every template, applies overlays and prints like ytt 0.48.
+
+pub mod compile;
+pub mod datavalues;
+pub mod error;
+pub mod eval;
+pub mod files;
+pub mod modules;
+pub mod node;
+pub mod options;
+pub mod overlay;
+pub mod render;
+pub mod schema;
+pub mod starlark;
+
+use std::path::Path;
+
+pub use error::Error;
+pub use options::{DataValueFlag, Options, OutputFormat};
+
+use crate::yaml::Value;
+use eval::{EvalOpts, Lib};
+
+/// What a run produces.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// What goes to stdout.
+    pub stdout: Vec<u8>,
+    /// Files for `--output-files` (relative path, contents).
+    pub files: Vec<(String, Vec<u8>)>,
+    /// Warnings for stderr.
+    pub warnings: Vec<String>,
+}
+
+fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
+    match format {
+        OutputFormat::Yaml => crate::yaml::to_yaml_stream(values)
+            .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
+        OutputFormat::Json => crate::yaml::json::to_json_stream(values)
+            .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
+        OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
+    }
+}
+
+/// Runs a template command: `opts` as parsed from ytt-style flags, relative paths
+/// resolved against `cwd`, `stdin` read for `-f -`.
+pub fn run(
+    opts: &Options,
+    cwd: &Path,
+    stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
+) -> Result<Output, Error> {
+    let files = files::collect(&opts.files, cwd, stdin, &opts.file_marks)?;
+    let all = files.clone();
+    run_files(opts, cwd, files).map_err(|e| with_source_line(e, &all))
+}
+
+/// Fills in the text of the template line an error points at, when it is missing.
+fn with_source_line(e: Error, files: &[files::InputFile]) -> Error {
+    match e {
+        Error::Template {
+            message,
+            pos: Some(mut p),
+        } if p.text.is_none() && p.line > 0 => {
+            if let Some(f) = files.iter().find(|f| f.rel == p.file) {
+                let src = String::from_utf8_lossy(&f.bytes);
+                p.text = error::Position::in_source(&p.file, p.line, &src).text;
+            }
+            Error::Template {
+                message,
+                pos: Some(p),
+            }
+        }
+        e => e,
+    }
+}
+
+fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result<Output, Error> {
+    let lib = Lib::new(
+        "",
+        files,
+        EvalOpts {
+            implicit_map_key_overrides: opts.implicit_map_key_overrides,
+            ignore_unknown_comments: opts.ignore_unknown_comments,
+            strict: opts.strict,
+            dangerous_disable_validation: opts.dangerous_disable_validation,
+        },
+    );
+    schema::values::take_warnings();
+    datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
+    let mut out = Output::default();
+    // Schema hook: deprecated data values that were given a value.
+    out.warnings.extend(schema::values::take_warnings());
+    // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
+    if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
+        out.stdout = schema::inspect(opts, &lib)?.into_bytes();
+        return Ok(out);
+    }
+    if opts.data_values_inspect {
+        let v = match lib.values.borrow().clone() {
+            Value::Null => Value::Map(vec![]),
+            v => v,
+        };
+        let s = match opts.output {
+            OutputFormat::Yaml => crate::yaml::to_yaml_document(&v)
+                .map_err(|e| Error::msg(format!("printing YAML: {e}")))?,
+            OutputFormat::Json => crate::yaml::json::to_json(&v)
+                .map_err(|e| Error::msg(format!("printing JSON: {e}")))?,
+            OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
+        };
+        out.stdout = s.into_bytes();
+        return Ok(out);
+    }
+    let r = render::render(&lib)?;
+    let values: Vec<Value> = r.docs.iter().map(|d| d.value.to_value()).collect();
+    match &opts.output_files {
+        None => {
+            out.stdout = emit(&values, opts.output)?.into_bytes();
+            for (rel, _) in &r.texts {
+                out.warnings.push(format!(
+                    "Warning: file '{rel}' is a text template; its output is only written with --output-files"
+                ));
+            }
+        }
+        Some(_) => {
+            for name in &r.yaml_files {
+                let vals: Vec<Value> = r
+                    .docs
+                    .iter()
+                    .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
+                    .map(|d| d.value.to_value())
+                    .collect();
+                if vals.is_empty() {
+                    continue;
+                }
+                out.files
+                    .push((name.clone(), emit(&vals, opts.output)?.into_bytes()));
+            }
+            for (rel, text) in r.texts {
+                out.files.push((rel, text.into_bytes()));
+            }
+        }
+    }
+    Ok(out)
+}

@@ -16,7 +16,7 @@ use crate::oci::store::{bytes_stream, verify_stream};
 use crate::oci::tarball::model::{ImageDescriptor, ImageOrIndex, IndexDescriptor};
 use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name};
 use crate::oci::{
-    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, media_types,
+    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic, media_types,
 };
 
 /// What `manifest.json` says about one top-level image or index.
@@ -333,7 +333,7 @@ impl Store for TarballStore {
             .await
             .map_err(|e| OciError::io(context.clone(), e))?;
         let stream = futures_util::TryStreamExt::map_err(
-            ReaderStream::new(file.take(entry_size)),
+            ReaderStream::with_capacity(file.take(entry_size), atomic::READ_CHUNK),
             move |e| OciError::io(context.clone(), e),
         );
         Ok(verify_stream(

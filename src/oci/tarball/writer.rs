@@ -408,9 +408,10 @@ impl Store for TarballWriter {
         let file = tokio::fs::File::open(&path)
             .await
             .map_err(|e| OciError::io(context.clone(), e))?;
-        let stream = futures_util::TryStreamExt::map_err(ReaderStream::new(file), move |e| {
-            OciError::io(context.clone(), e)
-        });
+        let stream = futures_util::TryStreamExt::map_err(
+            ReaderStream::with_capacity(file, atomic::READ_CHUNK),
+            move |e| OciError::io(context.clone(), e),
+        );
         Ok(verify_stream(
             Box::pin(stream),
             digest.clone(),

@@ -1,0 +1,374 @@
+//! The generated Starlark program of one template file: source lines with the
+//! template line each one came from, and the bookkeeping that turns `def … end`
+//! blocks whose bodies build YAML nodes or text into functions that return a
+//! yamlfragment (or a string), as ytt does.
+//!
+//! Code lines are copied as they are (left-trimmed unless the previous line ended
+//! in `\`); the dialect closes blocks with `end`, so indentation is not needed.
+
+/// Name of the host function that starts a new building context (`"yaml"` or `"text"`).
+pub const BEGIN_CTX: &str = "__ytt_begin";
+/// Name of the host function that ends the innermost context and returns what it built.
+pub const END_CTX: &str = "__ytt_end";
+/// Name of the host function that ends the innermost context and returns its argument
+/// (an explicit `return` inside a def whose body builds nodes).
+pub const END_CTX_WITH: &str = "__ytt_end_with";
+
+/// One generated line and the 1-based template line it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenLine {
+    pub text: String,
+    pub src_line: usize,
+}
+
+#[derive(Debug)]
+enum Block {
+    Def {
+        /// Index in `lines` after which `__ytt_begin` goes if the body builds something.
+        def_line: usize,
+        builds: bool,
+        returns: Vec<usize>,
+    },
+    /// `if`/`for`/`while`, opened at a template line.
+    Other(usize),
+}
+
+/// A Starlark program under construction.
+#[derive(Debug)]
+pub struct Program {
+    pub lines: Vec<GenLine>,
+    blocks: Vec<Block>,
+    /// Open bracket depth carried from the previous code line.
+    depth: i32,
+    /// The previous code line ended in `\`.
+    continued: bool,
+    /// Open string literal carried from the previous code line (quote char, triple).
+    quote: Option<(char, bool)>,
+    ctx_kind: &'static str,
+}
+
+/// A problem with the block structure of template code.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl Program {
+    /// A new program whose defs build contexts of kind `ctx_kind` (`"yaml"` or `"text"`).
+    pub fn new(ctx_kind: &'static str) -> Self {
+        Program {
+            lines: Vec::new(),
+            blocks: Vec::new(),
+            depth: 0,
+            continued: false,
+            quote: None,
+            ctx_kind,
+        }
+    }
+
+    /// Adds a host call or other generated statement that builds output; it marks the
+    /// innermost enclosing def as one that returns what it built.
+    pub fn push_builder(&mut self, text: String, src_line: usize) {
+        for b in self.blocks.iter_mut().rev() {
+            if let Block::Def { builds, .. } = b {
+                *builds = true;
+                break;
+            }
+        }
+        self.lines.push(GenLine { text, src_line });
+    }
+
+    /// Adds a generated statement that does not build output.
+    pub fn push_plain(&mut self, text: String, src_line: usize) {
+        self.lines.push(GenLine { text, src_line });
+    }
+
+    /// Adds one template code line (the text after `#@ `), tracking blocks.
+    pub fn push_code(&mut self, raw: &str, src_line: usize) -> Result<(), BlockError> {
+        let text = if self.continued {
+            raw.to_string()
+        } else {
+            raw.trim_start().to_string()
+        };
+        let starts_statement = !self.continued && self.depth == 0 && self.quote.is_none();
+        let (stmt, depth_after, ends_backslash, quote) = scan_code(&text, self.depth, self.quote);
+        self.depth = depth_after;
+        self.quote = quote;
+        self.continued = ends_backslash;
+        if starts_statement {
+            let first = first_word(&stmt);
+            let idx = self.lines.len();
+            match first {
+                "def" => self.blocks.push(Block::Def {
+                    def_line: idx,
+                    builds: false,
+                    returns: Vec::new(),
+                }),
+                "if" | "for" | "while"
+                    if (ends_with_colon(&stmt) || self.depth != 0 || ends_backslash) =>
+                {
+                    self.blocks.push(Block::Other(src_line))
+                }
+                "end" if stmt.trim() == "end" => {
+                    match self.blocks.pop() {
+                        None => {
+                            return Err(BlockError {
+                                line: src_line,
+                                message: "unexpected 'end': no open block".into(),
+                            });
+                        }
+                        Some(Block::Def {
+                            def_line,
+                            builds,
+                            returns,
+                        }) => {
+                            if builds {
+                                for r in returns {
+                                    let l = &mut self.lines[r];
+                                    l.text = rewrite_return(&l.text);
+                                }
+                                let src = self.lines[def_line].src_line;
+                                // the return goes just before `end`
+                                self.lines.push(GenLine {
+                                    text: format!("return {END_CTX}()"),
+                                    src_line,
+                                });
+                                self.lines.insert(
+                                    def_line + 1,
+                                    GenLine {
+                                        text: format!("{BEGIN_CTX}(\"{}\")", self.ctx_kind),
+                                        src_line: src,
+                                    },
+                                );
+                                // Block indices held by enclosing defs stay valid: they
+                                // point before def_line.
+                                for b in self.blocks.iter_mut() {
+                                    if let Block::Def { returns, .. } = b {
+                                        for r in returns.iter_mut() {
+                                            if *r > def_line {
+                                                *r += 1;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        Some(Block::Other(_)) => {}
+                    }
+                }
+                "return" => {
+                    if let Some(Block::Def { returns, .. }) = self
+                        .blocks
+                        .iter_mut()
+                        .rev()
+                        .find(|b| matches!(b, Block::Def { .. }))
+                    {
+                        returns.push(idx);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.lines.push(GenLine { text, src_line });
+        Ok(())
+    }
+
+    /// Checks that every block was closed; `last_line` is the template's last line.
+    pub fn finish(&self, last_line: usize) -> Result<(), BlockError> {
+        if let Some(b) = self.blocks.last() {
+            let line = match b {
+                Block::Def { def_line, .. } => self.lines[*def_line].src_line,
+                Block::Other(l) => *l,
+            };
+            return Err(BlockError {
+                line,
+                message: format!(
+                    "Missing 'end' for the block opened on line {line} (last line of the template is {last_line})"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// The program text, one generated line per entry.
+    pub fn source(&self) -> String {
+        let mut s = String::new();
+        for l in &self.lines {
+            s.push_str(&l.text);
+            s.push('\n');
+        }
+        s
+    }
+
+    /// The template line of generated line `gen_line` (1-based).
+    pub fn src_line(&self, gen_line: usize) -> usize {
+        if gen_line == 0 {
+            return 0;
+        }
+        self.lines
+            .get(gen_line - 1)
+            .or(self.lines.last())
+            .map(|l| l.src_line)
+            .unwrap_or(0)
+    }
+}
+
+fn first_word(s: &str) -> &str {
+    let s = s.trim_start();
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+fn ends_with_colon(s: &str) -> bool {
+    s.trim_end().ends_with(':')
+}
+
+/// `return X` → `return __ytt_end_with(X)`.
+fn rewrite_return(line: &str) -> String {
+    let t = line.trim_start();
+    let rest = t["return".len()..].trim();
+    let (expr, comment) = split_comment(rest);
+    let expr = expr.trim();
+    if expr.is_empty() {
+        format!("return {END_CTX_WITH}(None){comment}")
+    } else {
+        format!("return {END_CTX_WITH}(({expr})){comment}")
+    }
+}
+
+/// Splits off a trailing `# comment` that is not inside a string literal.
+pub fn split_comment(s: &str) -> (&str, &str) {
+    let mut quote: Option<char> = None;
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some(q) => {
+                if c == '\\' {
+                    chars.next();
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => {
+                if c == '"' || c == '\'' {
+                    quote = Some(c);
+                } else if c == '#' {
+                    return (&s[..i], &s[i..]);
+                }
+            }
+        }
+    }
+    (s, "")
+}
+
+/// Returns the statement text (without a trailing comment when the line starts outside
+/// a string), the bracket depth after the line, whether the line ends in a `\`
+/// continuation, and the string literal still open at its end.
+fn scan_code(
+    text: &str,
+    depth: i32,
+    open: Option<(char, bool)>,
+) -> (String, i32, bool, Option<(char, bool)>) {
+    let mut d = depth;
+    let mut quote = open;
+    let chars: Vec<char> = text.chars().collect();
+    let mut code_end = text.len();
+    let mut i = 0;
+    let mut byte = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let triple = |q: char| i + 2 < chars.len() && chars[i + 1] == q && chars[i + 2] == q;
+        match quote {
+            Some((q, tri)) => {
+                if c == '\\' {
+                    byte += c.len_utf8();
+                    i += 1;
+                    if i < chars.len() {
+                        byte += chars[i].len_utf8();
+                        i += 1;
+                    }
+                    continue;
+                } else if c == q && (!tri || triple(q)) {
+                    quote = None;
+                    if tri {
+                        byte += 2;
+                        i += 2;
+                    }
+                }
+            }
+            None => match c {
+                '"' | '\'' => {
+                    let tri = triple(c);
+                    quote = Some((c, tri));
+                    if tri {
+                        byte += 2;
+                        i += 2;
+                    }
+                }
+                '#' => {
+                    code_end = byte;
+                    break;
+                }
+                '(' | '[' | '{' => d += 1,
+                ')' | ']' | '}' => d -= 1,
+                _ => {}
+            },
+        }
+        byte += c.len_utf8();
+        i += 1;
+    }
+    let code = &text[..code_end];
+    let backslash = code.trim_end_matches([' ', '\t']).ends_with('\\');
+    // A single-quoted string cannot span lines without `\`.
+    if let Some((_, false)) = quote
+        && !backslash
+    {
+        quote = None;
+    }
+    (code.to_string(), d.max(0), backslash, quote)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn def_with_nodes_gets_context() {
+        let mut p = Program::new("yaml");
+        p.push_code("def f():", 1).unwrap();
+        p.push_builder("__ytt_set(1, 2)".into(), 2);
+        p.push_code("return 3", 3).unwrap();
+        p.push_code("end", 4).unwrap();
+        p.finish(4).unwrap();
+        let src = p.source();
+        assert_eq!(
+            src,
+            "def f():\n__ytt_begin(\"yaml\")\n__ytt_set(1, 2)\nreturn __ytt_end_with((3))\nreturn __ytt_end()\nend\n"
+        );
+        assert_eq!(p.src_line(2), 1);
+        assert_eq!(p.src_line(5), 4);
+    }
+
+    #[test]
+    fn def_without_nodes_is_untouched_and_continuation_keeps_spaces() {
+        let mut p = Program::new("yaml");
+        p.push_code("def f():", 1).unwrap();
+        p.push_code("  x = \"a \\", 2).unwrap();
+        p.push_code("   b\"", 3).unwrap();
+        p.push_code("  return x", 4).unwrap();
+        p.push_code("end", 5).unwrap();
+        assert_eq!(p.source(), "def f():\nx = \"a \\\n   b\"\nreturn x\nend\n");
+    }
+
+    #[test]
+    fn unclosed_block_is_reported() {
+        let mut p = Program::new("yaml");
+        p.push_code("if True:", 3).unwrap();
+        assert_eq!(p.finish(9).unwrap_err().line, 3);
+        let mut p = Program::new("yaml");
+        assert!(p.push_code("end", 2).is_err());
+    }
+}

@@ -1,0 +1,381 @@
+//! Compiles a YAML template (a parsed [`DocumentSet`]) into a Starlark [`Program`] whose
+//! host calls rebuild the documents, the way ytt's yamltemplate does: every document,
+//! map, array, map item and array item gets a tag; `#@ code` above a node is copied as
+//! code, `#@ expr` on a node's line sets its value, `#@name args` becomes an annotation
+//! call, and `#@yaml/text-templated-strings` turns strings into text templates.
+//!
+//! Nodes are attached to the latest instance of their parent's tag, so node building
+//! needs no "end node" calls and works across `if`/`for`/`def` blocks.
+
+use std::rc::Rc;
+
+use crate::yaml::{self, CommentKind, DocumentSet, Value};
+
+use super::program::{BlockError, Program};
+use super::text::{self, starlark_string};
+use crate::ytt::node::Pos;
+
+/// Starts an instance of a node: `__ytt_start(tag)` or `__ytt_start(tag, key)`.
+pub const START: &str = "__ytt_start";
+/// Sets a node's value from an expression: `__ytt_set(tag, value)`.
+pub const SET: &str = "__ytt_set";
+/// Records an annotation for the next instance of a node: `__ytt_annot(tag, name, line, args…)`.
+pub const ANNOT: &str = "__ytt_annot";
+
+/// What a tag stands for.
+#[derive(Debug, Clone)]
+pub enum TKind {
+    DocSet,
+    /// A document; `scalar` is its static scalar value (when it is not a collection).
+    Doc {
+        scalar: Option<Value>,
+    },
+    Map,
+    Array,
+    MapItem {
+        key: Value,
+        scalar: Option<Value>,
+    },
+    ArrayItem {
+        scalar: Option<Value>,
+    },
+}
+
+/// One template node.
+#[derive(Debug, Clone)]
+pub struct TNode {
+    pub kind: TKind,
+    pub parent: Option<usize>,
+    pub pos: Pos,
+}
+
+/// A compiled YAML template.
+#[derive(Debug)]
+pub struct Compiled {
+    pub prog: Program,
+    pub nodes: Rc<Vec<TNode>>,
+}
+
+/// Options that change how templates compile.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CompileOpts {
+    pub ignore_unknown_comments: bool,
+}
+
+struct Compiler {
+    prog: Program,
+    nodes: Vec<TNode>,
+    file: Rc<str>,
+    opts: CompileOpts,
+}
+
+/// A compile error at a template line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompileError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl From<BlockError> for CompileError {
+    fn from(e: BlockError) -> Self {
+        CompileError {
+            line: e.line,
+            message: e.message,
+        }
+    }
+}
+
+/// Compiles a document set into a program that builds it.
+pub fn compile(ds: &DocumentSet, opts: CompileOpts) -> Result<Compiled, CompileError> {
+    let mut c = Compiler {
+        prog: Program::new("yaml"),
+        nodes: Vec::new(),
+        file: Rc::from(&*ds.file),
+        opts,
+    };
+    let root = c.add(TKind::DocSet, None, 1);
+    c.prog.push_plain(format!("{START}({root})"), 1);
+    for doc in &ds.docs {
+        c.doc(doc, root)?;
+    }
+    let last = ds.lines.len().max(1);
+    c.prog.finish(last)?;
+    Ok(Compiled {
+        prog: c.prog,
+        nodes: Rc::new(c.nodes),
+    })
+}
+
+fn line_of(p: &yaml::Position) -> usize {
+    p.line.unwrap_or(0)
+}
+
+impl Compiler {
+    fn add(&mut self, kind: TKind, parent: Option<usize>, line: usize) -> usize {
+        self.nodes.push(TNode {
+            kind,
+            parent,
+            pos: Pos {
+                file: self.file.clone(),
+                line,
+            },
+        });
+        self.nodes.len() - 1
+    }
+
+    /// Emits the code lines and annotation calls of a node's comments; returns the value
+    /// expression (from `#@ expr` on the node's line) and whether strings below are
+    /// text templates.
+    fn comments(
+        &mut self,
+        comments: &[yaml::Comment],
+        node_pos: &yaml::Position,
+        tag: usize,
+        templated: bool,
+    ) -> Result<(Option<(String, usize)>, bool), CompileError> {
+        let mut value = None;
+        let mut anns = Vec::new();
+        let mut templated = templated;
+        for c in comments {
+            match c.kind() {
+                CommentKind::YttComment => {}
+                CommentKind::Plain => {
+                    if !self.opts.ignore_unknown_comments {
+                        return Err(CompileError {
+                            line: line_of(&c.pos),
+                            message: "Unknown comment syntax: Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)".into(),
+                        });
+                    }
+                }
+                CommentKind::Ytt => {
+                    let a = c.annotation().expect("ytt comment");
+                    let line = line_of(&c.pos);
+                    if a.name.is_empty() {
+                        if c.is_on_line_of(node_pos) && value.is_none() {
+                            value = Some((a.content.clone(), line));
+                        } else {
+                            self.prog.push_code(&a.content, line)?;
+                        }
+                    } else if a.name == "yaml/text-templated-strings" {
+                        templated = true;
+                    } else {
+                        anns.push((a.name, a.content, line));
+                    }
+                }
+            }
+        }
+        for (name, content, line) in anns {
+            let args = if content.trim().is_empty() {
+                String::new()
+            } else {
+                format!(", {content}")
+            };
+            self.prog.push_plain(
+                // The annotation's own line goes along (schema reports point at it).
+                format!("{ANNOT}({tag}, {}, {line}{args})", starlark_string(&name)),
+                line,
+            );
+        }
+        Ok((value, templated))
+    }
+
+    fn doc(&mut self, doc: &yaml::Document, root: usize) -> Result<(), CompileError> {
+        let line = line_of(&doc.pos).max(1);
+        if doc.injected {
+            // Only comments (such as a closing `#@ end`) live here; it is never output.
+            self.comments(&doc.comments, &doc.pos, usize::MAX, false)?;
+            return Ok(());
+        }
+        let scalar = match &doc.value {
+            yaml::Node::Scalar(v) => Some(v.clone()),
+            _ => None,
+        };
+        let tag = self.add(TKind::Doc { scalar }, Some(root), line);
+        let (value, templated) = self.comments(&doc.comments, &doc.pos, tag, false)?;
+        if let Some((expr, vline)) = value {
+            self.prog
+                .push_builder(format!("{SET}({tag}, ({expr}))"), vline);
+            return Ok(());
+        }
+        self.start_with_value(tag, &doc.value, line, templated)
+    }
+
+    /// Starts `tag` and builds its value (`value` is the item's or document's value).
+    fn start_with_value(
+        &mut self,
+        tag: usize,
+        value: &yaml::Node,
+        line: usize,
+        templated: bool,
+    ) -> Result<(), CompileError> {
+        match value {
+            yaml::Node::Scalar(Value::String(s)) if templated && text::has_directives(s) => {
+                self.text_value(tag, s, line)
+            }
+            yaml::Node::Scalar(_) => {
+                self.prog.push_builder(format!("{START}({tag})"), line);
+                Ok(())
+            }
+            yaml::Node::Map(m) => {
+                self.prog.push_builder(format!("{START}({tag})"), line);
+                let mtag = self.add(TKind::Map, Some(tag), line);
+                self.prog.push_builder(format!("{START}({mtag})"), line);
+                for item in &m.items {
+                    self.map_item(item, mtag, templated)?;
+                }
+                Ok(())
+            }
+            yaml::Node::Array(a) => {
+                self.prog.push_builder(format!("{START}({tag})"), line);
+                let atag = self.add(TKind::Array, Some(tag), line);
+                self.prog.push_builder(format!("{START}({atag})"), line);
+                for item in &a.items {
+                    self.array_item(item, atag, templated)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn text_value(&mut self, tag: usize, s: &str, line: usize) -> Result<(), CompileError> {
+        self.prog
+            .push_builder(format!("{}(\"text\")", super::program::BEGIN_CTX), line);
+        text::compile_into(&mut self.prog, s, line)?;
+        self.prog
+            .push_builder(format!("{SET}({tag}, {}())", super::program::END_CTX), line);
+        Ok(())
+    }
+
+    fn map_item(
+        &mut self,
+        item: &yaml::MapItem,
+        parent: usize,
+        templated: bool,
+    ) -> Result<(), CompileError> {
+        let line = line_of(&item.pos);
+        let scalar = match &item.value {
+            yaml::Node::Scalar(v) => Some(v.clone()),
+            _ => None,
+        };
+        let tag = self.add(
+            TKind::MapItem {
+                key: item.key.clone(),
+                scalar,
+            },
+            Some(parent),
+            line,
+        );
+        let (value, templated) = self.comments(&item.comments, &item.pos, tag, templated)?;
+        let key_expr = match &item.key {
+            Value::String(k) if templated && text::has_directives(k) => {
+                self.prog
+                    .push_builder(format!("{}(\"text\")", super::program::BEGIN_CTX), line);
+                text::compile_into(&mut self.prog, k, line)?;
+                Some(format!("{}()", super::program::END_CTX))
+            }
+            _ => None,
+        };
+        if let Some((expr, vline)) = value {
+            match key_expr {
+                Some(k) => self
+                    .prog
+                    .push_builder(format!("{SET}({tag}, ({expr}), {k})"), vline),
+                None => self
+                    .prog
+                    .push_builder(format!("{SET}({tag}, ({expr}))"), vline),
+            }
+            return Ok(());
+        }
+        if let Some(k) = key_expr {
+            // The key is computed; the value is built as usual below.
+            self.prog.push_builder(format!("{START}({tag}, {k})"), line);
+            return self.children(tag, &item.value, line, templated);
+        }
+        self.start_with_value(tag, &item.value, line, templated)
+    }
+
+    /// Builds the children of an already started item (used with computed keys).
+    fn children(
+        &mut self,
+        tag: usize,
+        value: &yaml::Node,
+        line: usize,
+        templated: bool,
+    ) -> Result<(), CompileError> {
+        match value {
+            yaml::Node::Scalar(Value::String(s)) if templated && text::has_directives(s) => {
+                self.text_value(tag, s, line)
+            }
+            yaml::Node::Scalar(_) => Ok(()),
+            yaml::Node::Map(m) => {
+                let mtag = self.add(TKind::Map, Some(tag), line);
+                self.prog.push_builder(format!("{START}({mtag})"), line);
+                for item in &m.items {
+                    self.map_item(item, mtag, templated)?;
+                }
+                Ok(())
+            }
+            yaml::Node::Array(a) => {
+                let atag = self.add(TKind::Array, Some(tag), line);
+                self.prog.push_builder(format!("{START}({atag})"), line);
+                for item in &a.items {
+                    self.array_item(item, atag, templated)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn array_item(
+        &mut self,
+        item: &yaml::ArrayItem,
+        parent: usize,
+        templated: bool,
+    ) -> Result<(), CompileError> {
+        let line = line_of(&item.pos);
+        let scalar = match &item.value {
+            yaml::Node::Scalar(v) => Some(v.clone()),
+            _ => None,
+        };
+        let tag = self.add(TKind::ArrayItem { scalar }, Some(parent), line);
+        let (value, templated) = self.comments(&item.comments, &item.pos, tag, templated)?;
+        if let Some((expr, vline)) = value {
+            self.prog
+                .push_builder(format!("{SET}({tag}, ({expr}))"), vline);
+            return Ok(());
+        }
+        self.start_with_value(tag, &item.value, line, templated)
+    }
+}
+
+/// The source text of template line `line`, for error messages.
+pub fn source_line(ds: &DocumentSet, line: usize) -> Option<String> {
+    ds.source_line(line).map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generate(src: &str) -> String {
+        let ds = yaml::parse_document_set(src, "t.yml").unwrap();
+        compile(&ds, CompileOpts::default()).unwrap().prog.source()
+    }
+
+    #[test]
+    fn value_annotations_and_code() {
+        let src = "#@ x = 1\na: #@ x\nb:\n- 2\n";
+        assert_eq!(
+            generate(src),
+            "__ytt_start(0)\n__ytt_start(1)\n__ytt_start(2)\nx = 1\n__ytt_set(3, (x))\n__ytt_start(4)\n__ytt_start(5)\n__ytt_start(6)\n"
+        );
+    }
+
+    #[test]
+    fn def_with_yaml_body_returns_fragment() {
+        let src = "#@ def f():\na: 1\n#@ end\nb: #@ f()\n";
+        let out = generate(src);
+        assert!(out.contains("def f():\n__ytt_begin(\"yaml\")\n"), "{out}");
+        assert!(out.contains("return __ytt_end()\nend\n"), "{out}");
+    }
+}

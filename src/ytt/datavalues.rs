@@ -1,0 +1,555 @@
+//! Data values: `#@data/values` documents merged as overlays in file order (arrays
+//! append, new keys need `missing_ok`), then the command-line flags in ytt's order:
+//! `--data-values-file` (plain YAML, arrays replace), `--data-values-env`,
+//! `--data-value`, `--data-value-yaml`, `--data-value-file` (dotted keys, new keys
+//! allowed). A values schema plugs in between the documents and the flags: see
+//! [`Pipeline`].
+
+use std::path::Path;
+
+use crate::yaml::{CommentKind, Value};
+use crate::ytt::error::Error;
+use crate::ytt::eval::{LibRef, eval_yaml, parse_yaml};
+use crate::ytt::files::{FileKind, InputFile};
+use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::options::DataValueFlag;
+use crate::ytt::overlay::{Defaults, Overlay};
+use crate::ytt::starlark::Thread;
+
+/// What a values schema contributes to the pipeline (implemented by the schema
+/// module; `None` means "no schema": the first `#@data/values` document then defines
+/// the values and flags may add new keys).
+pub trait ValuesSchema {
+    /// The defaults the values start from.
+    fn defaults(&self) -> Node;
+    /// Checks the values after a stage (`"data values file x.yml"`, `"--data-value"`,
+    /// ...): types, unknown keys. Validations run once at the end ([`Self::validate`]).
+    fn check(&self, values: &Node, stage: &str) -> Result<(), Error>;
+    /// Runs the schema's validations on the final values.
+    fn validate(&self, values: &Node) -> Result<(), Error>;
+}
+
+/// The stages of computing a library's data values.
+pub struct Pipeline<'a> {
+    pub lib: &'a LibRef,
+    pub cwd: &'a Path,
+}
+
+/// The pipeline with an optional schema.
+impl Pipeline<'_> {
+    /// Like [`Pipeline::run`], starting from and checking against `schema`.
+    pub fn run_with_schema(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        self.run_inner(schema, flags, refs, extra)
+    }
+}
+
+/// True when a YAML template file holds `#@data/values` documents.
+pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
+    if f.kind != FileKind::YamlTemplate || f.library {
+        return Ok(false);
+    }
+    let src = String::from_utf8_lossy(&f.bytes);
+    let ds = parse_yaml(&src, &lib.display(&f.rel))?;
+    Ok(crate::ytt::eval::has_doc_annotation(&ds, "data/values"))
+}
+
+impl Pipeline<'_> {
+    /// Evaluates the values files, then applies `extra` overlays (library
+    /// `with_data_values`) and the flags; stores the result in the library.
+    pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
+        self.run_inner(None, flags, refs, extra)
+    }
+
+    /// Applies `--data-value @lib:key=...` values a parent passed down (plain, by key).
+    pub fn apply_flag_refs(&self, refs: &[(String, Node)]) {
+        let mut values = match self.lib.values.borrow().clone() {
+            Value::Null => None,
+            v => Some(Node::from_value(&v, &Pos::default())),
+        };
+        for (key, node) in refs {
+            set_path(&mut values, key, node);
+        }
+        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+    }
+
+    fn run_inner(
+        &self,
+        schema: Option<&dyn ValuesSchema>,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<(), Error> {
+        // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
+        // source type-checked before it is merged, defaults of new nodes filled after,
+        // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
+        let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
+        let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
+        for f in self.lib.files.clone() {
+            if !is_values_file(self.lib, &f)? {
+                continue;
+            }
+            // Each values file sees the values merged so far.
+            *self.lib.values.borrow_mut() =
+                values.as_ref().map(|v| v.to_value()).unwrap_or(Value::Null);
+            let ev = eval_yaml(self.lib, &f)?;
+            for d in ev.docs {
+                if let Some(r) = d.meta.ann("library/ref") {
+                    let name = r
+                        .args
+                        .first()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    self.lib.refs.borrow_mut().push((name, d.clone()));
+                } else if d.meta.has("data/values") {
+                    checker.check_doc(&d)?;
+                    apply_values_doc(&mut values, &d)?;
+                    checker.fill(&mut values);
+                    if let (Some(s), Some(v)) = (schema, &values) {
+                        s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
+                    }
+                } else if !d.value.is_empty_doc() {
+                    return Err(Error::at(
+                        format!(
+                            "Expected data values file '{}' to only have data values documents",
+                            self.lib.display(&f.rel)
+                        ),
+                        crate::ytt::error::Position {
+                            file: d.meta.pos.file.to_string(),
+                            line: d.meta.pos.line,
+                            text: None,
+                        },
+                    ));
+                }
+            }
+        }
+        for d in refs {
+            checker.check_doc(d)?;
+            apply_values_doc(&mut values, d)?;
+            checker.fill(&mut values);
+        }
+        for e in extra {
+            checker.check_value(e, "Overlaying additional data values", None)?;
+            plain_merge_into(&mut values, e);
+            checker.fill(&mut values);
+        }
+        self.apply_flags(&mut values, flags, &mut checker)?;
+        if let (Some(s), Some(v)) = (schema, &values) {
+            s.check(v, "command-line data values")?;
+            s.validate(v)?;
+        }
+        // (Schema hook: `#@assert/validate` runs with the schema validations, so that
+        // all violations are reported together and the disable flag applies.)
+        checker.finish(&values)?;
+        // Modules loaded while evaluating values files saw partial values.
+        self.lib.clear_cache();
+        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+        Ok(())
+    }
+
+    fn apply_flags(
+        &self,
+        values: &mut Option<Node>,
+        flags: &[DataValueFlag],
+        schema: &mut crate::ytt::schema::ValuesChecker,
+    ) -> Result<(), Error> {
+        let pos = Pos::default();
+        for fl in flags {
+            if let DataValueFlag::ValuesFile(path) = fl {
+                let full = self.cwd.join(path);
+                let bytes = std::fs::read(&full)
+                    .map_err(|e| Error::Io(format!("reading --data-values-file '{path}': {e}")))?;
+                let src = String::from_utf8_lossy(&bytes);
+                let ds = parse_yaml(&src, path)?;
+                let mut bad = None;
+                ds.walk_comments(&mut |c| {
+                    if c.kind() == CommentKind::Ytt && bad.is_none() {
+                        bad = Some(c.pos.line.unwrap_or(0));
+                    }
+                });
+                if let Some(line) = bad {
+                    return Err(Error::at(
+                        format!(
+                            "Checking data values file '{path}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
+                        ),
+                        crate::ytt::error::Position::in_source(path, line, &src),
+                    ));
+                }
+                schema.add_source(path, &src);
+                for d in crate::ytt::eval::plain_docs(&ds) {
+                    if d.value.is_empty_doc() {
+                        continue;
+                    }
+                    schema.check_value(&d.value, "Overlaying data values", None)?;
+                    plain_merge_into(values, &d.value);
+                    schema.fill(values);
+                }
+            }
+        }
+        for fl in flags {
+            if let DataValueFlag::Env(prefix) | DataValueFlag::EnvYaml(prefix) = fl {
+                let yaml = matches!(fl, DataValueFlag::EnvYaml(_));
+                let mut vars: Vec<(String, String)> = std::env::vars()
+                    .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
+                    .collect();
+                vars.sort();
+                for (k, v) in vars {
+                    let key = k[prefix.len() + 1..].replace("__", ".");
+                    let val = if yaml {
+                        parse_flag_yaml(&v, &k)?
+                    } else {
+                        Value::String(v)
+                    };
+                    let leaf = Node::from_value(&val, &pos);
+                    schema.check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)?;
+                    set_path(values, &key, &leaf);
+                    schema.fill(values);
+                }
+            }
+        }
+        for kind in 0..3 {
+            for fl in flags {
+                let (kv, k) = match (kind, fl) {
+                    (0, DataValueFlag::String(kv)) => (kv, 0),
+                    (1, DataValueFlag::Yaml(kv)) => (kv, 1),
+                    (2, DataValueFlag::File(kv)) => (kv, 2),
+                    _ => continue,
+                };
+                let flag = ["--data-value", "--data-value-yaml", "--data-value-file"][k];
+                let (key, raw) = kv.split_once('=').ok_or_else(|| {
+                    Error::Usage(format!("{flag} '{kv}': Expected format key=value"))
+                })?;
+                let (lib_name, key) = match key.strip_prefix('@').and_then(|r| r.split_once(':')) {
+                    Some((l, k)) => (Some(l.to_string()), k),
+                    None => (None, key),
+                };
+                let val = match k {
+                    0 => Value::String(raw.to_string()),
+                    1 => parse_flag_yaml(raw, flag)?,
+                    _ => {
+                        let bytes = std::fs::read(self.cwd.join(raw)).map_err(|e| {
+                            Error::Io(format!("{flag} '{kv}': reading file '{raw}': {e}"))
+                        })?;
+                        Value::String(String::from_utf8_lossy(&bytes).into_owned())
+                    }
+                };
+                let leaf = Node::from_value(&val, &pos);
+                match lib_name {
+                    Some(l) => self
+                        .lib
+                        .flag_refs
+                        .borrow_mut()
+                        .push((l, key.to_string(), leaf)),
+                    None => {
+                        schema.check_flag(key, &leaf, flag, kv)?;
+                        set_path(values, key, &leaf);
+                        schema.fill(values);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_flag_yaml(raw: &str, flag: &str) -> Result<Value, Error> {
+    let ds = crate::yaml::parse_document_set(raw, flag)
+        .map_err(|e| Error::Usage(format!("{flag}: parsing YAML value '{raw}': {}", e.message)))?;
+    Ok(ds
+        .docs
+        .iter()
+        .find(|d| !d.injected)
+        .map(|d| d.value.to_value())
+        .unwrap_or(Value::Null))
+}
+
+/// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
+fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
+    let root = values.get_or_insert_with(|| Node::Map(Vec::new()));
+    let mut cur = root;
+    for part in key.split('.') {
+        if !matches!(cur, Node::Map(_)) {
+            *cur = Node::Map(Vec::new());
+        }
+        let Node::Map(items) = cur else {
+            unreachable!()
+        };
+        let k = Value::String(part.to_string());
+        let idx = match items.iter().position(|i| i.key == k) {
+            Some(i) => i,
+            None => {
+                items.push(MapItem {
+                    key: k,
+                    value: Node::null(),
+                    meta: Meta::default(),
+                });
+                items.len() - 1
+            }
+        };
+        cur = &mut items[idx].value;
+    }
+    *cur = leaf.clone();
+}
+
+/// Merges a `#@data/values` document (an overlay) into the values.
+fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
+    if matches!(values, Some(Node::Scalar(Value::Null))) {
+        *values = None;
+    }
+    match values {
+        None => {
+            if !matches!(d.value, Node::Map(_) | Node::Scalar(Value::Null)) {
+                return Err(Error::at(
+                    format!(
+                        "Expected data values document to be a map, but was {}",
+                        d.value.type_name()
+                    ),
+                    pos_of(&d.meta),
+                ));
+            }
+            *values = Some(d.value.clone());
+            Ok(())
+        }
+        Some(left) => {
+            if d.value.is_empty_doc() && matches!(d.value, Node::Scalar(_)) {
+                return Ok(());
+            }
+            let mut thread = Thread::new();
+            let mut o = Overlay {
+                thread: &mut thread,
+            };
+            o.merge_node(left, &d.value, &Defaults::default())
+                .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
+        }
+    }
+}
+
+fn pos_of(m: &Meta) -> crate::ytt::error::Position {
+    crate::ytt::error::Position {
+        file: m.pos.file.to_string(),
+        line: m.pos.line,
+        text: None,
+    }
+}
+
+/// Plain merge: maps merge by key (new keys appended), everything else replaces.
+pub fn plain_merge_into(values: &mut Option<Node>, right: &Node) {
+    match values {
+        None => *values = Some(right.clone()),
+        Some(left) => plain_merge(left, right),
+    }
+}
+
+fn plain_merge(left: &mut Node, right: &Node) {
+    match (left, right) {
+        (Node::Map(l), Node::Map(r)) => {
+            for ri in r {
+                match l.iter_mut().find(|li| li.key == ri.key) {
+                    Some(li) => plain_merge(&mut li.value, &ri.value),
+                    None => l.push(MapItem {
+                        key: ri.key.clone(),
+                        value: ri.value.clone(),
+                        meta: ri.meta.clone(),
+                    }),
+                }
+            }
+        }
+        (l, r) => *l = r.clone(),
+    }
+}
+
+/// Runs the `#@assert/validate` rules attached to data values. (Superseded by
+/// `schema::ValuesChecker::finish`, which also runs schema validations.)
+#[allow(dead_code)]
+fn validate(node: &Node, path: &str) -> Result<(), Error> {
+    let items: Vec<(String, &Node, &Meta)> = match node {
+        Node::Map(items) => items
+            .iter()
+            .map(|i| {
+                let k = crate::ytt::eval::fragment::key_string(&i.key);
+                let p = if path.is_empty() {
+                    k
+                } else {
+                    format!("{path}.{k}")
+                };
+                (p, &i.value, &i.meta)
+            })
+            .collect(),
+        Node::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(n, i)| (format!("{path}[{n}]"), &i.value, &i.meta))
+            .collect(),
+        Node::Scalar(_) => Vec::new(),
+    };
+    for (p, value, meta) in items {
+        validate(value, &p)?;
+        for ann in meta.anns.iter().filter(|a| a.name == "assert/validate") {
+            check_rules(ann, value, &p, meta)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_rules(
+    ann: &crate::ytt::node::Ann,
+    value: &Node,
+    path: &str,
+    meta: &Meta,
+) -> Result<(), Error> {
+    use crate::ytt::starlark::{Args, Value as SValue};
+    let v = crate::ytt::eval::fragment::plain_to_struct(&value.to_value());
+    let mut thread = Thread::new();
+    let fail = |desc: String, extra: Option<String>| {
+        Error::at(
+            format!(
+                "One or more data values were invalid:\n- \"{path}\" ({}) requires \"{desc}\"{}",
+                meta.pos,
+                extra.map(|e| format!("; {e}")).unwrap_or_default()
+            ),
+            pos_of(meta),
+        )
+    };
+    for rule in &ann.args {
+        let SValue::Tuple(t) = rule else {
+            return Err(Error::at(
+                format!(
+                    "Expected assert/validate rule to be a (description, function) tuple, but was {}",
+                    rule.type_name()
+                ),
+                pos_of(meta),
+            ));
+        };
+        let desc = t
+            .first()
+            .map(crate::ytt::starlark::to_str)
+            .unwrap_or_default();
+        let Some(f) = t.get(1) else { continue };
+        match thread.call(f, Args::new(vec![v.clone()])) {
+            Ok(SValue::Bool(false)) => return Err(fail(desc, None)),
+            Ok(_) => {}
+            Err(e) => return Err(fail(desc, Some(e.msg.clone()))),
+        }
+    }
+    for (k, arg) in &ann.kwargs {
+        let plain = value.to_value();
+        let len = match &plain {
+            Value::String(s) => Some(s.chars().count() as i128),
+            Value::Array(a) => Some(a.len() as i128),
+            Value::Map(m) => Some(m.len() as i128),
+            _ => None,
+        };
+        let n = arg.as_int();
+        let num = match &plain {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        let argf = match arg {
+            SValue::Int(i) => Some(*i as f64),
+            SValue::Float(f) => Some(*f),
+            _ => None,
+        };
+        let (ok, desc) = match k.as_str() {
+            "min_len" => (
+                len.zip(n).is_some_and(|(l, n)| l >= n),
+                format!("length >= {}", n.unwrap_or(0)),
+            ),
+            "max_len" => (
+                len.zip(n).is_some_and(|(l, n)| l <= n),
+                format!("length <= {}", n.unwrap_or(0)),
+            ),
+            "min" => (
+                num.zip(argf).is_some_and(|(x, m)| x >= m),
+                format!("a value >= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "max" => (
+                num.zip(argf).is_some_and(|(x, m)| x <= m),
+                format!("a value <= {}", crate::ytt::starlark::to_str(arg)),
+            ),
+            "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
+            "one_of" => {
+                let (vals, _g) = crate::ytt::eval::fragment::items_of(arg)
+                    .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
+                let mut ok = false;
+                for x in vals {
+                    if crate::ytt::starlark::value::equals(&x, &v).unwrap_or(false) {
+                        ok = true;
+                    }
+                }
+                (ok, format!("one of {}", crate::ytt::starlark::repr(arg)))
+            }
+            _ => continue,
+        };
+        if !ok {
+            return Err(fail(desc, None));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(v: Value) -> Node {
+        Node::from_value(&v, &Pos::default())
+    }
+
+    fn map(items: Vec<(&str, Value)>) -> Value {
+        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
+    }
+
+    #[test]
+    fn set_path_creates_maps_and_replaces_the_leaf() {
+        let mut values = Some(node(map(vec![(
+            "a",
+            map(vec![
+                ("b", map(vec![("old", Value::Int(1))])),
+                ("c", Value::Int(2)),
+            ]),
+        )])));
+        set_path(&mut values, "a.b", &node(map(vec![("new", Value::Int(3))])));
+        set_path(&mut values, "x.y", &node(Value::str("z")));
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                (
+                    "a",
+                    map(vec![
+                        ("b", map(vec![("new", Value::Int(3))])),
+                        ("c", Value::Int(2))
+                    ])
+                ),
+                ("x", map(vec![("y", Value::str("z"))])),
+            ])
+        );
+    }
+
+    #[test]
+    fn plain_merge_merges_maps_and_replaces_arrays() {
+        let mut values = Some(node(map(vec![
+            ("list", Value::Array(vec![Value::Int(1), Value::Int(2)])),
+            ("m", map(vec![("k", Value::Int(1))])),
+        ])));
+        plain_merge_into(
+            &mut values,
+            &node(map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("j", Value::Int(2))])),
+            ])),
+        );
+        assert_eq!(
+            values.unwrap().to_value(),
+            map(vec![
+                ("list", Value::Array(vec![Value::Int(9)])),
+                ("m", map(vec![("k", Value::Int(1)), ("j", Value::Int(2))])),
+            ])
+        );
+    }
+}

@@ -1,0 +1,124 @@
+//! Errors of the template engine. Template errors carry the file, line and the text
+//! of the offending template line, and print like
+//! `<message>\n    in <file>:<line>\n      <file>:<line> | <source line>`.
+
+use std::fmt;
+
+/// Where in a template an error happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Position {
+    pub file: String,
+    pub line: usize,
+    /// The template line's text (without its line ending), when known.
+    pub text: Option<String>,
+}
+
+impl Position {
+    /// The position of 1-based `line` in `src`, with that line's text.
+    pub fn in_source(file: &str, line: usize, src: &str) -> Position {
+        let text = if line == 0 {
+            None
+        } else {
+            src.lines()
+                .nth(line - 1)
+                .map(|l| l.trim_end_matches('\r').to_string())
+        };
+        Position {
+            file: file.to_string(),
+            line,
+            text,
+        }
+    }
+}
+
+/// A template engine error.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// Bad command-line usage (flags, marks).
+    Usage(String),
+    /// A file could not be read or written.
+    Io(String),
+    /// An error in a template, at a position.
+    Template {
+        message: String,
+        pos: Option<Position>,
+    },
+}
+
+impl Error {
+    /// A template error without a position yet.
+    pub fn msg(message: impl Into<String>) -> Error {
+        Error::Template {
+            message: message.into(),
+            pos: None,
+        }
+    }
+
+    /// A template error at a position.
+    pub fn at(message: impl Into<String>, pos: Position) -> Error {
+        Error::Template {
+            message: message.into(),
+            pos: Some(pos),
+        }
+    }
+
+    /// Adds a position to an error that has none.
+    pub fn with_pos(self, pos: impl FnOnce() -> Position) -> Error {
+        match self {
+            Error::Template { message, pos: None } => Error::Template {
+                message,
+                pos: Some(pos()),
+            },
+            e => e,
+        }
+    }
+
+    /// Prefixes the message with context (such as which overlay or data value).
+    pub fn context(self, prefix: &str) -> Error {
+        match self {
+            Error::Template { message, pos } => Error::Template {
+                message: format!("{prefix}: {message}"),
+                pos,
+            },
+            Error::Io(m) => Error::Io(format!("{prefix}: {m}")),
+            Error::Usage(m) => Error::Usage(format!("{prefix}: {m}")),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(m) | Error::Io(m) => write!(f, "{m}"),
+            Error::Template { message, pos } => {
+                write!(f, "{message}")?;
+                if let Some(p) = pos {
+                    write!(f, "\n    in {}:{}", p.file, p.line)?;
+                    if let Some(t) = &p.text {
+                        write!(f, "\n      {}:{} | {}", p.file, p.line, t)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shows_file_line_and_text() {
+        let e = Error::at(
+            "undefined: foo",
+            Position::in_source("config.yml", 2, "a: 1\nb: #@ foo\n"),
+        );
+        assert_eq!(
+            e.to_string(),
+            "undefined: foo\n    in config.yml:2\n      config.yml:2 | b: #@ foo"
+        );
+    }
+}

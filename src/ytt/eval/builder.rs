@@ -1,0 +1,519 @@
+//! Node building at run time: the state behind the `__ytt_*` host calls of one
+//! compiled template. A stack of contexts (the file's top level, then one per running
+//! def with a YAML or text body); each YAML context holds the node instances built so
+//! far, and attaches every new instance to the latest instance of its parent's tag.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::yaml::Value;
+use crate::ytt::compile::yaml::{TKind, TNode};
+use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::starlark::{Error as SError, Value as SValue};
+
+use super::fragment::{Frag, Fragment, Replace, starlark_to_node, starlark_to_scalar};
+
+type SResult<T> = std::result::Result<T, SError>;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    DocSet,
+    Doc,
+    Map,
+    Array,
+    MapItem,
+    ArrayItem,
+}
+
+#[derive(Debug, Clone)]
+enum SlotVal {
+    None,
+    Scalar(Value),
+    Child(usize),
+    Built(Node),
+}
+
+#[derive(Debug, Clone)]
+struct Slot {
+    kind: Kind,
+    meta: Meta,
+    key: Value,
+    value: SlotVal,
+    children: Vec<usize>,
+}
+
+#[derive(Debug, Default)]
+struct YamlCtx {
+    slots: Vec<Slot>,
+    inst: HashMap<usize, usize>,
+    root: Option<usize>,
+}
+
+#[derive(Debug)]
+enum Ctx {
+    Yaml(YamlCtx),
+    Text(String),
+}
+
+/// The node-building state of one template file.
+#[derive(Debug)]
+pub struct Builder {
+    nodes: Rc<Vec<TNode>>,
+    stack: Vec<Ctx>,
+    pending: HashMap<usize, Vec<Ann>>,
+    implicit_overrides: bool,
+    /// Call depth at which each context of `stack` was begun (0 for the top level).
+    depths: Vec<usize>,
+}
+
+impl Builder {
+    pub fn new(nodes: Rc<Vec<TNode>>, implicit_overrides: bool) -> Builder {
+        Builder {
+            nodes,
+            stack: vec![Ctx::Yaml(YamlCtx::default())],
+            pending: HashMap::new(),
+            implicit_overrides,
+            depths: vec![0],
+        }
+    }
+
+    /// A builder for a text template (`.txt` file): its top context is text.
+    pub fn new_text() -> Builder {
+        Builder {
+            nodes: Rc::new(Vec::new()),
+            stack: vec![Ctx::Text(String::new())],
+            pending: HashMap::new(),
+            implicit_overrides: false,
+            depths: vec![0],
+        }
+    }
+
+    /// Drops contexts of functions that were left by an error (caught, for example, by
+    /// `assert.try_to`): those begun deeper than `depth` (or at it, when `inclusive`).
+    pub fn unwind(&mut self, depth: usize, inclusive: bool) {
+        while self.stack.len() > 1 {
+            let d = *self.depths.last().expect("depth");
+            if d > depth || (inclusive && d == depth) {
+                self.stack.pop();
+                self.depths.pop();
+            } else {
+                break;
+            }
+        }
+    }
+
+    pub fn begin(&mut self, kind: &str, depth: usize) {
+        self.unwind(depth, true);
+        self.depths.push(depth);
+        self.stack.push(if kind == "text" {
+            Ctx::Text(String::new())
+        } else {
+            Ctx::Yaml(YamlCtx::default())
+        });
+    }
+
+    /// Ends the innermost context and returns what it built.
+    pub fn end(&mut self) -> SResult<SValue> {
+        if self.stack.len() <= 1 {
+            return Err(SError::new("internal: no template context to end"));
+        }
+        self.depths.pop();
+        match self.stack.pop().expect("context") {
+            Ctx::Text(s) => Ok(SValue::str(&s)),
+            Ctx::Yaml(y) => Ok(match y.root {
+                None => SValue::None,
+                Some(r) => match build(&y, r) {
+                    Built::DocSet(d) => Fragment::value(Frag::DocSet(d)),
+                    Built::Node(Node::Map(i)) => Fragment::value(Frag::Map(i)),
+                    Built::Node(Node::Array(i)) => Fragment::value(Frag::Array(i)),
+                    Built::Node(Node::Scalar(v)) => super::fragment::scalar_to_starlark(&v),
+                    Built::Doc(d) => Fragment::value(Frag::DocSet(vec![d])),
+                    Built::Item(n) => super::fragment::node_to_starlark(&n),
+                },
+            }),
+        }
+    }
+
+    /// Ends the innermost context, discarding it (an explicit `return`).
+    pub fn end_discard(&mut self) {
+        if self.stack.len() > 1 {
+            self.stack.pop();
+            self.depths.pop();
+        }
+    }
+
+    /// The documents built at the top level of a YAML template.
+    pub fn finish_docs(&self) -> Vec<Doc> {
+        match self.stack.first() {
+            Some(Ctx::Yaml(y)) => match y.root.map(|r| build(y, r)) {
+                Some(Built::DocSet(d)) => d,
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// The text built at the top level of a text template.
+    pub fn finish_text(&self) -> String {
+        match self.stack.first() {
+            Some(Ctx::Text(s)) => s.clone(),
+            _ => String::new(),
+        }
+    }
+
+    pub fn text(&mut self, s: &str) -> SResult<()> {
+        match self.stack.last_mut() {
+            Some(Ctx::Text(t)) => {
+                t.push_str(s);
+                Ok(())
+            }
+            _ => Err(SError::new("internal: text outside of a text context")),
+        }
+    }
+
+    pub fn text_expr(&mut self, v: &SValue) -> SResult<()> {
+        match v {
+            SValue::Str(s) => self.text(s),
+            other => Err(SError::new(format!(
+                "Expected to set text to string, but was {} (cannot set non-string value of type {} into text template; use str(...) to convert)",
+                other.type_name(),
+                other.type_name()
+            ))),
+        }
+    }
+
+    pub fn annotate(&mut self, tag: usize, ann: Ann) {
+        self.pending.entry(tag).or_default().push(ann);
+    }
+
+    fn tnode(&self, tag: usize) -> SResult<TNode> {
+        self.nodes
+            .get(tag)
+            .cloned()
+            .ok_or_else(|| SError::new(format!("internal: unknown node tag {tag}")))
+    }
+
+    fn yaml_ctx(&mut self) -> SResult<&mut YamlCtx> {
+        match self.stack.last_mut() {
+            Some(Ctx::Yaml(y)) => Ok(y),
+            _ => Err(SError::new("internal: YAML node outside of a YAML context")),
+        }
+    }
+
+    fn new_slot(t: &TNode, anns: Vec<Ann>) -> Slot {
+        let (kind, key, value) = match &t.kind {
+            TKind::DocSet => (Kind::DocSet, Value::Null, SlotVal::None),
+            TKind::Doc { scalar } => (Kind::Doc, Value::Null, scalar_val(scalar)),
+            TKind::Map => (Kind::Map, Value::Null, SlotVal::None),
+            TKind::Array => (Kind::Array, Value::Null, SlotVal::None),
+            TKind::MapItem { key, scalar } => (Kind::MapItem, key.clone(), scalar_val(scalar)),
+            TKind::ArrayItem { scalar } => (Kind::ArrayItem, Value::Null, scalar_val(scalar)),
+        };
+        Slot {
+            kind,
+            meta: Meta {
+                pos: t.pos.clone(),
+                anns,
+                origin: None,
+            },
+            key,
+            value,
+            children: Vec::new(),
+        }
+    }
+
+    /// The slot of the parent instance of `t` in the current context, creating an empty
+    /// copy of the parent as the context's root when there is none (a def's body).
+    fn parent_slot(&mut self, t: &TNode) -> SResult<usize> {
+        let ptag = t
+            .parent
+            .ok_or_else(|| SError::new("internal: node without parent"))?;
+        let pnode = self.tnode(ptag)?;
+        let y = self.yaml_ctx()?;
+        if let Some(&i) = y.inst.get(&ptag) {
+            return Ok(i);
+        }
+        let mut slot = Self::new_slot(&pnode, Vec::new());
+        slot.value = SlotVal::None;
+        y.slots.push(slot);
+        let idx = y.slots.len() - 1;
+        y.inst.insert(ptag, idx);
+        if y.root.is_none() {
+            y.root = Some(idx);
+        }
+        Ok(idx)
+    }
+
+    /// `__ytt_start(tag[, key])`.
+    pub fn start(&mut self, tag: usize, key: Option<&SValue>) -> SResult<()> {
+        let t = self.tnode(tag)?;
+        let anns = self.pending.remove(&tag).unwrap_or_default();
+        let mut slot = Self::new_slot(&t, anns);
+        if let Some(k) = key {
+            slot.key = starlark_to_scalar(k)?;
+        }
+        if matches!(t.kind, TKind::DocSet) {
+            let y = self.yaml_ctx()?;
+            y.slots.push(slot);
+            let idx = y.slots.len() - 1;
+            y.inst.insert(tag, idx);
+            y.root = Some(idx);
+            return Ok(());
+        }
+        let parent = self.parent_slot(&t)?;
+        let implicit = self.implicit_overrides;
+        let y = self.yaml_ctx()?;
+        y.slots.push(slot);
+        let idx = y.slots.len() - 1;
+        attach(y, parent, idx, implicit)?;
+        y.inst.insert(tag, idx);
+        Ok(())
+    }
+
+    /// `__ytt_set(tag, value[, key])`.
+    pub fn set(&mut self, tag: usize, v: &SValue, key: Option<&SValue>) -> SResult<()> {
+        let t = self.tnode(tag)?;
+        let anns = self.pending.remove(&tag).unwrap_or_default();
+        if let SValue::Host(h) = v
+            && let Some(r) = h.as_any().downcast_ref::<Replace>()
+        {
+            let inner = r.0.clone();
+            return self.splice(&t, &inner);
+        }
+        let node = starlark_to_node(v, &t.pos)?;
+        let mut slot = Self::new_slot(&t, anns);
+        if let Some(k) = key {
+            slot.key = starlark_to_scalar(k)?;
+        }
+        slot.value = SlotVal::Built(node);
+        let parent = self.parent_slot(&t)?;
+        let implicit = self.implicit_overrides;
+        let y = self.yaml_ctx()?;
+        y.slots.push(slot);
+        let idx = y.slots.len() - 1;
+        attach(y, parent, idx, implicit)?;
+        y.inst.insert(tag, idx);
+        Ok(())
+    }
+
+    /// `template.replace(x)` set on a node: x's items take the node's place.
+    fn splice(&mut self, t: &TNode, v: &SValue) -> SResult<()> {
+        let parent = self.parent_slot(t)?;
+        let pos = t.pos.clone();
+        let y = self.yaml_ctx()?;
+        let pkind = y.slots[parent].kind;
+        let frag = match v {
+            SValue::Host(h) => h.as_any().downcast_ref::<Fragment>().map(|f| f.0.clone()),
+            _ => None,
+        };
+        match pkind {
+            Kind::Map => {
+                let items = match frag {
+                    Some(Frag::Map(items)) => items,
+                    _ => match starlark_to_node(v, &pos)? {
+                        Node::Map(items) => items,
+                        n => {
+                            return Err(SError::new(format!(
+                                "Expected replacement to be a map, but was {}",
+                                n.type_name()
+                            )));
+                        }
+                    },
+                };
+                for item in items {
+                    y.slots.push(Slot {
+                        kind: Kind::MapItem,
+                        meta: item.meta,
+                        key: item.key,
+                        value: SlotVal::Built(item.value),
+                        children: Vec::new(),
+                    });
+                    let idx = y.slots.len() - 1;
+                    attach(y, parent, idx, true)?;
+                }
+            }
+            Kind::Array => {
+                let items = match frag {
+                    Some(Frag::Array(items)) => items,
+                    _ => match starlark_to_node(v, &pos)? {
+                        Node::Array(items) => items,
+                        n => {
+                            return Err(SError::new(format!(
+                                "Expected replacement to be an array, but was {}",
+                                n.type_name()
+                            )));
+                        }
+                    },
+                };
+                for item in items {
+                    y.slots.push(Slot {
+                        kind: Kind::ArrayItem,
+                        meta: item.meta,
+                        key: Value::Null,
+                        value: SlotVal::Built(item.value),
+                        children: Vec::new(),
+                    });
+                    let idx = y.slots.len() - 1;
+                    y.slots[parent].children.push(idx);
+                }
+            }
+            Kind::DocSet => {
+                let docs = match frag {
+                    Some(Frag::DocSet(docs)) => docs,
+                    Some(Frag::Map(i)) => vec![Doc {
+                        value: Node::Map(i),
+                        meta: Meta::at(pos.clone()),
+                    }],
+                    Some(Frag::Array(i)) => vec![Doc {
+                        value: Node::Array(i),
+                        meta: Meta::at(pos.clone()),
+                    }],
+                    None => match v {
+                        SValue::List(_) | SValue::Tuple(_) => {
+                            let (vals, _g) = crate::ytt::eval::fragment::items_of(v)?;
+                            let mut docs = Vec::new();
+                            for x in vals {
+                                docs.push(Doc {
+                                    value: starlark_to_node(&x, &pos)?,
+                                    meta: Meta::at(pos.clone()),
+                                });
+                            }
+                            docs
+                        }
+                        _ => vec![Doc {
+                            value: starlark_to_node(v, &pos)?,
+                            meta: Meta::at(pos.clone()),
+                        }],
+                    },
+                };
+                for d in docs {
+                    y.slots.push(Slot {
+                        kind: Kind::Doc,
+                        meta: d.meta,
+                        key: Value::Null,
+                        value: SlotVal::Built(d.value),
+                        children: Vec::new(),
+                    });
+                    let idx = y.slots.len() - 1;
+                    y.slots[parent].children.push(idx);
+                }
+            }
+            _ => {
+                return Err(SError::new(
+                    "template.replace can only be used on map items, array items and documents",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn scalar_val(s: &Option<Value>) -> SlotVal {
+    match s {
+        Some(v) => SlotVal::Scalar(v.clone()),
+        None => SlotVal::None,
+    }
+}
+
+/// Attaches slot `idx` under `parent`; map items with a key already present replace it
+/// when overriding is allowed, otherwise it is an error.
+fn attach(y: &mut YamlCtx, parent: usize, idx: usize, implicit: bool) -> SResult<()> {
+    let kind = y.slots[idx].kind;
+    match kind {
+        Kind::Map | Kind::Array => {
+            y.slots[parent].value = SlotVal::Child(idx);
+        }
+        Kind::MapItem => {
+            let key = y.slots[idx].key.clone();
+            let existing = y.slots[parent]
+                .children
+                .iter()
+                .position(|&c| y.slots[c].key == key);
+            match existing {
+                Some(p) => {
+                    let over = implicit || y.slots[idx].meta.has("yaml/map-key-override");
+                    if !over {
+                        return Err(SError::new(format!(
+                            "Expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
+                            key.to_display_string()
+                        )));
+                    }
+                    y.slots[parent].children[p] = idx;
+                }
+                None => y.slots[parent].children.push(idx),
+            }
+        }
+        _ => y.slots[parent].children.push(idx),
+    }
+    Ok(())
+}
+
+enum Built {
+    DocSet(Vec<Doc>),
+    Doc(Doc),
+    Node(Node),
+    Item(Node),
+}
+
+fn slot_value(y: &YamlCtx, s: &Slot) -> Node {
+    match &s.value {
+        SlotVal::None => Node::null(),
+        SlotVal::Scalar(v) => Node::Scalar(v.clone()),
+        SlotVal::Built(n) => n.clone(),
+        SlotVal::Child(c) => match build(y, *c) {
+            Built::Node(n) => n,
+            _ => Node::null(),
+        },
+    }
+}
+
+fn build(y: &YamlCtx, idx: usize) -> Built {
+    let s = &y.slots[idx];
+    match s.kind {
+        Kind::DocSet => Built::DocSet(
+            s.children
+                .iter()
+                .map(|&c| Doc {
+                    value: slot_value(y, &y.slots[c]),
+                    meta: y.slots[c].meta.clone(),
+                })
+                .collect(),
+        ),
+        Kind::Doc => Built::Doc(Doc {
+            value: slot_value(y, s),
+            meta: s.meta.clone(),
+        }),
+        Kind::Map => Built::Node(Node::Map(
+            s.children
+                .iter()
+                .map(|&c| MapItem {
+                    key: y.slots[c].key.clone(),
+                    value: slot_value(y, &y.slots[c]),
+                    meta: y.slots[c].meta.clone(),
+                })
+                .collect(),
+        )),
+        Kind::Array => Built::Node(Node::Array(
+            s.children
+                .iter()
+                .map(|&c| ArrayItem {
+                    value: slot_value(y, &y.slots[c]),
+                    meta: y.slots[c].meta.clone(),
+                })
+                .collect(),
+        )),
+        Kind::MapItem | Kind::ArrayItem => Built::Item(slot_value(y, s)),
+    }
+}
+
+/// Position of a tag (for errors).
+pub fn tag_pos(nodes: &[TNode], tag: usize) -> Option<Pos> {
+    nodes.get(tag).map(|n| n.pos.clone())
+}
+
+impl Builder {
+    /// The template line of a tag (0 when unknown).
+    pub fn tag_line(&self, tag: usize) -> usize {
+        self.nodes.get(tag).map(|n| n.pos.line).unwrap_or(0)
+    }
+}

@@ -1,0 +1,319 @@
+//! The `yamlfragment` value (what a def with a YAML body returns, and how YAML nodes
+//! look to Starlark), `template.replace` markers, and conversions between Starlark
+//! values, template nodes and plain YAML values.
+
+use std::any::Any;
+use std::rc::Rc;
+
+use crate::yaml::Value;
+use crate::ytt::node::{ArrayItem, Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::starlark::{Error as SError, HostValue, OrderedMap, Struct, Value as SValue};
+
+type SResult<T> = std::result::Result<T, SError>;
+
+/// What a yamlfragment holds.
+#[derive(Debug, Clone)]
+pub enum Frag {
+    DocSet(Vec<Doc>),
+    Map(Vec<MapItem>),
+    Array(Vec<ArrayItem>),
+}
+
+/// ytt's `yamlfragment`.
+#[derive(Debug, Clone)]
+pub struct Fragment(pub Frag);
+
+/// The value of `template.replace(x)`: its items replace the node it is set on.
+#[derive(Clone)]
+pub struct Replace(pub SValue);
+
+impl HostValue for Replace {
+    fn type_name(&self) -> String {
+        "template.replace".into()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Fragment {
+    pub fn value(f: Frag) -> SValue {
+        SValue::Host(Rc::new(Fragment(f)))
+    }
+
+    fn items_as_values(&self) -> Vec<SValue> {
+        match &self.0 {
+            Frag::Map(items) => items.iter().map(|i| scalar_to_starlark(&i.key)).collect(),
+            Frag::Array(items) => items.iter().map(|i| node_to_starlark(&i.value)).collect(),
+            Frag::DocSet(docs) => docs.iter().map(|d| node_to_starlark(&d.value)).collect(),
+        }
+    }
+}
+
+impl HostValue for Fragment {
+    fn type_name(&self) -> String {
+        "yamlfragment".into()
+    }
+    fn repr(&self) -> String {
+        let v = frag_to_value(&self.0);
+        format!("yamlfragment({})", v.to_display_string())
+    }
+    fn index(&self, key: &SValue) -> SResult<SValue> {
+        match &self.0 {
+            Frag::Map(items) => {
+                let k = starlark_to_scalar(key)?;
+                items
+                    .iter()
+                    .find(|i| i.key == k)
+                    .map(|i| node_to_starlark(&i.value))
+                    .ok_or_else(|| {
+                        SError::new(format!("key {} not in yamlfragment", key_repr(key)))
+                    })
+            }
+            Frag::Array(items) => {
+                let i = index_of(key, items.len())?;
+                Ok(node_to_starlark(&items[i].value))
+            }
+            Frag::DocSet(docs) => {
+                let i = index_of(key, docs.len())?;
+                Ok(node_to_starlark(&docs[i].value))
+            }
+        }
+    }
+    fn iterate(&self) -> Option<Vec<SValue>> {
+        Some(self.items_as_values())
+    }
+    fn len(&self) -> Option<usize> {
+        Some(match &self.0 {
+            Frag::Map(i) => i.len(),
+            Frag::Array(i) => i.len(),
+            Frag::DocSet(d) => d.len(),
+        })
+    }
+    fn contains(&self, key: &SValue) -> Option<SResult<bool>> {
+        Some((|| {
+            let vals = self.items_as_values();
+            for v in vals {
+                if crate::ytt::starlark::value::equals(&v, key)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        })())
+    }
+    fn truth(&self) -> bool {
+        self.len().unwrap_or(0) > 0
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+fn key_repr(v: &SValue) -> String {
+    crate::ytt::starlark::repr(v)
+}
+
+fn index_of(key: &SValue, len: usize) -> SResult<usize> {
+    let i = key.as_int().ok_or_else(|| {
+        SError::new(format!(
+            "unhandled index operation yamlfragment[{}]",
+            key.type_name()
+        ))
+    })?;
+    let j = if i < 0 { i + len as i128 } else { i };
+    if j < 0 || j >= len as i128 {
+        return Err(SError::new(format!("index {i} out of range [0:{len}]")));
+    }
+    Ok(j as usize)
+}
+
+/// The plain value of a fragment (documents become an array).
+pub fn frag_to_value(f: &Frag) -> Value {
+    match f {
+        Frag::Map(items) => Node::Map(items.clone()).to_value(),
+        Frag::Array(items) => Node::Array(items.clone()).to_value(),
+        Frag::DocSet(docs) => Value::Array(docs.iter().map(|d| d.value.to_value()).collect()),
+    }
+}
+
+/// A YAML scalar as a Starlark value.
+pub fn scalar_to_starlark(v: &Value) -> SValue {
+    match v {
+        Value::Null => SValue::None,
+        Value::Bool(b) => SValue::Bool(*b),
+        Value::Int(i) => SValue::Int(*i),
+        Value::Float(f) => SValue::Float(*f),
+        Value::String(s) => SValue::str(s),
+        Value::Array(_) | Value::Map(_) => plain_to_starlark(v),
+    }
+}
+
+/// A node as Starlark sees it inside a fragment: scalars plain, collections as fragments.
+pub fn node_to_starlark(n: &Node) -> SValue {
+    match n {
+        Node::Scalar(v) => scalar_to_starlark(v),
+        Node::Map(items) => Fragment::value(Frag::Map(items.clone())),
+        Node::Array(items) => Fragment::value(Frag::Array(items.clone())),
+    }
+}
+
+/// A plain value as Starlark data: maps become dicts, arrays lists (`yaml.decode`).
+pub fn plain_to_starlark(v: &Value) -> SValue {
+    match v {
+        Value::Map(items) => {
+            let mut m = OrderedMap::new();
+            for (k, v) in items {
+                // Keys of decoded YAML are scalars, always hashable.
+                let _ = m.insert(plain_to_starlark(k), plain_to_starlark(v));
+            }
+            SValue::dict(m)
+        }
+        Value::Array(items) => SValue::list(items.iter().map(plain_to_starlark).collect()),
+        v => scalar_to_starlark(v),
+    }
+}
+
+/// A plain value as ytt data values: maps become structs, arrays lists.
+pub fn plain_to_struct(v: &Value) -> SValue {
+    match v {
+        Value::Map(items) => {
+            let fields = items
+                .iter()
+                .map(|(k, v)| (key_string(k), plain_to_struct(v)))
+                .collect();
+            SValue::host(Struct::new(fields))
+        }
+        Value::Array(items) => SValue::list(items.iter().map(plain_to_struct).collect()),
+        v => scalar_to_starlark(v),
+    }
+}
+
+/// A map key as the string used for struct fields.
+pub fn key_string(k: &Value) -> String {
+    match k {
+        Value::String(s) => s.clone(),
+        other => other.to_display_string(),
+    }
+}
+
+/// A Starlark scalar as a YAML scalar (keys, matcher values).
+pub fn starlark_to_scalar(v: &SValue) -> SResult<Value> {
+    Ok(match v {
+        SValue::None => Value::Null,
+        SValue::Bool(b) => Value::Bool(*b),
+        SValue::Int(i) => {
+            if !Value::int_in_range(*i) {
+                return Err(SError::new(format!(
+                    "not sure how to get int: {i} is outside the 64-bit range and cannot be output"
+                )));
+            }
+            Value::Int(*i)
+        }
+        SValue::Float(f) => Value::Float(*f),
+        SValue::Str(s) => Value::String(s.to_string()),
+        other => {
+            return Err(SError::new(format!(
+                "expected a scalar map key, but was {}",
+                other.type_name()
+            )));
+        }
+    })
+}
+
+/// Converts a Starlark value into a node tree; items get position `pos`.
+pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
+    Ok(match v {
+        SValue::None | SValue::Bool(_) | SValue::Int(_) | SValue::Float(_) | SValue::Str(_) => {
+            Node::Scalar(starlark_to_scalar(v)?)
+        }
+        SValue::List(l) => {
+            let items = l.items.borrow().clone();
+            array_node(&items, pos)?
+        }
+        SValue::Tuple(t) => array_node(t, pos)?,
+        SValue::Range(_) | SValue::Set(_) => {
+            let (items, _g) = crate::ytt::eval::fragment::items_of(v)?;
+            array_node(&items, pos)?
+        }
+        SValue::Dict(d) => {
+            let entries = d.map.borrow().entries().to_vec();
+            let mut items = Vec::with_capacity(entries.len());
+            for (k, v) in entries {
+                items.push(MapItem {
+                    key: starlark_to_scalar(&k)?,
+                    value: starlark_to_node(&v, pos)?,
+                    meta: Meta::at(pos.clone()),
+                });
+            }
+            Node::Map(items)
+        }
+        SValue::Host(h) => {
+            if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
+                match &f.0 {
+                    Frag::Map(items) => Node::Map(items.clone()),
+                    Frag::Array(items) => Node::Array(items.clone()),
+                    Frag::DocSet(docs) => {
+                        // A set of documents used as a value: its documents' values in order
+                        // (ytt only allows this through template.replace).
+                        if docs.len() == 1 {
+                            docs[0].value.clone()
+                        } else {
+                            Node::Array(
+                                docs.iter()
+                                    .map(|d| ArrayItem {
+                                        value: d.value.clone(),
+                                        meta: d.meta.clone(),
+                                    })
+                                    .collect(),
+                            )
+                        }
+                    }
+                }
+            } else if let Some(s) = h.as_any().downcast_ref::<Struct>() {
+                let mut items = Vec::with_capacity(s.fields.len());
+                for (k, v) in &s.fields {
+                    items.push(MapItem {
+                        key: Value::String(k.clone()),
+                        value: starlark_to_node(v, pos)?,
+                        meta: Meta::at(pos.clone()),
+                    });
+                }
+                Node::Map(items)
+            } else {
+                return Err(SError::new(format!(
+                    "unable to convert value of type {} to YAML",
+                    h.type_name()
+                )));
+            }
+        }
+        other => {
+            return Err(SError::new(format!(
+                "unable to convert value of type {} to YAML",
+                other.type_name()
+            )));
+        }
+    })
+}
+
+fn array_node(items: &[SValue], pos: &Pos) -> SResult<Node> {
+    let mut out = Vec::with_capacity(items.len());
+    for v in items {
+        out.push(ArrayItem {
+            value: starlark_to_node(v, pos)?,
+            meta: Meta::at(pos.clone()),
+        });
+    }
+    Ok(Node::Array(out))
+}
+
+/// A Starlark value as a plain YAML value (for the encoders).
+pub fn starlark_to_plain(v: &SValue) -> SResult<Value> {
+    Ok(starlark_to_node(v, &Pos::default())?.to_value())
+}
+
+/// The items of an iterable as a vector (with the guard that blocks mutation while
+/// they are used), or the "not iterable" error.
+pub fn items_of(v: &SValue) -> SResult<(Vec<SValue>, crate::ytt::starlark::value::IterGuard)> {
+    let (it, g) = crate::ytt::starlark::value::iterate_or_err(v)?;
+    Ok((it.collect(), g))
+}

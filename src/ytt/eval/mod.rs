@@ -1,0 +1,535 @@
+//! Evaluation: runs compiled templates, Starlark modules and text templates of one
+//! library (the root file set or a private library under `_ytt_lib/`), resolves
+//! `load()`, and holds the library's data values.
+
+pub mod builder;
+pub mod fragment;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::yaml::{self, CommentKind, DocumentSet, Value};
+use crate::ytt::compile::program::Program;
+use crate::ytt::compile::yaml::{CompileOpts, compile};
+use crate::ytt::compile::{program, text};
+use crate::ytt::error::{Error, Position};
+use crate::ytt::files::{FileKind, InputFile};
+use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::starlark::ast::LineOrigin;
+use crate::ytt::starlark::{
+    Env, Error as SError, Module, Thread, Value as SValue, parse_with_origins,
+};
+
+use builder::Builder;
+
+/// Options that change evaluation.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EvalOpts {
+    pub implicit_map_key_overrides: bool,
+    pub ignore_unknown_comments: bool,
+    /// `--strict`: reject YAML 1.1 booleans other than true/false (`yes`, `on`, ...).
+    pub strict: bool,
+    /// `--dangerous-data-values-disable-validation` (schema hook, helper "schema").
+    pub dangerous_disable_validation: bool,
+}
+
+/// One library: the root file set or a private library.
+pub struct Lib {
+    /// `""` for the root, otherwise the library's path (`_ytt_lib/name`) for messages.
+    pub name: String,
+    /// The library's own files, paths relative to the library root.
+    pub files: Vec<InputFile>,
+    /// Files of its private libraries (paths relative to the library root, starting
+    /// with `_ytt_lib/`).
+    pub private: Vec<InputFile>,
+    /// The data values (a map, or null before any were given).
+    pub values: RefCell<Value>,
+    pub opts: EvalOpts,
+    /// `#@library/ref "@name"` data values documents meant for private libraries.
+    pub refs: RefCell<Vec<(String, Doc)>>,
+    /// `--data-value @name:key=value` flags meant for private libraries.
+    pub flag_refs: RefCell<Vec<(String, String, Node)>>,
+    cache: RefCell<HashMap<String, Module>>,
+    /// Files being evaluated, innermost last (for relative loads and cycles).
+    loading: RefCell<Vec<String>>,
+}
+
+pub type LibRef = Rc<Lib>;
+
+impl Lib {
+    /// A library made of `files` (private library files are split off).
+    pub fn new(name: &str, files: Vec<InputFile>, opts: EvalOpts) -> LibRef {
+        let (private, own): (Vec<_>, Vec<_>) = files
+            .into_iter()
+            .partition(|f| f.rel.starts_with("_ytt_lib/") || f.rel.contains("/_ytt_lib/"));
+        Rc::new(Lib {
+            name: name.to_string(),
+            files: own,
+            private,
+            values: RefCell::new(Value::Null),
+            opts,
+            refs: RefCell::new(Vec::new()),
+            flag_refs: RefCell::new(Vec::new()),
+            cache: RefCell::new(HashMap::new()),
+            loading: RefCell::new(Vec::new()),
+        })
+    }
+
+    /// Forgets loaded modules (they captured the data values of their time).
+    pub fn clear_cache(&self) {
+        self.cache.borrow_mut().clear();
+    }
+
+    /// The file being evaluated (innermost), relative to the library root.
+    pub fn current_file(&self) -> Option<String> {
+        self.loading.borrow().last().cloned()
+    }
+
+    pub fn file(&self, rel: &str) -> Option<&InputFile> {
+        self.files.iter().find(|f| f.rel == rel)
+    }
+
+    /// Display name of a file in messages.
+    pub fn display(&self, rel: &str) -> String {
+        if self.name.is_empty() {
+            rel.to_string()
+        } else {
+            format!("{}/{rel}", self.name)
+        }
+    }
+}
+
+/// Converts an interpreter error into an engine error with the template position.
+pub fn starlark_error(e: &SError) -> Error {
+    match &e.pos {
+        Some(p) => Error::at(
+            e.msg.clone(),
+            Position {
+                file: p.file.to_string(),
+                line: p.line as usize,
+                text: e.source_line.clone(),
+            },
+        ),
+        None => Error::msg(e.msg.clone()),
+    }
+}
+
+fn utf8(f: &InputFile) -> Result<&str, Error> {
+    std::str::from_utf8(&f.bytes)
+        .map_err(|_| Error::msg(format!("File '{}' is not valid UTF-8", f.rel)))
+}
+
+/// Parses a YAML file into a document set, mapping syntax errors to engine errors.
+pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
+    yaml::parse_document_set(src, file).map_err(|e| {
+        let line = e.line.unwrap_or(0);
+        Error::at(
+            format!("Unmarshaling YAML template '{file}': {}", e.message),
+            Position::in_source(file, line, src),
+        )
+    })
+}
+
+/// Converts a parsed (untemplated) document set into output documents.
+pub fn plain_docs(ds: &DocumentSet) -> Vec<Doc> {
+    let mut ds = ds.clone();
+    ds.override_map_keys();
+    let file: Rc<str> = Rc::from(&*ds.file);
+    ds.docs
+        .iter()
+        .filter(|d| !d.injected)
+        .map(|d| Doc {
+            value: from_yaml_node(&d.value, &file),
+            meta: Meta::at(Pos {
+                file: file.clone(),
+                line: d.pos.line.unwrap_or(0),
+            }),
+        })
+        .collect()
+}
+
+fn from_yaml_node(n: &yaml::Node, file: &Rc<str>) -> Node {
+    match n {
+        yaml::Node::Scalar(v) => Node::Scalar(v.clone()),
+        yaml::Node::Map(m) => Node::Map(
+            m.items
+                .iter()
+                .map(|i| MapItem {
+                    key: i.key.clone(),
+                    value: from_yaml_node(&i.value, file),
+                    meta: Meta::at(Pos {
+                        file: file.clone(),
+                        line: i.pos.line.unwrap_or(0),
+                    }),
+                })
+                .collect(),
+        ),
+        yaml::Node::Array(a) => Node::Array(
+            a.items
+                .iter()
+                .map(|i| ArrayItem {
+                    value: from_yaml_node(&i.value, file),
+                    meta: Meta::at(Pos {
+                        file: file.clone(),
+                        line: i.pos.line.unwrap_or(0),
+                    }),
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// True when any document of the set carries annotation `name` (before evaluation).
+pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
+    ds.docs.iter().any(|d| {
+        d.comments
+            .iter()
+            .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
+    })
+}
+
+fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
+    let lines: Vec<&str> = src.split('\n').collect();
+    let f: std::sync::Arc<str> = std::sync::Arc::from(file);
+    prog.lines
+        .iter()
+        .map(|l| LineOrigin {
+            file: f.clone(),
+            line: l.src_line as u32,
+            text: std::sync::Arc::from(
+                lines
+                    .get(l.src_line.wrapping_sub(1))
+                    .map(|s| s.trim_end_matches('\r'))
+                    .unwrap_or(""),
+            ),
+        })
+        .collect()
+}
+
+/// The host calls of a program, bound to its builder.
+fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
+    let mut env = Env::new();
+    let file: Rc<str> = Rc::from(file);
+    let bb = b.clone();
+    env.insert(
+        compile_names::START.into(),
+        SValue::native(compile_names::START, move |t, args| {
+            let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut()
+                .start(tag, args.pos.get(1))
+                .map(|_| SValue::None)
+        }),
+    );
+    let bb = b.clone();
+    env.insert(
+        compile_names::SET.into(),
+        SValue::native(compile_names::SET, move |t, args| {
+            let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
+            let v = args
+                .pos
+                .get(1)
+                .ok_or_else(|| SError::new("internal: __ytt_set needs a value"))?;
+            bb.borrow_mut()
+                .set(tag, v, args.pos.get(2))
+                .map(|_| SValue::None)
+        }),
+    );
+    let bb = b.clone();
+    let f2 = file.clone();
+    env.insert(
+        compile_names::ANNOT.into(),
+        SValue::native(compile_names::ANNOT, move |_t, args| {
+            let tag = tag_arg(args)?;
+            let name = args
+                .pos
+                .get(1)
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            // `__ytt_annot(tag, name, line, args...)`: the annotation's own line.
+            let line = match args.pos.get(2).and_then(|v| v.as_int()) {
+                Some(l) => l as usize,
+                None => bb.borrow().tag_line(tag),
+            };
+            bb.borrow_mut().annotate(
+                tag,
+                Ann {
+                    name,
+                    args: args.pos.get(3..).unwrap_or_default().to_vec(),
+                    kwargs: args
+                        .kwargs
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.clone()))
+                        .collect(),
+                    pos: Pos {
+                        file: f2.clone(),
+                        line,
+                    },
+                },
+            );
+            Ok(SValue::None)
+        }),
+    );
+    let bb = b.clone();
+    env.insert(
+        program::BEGIN_CTX.into(),
+        SValue::native(program::BEGIN_CTX, move |t, args| {
+            let kind = args.pos.first().and_then(|v| v.as_str()).unwrap_or("yaml");
+            bb.borrow_mut().begin(kind, t.depth());
+            Ok(SValue::None)
+        }),
+    );
+    let bb = b.clone();
+    env.insert(
+        program::END_CTX.into(),
+        SValue::native(program::END_CTX, move |t, _args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().end()
+        }),
+    );
+    let bb = b.clone();
+    env.insert(
+        program::END_CTX_WITH.into(),
+        SValue::native(program::END_CTX_WITH, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().end_discard();
+            Ok(args.pos.first().cloned().unwrap_or(SValue::None))
+        }),
+    );
+    let bb = b.clone();
+    env.insert(
+        text::TEXT_PUT.into(),
+        SValue::native(text::TEXT_PUT, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            let s = args.pos.first().and_then(|v| v.as_str()).unwrap_or("");
+            bb.borrow_mut().text(s).map(|_| SValue::None)
+        }),
+    );
+    let bb = b.clone();
+    env.insert(
+        text::TEXT_EXPR.into(),
+        SValue::native(text::TEXT_EXPR, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            let v = args.pos.first().cloned().unwrap_or(SValue::None);
+            bb.borrow_mut().text_expr(&v).map(|_| SValue::None)
+        }),
+    );
+    env
+}
+
+mod compile_names {
+    pub use crate::ytt::compile::yaml::{ANNOT, SET, START};
+}
+
+fn tag_arg(args: &crate::ytt::starlark::Args) -> Result<usize, SError> {
+    args.pos
+        .first()
+        .and_then(|v| v.as_int())
+        .map(|i| i as usize)
+        .ok_or_else(|| SError::new("internal: node tag expected"))
+}
+
+/// What evaluating a file gives.
+pub struct Evaluated {
+    pub module: Module,
+    pub docs: Vec<Doc>,
+    pub text: Option<String>,
+}
+
+/// Evaluates a YAML template of `lib` and returns its module and documents.
+pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
+    let src = utf8(f)?;
+    let name = lib.display(&f.rel);
+    let ds = parse_yaml(src, &name)?;
+    if lib.opts.strict {
+        check_strict(&ds, &name)?;
+    }
+    if f.kind == FileKind::YamlPlain || !ds.has_templating() {
+        return Ok(Evaluated {
+            module: Module::from_values(&name, vec![]),
+            docs: plain_docs(&ds),
+            text: None,
+        });
+    }
+    let compiled = compile(
+        &ds,
+        CompileOpts {
+            ignore_unknown_comments: lib.opts.ignore_unknown_comments,
+        },
+    )
+    .map_err(|e| Error::at(e.message, Position::in_source(&name, e.line, src)))?;
+    let b = Rc::new(RefCell::new(Builder::new(
+        compiled.nodes.clone(),
+        lib.opts.implicit_map_key_overrides,
+    )));
+    let module = exec_program(lib, &f.rel, &name, src, &compiled.prog, &b)?;
+    let docs = b.borrow().finish_docs();
+    Ok(Evaluated {
+        module,
+        docs,
+        text: None,
+    })
+}
+
+/// Evaluates a text template of `lib`.
+pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
+    let src = utf8(f)?;
+    let name = lib.display(&f.rel);
+    let mut prog = Program::new("text");
+    text::compile_into(&mut prog, src, 1)
+        .and_then(|_| prog.finish(src.lines().count().max(1)))
+        .map_err(|e| Error::at(e.message, Position::in_source(&name, e.line, src)))?;
+    let b = Rc::new(RefCell::new(Builder::new_text()));
+    let module = exec_program(lib, &f.rel, &name, src, &prog, &b)?;
+    let text = b.borrow().finish_text();
+    Ok(Evaluated {
+        module,
+        docs: Vec::new(),
+        text: Some(text),
+    })
+}
+
+/// Evaluates a Starlark file of `lib`.
+pub fn eval_star(lib: &LibRef, f: &InputFile) -> Result<Module, Error> {
+    let src = utf8(f)?;
+    let name = lib.display(&f.rel);
+    let mut prog = Program::new("yaml");
+    for (i, l) in src.split('\n').enumerate() {
+        prog.push_plain(l.trim_end_matches('\r').to_string(), i + 1);
+    }
+    let b = Rc::new(RefCell::new(Builder::new(Rc::new(Vec::new()), false)));
+    exec_program(lib, &f.rel, &name, src, &prog, &b)
+}
+
+fn exec_program(
+    lib: &LibRef,
+    rel: &str,
+    name: &str,
+    src: &str,
+    prog: &Program,
+    b: &Rc<RefCell<Builder>>,
+) -> Result<Module, Error> {
+    let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
+        .map_err(|e| starlark_error(&e))?;
+    let env = builder_env(b, name);
+    let mut thread = Thread::new();
+    let l2 = lib.clone();
+    thread.set_loader(move |t, module| crate::ytt::modules::load(&l2, t, module));
+    lib.loading.borrow_mut().push(rel.to_string());
+    let r = thread.exec_file(file, Rc::new(env));
+    lib.loading.borrow_mut().pop();
+    r.map_err(|e| starlark_error(&e))
+}
+
+/// Loads module `path` (relative to the file being evaluated, or `/`-rooted) of `lib`.
+pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
+    let current = lib.loading.borrow().last().cloned().unwrap_or_default();
+    let rel = resolve_path(&current, path)?;
+    if let Some(m) = lib.cache.borrow().get(&rel) {
+        return Ok(m.clone());
+    }
+    if lib.loading.borrow().contains(&rel) {
+        return Err(SError::new(format!("cycle in load graph: {rel}")));
+    }
+    let Some(f) = lib.file(&rel).cloned() else {
+        return Err(SError::new(format!(
+            "Expected to find file '{path}' (hint: only files included via -f flag are available)"
+        )));
+    };
+    let m = match f.kind {
+        FileKind::Starlark => eval_star(lib, &f),
+        FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
+        FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, &f).map(|e| e.module),
+        FileKind::Data => {
+            return Err(SError::new(
+                "file is not a template or Starlark file".to_string(),
+            ));
+        }
+    };
+    let m = m.map_err(|e| SError::new(format!("load(\"{path}\"): {e}")))?;
+    lib.cache.borrow_mut().insert(rel, m.clone());
+    Ok(m)
+}
+
+fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
+    let mut parts: Vec<&str> = Vec::new();
+    let joined;
+    let full = if let Some(p) = path.strip_prefix('/') {
+        p
+    } else {
+        let dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        joined = if dir.is_empty() {
+            path.to_string()
+        } else {
+            format!("{dir}/{path}")
+        };
+        &joined
+    };
+    for seg in full.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    return Err(SError::new(
+                        "Expected file to be within the library (path goes above the root)"
+                            .to_string(),
+                    ));
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    if path.split('/').any(|s| s == "..") {
+        return Err(SError::new("Expected path to not contain '..'".to_string()));
+    }
+    Ok(parts.join("/"))
+}
+
+/// `--strict`: booleans must be written `true`/`false`.
+fn check_strict(ds: &DocumentSet, name: &str) -> Result<(), Error> {
+    fn walk(
+        n: &yaml::Node,
+        line: Option<usize>,
+        ds: &DocumentSet,
+        name: &str,
+    ) -> Result<(), Error> {
+        match n {
+            yaml::Node::Scalar(Value::Bool(_)) => {
+                let Some(l) = line else { return Ok(()) };
+                let text = ds.source_line(l).unwrap_or("");
+                let (code, _) = program::split_comment(text);
+                let raw = code
+                    .rsplit_once(": ")
+                    .map(|(_, v)| v)
+                    .or_else(|| code.trim_start().strip_prefix("- "))
+                    .unwrap_or(code)
+                    .trim();
+                if !raw.is_empty()
+                    && !matches!(raw, "true" | "false" | "True" | "False" | "TRUE" | "FALSE")
+                {
+                    return Err(Error::at(
+                        format!(
+                            "Strict parsing: ambiguous boolean value '{raw}' (use true or false, or quote the string)"
+                        ),
+                        Position::in_source(name, l, &ds.lines.join("\n")),
+                    ));
+                }
+                Ok(())
+            }
+            yaml::Node::Scalar(_) => Ok(()),
+            yaml::Node::Map(m) => m
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+            yaml::Node::Array(a) => a
+                .items
+                .iter()
+                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
+        }
+    }
+    ds.docs
+        .iter()
+        .try_for_each(|d| walk(&d.value, d.pos.line, ds, name))
+}

@@ -1,0 +1,262 @@
+//! The input file set of a `template` run: `-f` paths (files, directories walked in
+//! lexical order, `-` for stdin) turned into named files with a kind each, the
+//! `--file-mark` rules applied, and the private libraries under `_ytt_lib/` split off.
+
+use std::path::{Path, PathBuf};
+
+use super::error::Error;
+
+/// How a file takes part in a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// `*.yml` / `*.yaml`: a YAML template whose documents are output.
+    YamlTemplate,
+    /// YAML printed as it is, with `#@` comments ignored (`type=yaml-plain`).
+    YamlPlain,
+    /// `*.txt`: a text template whose result is an output file (not on stdout).
+    TextTemplate,
+    /// Text copied as it is (`type=text-plain`).
+    TextPlain,
+    /// `*.star`: a Starlark module, only loaded.
+    Starlark,
+    /// Anything else: readable with `data.read()`, never output.
+    Data,
+}
+
+/// One input file.
+#[derive(Debug, Clone)]
+pub struct InputFile {
+    /// Path relative to its `-f` root (or the file name given), with `/` separators.
+    pub rel: String,
+    pub bytes: Vec<u8>,
+    pub kind: FileKind,
+    /// `*.lib.yml`, `*.lib.txt`, `*.star`: loadable only, not output on their own.
+    pub library: bool,
+    /// `--file-mark …:for-output=true`: output as it is.
+    pub for_output: bool,
+}
+
+impl InputFile {
+    /// True when the file's templated result goes to the output.
+    pub fn is_output_template(&self) -> bool {
+        !self.library
+            && matches!(
+                self.kind,
+                FileKind::YamlTemplate
+                    | FileKind::YamlPlain
+                    | FileKind::TextTemplate
+                    | FileKind::TextPlain
+            )
+    }
+}
+
+/// Classifies a path by its name (extensions are case-sensitive, as in ytt).
+pub fn kind_of(rel: &str) -> (FileKind, bool) {
+    use crate::yaml::files::{FileKind as K, classify};
+    let (k, lib) = classify(rel);
+    let kind = match k {
+        K::Yaml => FileKind::YamlTemplate,
+        K::Text => FileKind::TextTemplate,
+        K::Starlark => FileKind::Starlark,
+        K::Data => FileKind::Data,
+    };
+    (kind, lib || kind == FileKind::Starlark)
+}
+
+/// A `--file-mark PATH:KEY=VALUE` rule.
+#[derive(Debug, Clone)]
+pub struct FileMark {
+    pub path: String,
+    pub key: String,
+    pub value: String,
+}
+
+impl FileMark {
+    /// Parses `PATH:KEY=VALUE`.
+    pub fn parse(s: &str) -> Result<FileMark, Error> {
+        let bad = || {
+            Error::Usage(format!(
+                "--file-mark '{s}': expected format 'path:key=value'"
+            ))
+        };
+        let (path, kv) = s.rsplit_once(':').ok_or_else(bad)?;
+        let (key, value) = kv.split_once('=').ok_or_else(bad)?;
+        match key {
+            "exclude" | "type" | "for-output" | "path" => {}
+            _ => {
+                return Err(Error::Usage(format!(
+                    "--file-mark '{s}': unknown key '{key}' (expected exclude, type, for-output or path)"
+                )));
+            }
+        }
+        Ok(FileMark {
+            path: path.to_string(),
+            key: key.to_string(),
+            value: value.to_string(),
+        })
+    }
+
+    fn matches(&self, rel: &str) -> bool {
+        glob_match(&self.path, rel)
+    }
+}
+
+/// `*` matches within a path segment, `**` across segments.
+fn glob_match(pat: &str, s: &str) -> bool {
+    fn go(p: &[u8], s: &[u8]) -> bool {
+        if p.is_empty() {
+            return s.is_empty();
+        }
+        if p.starts_with(b"**") {
+            let rest = p[2..].strip_prefix(b"/").unwrap_or(&p[2..]);
+            return (0..=s.len()).any(|i| go(rest, &s[i..]));
+        }
+        if p[0] == b'*' {
+            return (0..=s.len())
+                .take_while(|&i| i == 0 || s[i - 1] != b'/')
+                .any(|i| go(&p[1..], &s[i..]));
+        }
+        !s.is_empty() && p[0] == s[0] && go(&p[1..], &s[1..])
+    }
+    go(pat.as_bytes(), s.as_bytes())
+}
+
+/// Reads the `-f` inputs (in argument order; directories walked in lexical order).
+pub fn collect(
+    paths: &[String],
+    cwd: &Path,
+    stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
+    marks: &[FileMark],
+) -> Result<Vec<InputFile>, Error> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p == "-" {
+            let bytes = stdin().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
+            out.push(new_file("stdin.yml".into(), bytes));
+            continue;
+        }
+        let full = if Path::new(p).is_absolute() {
+            PathBuf::from(p)
+        } else {
+            cwd.join(p)
+        };
+        let meta =
+            std::fs::metadata(&full).map_err(|e| Error::Io(format!("checking file '{p}': {e}")))?;
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            for entry in walkdir::WalkDir::new(&full).sort_by_file_name() {
+                let entry =
+                    entry.map_err(|e| Error::Io(format!("listing directory '{p}': {e}")))?;
+                if entry.file_type().is_file() {
+                    let rel = entry
+                        .path()
+                        .strip_prefix(&full)
+                        .unwrap_or(entry.path())
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    files.push((rel, entry.path().to_path_buf()));
+                }
+            }
+            files.sort_by(|a, b| a.0.cmp(&b.0));
+            for (rel, path) in files {
+                let bytes = std::fs::read(&path)
+                    .map_err(|e| Error::Io(format!("reading file '{rel}': {e}")))?;
+                out.push(new_file(rel, bytes));
+            }
+        } else {
+            let bytes =
+                std::fs::read(&full).map_err(|e| Error::Io(format!("reading file '{p}': {e}")))?;
+            let rel = Path::new(p)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.clone());
+            out.push(new_file(rel, bytes));
+        }
+    }
+    apply_marks(&mut out, marks)?;
+    Ok(out)
+}
+
+fn new_file(rel: String, bytes: Vec<u8>) -> InputFile {
+    let (kind, library) = kind_of(&rel);
+    InputFile {
+        rel,
+        bytes,
+        kind,
+        library,
+        for_output: false,
+    }
+}
+
+fn apply_marks(files: &mut Vec<InputFile>, marks: &[FileMark]) -> Result<(), Error> {
+    for m in marks {
+        let mut matched = false;
+        let mut i = 0;
+        while i < files.len() {
+            if !m.matches(&files[i].rel) {
+                i += 1;
+                continue;
+            }
+            matched = true;
+            match m.key.as_str() {
+                "exclude" if m.value == "true" => {
+                    files.remove(i);
+                    continue;
+                }
+                "exclude" => {}
+                "path" => files[i].rel = m.value.clone(),
+                "for-output" => files[i].for_output = m.value == "true",
+                "type" => {
+                    files[i].kind = match m.value.as_str() {
+                        "yaml-template" => FileKind::YamlTemplate,
+                        "yaml-plain" => FileKind::YamlPlain,
+                        "text-template" => FileKind::TextTemplate,
+                        "text-plain" => FileKind::TextPlain,
+                        "starlark" => FileKind::Starlark,
+                        "data" => FileKind::Data,
+                        v => {
+                            return Err(Error::Usage(format!(
+                                "--file-mark '{}': unknown type '{v}'",
+                                m.path
+                            )));
+                        }
+                    };
+                    if files[i].kind == FileKind::Data {
+                        files[i].library = false;
+                    }
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if !matched {
+            return Err(Error::Usage(format!(
+                "--file-mark '{}': expected to find a file matching this path",
+                m.path
+            )));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds() {
+        assert_eq!(kind_of("a/config.yml"), (FileKind::YamlTemplate, false));
+        assert_eq!(kind_of("helpers.lib.yaml"), (FileKind::YamlTemplate, true));
+        assert_eq!(kind_of("x.lib.txt"), (FileKind::TextTemplate, true));
+        assert_eq!(kind_of("m.star"), (FileKind::Starlark, true));
+        assert_eq!(kind_of("README.md"), (FileKind::Data, false));
+    }
+
+    #[test]
+    fn globs() {
+        assert!(glob_match("skip.yml", "skip.yml"));
+        assert!(glob_match("*.yml", "a.yml"));
+        assert!(!glob_match("*.yml", "d/a.yml"));
+        assert!(glob_match("**/*.yml", "d/e/a.yml"));
+    }
+}

@@ -1,0 +1,513 @@
+//! Small `@ytt:*` modules: `template`, `struct`, `assert`, `regexp`, `version`, `math`, `ip`.
+
+use std::rc::Rc;
+
+use crate::ytt::eval::fragment::{Replace, plain_to_starlark, starlark_to_plain};
+use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
+
+use super::{SResult, module, native, struct_value};
+
+pub fn template_module() -> Module {
+    module(
+        "@ytt:template",
+        vec![(
+            "replace",
+            native("template.replace", |_t, a| {
+                let v = a.positional("template.replace", 1, 1)?;
+                Ok(Value::Host(Rc::new(Replace(v[0].clone().expect("arg")))))
+            }),
+        )],
+    )
+}
+
+fn struct_make(_t: &mut Thread, a: &Args) -> SResult<Value> {
+    if !a.pos.is_empty() {
+        return Err(SError::new("struct.make: unexpected positional arguments"));
+    }
+    Ok(Value::host(Struct::new(
+        a.kwargs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    )))
+}
+
+/// dicts (recursively) → structs.
+fn encode(v: &Value) -> SResult<Value> {
+    Ok(match v {
+        Value::Dict(d) => {
+            let mut fields = Vec::new();
+            for (k, v) in d.map.borrow().entries() {
+                let k = k.as_str().ok_or_else(|| {
+                    SError::new("struct.encode: expected dict keys to be strings")
+                })?;
+                fields.push((k.to_string(), encode(v)?));
+            }
+            Value::host(Struct::new(fields))
+        }
+        Value::List(l) => {
+            let items: SResult<Vec<Value>> = l.items.borrow().iter().map(encode).collect();
+            Value::list(items?)
+        }
+        Value::Tuple(t) => {
+            let items: SResult<Vec<Value>> = t.iter().map(encode).collect();
+            Value::list(items?)
+        }
+        Value::Host(h) if h.as_any().is::<crate::ytt::eval::fragment::Fragment>() => {
+            let plain = starlark_to_plain(v)?;
+            crate::ytt::eval::fragment::plain_to_struct(&plain)
+        }
+        other => other.clone(),
+    })
+}
+
+/// structs (recursively) → dicts.
+fn decode(v: &Value) -> SResult<Value> {
+    Ok(match v {
+        Value::Host(h) => match h.as_any().downcast_ref::<Struct>() {
+            Some(s) => {
+                let mut m = crate::ytt::starlark::OrderedMap::new();
+                for (k, v) in &s.fields {
+                    m.insert(Value::str(k), decode(v)?)?;
+                }
+                Value::dict(m)
+            }
+            None => v.clone(),
+        },
+        Value::List(l) => {
+            let items: SResult<Vec<Value>> = l.items.borrow().iter().map(decode).collect();
+            Value::list(items?)
+        }
+        Value::Dict(d) => {
+            let mut m = crate::ytt::starlark::OrderedMap::new();
+            for (k, v) in d.map.borrow().entries() {
+                m.insert(k.clone(), decode(v)?)?;
+            }
+            Value::dict(m)
+        }
+        other => other.clone(),
+    })
+}
+
+pub fn struct_module() -> Module {
+    module(
+        "@ytt:struct",
+        vec![
+            ("make", native("struct.make", struct_make)),
+            (
+                "make_and_bind",
+                native("struct.make_and_bind", |_t, a| {
+                    // Functions bound to the receiver: f(recv, ...).
+                    let recv = a.pos.first().cloned().unwrap_or(Value::None);
+                    let mut fields = Vec::new();
+                    for (k, f) in &a.kwargs {
+                        let (f, r) = (f.clone(), recv.clone());
+                        fields.push((
+                            k.to_string(),
+                            Value::native(k, move |t: &mut Thread, args: &Args| {
+                                let mut pos = vec![r.clone()];
+                                pos.extend(args.pos.iter().cloned());
+                                t.call(
+                                    &f,
+                                    Args {
+                                        pos,
+                                        kwargs: args.kwargs.clone(),
+                                    },
+                                )
+                            }),
+                        ));
+                    }
+                    Ok(Value::host(Struct::new(fields)))
+                }),
+            ),
+            (
+                "encode",
+                native("struct.encode", |_t, a| {
+                    let v = a.positional("struct.encode", 1, 1)?;
+                    encode(v[0].as_ref().expect("arg"))
+                }),
+            ),
+            (
+                "decode",
+                native("struct.decode", |_t, a| {
+                    let v = a.positional("struct.decode", 1, 1)?;
+                    decode(v[0].as_ref().expect("arg"))
+                }),
+            ),
+        ],
+    )
+}
+
+fn fail_msg(msg: String) -> SError {
+    SError::new(format!("fail: {msg}"))
+}
+
+/// An `assert.min(...)`-style rule object with a `check(value)` method.
+fn rule(desc: String, check: impl Fn(&Value) -> SResult<bool> + 'static) -> Value {
+    let check = Rc::new(check);
+    let d2 = desc.clone();
+    struct_value(
+        "assert.rule",
+        vec![(
+            "check",
+            native("check", move |_t, a| {
+                let v = a.positional("check", 1, 1)?;
+                if check(v[0].as_ref().expect("arg"))? {
+                    Ok(Value::Bool(true))
+                } else {
+                    Err(fail_msg(d2.clone()))
+                }
+            }),
+        )],
+    )
+}
+
+fn num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+fn len_of(v: &Value) -> SResult<i128> {
+    v.len()
+        .map(|l| l as i128)
+        .ok_or_else(|| SError::new(format!("value of type {} has no length", v.type_name())))
+}
+
+pub fn assert_module() -> Module {
+    let show = |v: &Value| crate::ytt::starlark::to_str(v);
+    module(
+        "@ytt:assert",
+        vec![
+            (
+                "fail",
+                native("assert.fail", |_t, a| {
+                    let v = a.positional("assert.fail", 1, 1)?;
+                    Err(fail_msg(crate::ytt::starlark::to_str(
+                        v[0].as_ref().expect("arg"),
+                    )))
+                }),
+            ),
+            (
+                "equals",
+                native("assert.equals", |_t, a| {
+                    let v = a.positional("assert.equals", 2, 2)?;
+                    let (x, y) = (v[0].as_ref().expect("a"), v[1].as_ref().expect("b"));
+                    if crate::ytt::starlark::value::equals(x, y)? {
+                        Ok(Value::None)
+                    } else {
+                        Err(fail_msg(format!(
+                            "assert.equals: Not equal:\n(expected type: {})\n{}\n\n(was type: {})\n{}",
+                            x.type_name(),
+                            crate::ytt::starlark::repr(x),
+                            y.type_name(),
+                            crate::ytt::starlark::repr(y)
+                        )))
+                    }
+                }),
+            ),
+            (
+                "try_to",
+                native("assert.try_to", |t, a| {
+                    let v = a.positional("assert.try_to", 1, 1)?;
+                    match t.call(v[0].as_ref().expect("fn"), Args::default()) {
+                        Ok(r) => Ok(Value::tuple(vec![r, Value::None])),
+                        Err(e) => Ok(Value::tuple(vec![Value::None, Value::str(&e.msg)])),
+                    }
+                }),
+            ),
+            (
+                "min",
+                native("assert.min", move |_t, a| {
+                    let v = a.positional("assert.min", 1, 1)?;
+                    let m = v[0].clone().expect("min");
+                    let desc = format!("value < {}", show(&m));
+                    Ok(rule(desc, move |x| {
+                        Ok(
+                            crate::ytt::starlark::value::compare(x, &m)?
+                                != std::cmp::Ordering::Less,
+                        )
+                    }))
+                }),
+            ),
+            (
+                "max",
+                native("assert.max", move |_t, a| {
+                    let v = a.positional("assert.max", 1, 1)?;
+                    let m = v[0].clone().expect("max");
+                    let desc = format!("value > {}", show(&m));
+                    Ok(rule(desc, move |x| {
+                        Ok(crate::ytt::starlark::value::compare(x, &m)?
+                            != std::cmp::Ordering::Greater)
+                    }))
+                }),
+            ),
+            (
+                "min_len",
+                native("assert.min_len", |_t, a| {
+                    let v = a.positional("assert.min_len", 1, 1)?;
+                    let m = v[0].as_ref().and_then(|x| x.as_int()).unwrap_or(0);
+                    Ok(rule(format!("length < {m}"), move |x| Ok(len_of(x)? >= m)))
+                }),
+            ),
+            (
+                "max_len",
+                native("assert.max_len", |_t, a| {
+                    let v = a.positional("assert.max_len", 1, 1)?;
+                    let m = v[0].as_ref().and_then(|x| x.as_int()).unwrap_or(0);
+                    Ok(rule(format!("length > {m}"), move |x| Ok(len_of(x)? <= m)))
+                }),
+            ),
+            (
+                "not_null",
+                native("assert.not_null", |_t, _a| {
+                    Ok(rule("value is null".into(), |x| {
+                        Ok(!matches!(x, Value::None))
+                    }))
+                }),
+            ),
+            (
+                "one_of",
+                native("assert.one_of", |_t, a| {
+                    let vals: Vec<Value> = if a.pos.len() == 1 {
+                        crate::ytt::eval::fragment::items_of(&a.pos[0])?.0
+                    } else {
+                        a.pos.clone()
+                    };
+                    let desc = format!(
+                        "not one of allowed values [{}]",
+                        vals.iter()
+                            .map(crate::ytt::starlark::repr)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                    Ok(rule(desc, move |x| {
+                        for v in &vals {
+                            if crate::ytt::starlark::value::equals(v, x)? {
+                                return Ok(true);
+                            }
+                        }
+                        Ok(false)
+                    }))
+                }),
+            ),
+            (
+                "one_not_null",
+                native("assert.one_not_null", |_t, a| {
+                    let keys: Option<Vec<Value>> = match a.pos.first() {
+                        Some(k) => Some(crate::ytt::eval::fragment::items_of(k)?.0),
+                        None => None,
+                    };
+                    Ok(rule("not exactly one value is not null".into(), move |x| {
+                        let plain = plain_to_starlark(&starlark_to_plain(x)?);
+                        let Value::Dict(d) = plain else {
+                            return Ok(false);
+                        };
+                        let map = d.map.borrow();
+                        let n = map
+                            .entries()
+                            .iter()
+                            .filter(|(k, v)| {
+                                !matches!(v, Value::None)
+                                    && keys.as_ref().is_none_or(|ks| {
+                                        ks.iter().any(|kk| {
+                                            crate::ytt::starlark::value::equals(kk, k)
+                                                .unwrap_or(false)
+                                        })
+                                    })
+                            })
+                            .count();
+                        Ok(n == 1)
+                    }))
+                }),
+            ),
+        ],
+    )
+}
+
+pub fn regexp_module() -> Module {
+    fn re(p: &str) -> SResult<regex::Regex> {
+        regex::Regex::new(p).map_err(|e| SError::new(format!("regexp: {e}")))
+    }
+    module(
+        "@ytt:regexp",
+        vec![
+            (
+                "match",
+                native("regexp.match", |_t, a| {
+                    let v = a.positional("regexp.match", 2, 2)?;
+                    let p = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let s = v[1].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    Ok(Value::Bool(re(p)?.is_match(s)))
+                }),
+            ),
+            (
+                "replace",
+                native("regexp.replace", |t, a| {
+                    let v = a.positional("regexp.replace", 3, 3)?;
+                    let p = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let s = v[1].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let r = re(p)?;
+                    match v[2].as_ref().expect("repl") {
+                        Value::Str(repl) => Ok(Value::str(&r.replace_all(s, &**repl))),
+                        f => {
+                            let mut out = String::new();
+                            let mut last = 0;
+                            for m in r.find_iter(s) {
+                                out.push_str(&s[last..m.start()]);
+                                let x = t.call(f, Args::new(vec![Value::str(m.as_str())]))?;
+                                out.push_str(x.as_str().ok_or_else(|| {
+                                    SError::new("regexp.replace: function must return a string")
+                                })?);
+                                last = m.end();
+                            }
+                            out.push_str(&s[last..]);
+                            Ok(Value::str(&out))
+                        }
+                    }
+                }),
+            ),
+        ],
+    )
+}
+
+/// ytt's own version, as far as `version.require_at_least` is concerned.
+const YTT_VERSION: &str = "0.48.0";
+
+pub fn version_module() -> Module {
+    module(
+        "@ytt:version",
+        vec![(
+            "require_at_least",
+            native("version.require_at_least", |_t, a| {
+                let v = a.positional("version.require_at_least", 1, 1)?;
+                let want = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                let parse = |s: &str| semver::Version::parse(s.trim_start_matches('v'));
+                let w = parse(want).map_err(|e| {
+                    SError::new(format!(
+                        "version.require_at_least: invalid version '{want}': {e}"
+                    ))
+                })?;
+                let have = parse(YTT_VERSION).expect("own version");
+                if have < w {
+                    return Err(SError::new(format!(
+                        "ytt version '{YTT_VERSION}' does not meet the minimum required version '{want}'"
+                    )));
+                }
+                Ok(Value::None)
+            }),
+        )],
+    )
+}
+
+pub fn math_module() -> Module {
+    let f1 = |name: &'static str, f: fn(f64) -> f64| {
+        native(name, move |_t, a| {
+            let v = a.positional(name, 1, 1)?;
+            let x = num(v[0].as_ref().expect("x"))
+                .ok_or_else(|| SError::new(format!("{name}: expected a number")))?;
+            Ok(Value::Float(f(x)))
+        })
+    };
+    module(
+        "@ytt:math",
+        vec![
+            ("sqrt", f1("math.sqrt", f64::sqrt)),
+            ("floor", f1("math.floor", f64::floor)),
+            ("ceil", f1("math.ceil", f64::ceil)),
+            ("round", f1("math.round", f64::round)),
+            ("fabs", f1("math.fabs", f64::abs)),
+            ("pi", Value::Float(std::f64::consts::PI)),
+            ("e", Value::Float(std::f64::consts::E)),
+        ],
+    )
+}
+
+fn addr_value(a: std::net::IpAddr) -> Value {
+    let s = a.to_string();
+    struct_value(
+        "ip.addr",
+        vec![
+            (
+                "is_ipv4",
+                native("is_ipv4", move |_t, _a| Ok(Value::Bool(a.is_ipv4()))),
+            ),
+            (
+                "is_ipv6",
+                native("is_ipv6", move |_t, _a| Ok(Value::Bool(a.is_ipv6()))),
+            ),
+            ("string", native("string", move |_t, _a| Ok(Value::str(&s)))),
+        ],
+    )
+}
+
+pub fn ip_module() -> Module {
+    module(
+        "@ytt:ip",
+        vec![
+            (
+                "parse_addr",
+                native("ip.parse_addr", |_t, a| {
+                    let v = a.positional("ip.parse_addr", 1, 1)?;
+                    let s = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let ip: std::net::IpAddr = s
+                        .parse()
+                        .map_err(|e| SError::new(format!("ip.parse_addr: {e}")))?;
+                    Ok(addr_value(ip))
+                }),
+            ),
+            (
+                "parse_cidr",
+                native("ip.parse_cidr", |_t, a| {
+                    let v = a.positional("ip.parse_cidr", 1, 1)?;
+                    let s = v[0]
+                        .as_ref()
+                        .and_then(|x| x.as_str())
+                        .unwrap_or("")
+                        .to_string();
+                    let (addr, bits) = s
+                        .split_once('/')
+                        .ok_or_else(|| SError::new(format!("ip.parse_cidr: invalid CIDR '{s}'")))?;
+                    let ip: std::net::IpAddr = addr
+                        .parse()
+                        .map_err(|e| SError::new(format!("ip.parse_cidr: {e}")))?;
+                    let bits: u32 = bits
+                        .parse()
+                        .map_err(|_| SError::new(format!("ip.parse_cidr: invalid CIDR '{s}'")))?;
+                    let net = match ip {
+                        std::net::IpAddr::V4(v4) => {
+                            let m = if bits == 0 {
+                                0
+                            } else {
+                                u32::MAX << (32 - bits.min(32))
+                            };
+                            std::net::IpAddr::V4((u32::from(v4) & m).into())
+                        }
+                        std::net::IpAddr::V6(v6) => {
+                            let m = if bits == 0 {
+                                0
+                            } else {
+                                u128::MAX << (128 - bits.min(128))
+                            };
+                            std::net::IpAddr::V6((u128::from(v6) & m).into())
+                        }
+                    };
+                    let net_s = format!("{net}/{bits}");
+                    let netv = struct_value(
+                        "ip.net",
+                        vec![
+                            ("addr", native("addr", move |_t, _a| Ok(addr_value(net)))),
+                            (
+                                "string",
+                                native("string", move |_t, _a| Ok(Value::str(&net_s))),
+                            ),
+                        ],
+                    );
+                    Ok(Value::tuple(vec![addr_value(ip), netv]))
+                }),
+            ),
+        ],
+    )
+}

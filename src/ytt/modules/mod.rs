@@ -1,0 +1,82 @@
+//! The `@ytt:*` modules and `load()` resolution: `@ytt:name` built-ins, `@lib:path`
+//! files of private libraries, and relative or `/`-rooted paths within a library.
+
+mod codecs;
+mod data;
+mod hashing;
+pub mod library;
+mod misc;
+mod overlay;
+mod toml;
+
+use crate::ytt::eval::{LibRef, load_file};
+use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
+
+pub(crate) type SResult<T> = std::result::Result<T, SError>;
+
+/// A module of native functions.
+pub(crate) fn module(name: &str, fields: Vec<(&str, Value)>) -> Module {
+    Module::from_values(
+        name,
+        vec![(
+            name.trim_start_matches("@ytt:").to_string(),
+            struct_value(name.trim_start_matches("@ytt:"), fields),
+        )],
+    )
+}
+
+/// A struct value with native functions as fields.
+pub(crate) fn struct_value(_name: &str, fields: Vec<(&str, Value)>) -> Value {
+    Value::host(Struct::new(
+        fields
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    ))
+}
+
+/// A native function value.
+pub(crate) fn native(
+    name: &str,
+    f: impl Fn(&mut Thread, &Args) -> SResult<Value> + 'static,
+) -> Value {
+    Value::native(name, f)
+}
+
+/// Resolves `load(name)` for a file of `lib`.
+pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
+    if let Some(m) = name.strip_prefix("@ytt:") {
+        return Ok(match m {
+            "data" => data::module(lib),
+            "template" => misc::template_module(),
+            "struct" => misc::struct_module(),
+            "yaml" => codecs::yaml_module(),
+            "json" => codecs::json_module(),
+            "toml" => codecs::toml_module(),
+            "base64" => codecs::base64_module(),
+            "url" => codecs::url_module(),
+            "sha256" => hashing::sha256_module(),
+            "md5" => hashing::md5_module(),
+            "regexp" => misc::regexp_module(),
+            "assert" => misc::assert_module(),
+            "version" => misc::version_module(),
+            "math" => misc::math_module(),
+            "ip" => misc::ip_module(),
+            "overlay" => overlay::module(),
+            "library" => library::module(lib),
+            other => {
+                return Err(SError::new(format!(
+                    "cannot load {name}: builtin ytt library does not have module '{other}'"
+                )));
+            }
+        });
+    }
+    if let Some(rest) = name.strip_prefix('@') {
+        let (libname, path) = rest
+            .split_once(':')
+            .ok_or_else(|| SError::new(format!("cannot load {name}: expected '@library:path'")))?;
+        let l = library::private_lib(lib, libname)?;
+        return load_file(&l, path);
+    }
+    load_file(lib, name)
+}

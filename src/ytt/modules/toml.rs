@@ -1,0 +1,358 @@
+//! `@ytt:toml`: a TOML encoder printing like the Go encoder ytt uses (sorted keys, plain
+//! values before tables, two-space indentation under table headers) and a decoder for
+//! the common subset (tables, key/value pairs, strings, numbers, booleans, arrays).
+
+use crate::yaml::Value as Y;
+
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn bare_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        quote(k)
+    }
+}
+
+fn inline(v: &Y) -> Result<String, String> {
+    Ok(match v {
+        Y::Null => return Err("toml.encode: null values cannot be encoded".into()),
+        Y::Bool(b) => b.to_string(),
+        Y::Int(i) => i.to_string(),
+        Y::Float(f) => {
+            let s = crate::yaml::float::format_go_g(*f);
+            if s.contains(['.', 'e', 'n', 'N', 'i']) {
+                s
+            } else {
+                format!("{s}.0")
+            }
+        }
+        Y::String(s) => quote(s),
+        Y::Array(items) => {
+            let parts: Result<Vec<_>, _> = items.iter().map(inline).collect();
+            format!("[{}]", parts?.join(", "))
+        }
+        Y::Map(items) => {
+            let mut parts = Vec::new();
+            for (k, v) in sorted(items) {
+                parts.push(format!("{} = {}", bare_key(&k), inline(v)?));
+            }
+            format!("{{{}}}", parts.join(", "))
+        }
+    })
+}
+
+fn sorted(items: &[(Y, Y)]) -> Vec<(String, &Y)> {
+    let mut v: Vec<(String, &Y)> = items
+        .iter()
+        .map(|(k, v)| (k.to_display_string(), v))
+        .collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
+fn table(path: &[String], items: &[(Y, Y)], out: &mut String) -> Result<(), String> {
+    let indent = "  ".repeat(path.len());
+    let entries = sorted(items);
+    for (k, v) in &entries {
+        if !matches!(v, Y::Map(_)) {
+            out.push_str(&format!("{indent}{} = {}\n", bare_key(k), inline(v)?));
+        }
+    }
+    for (k, v) in &entries {
+        if let Y::Map(sub) = v {
+            let mut p = path.to_vec();
+            p.push(k.clone());
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            let header: Vec<String> = p.iter().map(|s| bare_key(s)).collect();
+            out.push_str(&format!(
+                "{}[{}]\n",
+                "  ".repeat(p.len() - 1),
+                header.join(".")
+            ));
+            table(&p, sub, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Encodes a map as a TOML document.
+pub fn encode(v: &Y) -> Result<String, String> {
+    let Y::Map(items) = v else {
+        return Err(format!(
+            "toml.encode: expected a map, but was {}",
+            v.type_name()
+        ));
+    };
+    let mut out = String::new();
+    table(&[], items, &mut out)?;
+    Ok(out)
+}
+
+struct P<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl P<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && matches!(self.s[self.i], b' ' | b'\t') {
+            self.i += 1;
+        }
+    }
+    fn ws_nl(&mut self) {
+        loop {
+            self.ws();
+            if self.i < self.s.len() && matches!(self.s[self.i], b'\n' | b'\r') {
+                self.i += 1;
+            } else if self.i < self.s.len() && self.s[self.i] == b'#' {
+                while self.i < self.s.len() && self.s[self.i] != b'\n' {
+                    self.i += 1;
+                }
+            } else {
+                break;
+            }
+        }
+    }
+    fn key(&mut self) -> Result<Vec<String>, String> {
+        let mut parts = Vec::new();
+        loop {
+            self.ws();
+            let part = if self.i < self.s.len() && matches!(self.s[self.i], b'"' | b'\'') {
+                match self.value()? {
+                    Y::String(s) => s,
+                    _ => unreachable!(),
+                }
+            } else {
+                let start = self.i;
+                while self.i < self.s.len()
+                    && (self.s[self.i].is_ascii_alphanumeric()
+                        || matches!(self.s[self.i], b'_' | b'-'))
+                {
+                    self.i += 1;
+                }
+                if start == self.i {
+                    return Err(format!("toml.decode: expected a key at offset {start}"));
+                }
+                String::from_utf8_lossy(&self.s[start..self.i]).into_owned()
+            };
+            parts.push(part);
+            self.ws();
+            if self.i < self.s.len() && self.s[self.i] == b'.' {
+                self.i += 1;
+            } else {
+                return Ok(parts);
+            }
+        }
+    }
+    fn value(&mut self) -> Result<Y, String> {
+        self.ws();
+        let Some(&c) = self.s.get(self.i) else {
+            return Err("toml.decode: expected a value".into());
+        };
+        match c {
+            b'"' | b'\'' => {
+                self.i += 1;
+                let mut out = String::new();
+                let mut bytes = Vec::new();
+                while self.i < self.s.len() && self.s[self.i] != c {
+                    if c == b'"' && self.s[self.i] == b'\\' && self.i + 1 < self.s.len() {
+                        self.i += 1;
+                        bytes.extend_from_slice(match self.s[self.i] {
+                            b'n' => b"\n",
+                            b't' => b"\t",
+                            b'r' => b"\r",
+                            b'"' => b"\"",
+                            b'\\' => b"\\",
+                            other => {
+                                return Err(format!(
+                                    "toml.decode: unsupported escape '\\{}'",
+                                    other as char
+                                ));
+                            }
+                        });
+                    } else {
+                        bytes.push(self.s[self.i]);
+                    }
+                    self.i += 1;
+                }
+                self.i += 1;
+                out.push_str(&String::from_utf8_lossy(&bytes));
+                Ok(Y::String(out))
+            }
+            b'[' => {
+                self.i += 1;
+                let mut items = Vec::new();
+                loop {
+                    self.ws_nl();
+                    if self.s.get(self.i) == Some(&b']') {
+                        self.i += 1;
+                        return Ok(Y::Array(items));
+                    }
+                    items.push(self.value()?);
+                    self.ws_nl();
+                    if self.s.get(self.i) == Some(&b',') {
+                        self.i += 1;
+                    }
+                }
+            }
+            b'{' => {
+                self.i += 1;
+                let mut map = Vec::new();
+                loop {
+                    self.ws();
+                    if self.s.get(self.i) == Some(&b'}') {
+                        self.i += 1;
+                        return Ok(Y::Map(map));
+                    }
+                    let k = self.key()?;
+                    self.ws();
+                    self.i += 1; // '='
+                    let v = self.value()?;
+                    insert(&mut map, &k, v)?;
+                    self.ws();
+                    if self.s.get(self.i) == Some(&b',') {
+                        self.i += 1;
+                    }
+                }
+            }
+            _ => {
+                let start = self.i;
+                while self.i < self.s.len()
+                    && !matches!(self.s[self.i], b',' | b']' | b'}' | b'\n' | b'\r' | b'#')
+                {
+                    self.i += 1;
+                }
+                let word = String::from_utf8_lossy(&self.s[start..self.i])
+                    .trim()
+                    .replace('_', "");
+                match word.as_str() {
+                    "true" => Ok(Y::Bool(true)),
+                    "false" => Ok(Y::Bool(false)),
+                    w => {
+                        if let Ok(i) = w.parse::<i128>() {
+                            Ok(Y::Int(i))
+                        } else if let Ok(f) = w.parse::<f64>() {
+                            Ok(Y::Float(f))
+                        } else {
+                            Err(format!("toml.decode: unsupported value '{w}'"))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn table_at<'a>(root: &'a mut Vec<(Y, Y)>, path: &[String]) -> Result<&'a mut Vec<(Y, Y)>, String> {
+    let mut cur = root;
+    for p in path {
+        let k = Y::String(p.clone());
+        let idx = match cur.iter().position(|(kk, _)| *kk == k) {
+            Some(i) => i,
+            None => {
+                cur.push((k, Y::Map(Vec::new())));
+                cur.len() - 1
+            }
+        };
+        match &mut cur[idx].1 {
+            Y::Map(m) => cur = m,
+            _ => return Err(format!("toml.decode: key '{p}' is not a table")),
+        }
+    }
+    Ok(cur)
+}
+
+fn insert(map: &mut Vec<(Y, Y)>, key: &[String], v: Y) -> Result<(), String> {
+    let (last, parents) = key.split_last().expect("key");
+    let t = table_at(map, parents)?;
+    t.push((Y::String(last.clone()), v));
+    Ok(())
+}
+
+fn sort_keys(v: &mut Y) {
+    match v {
+        Y::Map(items) => {
+            items.sort_by_key(|a| a.0.to_display_string());
+            items.iter_mut().for_each(|(_, v)| sort_keys(v));
+        }
+        Y::Array(items) => items.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
+}
+
+/// Decodes a TOML document into a map (keys sorted, as Go maps come out).
+pub fn decode(s: &str) -> Result<Y, String> {
+    let mut p = P {
+        s: s.as_bytes(),
+        i: 0,
+    };
+    let mut root: Vec<(Y, Y)> = Vec::new();
+    let mut current: Vec<String> = Vec::new();
+    loop {
+        p.ws_nl();
+        if p.i >= p.s.len() {
+            break;
+        }
+        if p.s[p.i] == b'[' {
+            p.i += 1;
+            current = p.key()?;
+            p.ws();
+            if p.s.get(p.i) != Some(&b']') {
+                return Err("toml.decode: expected ']' after table name".into());
+            }
+            p.i += 1;
+            table_at(&mut root, &current)?;
+            continue;
+        }
+        let k = p.key()?;
+        p.ws();
+        if p.s.get(p.i) != Some(&b'=') {
+            return Err(format!(
+                "toml.decode: expected '=' after key '{}'",
+                k.join(".")
+            ));
+        }
+        p.i += 1;
+        let v = p.value()?;
+        let t = table_at(&mut root, &current)?;
+        insert(t, &k, v)?;
+    }
+    let mut v = Y::Map(root);
+    sort_keys(&mut v);
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let v = decode("name = \"n\"\n[section]\nkey = 1\nlist = [1, 2]\n").unwrap();
+        assert_eq!(
+            encode(&v).unwrap(),
+            "name = \"n\"\n\n[section]\n  key = 1\n  list = [1, 2]\n"
+        );
+    }
+}

@@ -1,0 +1,167 @@
+//! The tree a template evaluates to: documents, map items and array items that carry
+//! their template position and their evaluated annotations (`overlay/match` with its
+//! Starlark arguments, `data/values`, ...). Overlays and data values work on this tree;
+//! [`Node::to_value`] turns it into a plain [`crate::yaml::Value`] for the emitter.
+
+use std::rc::Rc;
+
+use crate::yaml::Value;
+use crate::ytt::starlark::Value as SValue;
+
+/// A position in a template (file and 1-based line).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Pos {
+    pub file: Rc<str>,
+    pub line: usize,
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.file, self.line)
+    }
+}
+
+/// An evaluated annotation: `#@name args`.
+#[derive(Clone)]
+pub struct Ann {
+    pub name: String,
+    pub args: Vec<SValue>,
+    pub kwargs: Vec<(String, SValue)>,
+    pub pos: Pos,
+}
+
+impl std::fmt::Debug for Ann {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "@{}", self.name)
+    }
+}
+
+impl Ann {
+    /// A keyword argument by name.
+    pub fn kwarg(&self, name: &str) -> Option<&SValue> {
+        self.kwargs.iter().find(|(k, _)| k == name).map(|(_, v)| v)
+    }
+}
+
+/// Position and annotations of a document, map item or array item.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    pub pos: Pos,
+    pub anns: Vec<Ann>,
+    /// For output documents: the template file whose output they are part of.
+    pub origin: Option<Rc<str>>,
+}
+
+impl Meta {
+    pub fn at(pos: Pos) -> Meta {
+        Meta {
+            pos,
+            anns: Vec::new(),
+            origin: None,
+        }
+    }
+
+    /// The annotation named `name`, if present.
+    pub fn ann(&self, name: &str) -> Option<&Ann> {
+        self.anns.iter().find(|a| a.name == name)
+    }
+
+    pub fn has(&self, name: &str) -> bool {
+        self.ann(name).is_some()
+    }
+}
+
+/// A value node: a scalar, a map or an array.
+#[derive(Debug, Clone)]
+pub enum Node {
+    Scalar(Value),
+    Map(Vec<MapItem>),
+    Array(Vec<ArrayItem>),
+}
+
+/// A key/value pair of a map.
+#[derive(Debug, Clone)]
+pub struct MapItem {
+    pub key: Value,
+    pub value: Node,
+    pub meta: Meta,
+}
+
+/// An array element.
+#[derive(Debug, Clone)]
+pub struct ArrayItem {
+    pub value: Node,
+    pub meta: Meta,
+}
+
+/// A document.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    pub value: Node,
+    pub meta: Meta,
+}
+
+impl Node {
+    pub fn null() -> Node {
+        Node::Scalar(Value::Null)
+    }
+
+    /// The plain value (annotations dropped).
+    pub fn to_value(&self) -> Value {
+        match self {
+            Node::Scalar(v) => v.clone(),
+            Node::Map(items) => Value::Map(
+                items
+                    .iter()
+                    .map(|i| (i.key.clone(), i.value.to_value()))
+                    .collect(),
+            ),
+            Node::Array(items) => Value::Array(items.iter().map(|i| i.value.to_value()).collect()),
+        }
+    }
+
+    /// A node tree for a plain value; every item gets position `pos`.
+    pub fn from_value(v: &Value, pos: &Pos) -> Node {
+        match v {
+            Value::Map(items) => Node::Map(
+                items
+                    .iter()
+                    .map(|(k, v)| MapItem {
+                        key: k.clone(),
+                        value: Node::from_value(v, pos),
+                        meta: Meta::at(pos.clone()),
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => Node::Array(
+                items
+                    .iter()
+                    .map(|v| ArrayItem {
+                        value: Node::from_value(v, pos),
+                        meta: Meta::at(pos.clone()),
+                    })
+                    .collect(),
+            ),
+            v => Node::Scalar(v.clone()),
+        }
+    }
+
+    /// ytt's type name of a node in messages (`map`, `array`, `string`, ...).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Node::Scalar(v) => v.type_name(),
+            Node::Map(_) => "map",
+            Node::Array(_) => "array",
+        }
+    }
+
+    /// ytt's notion of an empty document: null, `{}` or `[]`.
+    pub fn is_empty_doc(&self) -> bool {
+        match self {
+            Node::Scalar(Value::Null) => true,
+            Node::Map(i) => i.is_empty(),
+            Node::Array(i) => i.is_empty(),
+            _ => false,
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! Overlay matchers (`overlay.all`, `subset`, `index`, `map_key`, `and_op`, `or_op`,
+//! `not_op`, plain Starlark functions and the `by="key"` shorthand), `expects` checking,
+//! and calls of `via=` functions.
+
+use std::any::Any;
+
+use crate::yaml::Value;
+use crate::ytt::error::Error;
+use crate::ytt::eval::fragment::{node_to_starlark, starlark_to_node, starlark_to_plain};
+use crate::ytt::node::{Meta, Node};
+use crate::ytt::starlark::{Args, Error as SError, HostValue, Thread, Value as SValue, Value as V};
+
+/// A built-in matcher value.
+#[derive(Clone)]
+pub enum Matcher {
+    All,
+    Subset(Value),
+    Index(i128),
+    MapKey(String),
+    And(Vec<SValue>),
+    Or(Vec<SValue>),
+    Not(SValue),
+}
+
+impl HostValue for Matcher {
+    fn type_name(&self) -> String {
+        "function".into()
+    }
+    fn call(&self, thread: &mut Thread, args: &Args) -> Option<Result<SValue, SError>> {
+        Some((|| {
+            if args.pos.len() != 3 {
+                return Err(SError::new(
+                    "overlay matcher: expected 3 arguments (index or key, left, right)",
+                ));
+            }
+            let left = starlark_to_node(&args.pos[1], &Default::default())?;
+            let right = starlark_to_node(&args.pos[2], &Default::default())?;
+            let call = match &args.pos[0] {
+                V::Int(i) => MatchCall::Indexed(*i as usize),
+                _ => MatchCall::Keyed(&Value::Null),
+            };
+            self.matches(thread, call, &left, &right)
+                .map(SValue::Bool)
+                .map_err(|e| SError::new(e.to_string()))
+        })())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// What the matcher is asked about: an array item or document (by index) or a map item.
+#[derive(Clone, Copy)]
+pub enum MatchCall<'a> {
+    Indexed(usize),
+    Keyed(&'a Value),
+}
+
+impl Matcher {
+    fn matches(
+        &self,
+        thread: &mut Thread,
+        call: MatchCall<'_>,
+        left: &Node,
+        right: &Node,
+    ) -> Result<bool, Error> {
+        Ok(match self {
+            Matcher::All => true,
+            Matcher::Subset(expected) => subset(expected, &left.to_value()),
+            Matcher::Index(i) => matches!(call, MatchCall::Indexed(j) if j as i128 == *i),
+            Matcher::MapKey(k) => {
+                let lv = map_get(left, k)?;
+                let rv = map_get(right, k)?;
+                lv == rv
+            }
+            Matcher::And(ms) => {
+                for m in ms {
+                    if !call_matcher(thread, m, call, left, right)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Matcher::Or(ms) => {
+                for m in ms {
+                    if call_matcher(thread, m, call, left, right)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Matcher::Not(m) => !call_matcher(thread, m, call, left, right)?,
+        })
+    }
+}
+
+fn map_get(n: &Node, key: &str) -> Result<Value, Error> {
+    match n {
+        Node::Map(items) => Ok(items
+            .iter()
+            .find(|i| matches!(&i.key, Value::String(s) if s == key))
+            .map(|i| i.value.to_value())
+            .unwrap_or(Value::Null)),
+        other => Err(Error::msg(format!(
+            "Expected value to be map, but was {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// ytt's subset rule: maps by key (recursively), arrays position by position (the
+/// expected array may be shorter), scalars by equal type and value.
+pub fn subset(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Map(e), Value::Map(a)) => e.iter().all(|(k, ev)| {
+            a.iter()
+                .find(|(ak, _)| ak == k)
+                .is_some_and(|(_, av)| subset(ev, av))
+        }),
+        (Value::Array(e), Value::Array(a)) => {
+            e.len() <= a.len() && e.iter().zip(a.iter()).all(|(ev, av)| subset(ev, av))
+        }
+        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
+        (e, a) => e == a,
+    }
+}
+
+/// Calls matcher `by` (built-in, Starlark function, or a string key shorthand).
+pub fn call_matcher(
+    thread: &mut Thread,
+    by: &SValue,
+    call: MatchCall<'_>,
+    left: &Node,
+    right: &Node,
+) -> Result<bool, Error> {
+    if let SValue::Host(h) = by
+        && let Some(m) = h.as_any().downcast_ref::<Matcher>()
+    {
+        return m.matches(thread, call, left, right);
+    }
+    if let SValue::Str(k) = by {
+        return Matcher::MapKey(k.to_string()).matches(thread, call, left, right);
+    }
+    let first = match call {
+        MatchCall::Indexed(i) => SValue::Int(i as i128),
+        MatchCall::Keyed(k) => crate::ytt::eval::fragment::scalar_to_starlark(k),
+    };
+    let args = Args::new(vec![first, node_to_starlark(left), node_to_starlark(right)]);
+    let r = thread
+        .call(by, args)
+        .map_err(|e| crate::ytt::eval::starlark_error(&e))?;
+    match r {
+        SValue::Bool(b) => Ok(b),
+        other => Err(Error::msg(format!(
+            "Expected matcher to return bool, but was {}",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Calls a `via=` function with (left, right) and returns its raw result.
+pub fn call_via_raw(
+    thread: &mut Thread,
+    via: &SValue,
+    left: &Node,
+    right: &Node,
+    meta: &Meta,
+) -> Result<SValue, Error> {
+    let args = Args::new(vec![node_to_starlark(left), node_to_starlark(right)]);
+    thread.call(via, args).map_err(|e| {
+        crate::ytt::eval::starlark_error(&e).with_pos(|| crate::ytt::error::Position {
+            file: meta.pos.file.to_string(),
+            line: meta.pos.line,
+            text: None,
+        })
+    })
+}
+
+/// Calls a `via=` function and converts its result to a node.
+pub fn call_via(
+    thread: &mut Thread,
+    via: &SValue,
+    left: &Node,
+    right: &Node,
+    meta: &Meta,
+) -> Result<Node, Error> {
+    let r = call_via_raw(thread, via, left, right, meta)?;
+    starlark_to_node(&r, &meta.pos).map_err(|e| crate::ytt::eval::starlark_error(&e))
+}
+
+/// A plain value for `overlay.subset(...)`'s argument.
+pub fn subset_arg(v: &SValue) -> Result<Value, SError> {
+    starlark_to_plain(v)
+}
+
+/// `expects=`: an int, `"N+"`, or a list of those.
+#[derive(Debug, Clone)]
+pub enum Expects {
+    Exactly(usize),
+    AtLeast(usize),
+    OneOf(Vec<usize>),
+    Any(Vec<Expects>),
+}
+
+impl Expects {
+    pub fn parse(v: &SValue) -> Result<Expects, String> {
+        match v {
+            SValue::Int(i) => Ok(Expects::Exactly(*i as usize)),
+            SValue::Str(s) => {
+                let n = s
+                    .strip_suffix('+')
+                    .ok_or_else(|| format!("Expected '+' at the end of expects string '{s}'"))?;
+                n.parse()
+                    .map(Expects::AtLeast)
+                    .map_err(|_| format!("Expected expects string '{s}' to be 'N+'"))
+            }
+            SValue::List(_) | SValue::Tuple(_) => {
+                let (items, _g) =
+                    crate::ytt::eval::fragment::items_of(v).map_err(|e| e.msg.clone())?;
+                let mut out = Vec::new();
+                for i in items {
+                    out.push(Expects::parse(&i)?);
+                }
+                Ok(Expects::Any(out))
+            }
+            other => Err(format!(
+                "Expected 'expects' to be int, string or list, but was {}",
+                other.type_name()
+            )),
+        }
+    }
+
+    fn ok(&self, n: usize) -> bool {
+        match self {
+            Expects::Exactly(e) => n == *e,
+            Expects::AtLeast(e) => n >= *e,
+            Expects::OneOf(v) => v.contains(&n),
+            Expects::Any(v) => v.iter().any(|e| e.ok(n)),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Expects::Exactly(e) => e.to_string(),
+            Expects::AtLeast(e) => format!(">= {e}"),
+            Expects::OneOf(v) => format!(
+                "one of [{}]",
+                v.iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Expects::Any(v) => format!(
+                "one of [{}]",
+                v.iter().map(|x| x.describe()).collect::<Vec<_>>().join(" ")
+            ),
+        }
+    }
+
+    /// Checks a match count; the error reads like ytt's.
+    pub fn check(&self, n: usize) -> Result<(), String> {
+        if self.ok(n) {
+            Ok(())
+        } else {
+            Err(format!(
+                "Expected number of matched nodes to be {}, but was {n}",
+                self.describe()
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subsets() {
+        let m = |v: Vec<(&str, Value)>| {
+            Value::Map(v.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
+        };
+        assert!(subset(
+            &m(vec![("a", Value::Int(1))]),
+            &m(vec![("a", Value::Int(1)), ("b", Value::Null)])
+        ));
+        assert!(!subset(
+            &m(vec![("a", Value::str("1"))]),
+            &m(vec![("a", Value::Int(1))])
+        ));
+        assert!(subset(
+            &Value::Array(vec![]),
+            &Value::Array(vec![Value::Int(1)])
+        ));
+    }
+
+    #[test]
+    fn expects() {
+        assert!(
+            Expects::Exactly(1)
+                .check(2)
+                .unwrap_err()
+                .contains("to be 1, but was 2")
+        );
+        assert!(Expects::AtLeast(1).check(0).unwrap_err().contains(">= 1"));
+    }
+}

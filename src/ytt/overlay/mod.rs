@@ -1,0 +1,596 @@
+//! Overlays: applying documents, map items and array items annotated with
+//! `@overlay/match`, `@overlay/merge|replace|remove|insert|append|assert` and
+//! `@overlay/match-child-defaults` to a left tree, as ytt's overlay package does.
+//! Used for overlay documents in templates, `overlay.apply()` and data values.
+
+pub mod matcher;
+
+use crate::yaml::Value;
+use crate::ytt::error::Error;
+use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node};
+use crate::ytt::starlark::{Thread, Value as SValue};
+
+use matcher::{Expects, MatchCall, call_matcher};
+
+/// The operation an overlay node asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Op {
+    Merge,
+    Replace,
+    Remove,
+    Insert,
+    Append,
+    Assert,
+}
+
+/// `expects`/`missing_ok` inherited from `@overlay/match-child-defaults`.
+#[derive(Clone, Default)]
+pub struct Defaults {
+    expects: Option<SValue>,
+    missing_ok: Option<bool>,
+}
+
+/// Applies overlays with a thread for calling matcher and `via` functions.
+pub struct Overlay<'t> {
+    pub thread: &'t mut Thread,
+}
+
+fn err_at(msg: impl Into<String>, meta: &Meta) -> Error {
+    if meta.pos.file.is_empty() {
+        return Error::msg(msg);
+    }
+    Error::at(
+        msg,
+        crate::ytt::error::Position {
+            file: meta.pos.file.to_string(),
+            line: meta.pos.line,
+            text: None,
+        },
+    )
+}
+
+fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
+    let mut found: Option<(Op, &Ann)> = None;
+    for a in &meta.anns {
+        let op = match a.name.as_str() {
+            "overlay/merge" => Op::Merge,
+            "overlay/replace" => Op::Replace,
+            "overlay/remove" => Op::Remove,
+            "overlay/insert" => Op::Insert,
+            "overlay/append" => Op::Append,
+            "overlay/assert" => Op::Assert,
+            _ => continue,
+        };
+        if found.is_some() {
+            return Err(err_at(
+                "Expected to find only one overlay operation annotation",
+                meta,
+            ));
+        }
+        found = Some((op, a));
+    }
+    Ok(match found {
+        Some((op, a)) => (op, Some(a)),
+        None => (default, None),
+    })
+}
+
+fn child_defaults(meta: &Meta, parent: &Defaults) -> Defaults {
+    let mut d = parent.clone();
+    if let Some(a) = meta.ann("overlay/match-child-defaults") {
+        if let Some(e) = a.kwarg("expects") {
+            d.expects = Some(e.clone());
+        }
+        if let Some(m) = a.kwarg("missing_ok") {
+            d.missing_ok = Some(m.truth());
+        }
+    }
+    d
+}
+
+struct MatchSpec {
+    by: Option<SValue>,
+    expects: Expects,
+    missing_ok: bool,
+}
+
+fn match_spec(meta: &Meta, defaults: &Defaults) -> Result<MatchSpec, Error> {
+    let ann = meta.ann("overlay/match");
+    let by = ann.and_then(|a| a.kwarg("by").cloned());
+    let missing_ok = ann
+        .and_then(|a| a.kwarg("missing_ok"))
+        .map(|v| v.truth())
+        .or(defaults.missing_ok)
+        .unwrap_or(false);
+    let expects_v = ann
+        .and_then(|a| a.kwarg("expects").cloned())
+        .or(defaults.expects.clone());
+    let expects = match expects_v {
+        Some(v) => Expects::parse(&v).map_err(|m| err_at(m, meta))?,
+        None if missing_ok => Expects::OneOf(vec![0, 1]),
+        None => Expects::Exactly(1),
+    };
+    Ok(MatchSpec {
+        by,
+        expects,
+        missing_ok,
+    })
+}
+
+impl Overlay<'_> {
+    /// Applies overlay documents `right` to `left` in order.
+    pub fn apply_docs(&mut self, left: &mut Vec<Doc>, right: &[Doc]) -> Result<(), Error> {
+        for r in right {
+            let defaults = child_defaults(&r.meta, &Defaults::default());
+            let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+            if op == Op::Append {
+                left.push(Doc {
+                    value: r.value.clone(),
+                    meta: Meta::at(r.meta.pos.clone()),
+                });
+                continue;
+            }
+            let spec = match_spec(&r.meta, &Defaults::default())?;
+            let mut matched = Vec::new();
+            for (i, l) in left.iter().enumerate() {
+                let ok = match &spec.by {
+                    Some(by) => {
+                        call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
+                            .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
+                    }
+                    None => {
+                        return Err(err_at(
+                            "Expected document to have overlay/match annotation with 'by' keyword argument",
+                            &r.meta,
+                        ));
+                    }
+                };
+                if ok {
+                    matched.push(i);
+                }
+            }
+            spec.expects
+                .check(matched.len())
+                .map_err(|m| err_at(format!("Document on line {}: {m}", r.meta.pos), &r.meta))?;
+            match op {
+                Op::Merge => {
+                    for &i in &matched {
+                        self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
+                    }
+                }
+                Op::Replace => {
+                    for &i in &matched {
+                        left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    }
+                }
+                Op::Remove => {
+                    for &i in matched.iter().rev() {
+                        left.remove(i);
+                    }
+                }
+                Op::Assert => {
+                    for &i in &matched {
+                        self.assert(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    }
+                }
+                Op::Insert => {
+                    let (before, after) = insert_kind(op_ann, &r.meta)?;
+                    let new = Doc {
+                        value: r.value.clone(),
+                        meta: Meta::at(r.meta.pos.clone()),
+                    };
+                    for &i in matched.iter().rev() {
+                        if after {
+                            left.insert(i + 1, new.clone());
+                        }
+                        if before {
+                            left.insert(i, new.clone());
+                        }
+                    }
+                }
+                Op::Append => unreachable!(),
+            }
+        }
+        Ok(())
+    }
+
+    /// Merges `right` into `left` (map into map, array into array, otherwise replace).
+    fn merge(
+        &mut self,
+        left: &mut Node,
+        right: &Node,
+        defaults: &Defaults,
+        meta: &Meta,
+    ) -> Result<(), Error> {
+        match right {
+            Node::Map(ritems) => match left {
+                Node::Map(litems) => self.apply_map(litems, ritems, defaults),
+                // ytt replaces a null left value (e.g. a nullable data value being set).
+                Node::Scalar(Value::Null) => {
+                    *left = right.clone();
+                    Ok(())
+                }
+                other => Err(err_at(
+                    format!("Expected map, but was {}", other.type_name()),
+                    meta,
+                )),
+            },
+            Node::Array(ritems) => match left {
+                Node::Array(litems) => self.apply_array(litems, ritems, defaults),
+                Node::Scalar(Value::Null) => {
+                    *left = right.clone();
+                    Ok(())
+                }
+                other => Err(err_at(
+                    format!("Expected array, but was {}", other.type_name()),
+                    meta,
+                )),
+            },
+            Node::Scalar(_) => {
+                *left = right.clone();
+                Ok(())
+            }
+        }
+    }
+
+    fn replaced(
+        &mut self,
+        left: &Node,
+        right: &Node,
+        ann: Option<&Ann>,
+        meta: &Meta,
+    ) -> Result<Node, Error> {
+        match ann.and_then(|a| a.kwarg("via")) {
+            Some(via) => matcher::call_via(self.thread, via, left, right, meta),
+            None => Ok(right.clone()),
+        }
+    }
+
+    fn assert(
+        &mut self,
+        left: &Node,
+        right: &Node,
+        ann: Option<&Ann>,
+        meta: &Meta,
+    ) -> Result<(), Error> {
+        match ann.and_then(|a| a.kwarg("via")) {
+            Some(via) => {
+                let r = matcher::call_via_raw(self.thread, via, left, right, meta)?;
+                match r {
+                    SValue::Bool(false) | SValue::None => Err(err_at(
+                        "Expected assertion via function to succeed, but returned false",
+                        meta,
+                    )),
+                    SValue::Tuple(t) if !t.is_empty() && !t[0].truth() => {
+                        let msg = t
+                            .get(1)
+                            .map(crate::ytt::starlark::to_str)
+                            .unwrap_or_default();
+                        Err(err_at(format!("Assertion failed: {msg}"), meta))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            None => {
+                if left.to_value() == right.to_value() {
+                    Ok(())
+                } else {
+                    Err(err_at(
+                        format!(
+                            "Expected objects to equal, but did not: left {} != right {}",
+                            left.to_value().to_display_string(),
+                            right.to_value().to_display_string()
+                        ),
+                        meta,
+                    ))
+                }
+            }
+        }
+    }
+
+    fn apply_map(
+        &mut self,
+        left: &mut Vec<MapItem>,
+        right: &[MapItem],
+        parent_defaults: &Defaults,
+    ) -> Result<(), Error> {
+        for r in right {
+            let defaults = child_defaults(&r.meta, parent_defaults);
+            let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+            let spec = match_spec(&r.meta, parent_defaults)?;
+            let mut matched = Vec::new();
+            for (i, l) in left.iter().enumerate() {
+                let ok = match &spec.by {
+                    Some(by) => call_matcher(
+                        self.thread,
+                        by,
+                        MatchCall::Keyed(&l.key),
+                        &l.value,
+                        &r.value,
+                    )
+                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?,
+                    None => l.key == r.key,
+                };
+                if ok {
+                    matched.push(i);
+                }
+            }
+            if matches!(op, Op::Append | Op::Insert) {
+                return Err(err_at(
+                    "Map items can only be merged, replaced, removed or asserted",
+                    &r.meta,
+                ));
+            }
+            spec.expects.check(matched.len()).map_err(|m| {
+                err_at(
+                    format!(
+                        "Map item (key '{}') on line {}: {m}",
+                        key_str(&r.key),
+                        r.meta.pos
+                    ),
+                    &r.meta,
+                )
+            })?;
+            if matched.is_empty() {
+                let or_add = op == Op::Replace
+                    && op_ann
+                        .and_then(|a| a.kwarg("or_add"))
+                        .is_some_and(|v| v.truth());
+                if (spec.missing_ok && op == Op::Merge) || or_add {
+                    left.push(r.clone());
+                }
+                continue;
+            }
+            match op {
+                Op::Merge => {
+                    for &i in &matched {
+                        self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
+                    }
+                }
+                Op::Replace => {
+                    for &i in &matched {
+                        left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    }
+                }
+                Op::Remove => {
+                    for &i in matched.iter().rev() {
+                        left.remove(i);
+                    }
+                }
+                Op::Assert => {
+                    for &i in &matched {
+                        self.assert(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    }
+                }
+                Op::Append | Op::Insert => unreachable!(),
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_array(
+        &mut self,
+        left: &mut Vec<ArrayItem>,
+        right: &[ArrayItem],
+        parent_defaults: &Defaults,
+    ) -> Result<(), Error> {
+        for r in right {
+            let defaults = child_defaults(&r.meta, parent_defaults);
+            let has_match = r.meta.has("overlay/match");
+            let (op, op_ann) = op_of(&r.meta, if has_match { Op::Merge } else { Op::Append })?;
+            if op == Op::Append {
+                left.push(r.clone());
+                continue;
+            }
+            if op == Op::Insert {
+                insert_kind(op_ann, &r.meta)?;
+            }
+            let spec = match_spec(&r.meta, parent_defaults)?;
+            let Some(by) = spec.by.clone() else {
+                return Err(err_at(
+                    "Expected array item to have 'overlay/match' annotation with 'by' keyword argument",
+                    &r.meta,
+                ));
+            };
+            let mut matched = Vec::new();
+            for (i, l) in left.iter().enumerate() {
+                let ok = call_matcher(self.thread, &by, MatchCall::Indexed(i), &l.value, &r.value)
+                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
+                if ok {
+                    matched.push(i);
+                }
+            }
+            spec.expects
+                .check(matched.len())
+                .map_err(|m| err_at(format!("Array item on line {}: {m}", r.meta.pos), &r.meta))?;
+            if matched.is_empty() {
+                let or_add = op == Op::Replace
+                    && op_ann
+                        .and_then(|a| a.kwarg("or_add"))
+                        .is_some_and(|v| v.truth());
+                if (spec.missing_ok && op == Op::Merge) || or_add {
+                    left.push(r.clone());
+                }
+                continue;
+            }
+            match op {
+                Op::Merge => {
+                    for &i in &matched {
+                        self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
+                    }
+                }
+                Op::Replace => {
+                    for &i in &matched {
+                        left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    }
+                }
+                Op::Remove => {
+                    for &i in matched.iter().rev() {
+                        left.remove(i);
+                    }
+                }
+                Op::Assert => {
+                    for &i in &matched {
+                        self.assert(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    }
+                }
+                Op::Insert => {
+                    let (before, after) = insert_kind(op_ann, &r.meta)?;
+                    for &i in matched.iter().rev() {
+                        if after {
+                            left.insert(i + 1, r.clone());
+                        }
+                        if before {
+                            left.insert(i, r.clone());
+                        }
+                    }
+                }
+                Op::Append => unreachable!(),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
+    let before = ann.and_then(|a| a.kwarg("before")).map(|v| v.truth());
+    let after = ann.and_then(|a| a.kwarg("after")).map(|v| v.truth());
+    if before.is_none() && after.is_none() {
+        return Err(err_at(
+            "Expected 'overlay/insert' annotation to have at least one keyword argument ('before' or 'after')",
+            meta,
+        ));
+    }
+    Ok((before.unwrap_or(false), after.unwrap_or(false)))
+}
+
+fn key_str(v: &Value) -> String {
+    v.to_display_string()
+}
+
+fn pos_of(meta: &Meta) -> crate::ytt::error::Position {
+    crate::ytt::error::Position {
+        file: meta.pos.file.to_string(),
+        line: meta.pos.line,
+        text: None,
+    }
+}
+
+/// True when a document is an overlay (it has an `overlay/*` annotation).
+pub fn is_overlay_doc(d: &Doc) -> bool {
+    d.meta.anns.iter().any(|a| a.name.starts_with("overlay/"))
+}
+
+impl Overlay<'_> {
+    /// Merges `right` (with its overlay annotations) into `left`, as a document body.
+    pub fn merge_node(
+        &mut self,
+        left: &mut Node,
+        right: &Node,
+        defaults: &Defaults,
+    ) -> Result<(), Error> {
+        self.merge(left, right, defaults, &Meta::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ytt::node::Pos;
+
+    fn ann(name: &str, kwargs: Vec<(&str, SValue)>) -> Ann {
+        Ann {
+            name: name.into(),
+            args: vec![],
+            kwargs: kwargs.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+            pos: Pos::default(),
+        }
+    }
+
+    fn item(k: &str, v: Node, anns: Vec<Ann>) -> MapItem {
+        MapItem {
+            key: Value::str(k),
+            value: v,
+            meta: Meta {
+                anns,
+                ..Meta::default()
+            },
+        }
+    }
+
+    fn s(v: &str) -> Node {
+        Node::Scalar(Value::str(v))
+    }
+
+    #[test]
+    fn map_merge_needs_missing_ok_for_new_keys_and_appends_them() {
+        let mut thread = Thread::new();
+        let mut o = Overlay {
+            thread: &mut thread,
+        };
+        let mut left = Node::Map(vec![item("a", s("1"), vec![])]);
+        let right = Node::Map(vec![item("b", s("2"), vec![])]);
+        let err = o
+            .merge_node(&mut left, &right, &Defaults::default())
+            .unwrap_err();
+        assert!(err.to_string().contains("to be 1, but was 0"), "{err}");
+        let right = Node::Map(vec![
+            item(
+                "b",
+                s("2"),
+                vec![ann(
+                    "overlay/match",
+                    vec![("missing_ok", SValue::Bool(true))],
+                )],
+            ),
+            item("a", s("x"), vec![]),
+        ]);
+        o.merge_node(&mut left, &right, &Defaults::default())
+            .unwrap();
+        assert_eq!(
+            left.to_value(),
+            Value::Map(vec![
+                (Value::str("a"), Value::str("x")),
+                (Value::str("b"), Value::str("2"))
+            ])
+        );
+    }
+
+    #[test]
+    fn array_items_append_and_remove() {
+        let mut thread = Thread::new();
+        let mut o = Overlay {
+            thread: &mut thread,
+        };
+        let ai = |v: &str, anns: Vec<Ann>| ArrayItem {
+            value: s(v),
+            meta: Meta {
+                anns,
+                ..Meta::default()
+            },
+        };
+        let mut left = Node::Array(vec![ai("a", vec![]), ai("b", vec![])]);
+        let right = Node::Array(vec![
+            ai("c", vec![]),
+            ai(
+                "",
+                vec![
+                    ann(
+                        "overlay/match",
+                        vec![(
+                            "by",
+                            SValue::Host(std::rc::Rc::new(matcher::Matcher::Index(0))),
+                        )],
+                    ),
+                    ann("overlay/remove", vec![]),
+                ],
+            ),
+        ]);
+        o.merge_node(&mut left, &right, &Defaults::default())
+            .unwrap();
+        assert_eq!(
+            left.to_value(),
+            Value::Array(vec![Value::str("b"), Value::str("c")])
+        );
+    }
+}

@@ -1,0 +1,80 @@
+//! Rendering a library: template every output file in order, take overlay documents
+//! out and apply them to all other documents, drop empty documents.
+
+use crate::ytt::datavalues::is_values_file;
+use crate::ytt::error::Error;
+use crate::ytt::eval::{LibRef, eval_text, eval_yaml};
+use crate::ytt::files::FileKind;
+use crate::ytt::node::Doc;
+use crate::ytt::overlay::{Overlay, is_overlay_doc};
+use crate::ytt::starlark::Thread;
+
+/// The result of rendering a library.
+pub struct Rendered {
+    /// Output documents (after overlays; empty documents dropped), in file order.
+    pub docs: Vec<Doc>,
+    /// Text template outputs: (relative path, text).
+    pub texts: Vec<(String, String)>,
+    /// Paths of YAML files that produced output, in order (for `--output-files`).
+    pub yaml_files: Vec<String>,
+}
+
+/// Templates the library's output files and applies its overlays.
+pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
+    let mut docs = Vec::new();
+    let mut overlays = Vec::new();
+    let mut texts = Vec::new();
+    let mut yaml_files = Vec::new();
+    for f in lib.files.clone() {
+        if !f.is_output_template() {
+            continue;
+        }
+        match f.kind {
+            FileKind::YamlTemplate | FileKind::YamlPlain => {
+                if f.kind == FileKind::YamlTemplate && is_values_file(lib, &f)? {
+                    continue;
+                }
+                let ev = eval_yaml(lib, &f)?;
+                yaml_files.push(lib.display(&f.rel));
+                let origin: std::rc::Rc<str> = std::rc::Rc::from(lib.display(&f.rel).as_str());
+                for mut d in ev.docs {
+                    d.meta.origin = Some(origin.clone());
+                    if is_overlay_doc(&d) {
+                        overlays.push(d);
+                    } else if d.meta.has("data/values-schema") {
+                        // consumed by the values schema, never output
+                    } else {
+                        docs.push(d);
+                    }
+                }
+            }
+            FileKind::TextTemplate => {
+                let ev = eval_text(lib, &f)?;
+                texts.push((f.rel.clone(), ev.text.unwrap_or_default()));
+            }
+            FileKind::TextPlain => {
+                texts.push((
+                    f.rel.clone(),
+                    String::from_utf8_lossy(&f.bytes).into_owned(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    docs.retain(|d| !d.value.is_empty_doc());
+    if !overlays.is_empty() {
+        let mut thread = Thread::new();
+        let mut o = Overlay {
+            thread: &mut thread,
+        };
+        for ov in overlays {
+            o.apply_docs(&mut docs, std::slice::from_ref(&ov))?;
+        }
+    }
+    docs.retain(|d| !d.value.is_empty_doc());
+    Ok(Rendered {
+        docs,
+        texts,
+        yaml_files,
+    })
+}

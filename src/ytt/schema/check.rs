@@ -1,0 +1,194 @@
+//! Type checking data values against a schema type, and filling in defaults.
+//!
+//! [`check_node`] reports every value whose type is not what the schema expects and
+//! every map key the schema does not declare. It checks what is present only, so it
+//! also suits partial documents (overlays, `--data-value` flags). [`fill_defaults`] adds
+//! missing map keys (with their defaults, appended after the given keys, as ytt does),
+//! recursing into arrays so that new array items get their item defaults.
+
+use crate::yaml::Value;
+use crate::ytt::node::{MapItem, Meta, Node, Pos};
+
+use super::error::{Failure, compact};
+use super::types::{Kind, Type};
+
+/// A value that does not fit the schema.
+#[derive(Debug, Clone)]
+pub struct Violation {
+    /// Where the offending value is.
+    pub pos: Pos,
+    /// The found type (`string`, ...) or, for undeclared keys, the key.
+    pub found: String,
+    /// The expected type name.
+    pub expected_name: String,
+    /// Where the schema set the expectation.
+    pub expected_pos: String,
+    /// Undeclared map key (rather than a type mismatch).
+    pub undeclared: Option<Vec<String>>,
+}
+
+impl Violation {
+    /// The report hunk of this violation.
+    pub fn failure(&self) -> Failure {
+        match &self.undeclared {
+            Some(keys) => Failure {
+                description: Some("Given data value is not declared in schema".into()),
+                pos: self.pos.clone(),
+                found: self.found.clone(),
+                expected: if keys.is_empty() {
+                    format!("an empty map (from {})", self.expected_pos)
+                } else {
+                    format!(
+                        "a map item with the key named {} (from {})",
+                        keys.iter()
+                            .map(|k| format!("\"{k}\""))
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        self.expected_pos
+                    )
+                },
+                hints: vec![],
+            },
+            None => Failure {
+                description: None,
+                pos: self.pos.clone(),
+                found: self.found.clone(),
+                expected: format!("{} (by {})", self.expected_name, self.expected_pos),
+                hints: vec![],
+            },
+        }
+    }
+}
+
+/// Type name of a value as ytt's messages show it.
+fn found_name(n: &Node) -> String {
+    n.type_name().to_string()
+}
+
+/// Checks `node` (positioned at `pos`) against `ty`; collects violations.
+fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
+    if !ty.accepts_shape(node) {
+        out.push(Violation {
+            pos: pos.clone(),
+            found: found_name(node),
+            expected_name: ty.name().to_string(),
+            expected_pos: compact(&ty.pos),
+            undeclared: None,
+        });
+        return;
+    }
+    match (&ty.kind, node) {
+        (Kind::Map(fields), Node::Map(items)) => {
+            for it in items {
+                if it.meta.has("overlay/remove") {
+                    continue;
+                }
+                match fields.iter().find(|f| f.key == it.key) {
+                    Some(f) => {
+                        if skip_value(&it.meta) {
+                            continue;
+                        }
+                        check_at(&it.value, &f.ty, &it.meta.pos, out)
+                    }
+                    None => out.push(Violation {
+                        pos: it.meta.pos.clone(),
+                        found: it.key.to_display_string(),
+                        expected_name: String::new(),
+                        expected_pos: compact(&ty.pos),
+                        undeclared: Some(
+                            fields.iter().map(|f| f.key.to_display_string()).collect(),
+                        ),
+                    }),
+                }
+            }
+        }
+        (Kind::Array(item), Node::Array(items)) => {
+            for it in items {
+                if it.meta.has("overlay/remove") || skip_value(&it.meta) {
+                    continue;
+                }
+                check_at(&it.value, item, &it.meta.pos, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Items whose value is computed by an overlay function are not checked here.
+fn skip_value(meta: &Meta) -> bool {
+    meta.ann("overlay/replace")
+        .is_some_and(|a| a.kwarg("via").is_some())
+        || meta.has("overlay/assert")
+}
+
+/// Checks a whole node against `ty` (the node's own position is unknown).
+pub fn check_node(node: &Node, ty: &Type) -> Vec<Violation> {
+    let mut out = Vec::new();
+    check_at(node, ty, &ty.pos, &mut out);
+    out
+}
+
+/// Checks a document value positioned at `pos`.
+pub fn check_doc(node: &Node, ty: &Type, pos: &Pos) -> Vec<Violation> {
+    let mut out = Vec::new();
+    check_at(node, ty, pos, &mut out);
+    out
+}
+
+/// Adds missing map keys (with their defaults) throughout `node`.
+pub fn fill_defaults(node: &mut Node, ty: &Type) {
+    match (&ty.kind, node) {
+        (Kind::Map(fields), Node::Map(items)) => {
+            for f in fields {
+                match items.iter_mut().find(|i| i.key == f.key) {
+                    Some(it) => fill_defaults(&mut it.value, &f.ty),
+                    None => items.push(MapItem {
+                        key: f.key.clone(),
+                        value: f.ty.default.clone(),
+                        meta: Meta::at(f.ty.pos.clone()),
+                    }),
+                }
+            }
+        }
+        (Kind::Array(item), Node::Array(items)) => {
+            for it in items {
+                fill_defaults(&mut it.value, item);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The plain key of a map field (for paths).
+pub fn key_text(k: &Value) -> String {
+    k.to_display_string()
+}
+
+/// Values in `node` that set data values marked `#@schema/deprecated`: (path, where,
+/// notice).
+pub fn deprecated_uses(node: &Node, ty: &Type, path: &str, out: &mut Vec<(String, Pos, String)>) {
+    match (&ty.kind, node) {
+        (Kind::Map(fields), Node::Map(items)) => {
+            for it in items {
+                let Some(f) = fields.iter().find(|f| f.key == it.key) else {
+                    continue;
+                };
+                let p = if path.is_empty() {
+                    key_text(&it.key)
+                } else {
+                    format!("{path}.{}", key_text(&it.key))
+                };
+                if let Some(notice) = &f.ty.docs.deprecated {
+                    out.push((p.clone(), it.meta.pos.clone(), notice.clone()));
+                }
+                deprecated_uses(&it.value, &f.ty, &p, out);
+            }
+        }
+        (Kind::Array(item), Node::Array(items)) => {
+            for (n, it) in items.iter().enumerate() {
+                deprecated_uses(&it.value, item, &format!("{path}[{n}]"), out);
+            }
+        }
+        _ => {}
+    }
+}

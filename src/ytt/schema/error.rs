@@ -1,0 +1,187 @@
+//! Schema error reports in ytt's layout: a summary underlined with `=`, then one hunk per
+//! problem showing the file, the offending source line, what was found and what was
+//! expected (with the schema position that set the expectation) and hints.
+//!
+//! ```text
+//! One or more data values were invalid
+//! ====================================
+//!
+//! values.yml:
+//!     |
+//!   3 | name: 123
+//!     |
+//!
+//!     = found: integer
+//!     = expected: string (by schema.yml:3)
+//! ```
+
+use std::collections::HashMap;
+
+use crate::ytt::error::{Error, Position};
+use crate::ytt::eval::LibRef;
+use crate::ytt::node::Pos;
+
+/// One problem found in schema or data values.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// A line above the hunk (such as "Given data value is not declared in schema").
+    pub description: Option<String>,
+    pub pos: Pos,
+    pub found: String,
+    pub expected: String,
+    pub hints: Vec<String>,
+}
+
+/// A problem in a schema document itself.
+#[derive(Debug, Clone)]
+pub struct SchemaProblem(pub Failure);
+
+/// An invalid-schema problem at `pos`.
+pub fn invalid(
+    pos: &Pos,
+    description: &str,
+    found: &str,
+    expected: &str,
+    hints: &[&str],
+) -> SchemaProblem {
+    SchemaProblem(Failure {
+        description: Some(description.to_string()),
+        pos: pos.clone(),
+        found: found.to_string(),
+        expected: expected.to_string(),
+        hints: hints.iter().map(|s| s.to_string()).collect(),
+    })
+}
+
+/// Source texts by display name, for quoting lines in reports: texts added by hand
+/// (flags, `--data-values-file`) and the files of a library (read when needed).
+#[derive(Default, Clone)]
+pub struct Sources {
+    texts: HashMap<String, String>,
+    lib: Option<LibRef>,
+}
+
+impl Sources {
+    /// Sources that include the files of `lib`.
+    pub fn of_lib(lib: &LibRef) -> Sources {
+        Sources {
+            texts: HashMap::new(),
+            lib: Some(lib.clone()),
+        }
+    }
+
+    pub fn add(&mut self, name: &str, text: &str) {
+        self.texts.insert(name.to_string(), text.to_string());
+    }
+
+    /// The text of 1-based `line` of source `name`.
+    pub fn line(&self, name: &str, line: usize) -> Option<String> {
+        if line == 0 {
+            return None;
+        }
+        let pick = |t: &str| {
+            t.split('\n')
+                .nth(line - 1)
+                .map(|l| l.trim_end_matches('\r').to_string())
+        };
+        if let Some(t) = self.texts.get(name) {
+            return pick(t);
+        }
+        let lib = self.lib.as_ref()?;
+        let f = lib.files.iter().find(|f| lib.display(&f.rel) == name)?;
+        pick(&String::from_utf8_lossy(&f.bytes))
+    }
+}
+
+/// Renders failures under a summary as ytt does.
+pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String {
+    let width = failures
+        .iter()
+        .map(|f| f.pos.line.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let pad = |delim: &str, s: &str| format!("  {s:>width$} {delim}");
+    let mut out = String::new();
+    out.push_str(summary);
+    out.push('\n');
+    out.push_str(&"=".repeat(summary.trim_start_matches('\n').chars().count()));
+    out.push('\n');
+    for f in failures {
+        out.push('\n');
+        if let Some(d) = &f.description {
+            out.push_str(d);
+            out.push('\n');
+        }
+        let file: &str = &f.pos.file;
+        let text = sources.line(file, f.pos.line);
+        match text {
+            Some(t) => {
+                out.push_str(&format!("{file}:\n"));
+                out.push_str(&format!("{}\n", pad("|", "")));
+                out.push_str(&format!("{} {t}\n", pad("|", &f.pos.line.to_string())));
+                out.push_str(&format!("{}\n", pad("|", "")));
+            }
+            None if file.is_empty() => out.push_str("(data value given in memory)\n"),
+            None => out.push_str(&format!("{file}:{}\n", f.pos.line)),
+        }
+        out.push('\n');
+        out.push_str(&format!("{} found: {}\n", pad("=", ""), f.found));
+        out.push_str(&format!("{} expected: {}\n", pad("=", ""), f.expected));
+        for h in &f.hints {
+            out.push_str(&format!("{} hint: {h}\n", pad("=", "")));
+        }
+    }
+    out
+}
+
+/// An engine error holding a rendered report, positioned at the first failure.
+pub fn to_error(summary: &str, failures: &[Failure], sources: &Sources) -> Error {
+    let msg = render(summary, failures, sources);
+    match failures.first() {
+        Some(f) if !f.pos.file.is_empty() && !f.pos.file.starts_with('(') && f.pos.line > 0 => {
+            Error::at(
+                msg.trim_end().to_string(),
+                Position {
+                    file: f.pos.file.to_string(),
+                    line: f.pos.line,
+                    text: None,
+                },
+            )
+        }
+        _ => Error::msg(msg.trim_end().to_string()),
+    }
+}
+
+/// Shows a position as `file:line`.
+pub fn compact(pos: &Pos) -> String {
+    if pos.file.is_empty() {
+        "(unknown)".to_string()
+    } else {
+        format!("{}:{}", pos.file, pos.line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_like_ytt() {
+        let mut s = Sources::default();
+        s.add("v.yml", "a: 1\nname: 123\n");
+        let f = Failure {
+            description: None,
+            pos: Pos {
+                file: "v.yml".into(),
+                line: 2,
+            },
+            found: "integer".into(),
+            expected: "string (by schema.yml:3)".into(),
+            hints: vec![],
+        };
+        assert_eq!(
+            render("One or more data values were invalid", &[f], &s),
+            "One or more data values were invalid\n====================================\n\nv.yml:\n    |\n  2 | name: 123\n    |\n\n    = found: integer\n    = expected: string (by schema.yml:3)\n"
+        );
+    }
+}

@@ -1,0 +1,279 @@
+//! Data values schemas (`#@data/values-schema`): types inferred from defaults,
+//! `@schema/*` annotations, type checking of every data values source, defaults,
+//! validations, and the OpenAPI v3 export (`--data-values-schema-inspect -o openapi-v3`).
+//!
+//! * [`load_schema`] evaluates a library's schema documents in file order, merges later
+//!   ones into the first as overlays, and builds the root [`types::Type`].
+//! * [`values::ValuesChecker`] is what the data values pipeline calls.
+//! * [`openapi`] prints the export like ytt 0.48 (optionally with validation keywords).
+//! * [`user_values`] checks a user's values file against an exported schema with the
+//!   `jsonschema` crate (`strake values check`).
+
+pub mod annotations;
+pub mod check;
+pub mod error;
+pub mod openapi;
+pub mod types;
+pub mod user_values;
+pub mod validation;
+pub mod values;
+
+use crate::ytt::error::{Error, Position};
+use crate::ytt::eval::{LibRef, eval_yaml, has_doc_annotation, parse_yaml};
+use crate::ytt::files::FileKind;
+use crate::ytt::node::Doc;
+use crate::ytt::overlay::{Defaults, Overlay};
+use crate::ytt::starlark::Thread;
+
+pub use values::ValuesChecker;
+
+use error::{Sources, to_error};
+
+/// Annotation marking a schema document.
+pub const SCHEMA_ANN: &str = "data/values-schema";
+
+/// Evaluates and merges the schema documents of `lib`; `None` when it has none.
+pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error> {
+    let sources = Sources::of_lib(lib);
+    let mut merged: Option<Doc> = None;
+    for f in lib.files.clone() {
+        if f.kind != FileKind::YamlTemplate || f.library {
+            continue;
+        }
+        // Cheap pre-filter: only files mentioning the annotation are parsed.
+        if !f
+            .bytes
+            .windows(SCHEMA_ANN.len())
+            .any(|w| w == SCHEMA_ANN.as_bytes())
+        {
+            continue;
+        }
+        let src = String::from_utf8_lossy(&f.bytes);
+        let name = lib.display(&f.rel);
+        let ds = parse_yaml(&src, &name)?;
+        if !has_doc_annotation(&ds, SCHEMA_ANN) {
+            continue;
+        }
+        let ev = eval_yaml(lib, &f).map_err(|e| e.context(&format!("Templating file '{name}'")))?;
+        for d in ev.docs {
+            if d.meta.has(SCHEMA_ANN) && d.meta.has("library/ref") {
+                return Err(Error::at(
+                    "Schema documents for private libraries (@library/ref) are not supported; put the schema in the library itself",
+                    Position {
+                        file: name.clone(),
+                        line: d.meta.pos.line,
+                        text: None,
+                    },
+                ));
+            }
+            if !d.meta.has(SCHEMA_ANN) {
+                if d.value.is_empty_doc() {
+                    continue;
+                }
+                return Err(Error::at(
+                    format!("Expected schema file '{name}' to only have schema documents"),
+                    Position {
+                        file: name.clone(),
+                        line: d.meta.pos.line,
+                        text: None,
+                    },
+                ));
+            }
+            match &mut merged {
+                None => merged = Some(d),
+                Some(base) => {
+                    let mut thread = Thread::new();
+                    let mut o = Overlay {
+                        thread: &mut thread,
+                    };
+                    o.merge_node(&mut base.value, &d.value, &Defaults::default())
+                        .map_err(|e| e.context("Overlaying data values schema"))?;
+                }
+            }
+        }
+    }
+    let Some(doc) = merged else {
+        return Ok((None, sources));
+    };
+    let ty = types::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
+    Ok((Some(ty), sources))
+}
+
+/// `--data-values-schema-inspect -o openapi-v3`: the OpenAPI document of the root
+/// library's schema (with `--openapi-validations`: the extended form).
+pub fn inspect(opts: &crate::ytt::Options, lib: &LibRef) -> Result<String, Error> {
+    use crate::ytt::OutputFormat;
+    if !opts.data_values_schema_inspect {
+        return Err(Error::Usage(
+            "--output openapi-v3: Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
+        ));
+    }
+    if opts.output != OutputFormat::OpenApiV3 {
+        return Err(Error::Usage(
+            "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+        ));
+    }
+    let (root, _) = load_schema(lib)?;
+    let mode = if opts.openapi_validations {
+        openapi::Mode::Extended
+    } else {
+        openapi::Mode::Ytt048
+    };
+    let doc = openapi::document(root.as_ref(), mode);
+    crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ytt::{Options, run};
+
+    fn render(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let opts = Options::from_args(args).map_err(|e| e.to_string())?;
+        run(&opts, dir.path(), &mut || Ok(Vec::new()))
+            .map(|o| String::from_utf8(o.stdout).unwrap())
+            .map_err(|e| e.to_string())
+    }
+
+    const TPL: &str = "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.values\n";
+
+    #[test]
+    fn nullable_values_are_set_by_values_documents() {
+        let schema = "#@data/values-schema\n---\n#@schema/type any=True\n#@schema/nullable\nendpoints: {}\n#@schema/nullable\ntls:\n  cert: \"\"\n  on_: false\n";
+        let values = "#@data/values\n---\nendpoints:\n  https: disabled\ntls:\n  cert: c\n";
+        let out = render(
+            &[
+                ("a.yml", TPL),
+                ("schema.yml", schema),
+                ("values.yml", values),
+            ],
+            &["-f", "."],
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "v:\n  endpoints:\n    https: disabled\n  tls:\n    cert: c\n    on_: false\n"
+        );
+    }
+
+    #[test]
+    fn array_items_get_defaults_and_are_type_checked() {
+        let schema = "#@data/values-schema\n---\nsrv:\n- host: h\n  port: 80\n";
+        let values = "#@data/values\n---\nsrv:\n- port: 1\n- host: x\n";
+        let out = render(
+            &[
+                ("a.yml", TPL),
+                ("schema.yml", schema),
+                ("values.yml", values),
+            ],
+            &["-f", "."],
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            "v:\n  srv:\n  - port: 1\n    host: h\n  - host: x\n    port: 80\n"
+        );
+        let bad = "#@data/values\n---\nsrv:\n- port: one\n  other: 1\n";
+        let e = render(
+            &[("a.yml", TPL), ("schema.yml", schema), ("values.yml", bad)],
+            &["-f", "."],
+        )
+        .unwrap_err();
+        assert!(e.contains("  4 | - port: one\n"), "{e}");
+        assert!(e.contains("= expected: integer (by schema.yml:5)"), "{e}");
+        assert!(
+            e.contains("Given data value is not declared in schema"),
+            "{e}"
+        );
+        assert!(
+            e.contains(
+                "= expected: a map item with the key named \"host\", \"port\" (from schema.yml:4)"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn later_schema_files_extend_earlier_ones() {
+        let a = "#@data/values-schema\n---\nname: a\n";
+        let b = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@data/values-schema\n---\n#@overlay/match missing_ok=True\n#@schema/validation min=1\nsize: 2\n";
+        let out = render(
+            &[("s1.yml", a), ("s2.yml", b)],
+            &["-f", ".", "--data-values-inspect"],
+        )
+        .unwrap();
+        assert_eq!(out, "name: a\nsize: 2\n");
+        let e = render(
+            &[("s1.yml", a), ("s2.yml", b)],
+            &[
+                "-f",
+                ".",
+                "--data-values-inspect",
+                "--data-value-yaml",
+                "size=0",
+            ],
+        )
+        .unwrap_err();
+        assert!(e.contains("a value >= 1 (by: s2.yml:5)"), "{e}");
+    }
+
+    #[test]
+    fn schema_files_hold_only_schema_documents() {
+        let s = "#@data/values-schema\n---\na: 1\n---\nb: 2\n";
+        let e = render(&[("schema.yml", s)], &["-f", "."]).unwrap_err();
+        assert!(
+            e.contains("Expected schema file 'schema.yml' to only have schema documents"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_validation_arguments_are_refused() {
+        for (ann, want) in [
+            (
+                "#@schema/validation min_len=\"x\"",
+                "expects min_len= to be a number",
+            ),
+            ("#@schema/validation (\"m\",)", "exactly 2 items"),
+            ("#@schema/validation (\"m\", 3)", "function or an assertion"),
+            (
+                "#@schema/validation when=1, min=1",
+                "expects when= to be a function",
+            ),
+            ("#@schema/validation", "expects at least one rule"),
+            (
+                "#@schema/examples \"x\"",
+                "expects each example to be a tuple",
+            ),
+            ("#@schema/desc 3", "expects a string argument"),
+            ("#@schema/nullable 1", "expects no arguments"),
+            ("#@schema/typo", "is not a known schema annotation"),
+        ] {
+            let s = format!("#@data/values-schema\n---\n{ann}\nx: 1\n");
+            let e = render(&[("schema.yml", &s)], &["-f", "."]).unwrap_err();
+            assert!(e.contains(want), "{ann}: {e}");
+            assert!(e.contains("in schema.yml:3"), "{ann}: {e}");
+        }
+    }
+
+    #[test]
+    fn one_not_null_and_when_null_skip() {
+        let schema = "#@data/values-schema\n---\n#@schema/validation one_not_null=[\"a\", \"b\"]\nopt:\n  #@schema/nullable\n  a: \"\"\n  #@schema/nullable\n  b: \"\"\n#@schema/nullable\n#@schema/validation min_len=1, when_null_skip=False\nc: \"\"\n";
+        let e = render(&[("a.yml", TPL), ("schema.yml", schema)], &["-f", "."]).unwrap_err();
+        assert!(
+            e.contains("exactly one of [\"a\", \"b\"] to be not null"),
+            "{e}"
+        );
+        assert!(e.contains("found: all values are null"), "{e}");
+        assert!(e.contains("  c\n"), "{e}");
+        let ok = render(
+            &[("a.yml", TPL), ("schema.yml", schema)],
+            &["-f", ".", "--data-value", "opt.a=x", "--data-value", "c=y"],
+        )
+        .unwrap();
+        assert_eq!(ok, "v:\n  opt:\n    a: x\n    b: null\n  c: \"y\"\n");
+    }
+}

@@ -1,0 +1,573 @@
+//! The universe: built-in constants and functions of the starlark-go fork in ytt
+//! (`None True False any all bool chr dict dir enumerate fail float getattr hasattr hash
+//! int len list max min ord print range repr reversed set sorted str tuple type zip`).
+//! There is no `abs`, as in ytt.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::error::{Error, Result, bail};
+use super::eval::Thread;
+use super::format::{repr, to_str};
+use super::ops::{attr_names, try_attr};
+use super::orderedmap::OrderedMap;
+use super::value::*;
+
+type Native = fn(&mut Thread, &Args) -> Result<Value>;
+
+thread_local! {
+    static UNIVERSE: Rc<HashMap<String, Value>> = Rc::new(build());
+}
+
+/// The built-in names (shared per thread).
+pub fn universe() -> Rc<HashMap<String, Value>> {
+    UNIVERSE.with(|u| u.clone())
+}
+
+fn build() -> HashMap<String, Value> {
+    let natives: &[(&str, Native)] = &[
+        ("any", any),
+        ("all", all),
+        ("bool", bool_),
+        ("chr", chr),
+        ("dict", dict),
+        ("dir", dir),
+        ("enumerate", enumerate),
+        ("fail", fail),
+        ("float", float),
+        ("getattr", getattr),
+        ("hasattr", hasattr),
+        ("hash", hash),
+        ("int", int),
+        ("len", len),
+        ("list", list),
+        ("max", max),
+        ("min", min),
+        ("ord", ord),
+        ("print", print),
+        ("range", range),
+        ("repr", repr_),
+        ("reversed", reversed),
+        ("set", set),
+        ("sorted", sorted),
+        ("str", str_),
+        ("tuple", tuple),
+        ("type", type_),
+        ("zip", zip),
+    ];
+    let mut m: HashMap<String, Value> = natives
+        .iter()
+        .map(|(n, f)| (n.to_string(), Value::native(n, f)))
+        .collect();
+    m.insert("None".into(), Value::None);
+    m.insert("True".into(), Value::Bool(true));
+    m.insert("False".into(), Value::Bool(false));
+    m
+}
+
+fn one(fname: &str, a: &Args) -> Result<Value> {
+    Ok(a.positional(fname, 1, 1)?.remove(0).expect("required"))
+}
+
+fn items_of(fname: &str, v: &Value) -> Result<Vec<Value>> {
+    match iterate(v) {
+        Some((items, _)) => Ok(items),
+        None => bail!("{fname}: got {}, want iterable", v.type_name()),
+    }
+}
+
+fn any(_: &mut Thread, a: &Args) -> Result<Value> {
+    Ok(Value::Bool(
+        items_of("any", &one("any", a)?)?.iter().any(Value::truth),
+    ))
+}
+
+fn all(_: &mut Thread, a: &Args) -> Result<Value> {
+    Ok(Value::Bool(
+        items_of("all", &one("all", a)?)?.iter().all(Value::truth),
+    ))
+}
+
+fn bool_(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("bool", 0, 1)?;
+    Ok(Value::Bool(v[0].as_ref().is_some_and(Value::truth)))
+}
+
+fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = one("chr", a)?;
+    let Value::Int(i) = v else {
+        bail!("chr: got {}, want int", v.type_name())
+    };
+    if i < 0 {
+        bail!("chr: Unicode code point {i} out of range (<0)");
+    }
+    match u32::try_from(i).ok().and_then(char::from_u32) {
+        Some(c) => Ok(Value::Str(c.to_string().into())),
+        None => bail!("chr: Unicode code point U+{i:X} out of range (>0x10FFFF)"),
+    }
+}
+
+/// Shared by `dict(...)` and `dict.update(...)`.
+pub(crate) fn update_dict(m: &mut OrderedMap, a: &Args, fname: &str) -> Result<()> {
+    if a.pos.len() > 1 {
+        bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
+    }
+    if let Some(src) = a.pos.first() {
+        match src {
+            Value::Dict(d) => {
+                for (k, v) in d.map.borrow().entries() {
+                    m.insert(k.clone(), v.clone())?;
+                }
+            }
+            Value::Host(h) if h.items().is_some() => {
+                for (k, v) in h.items().unwrap_or_default() {
+                    m.insert(k, v)?;
+                }
+            }
+            other => {
+                let Some((items, _g)) = iterate(other) else {
+                    bail!("{fname}: got {}, want iterable", other.type_name())
+                };
+                for (i, pair) in items.into_iter().enumerate() {
+                    let Some((kv, _)) = iterate(&pair) else {
+                        bail!(
+                            "{fname}: dictionary update sequence element #{i} is not iterable ({})",
+                            pair.type_name()
+                        )
+                    };
+                    if kv.len() != 2 {
+                        bail!(
+                            "{fname}: dictionary update sequence element #{i} has length {}, want 2",
+                            kv.len()
+                        );
+                    }
+                    let mut kv = kv.into_iter();
+                    m.insert(kv.next().expect("key"), kv.next().expect("value"))?;
+                }
+            }
+        }
+    }
+    for (k, v) in &a.kwargs {
+        m.insert(Value::Str(k.clone()), v.clone())?;
+    }
+    Ok(())
+}
+
+fn dict(_: &mut Thread, a: &Args) -> Result<Value> {
+    let mut m = OrderedMap::new();
+    update_dict(&mut m, a, "dict")?;
+    Ok(Value::dict(m))
+}
+
+fn dir(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = one("dir", a)?;
+    Ok(Value::list(
+        attr_names(&v)
+            .into_iter()
+            .map(|n| Value::Str(n.into()))
+            .collect(),
+    ))
+}
+
+fn enumerate(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.unpack("enumerate", &["iterable", "start?"])?;
+    let start = match &v[1] {
+        Some(Value::Int(i)) => *i,
+        Some(o) => bail!(
+            "enumerate: for parameter start: got {}, want int",
+            o.type_name()
+        ),
+        None => 0,
+    };
+    let items = items_of("enumerate", v[0].as_ref().expect("required"))?;
+    Ok(Value::list(
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| Value::tuple(vec![Value::Int(start + i as i128), x]))
+            .collect(),
+    ))
+}
+
+fn joined(fname: &str, a: &Args) -> Result<String> {
+    let mut sep = " ".to_string();
+    for (k, v) in &a.kwargs {
+        match (&**k, v) {
+            ("sep", Value::Str(s)) => sep = s.to_string(),
+            ("sep", o) => bail!(
+                "{fname}: for parameter sep: got {}, want string",
+                o.type_name()
+            ),
+            (k, _) => bail!("{fname}: unexpected keyword argument {k}"),
+        }
+    }
+    Ok(a.pos.iter().map(to_str).collect::<Vec<_>>().join(&sep))
+}
+
+fn fail(_: &mut Thread, a: &Args) -> Result<Value> {
+    Err(Error::new(format!("fail: {}", joined("fail", a)?)))
+}
+
+fn print(t: &mut Thread, a: &Args) -> Result<Value> {
+    let s = joined("print", a)?;
+    match t.print.clone() {
+        Some(p) => p(&s),
+        None => eprintln!("{s}"),
+    }
+    Ok(Value::None)
+}
+
+fn float(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("float", 0, 1)?;
+    Ok(Value::Float(match &v[0] {
+        None => 0.0,
+        Some(Value::Bool(b)) => *b as i64 as f64,
+        Some(Value::Int(i)) => *i as f64,
+        Some(Value::Float(f)) => *f,
+        Some(Value::Str(s)) => parse_go_float(s).ok_or_else(|| {
+            Error::new(format!(
+                "float: strconv.ParseFloat: parsing {}: invalid syntax",
+                super::format::quote(s)
+            ))
+        })?,
+        Some(o) => bail!("float got {}, want number or string", o.type_name()),
+    }))
+}
+
+fn parse_go_float(s: &str) -> Option<f64> {
+    let t = s.trim_start_matches(['+', '-']);
+    let lower = t.to_ascii_lowercase();
+    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+        return s.parse::<f64>().ok();
+    }
+    if t.is_empty()
+        || !t
+            .chars()
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+    {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+fn getattr(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("getattr", 2, 3)?;
+    let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
+    let Value::Str(name) = name else {
+        bail!(
+            "getattr: for parameter name: got {}, want string",
+            name.type_name()
+        )
+    };
+    match try_attr(x, name) {
+        Ok(Some(r)) => Ok(r),
+        Ok(None) | Err(_) if v[2].is_some() => Ok(v[2].clone().expect("default")),
+        Ok(None) => bail!("getattr: {} has no .{name} field or method", x.type_name()),
+        Err(e) => Err(Error::new(format!("getattr: {}", e.msg))),
+    }
+}
+
+fn hasattr(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("hasattr", 2, 2)?;
+    let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
+    let Value::Str(name) = name else {
+        bail!(
+            "hasattr: for parameter name: got {}, want string",
+            name.type_name()
+        )
+    };
+    Ok(Value::Bool(match try_attr(x, name) {
+        Ok(r) => r.is_some(),
+        Err(_) => attr_names(x).iter().any(|n| **n == **name),
+    }))
+}
+
+fn hash(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = one("hash", a)?;
+    let Value::Str(s) = v else {
+        bail!("hash: for parameter 1: got {}, want string", v.type_name())
+    };
+    // java.lang.String.hashCode over UTF-16, as starlark-go.
+    let mut h: i32 = 0;
+    for u in s.encode_utf16() {
+        h = h.wrapping_mul(31).wrapping_add(u as i32);
+    }
+    Ok(Value::Int(h as i128))
+}
+
+fn int(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.unpack("int", &["x?", "base?"])?;
+    let x = v[0].clone().unwrap_or(Value::Int(0));
+    if let Value::Str(s) = &x {
+        let base = match &v[1] {
+            None => 10,
+            Some(Value::Int(b)) if *b == 0 || (2..=36).contains(b) => *b as u32,
+            Some(_) => bail!("int: base must be an integer >= 2 && <= 36"),
+        };
+        return parse_int(s, base).map(Value::Int);
+    }
+    if v[1].is_some() {
+        bail!("int: can't convert non-string with explicit base");
+    }
+    match x {
+        Value::Bool(b) => Ok(Value::Int(b as i128)),
+        Value::Int(_) => Ok(x),
+        Value::Float(f) => {
+            if !f.is_finite() {
+                bail!(
+                    "int: cannot convert float {} to integer",
+                    super::format::float_str(f)
+                );
+            }
+            let t = f.trunc();
+            if t.abs() >= 1.7e38 {
+                bail!("int: float {} out of range", super::format::float_str(f));
+            }
+            Ok(Value::Int(t as i128))
+        }
+        o => bail!("int: cannot convert {} to int", o.type_name()),
+    }
+}
+
+/// starlark-go's `int(string, base)` rules (sign, 0x/0o/0b prefixes, base 0).
+fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
+    let invalid = |b: u32| Error::new(format!("int: invalid literal with base {b}: {orig}"));
+    let mut s = orig;
+    let mut neg = false;
+    if let Some(r) = s.strip_prefix('+') {
+        s = r;
+    } else if let Some(r) = s.strip_prefix('-') {
+        s = r;
+        neg = true;
+    }
+    let mut prefix = 0;
+    if s.len() > 1 && s.starts_with('0') {
+        if s.len() > 2 {
+            prefix = match &s[1..2] {
+                "o" | "O" => 8,
+                "x" | "X" => 16,
+                "b" | "B" => 2,
+                _ => 0,
+            };
+            if prefix != 0 {
+                s = &s[2..];
+            }
+        }
+        if prefix == 0 && base == 0 {
+            return if s[1..].chars().all(|c| c == '0') {
+                Ok(0)
+            } else {
+                Err(invalid(10))
+            };
+        }
+        if base != 0 && prefix != 0 && prefix != base {
+            return Err(invalid(base));
+        }
+    }
+    if base == 0 {
+        base = if prefix != 0 { prefix } else { 10 };
+    }
+    if s.is_empty() || s.starts_with(['+', '-']) {
+        return Err(invalid(base));
+    }
+    let n = i128::from_str_radix(s, base).map_err(|_| invalid(base))?;
+    Ok(if neg { -n } else { n })
+}
+
+fn len(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = one("len", a)?;
+    match v.len() {
+        Some(n) => Ok(Value::Int(n as i128)),
+        None => bail!("len: value of type {} has no len", v.type_name()),
+    }
+}
+
+fn list(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("list", 0, 1)?;
+    Ok(Value::list(match &v[0] {
+        Some(x) => items_of("list", x)?,
+        None => Vec::new(),
+    }))
+}
+
+fn tuple(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("tuple", 0, 1)?;
+    Ok(Value::tuple(match &v[0] {
+        Some(x) => items_of("tuple", x)?,
+        None => Vec::new(),
+    }))
+}
+
+fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Result<Value> {
+    if a.pos.is_empty() {
+        bail!("{fname} requires at least one positional argument");
+    }
+    let mut key = None;
+    for (k, v) in &a.kwargs {
+        if &**k == "key" {
+            key = Some(v.clone());
+        } else {
+            bail!("{fname}: unexpected keyword argument {k}");
+        }
+    }
+    let items = if a.pos.len() == 1 {
+        match iterate(&a.pos[0]) {
+            Some((items, _)) => items,
+            None => bail!("{fname}: {} value is not iterable", a.pos[0].type_name()),
+        }
+    } else {
+        a.pos.clone()
+    };
+    let mut best: Option<(Value, Value)> = None;
+    for x in items {
+        let k = match &key {
+            Some(f) => t.call(f, Args::new(vec![x.clone()]))?,
+            None => x.clone(),
+        };
+        match &best {
+            None => best = Some((x, k)),
+            Some((_, bk)) => {
+                if compare(&k, bk).map_err(|e| Error::new(format!("{fname}: {}", e.msg)))? == want {
+                    best = Some((x, k));
+                }
+            }
+        }
+    }
+    best.map(|(x, _)| x)
+        .ok_or_else(|| Error::new(format!("{fname}: argument is an empty sequence")))
+}
+
+fn max(t: &mut Thread, a: &Args) -> Result<Value> {
+    minmax(t, a, "max", std::cmp::Ordering::Greater)
+}
+
+fn min(t: &mut Thread, a: &Args) -> Result<Value> {
+    minmax(t, a, "min", std::cmp::Ordering::Less)
+}
+
+fn ord(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = one("ord", a)?;
+    let Value::Str(s) = &v else {
+        bail!("ord: got {}, want string", v.type_name())
+    };
+    let mut cs = s.chars();
+    match (cs.next(), cs.next()) {
+        (Some(c), None) => Ok(Value::Int(c as i128)),
+        _ => bail!(
+            "ord: string encodes {} Unicode code points, want 1",
+            s.chars().count()
+        ),
+    }
+}
+
+fn range(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("range", 1, 3)?;
+    let mut ints = Vec::new();
+    for (i, x) in v.iter().enumerate() {
+        match x {
+            Some(Value::Int(n)) => ints.push(
+                i64::try_from(*n)
+                    .map_err(|_| Error::new(format!("range: argument {} out of range", i + 1)))?,
+            ),
+            Some(o) => bail!(
+                "range: for parameter {}: got {}, want int",
+                i + 1,
+                o.type_name()
+            ),
+            None => {}
+        }
+    }
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] => (*start, *stop, *step),
+        _ => unreachable!("one to three arguments"),
+    };
+    if step == 0 {
+        bail!("range: step argument must not be zero");
+    }
+    Ok(Value::Range(Range { start, stop, step }))
+}
+
+fn repr_(_: &mut Thread, a: &Args) -> Result<Value> {
+    Ok(Value::Str(repr(&one("repr", a)?).into()))
+}
+
+fn reversed(_: &mut Thread, a: &Args) -> Result<Value> {
+    let mut items = items_of("reversed", &one("reversed", a)?)?;
+    items.reverse();
+    Ok(Value::list(items))
+}
+
+fn set(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.positional("set", 0, 1)?;
+    let s = Set::default();
+    if let Some(x) = &v[0] {
+        for item in items_of("set", x)? {
+            s.insert(item)
+                .map_err(|e| Error::new(format!("set: {}", e.msg)))?;
+        }
+    }
+    Ok(Value::Set(Rc::new(s)))
+}
+
+fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
+    let v = a.unpack("sorted", &["iterable", "key?", "reverse?"])?;
+    let items = items_of("sorted", v[0].as_ref().expect("required"))?;
+    let reverse = v[2].as_ref().is_some_and(Value::truth);
+    let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
+    for x in items {
+        let k = match &v[1] {
+            Some(Value::None) | None => x.clone(),
+            Some(f) => t.call(f, Args::new(vec![x.clone()]))?,
+        };
+        keyed.push((k, x));
+    }
+    let mut err = None;
+    keyed.sort_by(|(a, _), (b, _)| {
+        let o = compare(a, b).unwrap_or_else(|e| {
+            err.get_or_insert(e);
+            std::cmp::Ordering::Equal
+        });
+        if reverse { o.reverse() } else { o }
+    });
+    if let Some(e) = err {
+        return Err(Error::new(format!("sorted: {}", e.msg)));
+    }
+    Ok(Value::list(keyed.into_iter().map(|(_, x)| x).collect()))
+}
+
+fn str_(_: &mut Thread, a: &Args) -> Result<Value> {
+    let v = one("str", a)?;
+    Ok(match v {
+        Value::Str(_) => v,
+        other => Value::Str(to_str(&other).into()),
+    })
+}
+
+fn type_(_: &mut Thread, a: &Args) -> Result<Value> {
+    Ok(Value::Str(one("type", a)?.type_name().into()))
+}
+
+fn zip(_: &mut Thread, a: &Args) -> Result<Value> {
+    if !a.kwargs.is_empty() {
+        bail!("zip does not accept keyword arguments");
+    }
+    let mut cols = Vec::new();
+    for (i, x) in a.pos.iter().enumerate() {
+        match iterate(x) {
+            Some((items, _)) => cols.push(items),
+            None => bail!(
+                "zip: argument #{} is not iterable: {}",
+                i + 1,
+                x.type_name()
+            ),
+        }
+    }
+    let rows = cols.iter().map(Vec::len).min().unwrap_or(0);
+    Ok(Value::list(
+        (0..rows)
+            .map(|r| Value::tuple(cols.iter().map(|c| c[r].clone()).collect()))
+            .collect(),
+    ))
+}

@@ -1,0 +1,397 @@
+//! Expression half of the parser: precedence climbing over Starlark's operators,
+//! primaries (calls, indexing, slicing, attributes), literals, comprehensions and
+//! lambdas.
+
+use std::rc::Rc;
+
+use super::ast::*;
+use super::error::{Error, Position, Result};
+use super::lexer::Tok;
+use super::parser::{Parser, binop_of};
+
+impl Parser {
+    /// Expression = Test {',' Test} (a bare comma list is a tuple).
+    pub(super) fn expression(&mut self) -> Result<Expr> {
+        let pos = self.pos();
+        let first = self.test()?;
+        if self.peek() != &Tok::Comma {
+            return Ok(first);
+        }
+        let mut list = vec![first];
+        while self.peek() == &Tok::Comma {
+            self.next();
+            if terminates_list(self.peek()) {
+                break;
+            }
+            list.push(self.test()?);
+        }
+        Ok(Expr::new(ExprKind::Tuple(list), pos))
+    }
+
+    pub(super) fn test(&mut self) -> Result<Expr> {
+        if self.peek() == &Tok::Lambda {
+            let pos = self.pos();
+            self.next();
+            let params = self.params(Tok::Colon)?;
+            self.expect(Tok::Colon)?;
+            let body = self.test()?;
+            let bpos = body.pos.clone();
+            let func = FuncDef {
+                name: "lambda".into(),
+                pos: pos.clone(),
+                params,
+                body: vec![Stmt::new(StmtKind::Return(Some(body)), bpos)],
+                info: FuncInfo::default(),
+            };
+            return Ok(Expr::new(ExprKind::Lambda(Rc::new(func)), pos));
+        }
+        let x = self.binary(0)?;
+        if self.peek() == &Tok::If {
+            let pos = x.pos.clone();
+            self.next();
+            let cond = self.binary(0)?;
+            if self.peek() != &Tok::Else {
+                return self.unexpected("else");
+            }
+            self.next();
+            let els = self.test()?;
+            return Ok(Expr::new(
+                ExprKind::Cond {
+                    cond: Box::new(cond),
+                    then: Box::new(x),
+                    els: Box::new(els),
+                },
+                pos,
+            ));
+        }
+        Ok(x)
+    }
+
+    /// Precedence climbing over `or`, `and`, `not`, comparisons and arithmetic.
+    pub(super) fn binary(&mut self, prec: u8) -> Result<Expr> {
+        let mut x = if prec == 2 {
+            self.not_test()?
+        } else if prec > 9 {
+            return self.primary_or_unary();
+        } else {
+            self.binary(prec + 1)?
+        };
+        loop {
+            let (op, p) = match self.cur_binop() {
+                Some(v) => v,
+                None => return Ok(x),
+            };
+            if p != prec {
+                return Ok(x);
+            }
+            let pos = self.pos();
+            if op == BinOp::NotIn {
+                self.next();
+            }
+            self.next();
+            let y = self.binary(prec + 1)?;
+            x = Expr::new(ExprKind::Binary(op, Box::new(x), Box::new(y)), pos);
+            if prec == 3
+                && let Some((op2, 3)) = self.cur_binop()
+            {
+                return self.err(format!(
+                    "{} does not associate with {}",
+                    op.symbol(),
+                    op2.symbol()
+                ));
+            }
+        }
+    }
+
+    fn not_test(&mut self) -> Result<Expr> {
+        if self.peek() == &Tok::Not {
+            let pos = self.pos();
+            self.next();
+            let y = self.not_test()?;
+            return Ok(Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(y)), pos));
+        }
+        self.binary(3)
+    }
+
+    fn cur_binop(&self) -> Option<(BinOp, u8)> {
+        let t = self.peek();
+        if t == &Tok::Not {
+            return if self.peek2() == &Tok::In {
+                Some((BinOp::NotIn, 3))
+            } else {
+                None
+            };
+        }
+        let op = binop_of(t)?;
+        let p = match op {
+            BinOp::Or => 1,
+            BinOp::And => 2,
+            BinOp::Eq
+            | BinOp::Ne
+            | BinOp::Lt
+            | BinOp::Gt
+            | BinOp::Le
+            | BinOp::Ge
+            | BinOp::In
+            | BinOp::NotIn => 3,
+            BinOp::BitOr => 4,
+            BinOp::BitXor => 5,
+            BinOp::BitAnd => 6,
+            BinOp::Shl | BinOp::Shr => 7,
+            BinOp::Add | BinOp::Sub => 8,
+            BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => 9,
+        };
+        Some((op, p))
+    }
+
+    pub(super) fn primary_or_unary(&mut self) -> Result<Expr> {
+        let pos = self.pos();
+        let op = match self.peek() {
+            Tok::Minus => Some(UnaryOp::Neg),
+            Tok::Plus => Some(UnaryOp::Plus),
+            Tok::Tilde => Some(UnaryOp::Invert),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.next();
+            let x = self.primary_or_unary()?;
+            return Ok(Expr::new(ExprKind::Unary(op, Box::new(x)), pos));
+        }
+        let mut x = self.operand()?;
+        loop {
+            match self.peek() {
+                Tok::Dot => {
+                    let pos = self.pos();
+                    self.next();
+                    let name = self.ident()?;
+                    x = Expr::new(ExprKind::Dot(Box::new(x), name.name), pos);
+                }
+                Tok::LParen => {
+                    let pos = self.pos();
+                    self.next();
+                    let args = self.call_args()?;
+                    self.expect(Tok::RParen)?;
+                    x = Expr::new(ExprKind::Call(Box::new(x), args), pos);
+                }
+                Tok::LBrack => {
+                    let pos = self.pos();
+                    self.next();
+                    x = self.index_or_slice(x, pos)?;
+                }
+                _ => return Ok(x),
+            }
+        }
+    }
+
+    fn index_or_slice(&mut self, x: Expr, pos: Position) -> Result<Expr> {
+        let mut parts: [Option<Box<Expr>>; 3] = [None, None, None];
+        let mut colons = 0;
+        loop {
+            match self.peek() {
+                Tok::RBrack => break,
+                Tok::Colon => {
+                    colons += 1;
+                    if colons > 2 {
+                        return self.unexpected("']'");
+                    }
+                    self.next();
+                }
+                _ => {
+                    if parts[colons].is_some() {
+                        return self.unexpected("']'");
+                    }
+                    parts[colons] = Some(Box::new(if colons == 0 {
+                        self.expression()?
+                    } else {
+                        self.test()?
+                    }));
+                }
+            }
+        }
+        self.next();
+        if colons == 0 {
+            match parts[0].take() {
+                Some(i) => Ok(Expr::new(ExprKind::Index(Box::new(x), i), pos)),
+                None => Err(Error::syntax(pos, "got ], want expression")),
+            }
+        } else {
+            let [lo, hi, step] = parts;
+            Ok(Expr::new(
+                ExprKind::Slice {
+                    x: Box::new(x),
+                    lo,
+                    hi,
+                    step,
+                },
+                pos,
+            ))
+        }
+    }
+
+    fn call_args(&mut self) -> Result<Vec<Arg>> {
+        let mut args = Vec::new();
+        while self.peek() != &Tok::RParen {
+            match self.peek() {
+                Tok::Star => {
+                    self.next();
+                    args.push(Arg::Star(self.test()?));
+                }
+                Tok::StarStar => {
+                    self.next();
+                    args.push(Arg::StarStar(self.test()?));
+                }
+                Tok::Ident(n) if self.peek2() == &Tok::Assign => {
+                    let n = n.clone();
+                    self.next();
+                    self.next();
+                    args.push(Arg::Named(n, self.test()?));
+                }
+                _ => args.push(Arg::Pos(self.test()?)),
+            }
+            if self.peek() == &Tok::Comma {
+                self.next();
+            } else {
+                break;
+            }
+        }
+        Ok(args)
+    }
+
+    fn operand(&mut self) -> Result<Expr> {
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Ident(n) => {
+                self.next();
+                Ok(Expr::new(ExprKind::Ident(Ident::new(n, pos.clone())), pos))
+            }
+            Tok::Int(v) => {
+                self.next();
+                Ok(Expr::new(ExprKind::Int(v), pos))
+            }
+            Tok::Float(v) => {
+                self.next();
+                Ok(Expr::new(ExprKind::Float(v), pos))
+            }
+            Tok::Str(s) => {
+                self.next();
+                Ok(Expr::new(ExprKind::Str(s.into()), pos))
+            }
+            Tok::LParen => {
+                self.next();
+                if self.peek() == &Tok::RParen {
+                    self.next();
+                    return Ok(Expr::new(ExprKind::Tuple(vec![]), pos));
+                }
+                let first = self.test()?;
+                if self.peek() == &Tok::For {
+                    return self.err("generator expressions are not supported");
+                }
+                if self.peek() == &Tok::RParen {
+                    self.next();
+                    return Ok(first);
+                }
+                let mut list = vec![first];
+                while self.peek() == &Tok::Comma {
+                    self.next();
+                    if self.peek() == &Tok::RParen {
+                        break;
+                    }
+                    list.push(self.test()?);
+                }
+                self.expect(Tok::RParen)?;
+                Ok(Expr::new(ExprKind::Tuple(list), pos))
+            }
+            Tok::LBrack => {
+                self.next();
+                let mut list = Vec::new();
+                if self.peek() != &Tok::RBrack {
+                    let first = self.test()?;
+                    if self.peek() == &Tok::For {
+                        let clauses = self.comp_clauses()?;
+                        self.expect(Tok::RBrack)?;
+                        return Ok(Expr::new(
+                            ExprKind::Comp {
+                                body: CompBody::List(Box::new(first)),
+                                clauses,
+                            },
+                            pos,
+                        ));
+                    }
+                    list.push(first);
+                    while self.peek() == &Tok::Comma {
+                        self.next();
+                        if self.peek() == &Tok::RBrack {
+                            break;
+                        }
+                        list.push(self.test()?);
+                    }
+                }
+                self.expect(Tok::RBrack)?;
+                Ok(Expr::new(ExprKind::List(list), pos))
+            }
+            Tok::LBrace => {
+                self.next();
+                let mut entries = Vec::new();
+                if self.peek() != &Tok::RBrace {
+                    let k = self.test()?;
+                    self.expect(Tok::Colon)?;
+                    let v = self.test()?;
+                    if self.peek() == &Tok::For {
+                        let clauses = self.comp_clauses()?;
+                        self.expect(Tok::RBrace)?;
+                        let body = CompBody::Dict(Box::new(k), Box::new(v));
+                        return Ok(Expr::new(ExprKind::Comp { body, clauses }, pos));
+                    }
+                    entries.push((k, v));
+                    while self.peek() == &Tok::Comma {
+                        self.next();
+                        if self.peek() == &Tok::RBrace {
+                            break;
+                        }
+                        let k = self.test()?;
+                        self.expect(Tok::Colon)?;
+                        entries.push((k, self.test()?));
+                    }
+                }
+                self.expect(Tok::RBrace)?;
+                Ok(Expr::new(ExprKind::Dict(entries), pos))
+            }
+            _ => self.unexpected("expression"),
+        }
+    }
+
+    fn comp_clauses(&mut self) -> Result<Vec<Clause>> {
+        let mut clauses = Vec::new();
+        loop {
+            match self.peek() {
+                Tok::For => {
+                    self.next();
+                    let vars = self.loop_vars()?;
+                    self.expect(Tok::In)?;
+                    let iter = self.binary(0)?;
+                    clauses.push(Clause::For { vars, iter });
+                }
+                Tok::If => {
+                    self.next();
+                    clauses.push(Clause::If(self.binary(0)?));
+                }
+                _ => return Ok(clauses),
+            }
+        }
+    }
+}
+
+fn terminates_list(t: &Tok) -> bool {
+    matches!(
+        t,
+        Tok::Newline
+            | Tok::Eof
+            | Tok::Semi
+            | Tok::Assign
+            | Tok::AugAssign(_)
+            | Tok::RParen
+            | Tok::RBrack
+            | Tok::Colon
+            | Tok::In
+    )
+}

@@ -1,0 +1,614 @@
+//! Tokenizer for the ytt Starlark dialect. Indentation is not significant (blocks
+//! close with `end`), so no INDENT/OUTDENT tokens exist: a NEWLINE ends each logical
+//! line outside brackets. `pass` is rejected as in ytt; string escapes follow the
+//! starlark-go version that ytt embeds (unknown escapes such as `\d` or `\u` keep
+//! their backslash).
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    Ident(String),
+    Int(i128),
+    Float(f64),
+    Str(String),
+    Newline,
+    Eof,
+    // keywords
+    And,
+    Break,
+    Continue,
+    Def,
+    Elif,
+    Else,
+    End,
+    For,
+    If,
+    In,
+    Lambda,
+    Load,
+    Not,
+    Or,
+    Return,
+    While,
+    // punctuation
+    LParen,
+    RParen,
+    LBrack,
+    RBrack,
+    LBrace,
+    RBrace,
+    Comma,
+    Colon,
+    Semi,
+    Dot,
+    Assign,
+    Plus,
+    Minus,
+    Star,
+    StarStar,
+    Slash,
+    SlashSlash,
+    Percent,
+    Amp,
+    Pipe,
+    Caret,
+    Tilde,
+    Shl,
+    Shr,
+    EqEq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    /// Augmented assignment; the payload is the binary operator's token.
+    AugAssign(Box<Tok>),
+}
+
+/// A token with its (parsed-text) line and column, both 1-based.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Token {
+    pub tok: Tok,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// Reserved words of the starlark-go version in ytt (`assert` is not reserved there:
+/// ytt templates load `@ytt:assert` as `assert`).
+const RESERVED: &[&str] = &[
+    "as", "class", "del", "except", "finally", "from", "global", "import", "is", "nonlocal",
+    "raise", "try", "with", "yield",
+];
+
+/// Tokenizes `src`. Errors carry (line, col) in parsed-text coordinates; the parser maps
+/// them to origins.
+pub fn tokenize(src: &str) -> std::result::Result<Vec<Token>, (u32, u32, String)> {
+    Lexer {
+        s: src.as_bytes(),
+        i: 0,
+        line: 1,
+        col: 1,
+        depth: 0,
+        out: Vec::new(),
+    }
+    .run()
+}
+
+struct Lexer<'a> {
+    s: &'a [u8],
+    i: usize,
+    line: u32,
+    col: u32,
+    depth: i32,
+    out: Vec<Token>,
+}
+
+type LexResult<T> = std::result::Result<T, (u32, u32, String)>;
+
+impl<'a> Lexer<'a> {
+    fn peek(&self, k: usize) -> u8 {
+        *self.s.get(self.i + k).unwrap_or(&0)
+    }
+
+    fn bump(&mut self) -> u8 {
+        let c = self.s[self.i];
+        self.i += 1;
+        if c == b'\n' {
+            self.line += 1;
+            self.col = 1;
+        } else if (c & 0xC0) != 0x80 {
+            self.col += 1;
+        }
+        c
+    }
+
+    fn push(&mut self, tok: Tok, line: u32, col: u32) {
+        self.out.push(Token { tok, line, col });
+    }
+
+    fn run(mut self) -> LexResult<Vec<Token>> {
+        loop {
+            if self.i >= self.s.len() {
+                if !matches!(
+                    self.out.last(),
+                    None | Some(Token {
+                        tok: Tok::Newline,
+                        ..
+                    })
+                ) {
+                    let (l, c) = (self.line, self.col);
+                    self.push(Tok::Newline, l, c);
+                }
+                let (l, c) = (self.line, self.col);
+                self.push(Tok::Eof, l, c);
+                return Ok(self.out);
+            }
+            let c = self.peek(0);
+            let (line, col) = (self.line, self.col);
+            match c {
+                b' ' | b'\t' | b'\r' | b'\x0c' => {
+                    self.bump();
+                }
+                b'\n' => {
+                    self.bump();
+                    if self.depth == 0
+                        && !matches!(
+                            self.out.last(),
+                            None | Some(Token {
+                                tok: Tok::Newline,
+                                ..
+                            })
+                        )
+                    {
+                        self.push(Tok::Newline, line, col);
+                    }
+                }
+                b'#' => {
+                    while self.i < self.s.len() && self.peek(0) != b'\n' {
+                        self.bump();
+                    }
+                }
+                b'\\' => {
+                    self.bump();
+                    if self.peek(0) == b'\r' {
+                        self.bump();
+                    }
+                    if self.peek(0) == b'\n' {
+                        self.bump();
+                    } else {
+                        return Err((line, col, "stray backslash in program".into()));
+                    }
+                }
+                b'"' | b'\'' => {
+                    let s = self.string(false)?;
+                    self.push(Tok::Str(s), line, col);
+                }
+                b'r' | b'R' if matches!(self.peek(1), b'"' | b'\'') => {
+                    self.bump();
+                    let s = self.string(true)?;
+                    self.push(Tok::Str(s), line, col);
+                }
+                b'0'..=b'9' => {
+                    let t = self.number()?;
+                    self.push(t, line, col);
+                }
+                b'.' if self.peek(1).is_ascii_digit() => {
+                    let t = self.number()?;
+                    self.push(t, line, col);
+                }
+                c if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
+                    let start = self.i;
+                    while self.i < self.s.len() {
+                        let c = self.peek(0);
+                        if c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80 {
+                            self.bump();
+                        } else {
+                            break;
+                        }
+                    }
+                    let word = std::str::from_utf8(&self.s[start..self.i])
+                        .unwrap_or("?")
+                        .to_string();
+                    let tok = match word.as_str() {
+                        "and" => Tok::And,
+                        "break" => Tok::Break,
+                        "continue" => Tok::Continue,
+                        "def" => Tok::Def,
+                        "elif" => Tok::Elif,
+                        "else" => Tok::Else,
+                        "end" => Tok::End,
+                        "for" => Tok::For,
+                        "if" => Tok::If,
+                        "in" => Tok::In,
+                        "lambda" => Tok::Lambda,
+                        "load" => Tok::Load,
+                        "not" => Tok::Not,
+                        "or" => Tok::Or,
+                        "return" => Tok::Return,
+                        "while" => Tok::While,
+                        "pass" => {
+                            return Err((
+                                self.line,
+                                self.col,
+                                "use of reserved keyword 'pass' is not allowed".into(),
+                            ));
+                        }
+                        w if RESERVED.contains(&w) => {
+                            return Err((line, col, format!("keyword {w} is reserved")));
+                        }
+                        _ => Tok::Ident(word),
+                    };
+                    self.push(tok, line, col);
+                }
+                _ => {
+                    let t = self.punct()?;
+                    self.push(t, line, col);
+                }
+            }
+        }
+    }
+
+    fn punct(&mut self) -> LexResult<Tok> {
+        let (line, col) = (self.line, self.col);
+        let c = self.bump();
+        let n = self.peek(0);
+        let two = |me: &mut Self, t: Tok| {
+            me.bump();
+            t
+        };
+        let aug = |me: &mut Self, t: Tok| {
+            me.bump();
+            Tok::AugAssign(Box::new(t))
+        };
+        Ok(match c {
+            b'(' => {
+                self.depth += 1;
+                Tok::LParen
+            }
+            b'[' => {
+                self.depth += 1;
+                Tok::LBrack
+            }
+            b'{' => {
+                self.depth += 1;
+                Tok::LBrace
+            }
+            b')' => {
+                self.depth -= 1;
+                Tok::RParen
+            }
+            b']' => {
+                self.depth -= 1;
+                Tok::RBrack
+            }
+            b'}' => {
+                self.depth -= 1;
+                Tok::RBrace
+            }
+            b',' => Tok::Comma,
+            b':' => Tok::Colon,
+            b';' => Tok::Semi,
+            b'.' => Tok::Dot,
+            b'=' if n == b'=' => two(self, Tok::EqEq),
+            b'=' => Tok::Assign,
+            b'!' if n == b'=' => two(self, Tok::Ne),
+            b'+' if n == b'=' => aug(self, Tok::Plus),
+            b'+' => Tok::Plus,
+            b'-' if n == b'=' => aug(self, Tok::Minus),
+            b'-' => Tok::Minus,
+            b'*' if n == b'*' => two(self, Tok::StarStar),
+            b'*' if n == b'=' => aug(self, Tok::Star),
+            b'*' => Tok::Star,
+            b'/' if n == b'/' => {
+                self.bump();
+                if self.peek(0) == b'=' {
+                    aug(self, Tok::SlashSlash)
+                } else {
+                    Tok::SlashSlash
+                }
+            }
+            b'/' if n == b'=' => aug(self, Tok::Slash),
+            b'/' => Tok::Slash,
+            b'%' if n == b'=' => aug(self, Tok::Percent),
+            b'%' => Tok::Percent,
+            b'&' if n == b'=' => aug(self, Tok::Amp),
+            b'&' => Tok::Amp,
+            b'|' if n == b'=' => aug(self, Tok::Pipe),
+            b'|' => Tok::Pipe,
+            b'^' if n == b'=' => aug(self, Tok::Caret),
+            b'^' => Tok::Caret,
+            b'~' => Tok::Tilde,
+            b'<' if n == b'<' => {
+                self.bump();
+                if self.peek(0) == b'=' {
+                    aug(self, Tok::Shl)
+                } else {
+                    Tok::Shl
+                }
+            }
+            b'<' if n == b'=' => two(self, Tok::Le),
+            b'<' => Tok::Lt,
+            b'>' if n == b'>' => {
+                self.bump();
+                if self.peek(0) == b'=' {
+                    aug(self, Tok::Shr)
+                } else {
+                    Tok::Shr
+                }
+            }
+            b'>' if n == b'=' => two(self, Tok::Ge),
+            b'>' => Tok::Gt,
+            other => {
+                return Err((
+                    line,
+                    col,
+                    format!("unexpected input character {:?}", other as char),
+                ));
+            }
+        })
+    }
+
+    fn number(&mut self) -> LexResult<Tok> {
+        let (line, col) = (self.line, self.col);
+        let start = self.i;
+        if self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
+            let radix = match self.peek(1) {
+                b'x' | b'X' => 16,
+                b'o' | b'O' => 8,
+                _ => 2,
+            };
+            self.bump();
+            self.bump();
+            let ds = self.i;
+            while self.peek(0).is_ascii_alphanumeric() {
+                self.bump();
+            }
+            let digits = std::str::from_utf8(&self.s[ds..self.i]).unwrap_or("");
+            return i128::from_str_radix(digits, radix)
+                .map(Tok::Int)
+                .map_err(|_| {
+                    (
+                        line,
+                        col,
+                        format!(
+                            "invalid int literal: {}",
+                            String::from_utf8_lossy(&self.s[start..self.i])
+                        ),
+                    )
+                });
+        }
+        let mut is_float = false;
+        while self.peek(0).is_ascii_digit() {
+            self.bump();
+        }
+        if self.peek(0) == b'.' {
+            is_float = true;
+            self.bump();
+            while self.peek(0).is_ascii_digit() {
+                self.bump();
+            }
+        }
+        if matches!(self.peek(0), b'e' | b'E') {
+            let save = (self.i, self.line, self.col);
+            self.bump();
+            if matches!(self.peek(0), b'+' | b'-') {
+                self.bump();
+            }
+            if self.peek(0).is_ascii_digit() {
+                is_float = true;
+                while self.peek(0).is_ascii_digit() {
+                    self.bump();
+                }
+            } else {
+                (self.i, self.line, self.col) = save;
+            }
+        }
+        let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("");
+        if is_float {
+            return text
+                .parse::<f64>()
+                .map(Tok::Float)
+                .map_err(|_| (line, col, format!("invalid float literal: {text}")));
+        }
+        if text.len() > 1 && text.starts_with('0') && !text.bytes().all(|b| b == b'0') {
+            let msg = format!("obsolete form of octal literal; use 0o{}", &text[1..]);
+            return Err((line, col, msg));
+        }
+        text.parse::<i128>()
+            .map(Tok::Int)
+            .map_err(|_| (line, col, format!("int literal too large: {text}")))
+    }
+
+    fn string(&mut self, raw: bool) -> LexResult<String> {
+        let (line, col) = (self.line, self.col);
+        let q = self.bump();
+        let triple = self.peek(0) == q && self.peek(1) == q;
+        if triple {
+            self.bump();
+            self.bump();
+        }
+        let mut buf: Vec<u8> = Vec::new();
+        loop {
+            if self.i >= self.s.len() {
+                return Err((line, col, "unexpected EOF in string".into()));
+            }
+            let c = self.peek(0);
+            if c == q {
+                if !triple {
+                    self.bump();
+                    break;
+                }
+                if self.peek(1) == q && self.peek(2) == q {
+                    self.bump();
+                    self.bump();
+                    self.bump();
+                    break;
+                }
+                buf.push(self.bump());
+                continue;
+            }
+            if c == b'\n' && !triple {
+                return Err((line, col, "unexpected newline in string".into()));
+            }
+            if c != b'\\' {
+                buf.push(self.bump());
+                continue;
+            }
+            // backslash
+            self.bump();
+            if self.i >= self.s.len() {
+                return Err((line, col, "unexpected EOF in string".into()));
+            }
+            let e = self.peek(0);
+            if raw {
+                if e == b'\n' {
+                    self.bump();
+                    continue;
+                }
+                buf.push(b'\\');
+                buf.push(self.bump());
+                continue;
+            }
+            match e {
+                b'\n' => {
+                    self.bump();
+                }
+                b'a' => self.esc(&mut buf, 7),
+                b'b' => self.esc(&mut buf, 8),
+                b'f' => self.esc(&mut buf, 12),
+                b'n' => self.esc(&mut buf, b'\n'),
+                b'r' => self.esc(&mut buf, b'\r'),
+                b't' => self.esc(&mut buf, b'\t'),
+                b'v' => self.esc(&mut buf, 11),
+                b'\\' | b'\'' | b'"' => {
+                    let e = self.bump();
+                    buf.push(e);
+                }
+                b'0'..=b'7' => {
+                    let mut v: u32 = 0;
+                    for _ in 0..3 {
+                        if matches!(self.peek(0), b'0'..=b'7') {
+                            v = v * 8 + (self.bump() - b'0') as u32;
+                        } else {
+                            break;
+                        }
+                    }
+                    if v > 255 {
+                        return Err((
+                            line,
+                            col,
+                            "invalid escape sequence: octal value out of range".into(),
+                        ));
+                    }
+                    push_byte(&mut buf, v as u8);
+                }
+                b'x' => {
+                    self.bump();
+                    let h = [self.peek(0), self.peek(1)];
+                    let hs = std::str::from_utf8(&h).unwrap_or("");
+                    match u8::from_str_radix(hs, 16) {
+                        Ok(v) => {
+                            self.bump();
+                            self.bump();
+                            push_byte(&mut buf, v);
+                        }
+                        Err(_) => return Err((line, col, "invalid escape sequence \\x".into())),
+                    }
+                }
+                _ => {
+                    // unknown escape: keep the backslash, as Python and old starlark-go do
+                    buf.push(b'\\');
+                }
+            }
+        }
+        Ok(String::from_utf8(buf)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    }
+
+    fn esc(&mut self, buf: &mut Vec<u8>, b: u8) {
+        self.bump();
+        buf.push(b);
+    }
+}
+
+/// Bytes above 0x7f from `\x`/octal escapes become the code point of the same value
+/// (strings are UTF-8 here, unlike Go's byte strings).
+fn push_byte(buf: &mut Vec<u8>, b: u8) {
+    let mut tmp = [0u8; 4];
+    buf.extend_from_slice((b as char).encode_utf8(&mut tmp).as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok> {
+        tokenize(s).unwrap().into_iter().map(|t| t.tok).collect()
+    }
+
+    #[test]
+    fn newlines_only_outside_brackets() {
+        assert_eq!(
+            toks("x = [1,\n 2]\ny"),
+            vec![
+                Tok::Ident("x".into()),
+                Tok::Assign,
+                Tok::LBrack,
+                Tok::Int(1),
+                Tok::Comma,
+                Tok::Int(2),
+                Tok::RBrack,
+                Tok::Newline,
+                Tok::Ident("y".into()),
+                Tok::Newline,
+                Tok::Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn escapes_follow_old_starlark_go() {
+        assert_eq!(toks(r#""\u00e9\d\t""#)[0], Tok::Str("\\u00e9\\d\t".into()));
+        assert_eq!(toks(r#"r"\d+\.""#)[0], Tok::Str("\\d+\\.".into()));
+        assert_eq!(toks("\"a \\\n  b\"")[0], Tok::Str("a   b".into()));
+        assert_eq!(toks(r#""\x41\101""#)[0], Tok::Str("AA".into()));
+        assert_eq!(toks(r#"'''a "b" c'''"#)[0], Tok::Str("a \"b\" c".into()));
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(
+            toks("0x1f 10 1.5 1e3 .5 12345678901234567890")[..6].to_vec(),
+            vec![
+                Tok::Int(31),
+                Tok::Int(10),
+                Tok::Float(1.5),
+                Tok::Float(1000.0),
+                Tok::Float(0.5),
+                Tok::Int(12345678901234567890)
+            ]
+        );
+        assert!(tokenize("0755").is_err());
+    }
+
+    #[test]
+    fn pass_and_reserved_words_are_errors() {
+        assert_eq!(
+            tokenize("pass").unwrap_err().2,
+            "use of reserved keyword 'pass' is not allowed"
+        );
+        assert_eq!(
+            tokenize("x = class").unwrap_err().2,
+            "keyword class is reserved"
+        );
+    }
+
+    #[test]
+    fn operators_and_continuation() {
+        assert_eq!(
+            toks("a //= 1 \\\n + 2")[1],
+            Tok::AugAssign(Box::new(Tok::SlashSlash))
+        );
+        assert_eq!(toks("a <<= b")[1], Tok::AugAssign(Box::new(Tok::Shl)));
+        assert_eq!(toks("a != b")[1], Tok::Ne);
+    }
+}

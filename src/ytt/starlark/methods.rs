@@ -1,0 +1,292 @@
+//! Methods of lists, dicts and sets (the starlark-go fork in ytt: sets only have
+//! `union`). Mutating methods fail on frozen values and during iteration.
+
+use std::rc::Rc;
+
+use super::builtins::update_dict;
+use super::error::{Error, Result, bail};
+use super::eval::Thread;
+use super::value::*;
+
+pub const LIST_METHODS: &[&str] = &[
+    "append", "clear", "extend", "index", "insert", "pop", "remove",
+];
+pub const DICT_METHODS: &[&str] = &[
+    "clear",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+];
+pub const SET_METHODS: &[&str] = &["union"];
+
+pub fn list_method(name: &str) -> Option<MethodFn> {
+    Some(match name {
+        "append" => list_append,
+        "clear" => list_clear,
+        "extend" => list_extend,
+        "index" => list_index,
+        "insert" => list_insert,
+        "pop" => list_pop,
+        "remove" => list_remove,
+        _ => return None,
+    })
+}
+
+pub fn dict_method(name: &str) -> Option<MethodFn> {
+    Some(match name {
+        "clear" => dict_clear,
+        "get" => dict_get,
+        "items" => dict_items,
+        "keys" => dict_keys,
+        "pop" => dict_pop,
+        "popitem" => dict_popitem,
+        "setdefault" => dict_setdefault,
+        "update" => dict_update,
+        "values" => dict_values,
+        _ => return None,
+    })
+}
+
+pub fn set_method(name: &str) -> Option<MethodFn> {
+    match name {
+        "union" => Some(set_union),
+        _ => None,
+    }
+}
+
+fn named(name: &str, e: Error) -> Error {
+    Error::new(format!("{name}: {}", e.msg))
+}
+
+fn list_of(v: &Value) -> &Rc<List> {
+    match v {
+        Value::List(l) => l,
+        _ => unreachable!("list receiver"),
+    }
+}
+
+fn dict_of(v: &Value) -> &Rc<Dict> {
+    match v {
+        Value::Dict(d) => d,
+        _ => unreachable!("dict receiver"),
+    }
+}
+
+fn list_append(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 1)?;
+    let l = list_of(r);
+    l.check_mutable("append to").map_err(|e| named(name, e))?;
+    l.items.borrow_mut().push(v[0].clone().expect("value"));
+    Ok(Value::None)
+}
+
+fn list_clear(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    a.positional(name, 0, 0)?;
+    let l = list_of(r);
+    l.check_mutable("clear").map_err(|e| named(name, e))?;
+    l.items.borrow_mut().clear();
+    Ok(Value::None)
+}
+
+fn list_extend(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 1)?;
+    let x = v[0].as_ref().expect("iterable");
+    let l = list_of(r);
+    l.check_mutable("extend").map_err(|e| named(name, e))?;
+    let items = match x {
+        Value::List(o) => o.items.borrow().clone(),
+        other => match iterate(other) {
+            Some((items, _)) => items,
+            None => bail!("{name}: got {}, want iterable", other.type_name()),
+        },
+    };
+    l.items.borrow_mut().extend(items);
+    Ok(Value::None)
+}
+
+fn bound(name: &str, v: &Option<Value>, n: usize, dflt: usize) -> Result<usize> {
+    match v {
+        None | Some(Value::None) => Ok(dflt),
+        Some(Value::Int(i)) => {
+            let i = if *i < 0 { *i + n as i128 } else { *i };
+            Ok(i.clamp(0, n as i128) as usize)
+        }
+        Some(o) => bail!("{name}: got {}, want int", o.type_name()),
+    }
+}
+
+fn list_index(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 3)?;
+    let items = list_of(r).items.borrow().clone();
+    let start = bound(name, &v[1], items.len(), 0)?;
+    let end = bound(name, &v[2], items.len(), items.len())?;
+    let x = v[0].as_ref().expect("value");
+    for (i, item) in items.iter().enumerate().take(end).skip(start) {
+        if equals(item, x).map_err(|e| named(name, e))? {
+            return Ok(Value::Int(i as i128));
+        }
+    }
+    bail!("{name}: value not in list")
+}
+
+fn list_insert(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 2, 2)?;
+    let Some(Value::Int(mut i)) = v[0].clone() else {
+        bail!(
+            "{name}: for parameter 1: got {}, want int",
+            v[0].as_ref().expect("index").type_name()
+        )
+    };
+    let l = list_of(r);
+    l.check_mutable("insert into").map_err(|e| named(name, e))?;
+    let mut items = l.items.borrow_mut();
+    let n = items.len() as i128;
+    if i < 0 {
+        i += n;
+    }
+    let i = i.clamp(0, n) as usize;
+    items.insert(i, v[1].clone().expect("value"));
+    Ok(Value::None)
+}
+
+fn list_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 0, 1)?;
+    let l = list_of(r);
+    let n = l.items.borrow().len() as i128;
+    let orig = match &v[0] {
+        None => n - 1,
+        Some(Value::Int(i)) => *i,
+        Some(o) => bail!("{name}: for parameter 1: got {}, want int", o.type_name()),
+    };
+    let i = if orig < 0 { orig + n } else { orig };
+    if i < 0 || i >= n {
+        if n == 0 {
+            bail!("{name}: index {orig} out of range: empty list");
+        }
+        bail!("{name}: index {orig} out of range [{}:{}]", -n, n - 1);
+    }
+    l.check_mutable("pop from").map_err(|e| named(name, e))?;
+    Ok(l.items.borrow_mut().remove(i as usize))
+}
+
+fn list_remove(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 1)?;
+    let l = list_of(r);
+    l.check_mutable("remove from").map_err(|e| named(name, e))?;
+    let x = v[0].as_ref().expect("value");
+    let items = l.items.borrow().clone();
+    for (i, item) in items.iter().enumerate() {
+        if equals(item, x).map_err(|e| named(name, e))? {
+            l.items.borrow_mut().remove(i);
+            return Ok(Value::None);
+        }
+    }
+    bail!("remove: element not found")
+}
+
+fn dict_clear(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    a.positional(name, 0, 0)?;
+    let d = dict_of(r);
+    d.check_mutable("clear").map_err(|e| named(name, e))?;
+    d.map.borrow_mut().clear();
+    Ok(Value::None)
+}
+
+fn dict_get(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 2)?;
+    match dict_of(r)
+        .get(v[0].as_ref().expect("key"))
+        .map_err(|e| named(name, e))?
+    {
+        Some(x) => Ok(x),
+        None => Ok(v[1].clone().unwrap_or(Value::None)),
+    }
+}
+
+fn dict_items(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    a.positional(name, 0, 0)?;
+    let m = dict_of(r).map.borrow();
+    Ok(Value::list(
+        m.entries()
+            .iter()
+            .map(|(k, v)| Value::tuple(vec![k.clone(), v.clone()]))
+            .collect(),
+    ))
+}
+
+fn dict_keys(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    a.positional(name, 0, 0)?;
+    Ok(Value::list(dict_of(r).map.borrow().keys()))
+}
+
+fn dict_values(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    a.positional(name, 0, 0)?;
+    Ok(Value::list(dict_of(r).map.borrow().values()))
+}
+
+fn dict_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 2)?;
+    let d = dict_of(r);
+    let key = v[0].as_ref().expect("key");
+    d.check_mutable("delete from").map_err(|e| named(name, e))?;
+    match d.map.borrow_mut().remove(key).map_err(|e| named(name, e))? {
+        Some(x) => Ok(x),
+        None => match &v[1] {
+            Some(dflt) => Ok(dflt.clone()),
+            None => bail!("{name}: missing key"),
+        },
+    }
+}
+
+fn dict_popitem(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    a.positional(name, 0, 0)?;
+    let d = dict_of(r);
+    let Some((k, v)) = d.map.borrow().first() else {
+        bail!("{name}: empty dict")
+    };
+    d.check_mutable("delete from").map_err(|e| named(name, e))?;
+    d.map.borrow_mut().remove(&k)?;
+    Ok(Value::tuple(vec![k, v]))
+}
+
+fn dict_setdefault(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 2)?;
+    let d = dict_of(r);
+    let key = v[0].clone().expect("key");
+    if let Some(x) = d.get(&key).map_err(|e| named(name, e))? {
+        return Ok(x);
+    }
+    let dflt = v[1].clone().unwrap_or(Value::None);
+    d.set(key, dflt.clone()).map_err(|e| named(name, e))?;
+    Ok(dflt)
+}
+
+fn dict_update(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let d = dict_of(r);
+    d.check_mutable("insert into").map_err(|e| named(name, e))?;
+    let mut m = d.map.borrow().clone();
+    update_dict(&mut m, a, name)?;
+    *d.map.borrow_mut() = m;
+    Ok(Value::None)
+}
+
+fn set_union(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+    let v = a.positional(name, 1, 1)?;
+    let Value::Set(s) = r else {
+        unreachable!("set receiver")
+    };
+    let x = v[0].as_ref().expect("iterable");
+    let Some((items, _)) = iterate(x) else {
+        bail!("{name}: got {}, want iterable", x.type_name())
+    };
+    let out = Set::default();
+    for item in s.items().into_iter().chain(items) {
+        out.insert(item).map_err(|e| named(name, e))?;
+    }
+    Ok(Value::Set(Rc::new(out)))
+}

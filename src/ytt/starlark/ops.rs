@@ -1,0 +1,528 @@
+//! Operators on values: unary and binary arithmetic (i128 ints with overflow errors,
+//! floats, Python floor division and modulo), string/list/tuple concatenation and
+//! repetition, `in`, comparisons, bitwise and set operators, indexing, slicing and
+//! attribute access (methods of built-in types, fields of host values).
+
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+use super::ast::{BinOp, UnaryOp};
+use super::error::{Error, Result, bail};
+use super::format::{interpolate, repr};
+use super::orderedmap::OrderedMap;
+use super::value::*;
+
+fn overflow() -> Error {
+    Error::new("integer overflow")
+}
+
+pub fn unary(op: UnaryOp, x: &Value) -> Result<Value> {
+    match (op, x) {
+        (UnaryOp::Not, _) => return Ok(Value::Bool(!x.truth())),
+        (UnaryOp::Neg, Value::Int(i)) => {
+            return i.checked_neg().map(Value::Int).ok_or_else(overflow);
+        }
+        (UnaryOp::Neg, Value::Float(f)) => return Ok(Value::Float(-f)),
+        (UnaryOp::Plus, Value::Int(_) | Value::Float(_)) => return Ok(x.clone()),
+        (UnaryOp::Invert, Value::Int(i)) => return Ok(Value::Int(!i)),
+        _ => {}
+    }
+    let sym = match op {
+        UnaryOp::Neg => "-",
+        UnaryOp::Plus => "+",
+        UnaryOp::Invert => "~",
+        UnaryOp::Not => "not",
+    };
+    bail!("unknown unary op: {sym} {}", x.type_name())
+}
+
+fn as_f64(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+fn floor_div(a: i128, b: i128) -> Result<i128> {
+    let q = a.checked_div(b).ok_or_else(overflow)?;
+    Ok(if a % b != 0 && ((a < 0) != (b < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+fn floor_mod(a: i128, b: i128) -> i128 {
+    let r = a.checked_rem(b).unwrap_or(0);
+    if r != 0 && ((r < 0) != (b < 0)) {
+        r + b
+    } else {
+        r
+    }
+}
+
+fn repeat(items: &[Value], n: i128) -> Result<Vec<Value>> {
+    if n <= 0 {
+        return Ok(Vec::new());
+    }
+    let total = (items.len() as i128)
+        .checked_mul(n)
+        .filter(|t| *t < (1 << 32))
+        .ok_or_else(|| Error::new("excessive repeat"))?;
+    let mut out = Vec::with_capacity(total as usize);
+    for _ in 0..n {
+        out.extend_from_slice(items);
+    }
+    Ok(out)
+}
+
+/// `x op y` for every operator except `and`/`or`.
+pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
+    use Value::*;
+    let r = match op {
+        BinOp::Eq => return Ok(Bool(equals(x, y)?)),
+        BinOp::Ne => return Ok(Bool(!equals(x, y)?)),
+        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => return ordered(op, x, y),
+        BinOp::In => return contains(y, x).map(Bool),
+        BinOp::NotIn => return contains(y, x).map(|b| Bool(!b)),
+        BinOp::Add => match (x, y) {
+            (Int(a), Int(b)) => Some(Int(a.checked_add(*b).ok_or_else(overflow)?)),
+            (Str(a), Str(b)) => Some(Str(format!("{a}{b}").into())),
+            (List(a), List(b)) => {
+                let mut v = a.items.borrow().clone();
+                v.extend(b.items.borrow().iter().cloned());
+                Some(Value::list(v))
+            }
+            (Tuple(a), Tuple(b)) => Some(Value::tuple(a.iter().chain(b.iter()).cloned().collect())),
+            _ => float_op(x, y, |a, b| Ok(a + b))?,
+        },
+        BinOp::Sub => match (x, y) {
+            (Int(a), Int(b)) => Some(Int(a.checked_sub(*b).ok_or_else(overflow)?)),
+            _ => float_op(x, y, |a, b| Ok(a - b))?,
+        },
+        BinOp::Mul => match (x, y) {
+            (Int(a), Int(b)) => Some(Int(a.checked_mul(*b).ok_or_else(overflow)?)),
+            (Str(s), Int(n)) | (Int(n), Str(s)) => Some(Str(repeat_str(s, *n)?.into())),
+            (List(l), Int(n)) | (Int(n), List(l)) => {
+                Some(Value::list(repeat(&l.items.borrow(), *n)?))
+            }
+            (Tuple(t), Int(n)) | (Int(n), Tuple(t)) => Some(Value::tuple(repeat(t, *n)?)),
+            _ => float_op(x, y, |a, b| Ok(a * b))?,
+        },
+        BinOp::Div => float_op(x, y, |a, b| {
+            if b == 0.0 {
+                Err(Error::new("real division by zero"))
+            } else {
+                Ok(a / b)
+            }
+        })?,
+        BinOp::FloorDiv => match (x, y) {
+            (Int(_), Int(0)) => bail!("floored division by zero"),
+            (Int(a), Int(b)) => Some(Int(floor_div(*a, *b)?)),
+            _ => float_op(x, y, |a, b| {
+                if b == 0.0 {
+                    Err(Error::new("floored division by zero"))
+                } else {
+                    Ok((a / b).floor())
+                }
+            })?,
+        },
+        BinOp::Mod => match (x, y) {
+            (Str(s), _) => return interpolate(s, y),
+            (Int(_), Int(0)) => bail!("integer modulo by zero"),
+            (Int(a), Int(b)) => Some(Int(floor_mod(*a, *b))),
+            _ => float_op(x, y, |a, b| {
+                if b == 0.0 {
+                    return Err(Error::new("float modulo by zero"));
+                }
+                let z = a % b;
+                Ok(if z != 0.0 && ((z < 0.0) != (b < 0.0)) {
+                    z + b
+                } else {
+                    z
+                })
+            })?,
+        },
+        BinOp::BitAnd => match (x, y) {
+            (Int(a), Int(b)) => Some(Int(a & b)),
+            (Set(a), Set(b)) => {
+                let out = super::value::Set::default();
+                for v in a.items() {
+                    if b.map.borrow().get(&v)?.is_some() {
+                        out.insert(v)?;
+                    }
+                }
+                Some(Set(Rc::new(out)))
+            }
+            _ => Option::None,
+        },
+        BinOp::BitOr => match (x, y) {
+            (Int(a), Int(b)) => Some(Int(a | b)),
+            (Set(a), Set(b)) => {
+                let out = super::value::Set::default();
+                for v in a.items().into_iter().chain(b.items()) {
+                    out.insert(v)?;
+                }
+                Some(Set(Rc::new(out)))
+            }
+            _ => Option::None,
+        },
+        BinOp::BitXor => match (x, y) {
+            (Int(a), Int(b)) => Some(Int(a ^ b)),
+            _ => Option::None,
+        },
+        BinOp::Shl | BinOp::Shr => match (x, y) {
+            (Int(a), Int(b)) => {
+                if *b < 0 {
+                    bail!("negative shift count: {b}");
+                }
+                if op == BinOp::Shl {
+                    if *a == 0 {
+                        Some(Int(0))
+                    } else if *b >= 127 || ((a << b) >> b) != *a {
+                        return Err(overflow());
+                    } else {
+                        Some(Int(a << b))
+                    }
+                } else {
+                    Some(Int(if *b >= 127 {
+                        if *a < 0 { -1 } else { 0 }
+                    } else {
+                        a >> b
+                    }))
+                }
+            }
+            _ => Option::None,
+        },
+        BinOp::And | BinOp::Or => {
+            unreachable!("short-circuit operators are evaluated by the evaluator")
+        }
+    };
+    if let Some(v) = r {
+        return Ok(v);
+    }
+    if let Value::Host(h) = x
+        && let Some(r) = h.binary(op, y, true)
+    {
+        return r;
+    }
+    if let Value::Host(h) = y
+        && let Some(r) = h.binary(op, x, false)
+    {
+        return r;
+    }
+    bail!(
+        "unknown binary op: {} {} {}",
+        x.type_name(),
+        op.symbol(),
+        y.type_name()
+    )
+}
+
+fn repeat_str(s: &str, n: i128) -> Result<String> {
+    if n <= 0 {
+        return Ok(String::new());
+    }
+    if (s.len() as i128).saturating_mul(n) >= (1 << 32) {
+        bail!("excessive repeat");
+    }
+    Ok(s.repeat(n as usize))
+}
+
+fn float_op(x: &Value, y: &Value, f: impl Fn(f64, f64) -> Result<f64>) -> Result<Option<Value>> {
+    match (as_f64(x), as_f64(y)) {
+        (Some(a), Some(b)) => Ok(Some(Value::Float(f(a, b)?))),
+        _ => Ok(None),
+    }
+}
+
+fn ordered(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
+    let ord = compare(x, y).map_err(|_| {
+        Error::new(format!(
+            "{} {} {} not implemented",
+            x.type_name(),
+            op.symbol(),
+            y.type_name()
+        ))
+    })?;
+    Ok(Value::Bool(match op {
+        BinOp::Lt => ord == Ordering::Less,
+        BinOp::Gt => ord == Ordering::Greater,
+        BinOp::Le => ord != Ordering::Greater,
+        _ => ord != Ordering::Less,
+    }))
+}
+
+/// `needle in haystack`.
+pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
+    match haystack {
+        Value::List(l) => {
+            for v in l.items.borrow().iter() {
+                if equals(v, needle)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        Value::Tuple(t) => {
+            for v in t.iter() {
+                if equals(v, needle)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        Value::Dict(d) => Ok(d.get(needle)?.is_some()),
+        Value::Set(s) => Ok(s.map.borrow().get(needle)?.is_some()),
+        Value::Str(s) => match needle {
+            Value::Str(n) => Ok(s.contains(&**n)),
+            other => bail!(
+                "'in <string>' requires string as left operand, not {}",
+                other.type_name()
+            ),
+        },
+        Value::Range(r) => match needle {
+            Value::Int(i) => {
+                let (start, step) = (r.start as i128, r.step as i128);
+                let d = i - start;
+                Ok(d % step == 0 && d / step >= 0 && ((d / step) as u128) < r.len() as u128)
+            }
+            other => bail!(
+                "'in <range>' requires integer as left operand, not {}",
+                other.type_name()
+            ),
+        },
+        Value::Host(h) => match h.contains(needle) {
+            Some(r) => r,
+            None => bail!(
+                "unknown binary op: {} in {}",
+                needle.type_name(),
+                haystack.type_name()
+            ),
+        },
+        _ => bail!(
+            "unknown binary op: {} in {}",
+            needle.type_name(),
+            haystack.type_name()
+        ),
+    }
+}
+
+fn seq_index(type_name: &str, i: &Value, n: usize) -> Result<usize> {
+    let Value::Int(orig) = i else {
+        bail!("{type_name} index: got {}, want int", i.type_name())
+    };
+    let mut k = *orig;
+    if k < 0 {
+        k += n as i128;
+    }
+    if k < 0 || k >= n as i128 {
+        if n == 0 {
+            bail!("index {orig} out of range: empty {type_name}");
+        }
+        bail!("index {orig} out of range [{}:{}]", -(n as i128), n - 1);
+    }
+    Ok(k as usize)
+}
+
+/// `x[i]`.
+pub fn get_index(x: &Value, i: &Value) -> Result<Value> {
+    match x {
+        Value::Dict(d) => match d.get(i)? {
+            Some(v) => Ok(v),
+            None => bail!("key {} not in dict", repr(i)),
+        },
+        Value::List(l) => {
+            let items = l.items.borrow();
+            Ok(items[seq_index("list", i, items.len())?].clone())
+        }
+        Value::Tuple(t) => Ok(t[seq_index("tuple", i, t.len())?].clone()),
+        Value::Str(s) => {
+            let k = seq_index("string", i, s.len())?;
+            Ok(Value::Str(byte_str(&s.as_bytes()[k..k + 1])))
+        }
+        Value::Range(r) => Ok(Value::Int(r.at(seq_index("range", i, r.len())?))),
+        Value::Host(h) => h.index(i),
+        _ => bail!(
+            "unhandled index operation {}[{}]",
+            x.type_name(),
+            i.type_name()
+        ),
+    }
+}
+
+/// `x[i] = v`.
+pub fn set_index(x: &Value, i: &Value, v: Value) -> Result<()> {
+    match x {
+        Value::Dict(d) => d.set(i.clone(), v),
+        Value::List(l) => {
+            l.check_mutable("assign to element of")?;
+            let n = l.items.borrow().len();
+            let k = seq_index("list", i, n)?;
+            l.items.borrow_mut()[k] = v;
+            Ok(())
+        }
+        Value::Host(h) => h.set_index(i, v),
+        _ => bail!("{} value does not support item assignment", x.type_name()),
+    }
+}
+
+fn slice_bound(v: &Value, what: &str) -> Result<Option<i128>> {
+    match v {
+        Value::None => Ok(None),
+        Value::Int(i) => Ok(Some(*i)),
+        other => bail!("invalid {what} index: got {}, want int", other.type_name()),
+    }
+}
+
+/// Python's slice bounds: (start, stop, step) clamped for a sequence of length `n`.
+fn slice_bounds(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<(i128, i128, i128)> {
+    let step = slice_bound(step, "slice step")?.unwrap_or(1);
+    if step == 0 {
+        bail!("zero is not a valid slice step");
+    }
+    let n = n as i128;
+    let (lower, upper) = if step > 0 { (0, n) } else { (-1, n - 1) };
+    let clamp = |v: Option<i128>, dflt: i128| match v {
+        None => dflt,
+        Some(mut s) => {
+            if s < 0 {
+                s += n;
+            }
+            s.clamp(lower, upper)
+        }
+    };
+    let start = clamp(
+        slice_bound(lo, "start")?,
+        if step > 0 { lower } else { upper },
+    );
+    let stop = clamp(
+        slice_bound(hi, "end")?,
+        if step > 0 { upper } else { lower },
+    );
+    Ok((start, stop, step))
+}
+
+/// Indices selected by `[lo:hi:step]` on a sequence of length `n`.
+fn slice_indices(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<Vec<usize>> {
+    let (start, stop, step) = slice_bounds(n, lo, hi, step)?;
+    let mut out = Vec::new();
+    let mut i = start;
+    while (step > 0 && i < stop) || (step < 0 && i > stop) {
+        out.push(i as usize);
+        i += step;
+    }
+    Ok(out)
+}
+
+/// `x[lo:hi:step]`.
+pub fn slice(x: &Value, lo: &Value, hi: &Value, step: &Value) -> Result<Value> {
+    match x {
+        Value::Str(s) => {
+            let b = s.as_bytes();
+            let idx = slice_indices(b.len(), lo, hi, step)?;
+            let bytes: Vec<u8> = idx.into_iter().map(|i| b[i]).collect();
+            Ok(Value::Str(byte_str(&bytes)))
+        }
+        Value::List(l) => {
+            let items = l.items.borrow();
+            let idx = slice_indices(items.len(), lo, hi, step)?;
+            Ok(Value::list(
+                idx.into_iter().map(|i| items[i].clone()).collect(),
+            ))
+        }
+        Value::Tuple(t) => {
+            let idx = slice_indices(t.len(), lo, hi, step)?;
+            Ok(Value::tuple(
+                idx.into_iter().map(|i| t[i].clone()).collect(),
+            ))
+        }
+        Value::Range(r) => {
+            // A slice of a range is a range, as in starlark-go.
+            let (start, stop, step) = slice_bounds(r.len(), lo, hi, step)?;
+            let conv =
+                |v: i128| i64::try_from(v).map_err(|_| Error::new("range slice out of range"));
+            let (rs, rt) = (r.start as i128, r.step as i128);
+            Ok(Value::Range(Range {
+                start: conv(rs + rt * start)?,
+                stop: conv(rs + rt * stop)?,
+                step: conv(rt * step)?,
+            }))
+        }
+        _ => bail!("invalid slice operand {}", x.type_name()),
+    }
+}
+
+/// The method table entry for built-in types.
+fn method_of(x: &Value, name: &str) -> Option<MethodFn> {
+    match x {
+        Value::Str(_) => super::string_methods::lookup(name),
+        Value::List(_) => super::methods::list_method(name),
+        Value::Dict(_) => super::methods::dict_method(name),
+        Value::Set(_) => super::methods::set_method(name),
+        _ => None,
+    }
+}
+
+/// `x.name`, or None when there is no such field or method.
+pub fn try_attr(x: &Value, name: &str) -> Result<Option<Value>> {
+    if let Value::Host(h) = x {
+        return h.attr_of(x, name);
+    }
+    Ok(method_of(x, name).map(|m| {
+        Value::Builtin(Rc::new(Builtin {
+            name: name.to_string(),
+            kind: BuiltinKind::Method(m, x.clone()),
+        }))
+    }))
+}
+
+/// `x.name` with starlark-go's error for a missing attribute.
+pub fn get_attr(x: &Value, name: &str) -> Result<Value> {
+    try_attr(x, name)?
+        .ok_or_else(|| Error::new(format!("{} has no .{name} field or method", x.type_name())))
+}
+
+/// Attribute names of `x` (for `dir` and `hasattr`), sorted.
+pub fn attr_names(x: &Value) -> Vec<String> {
+    let mut names: Vec<String> = match x {
+        Value::Str(_) => super::string_methods::NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        Value::List(_) => super::methods::LIST_METHODS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        Value::Dict(_) => super::methods::DICT_METHODS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        Value::Set(_) => super::methods::SET_METHODS
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        Value::Host(h) => h.attr_names(),
+        _ => Vec::new(),
+    };
+    names.sort();
+    names
+}
+
+/// `x.name = v`.
+pub fn set_attr(x: &Value, name: &str, v: Value) -> Result<()> {
+    match x {
+        Value::Host(h) => h.set_attr(name, v),
+        _ => bail!("can't assign to .{name} field of {}", x.type_name()),
+    }
+}
+
+/// A dict from key/value pairs (used by builtins).
+pub fn dict_from_pairs(pairs: Vec<(Value, Value)>) -> Result<Value> {
+    let mut m = OrderedMap::new();
+    for (k, v) in pairs {
+        m.insert(k, v)?;
+    }
+    Ok(Value::dict(m))
+}

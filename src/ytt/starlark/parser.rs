@@ -1,0 +1,654 @@
+//! Recursive-descent parser for the ytt Starlark dialect: `if/elif/else/for/while/def`
+//! blocks opened by `:` at the end of a line are closed by `end` (an `elif` or `else:`
+//! closes the previous branch); a `:` followed by a statement on the same line is a
+//! one-line suite that needs no `end`. Everything else is standard Starlark syntax.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::ast::*;
+use super::error::{Error, Position, Result};
+use super::lexer::{Tok, Token, tokenize};
+
+/// Parses `src` as a file named `name`; positions refer to `name` and the line numbers
+/// of `src`.
+pub fn parse_file(name: &str, src: &str) -> Result<File> {
+    let file: Arc<str> = name.into();
+    let origins = src
+        .split('\n')
+        .enumerate()
+        .map(|(i, l)| LineOrigin {
+            file: file.clone(),
+            line: i as u32 + 1,
+            text: l.trim_end_matches('\r').into(),
+        })
+        .collect();
+    parse_with_origins(name, src, origins)
+}
+
+/// Parses generated source whose line `i + 1` came from `origins[i]` (template file and
+/// line). Positions in the tree and in errors use the origins.
+pub fn parse_with_origins(name: &str, src: &str, origins: Vec<LineOrigin>) -> Result<File> {
+    let origins = Rc::new(origins);
+    let name: Arc<str> = name.into();
+    let mut p = Parser {
+        toks: Vec::new(),
+        i: 0,
+        origins: origins.clone(),
+        name: name.clone(),
+    };
+    match tokenize(src) {
+        Ok(t) => p.toks = t,
+        Err((line, col, msg)) => {
+            let pos = p.pos_at(line, col);
+            return Err(p.with_line(Error::syntax(pos, msg)));
+        }
+    }
+    let mut stmts = Vec::new();
+    while p.peek() != &Tok::Eof {
+        if p.peek() == &Tok::Newline {
+            p.i += 1;
+            continue;
+        }
+        match p.stmt(&mut stmts) {
+            Ok(()) => {}
+            Err(e) => return Err(p.with_line(e)),
+        }
+    }
+    Ok(File {
+        name,
+        stmts,
+        info: FuncInfo::default(),
+        origins,
+    })
+}
+
+/// Parses a single expression (for hosts evaluating expression strings).
+pub fn parse_expr(name: &str, src: &str) -> Result<Expr> {
+    let f = parse_file(name, src)?;
+    match f.stmts.into_iter().next() {
+        Some(Stmt {
+            kind: StmtKind::Expr(e),
+            ..
+        }) => Ok(e),
+        _ => Err(Error::syntax(
+            Position::new(name, 1, 1),
+            "expected an expression",
+        )),
+    }
+}
+
+pub(super) struct Parser {
+    toks: Vec<Token>,
+    i: usize,
+    origins: Rc<Vec<LineOrigin>>,
+    name: Arc<str>,
+}
+
+enum BlockEnd {
+    End,
+    Elif,
+    Else,
+}
+
+impl Parser {
+    fn pos_at(&self, line: u32, col: u32) -> Position {
+        match self.origins.get(line as usize - 1) {
+            Some(o) => Position {
+                file: o.file.clone(),
+                line: o.line,
+                col,
+            },
+            None => Position {
+                file: self.name.clone(),
+                line,
+                col,
+            },
+        }
+    }
+
+    fn with_line(&self, mut e: Error) -> Error {
+        if let Some(p) = &e.pos {
+            e.source_line = self
+                .origins
+                .iter()
+                .find(|o| o.file == p.file && o.line == p.line)
+                .map(|o| o.text.to_string());
+        }
+        e
+    }
+
+    pub(super) fn peek(&self) -> &Tok {
+        &self.toks[self.i].tok
+    }
+
+    pub(super) fn peek2(&self) -> &Tok {
+        &self.toks[(self.i + 1).min(self.toks.len() - 1)].tok
+    }
+
+    pub(super) fn pos(&self) -> Position {
+        let t = &self.toks[self.i];
+        self.pos_at(t.line, t.col)
+    }
+
+    pub(super) fn next(&mut self) -> Tok {
+        let t = self.toks[self.i].tok.clone();
+        if self.i < self.toks.len() - 1 {
+            self.i += 1;
+        }
+        t
+    }
+
+    pub(super) fn err<T>(&self, msg: impl Into<String>) -> Result<T> {
+        Err(Error::syntax(self.pos(), msg))
+    }
+
+    pub(super) fn unexpected<T>(&self, want: &str) -> Result<T> {
+        let got = match self.peek() {
+            Tok::Newline => "newline".to_string(),
+            Tok::Eof => "end of file".to_string(),
+            Tok::Ident(n) => format!("identifier {n}"),
+            Tok::Str(_) => "string literal".to_string(),
+            Tok::Int(_) | Tok::Float(_) => "number".to_string(),
+            t => tok_name(t),
+        };
+        self.err(format!("got {got}, want {want}"))
+    }
+
+    pub(super) fn expect(&mut self, t: Tok) -> Result<()> {
+        if self.peek() == &t {
+            self.next();
+            Ok(())
+        } else {
+            self.unexpected(&tok_name(&t))
+        }
+    }
+
+    pub(super) fn ident(&mut self) -> Result<Ident> {
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Ident(n) => {
+                self.next();
+                Ok(Ident::new(n, pos))
+            }
+            _ => self.unexpected("identifier"),
+        }
+    }
+
+    // ---- statements ----
+
+    fn stmt(&mut self, out: &mut Vec<Stmt>) -> Result<()> {
+        let pos = self.pos();
+        match self.peek() {
+            Tok::Def => {
+                self.next();
+                let name = self.ident()?;
+                self.expect(Tok::LParen)?;
+                let params = self.params(Tok::RParen)?;
+                self.expect(Tok::RParen)?;
+                self.expect(Tok::Colon)?;
+                let (body, _) = self.suite(false)?;
+                let func = FuncDef {
+                    name: name.name.clone(),
+                    pos: pos.clone(),
+                    params,
+                    body,
+                    info: FuncInfo::default(),
+                };
+                out.push(Stmt::new(
+                    StmtKind::Def {
+                        name,
+                        func: Rc::new(func),
+                    },
+                    pos,
+                ));
+            }
+            Tok::If => {
+                self.next();
+                out.push(self.if_rest(pos)?);
+            }
+            Tok::For => {
+                self.next();
+                let vars = self.loop_vars()?;
+                self.expect(Tok::In)?;
+                let iter = self.expression()?;
+                self.expect(Tok::Colon)?;
+                let (body, _) = self.suite(false)?;
+                out.push(Stmt::new(StmtKind::For { vars, iter, body }, pos));
+            }
+            Tok::While => {
+                self.next();
+                let cond = self.test()?;
+                self.expect(Tok::Colon)?;
+                let (body, _) = self.suite(false)?;
+                out.push(Stmt::new(StmtKind::While { cond, body }, pos));
+            }
+            Tok::End => return self.err("unexpected end"),
+            Tok::Elif | Tok::Else => return self.unexpected("statement"),
+            _ => self.simple_stmts(out)?,
+        }
+        Ok(())
+    }
+
+    fn if_rest(&mut self, pos: Position) -> Result<Stmt> {
+        let cond = self.test()?;
+        self.expect(Tok::Colon)?;
+        let (then, end) = self.suite(true)?;
+        let mut els = Vec::new();
+        match end {
+            Some(BlockEnd::Elif) | None if self.peek() == &Tok::Elif => {
+                let p = self.pos();
+                self.next();
+                els.push(self.if_rest(p)?);
+            }
+            Some(BlockEnd::Else) | None
+                if self.peek() == &Tok::Else && self.peek2() == &Tok::Colon =>
+            {
+                self.next();
+                self.next();
+                let (body, end2) = self.suite(false)?;
+                if let Some(BlockEnd::Elif | BlockEnd::Else) = end2 {
+                    return self.unexpected("end");
+                }
+                els = body;
+            }
+            Some(BlockEnd::Elif | BlockEnd::Else) => return self.unexpected("end"),
+            _ => {}
+        }
+        Ok(Stmt::new(StmtKind::If { cond, then, els }, pos))
+    }
+
+    /// Parses the statements after a `:`. Returns how a multi-line block ended (None for
+    /// a one-line suite).
+    fn suite(&mut self, in_if: bool) -> Result<(Vec<Stmt>, Option<BlockEnd>)> {
+        let mut body = Vec::new();
+        if self.peek() != &Tok::Newline {
+            self.simple_stmts(&mut body)?;
+            return Ok((body, None));
+        }
+        self.next();
+        loop {
+            match self.peek() {
+                Tok::Newline => {
+                    self.next();
+                }
+                Tok::End => {
+                    self.next();
+                    if self.peek() == &Tok::Newline {
+                        self.next();
+                    }
+                    return Ok((body, Some(BlockEnd::End)));
+                }
+                Tok::Elif if in_if => return Ok((body, Some(BlockEnd::Elif))),
+                Tok::Else if in_if && self.peek2() == &Tok::Colon => {
+                    return Ok((body, Some(BlockEnd::Else)));
+                }
+                Tok::Eof => {
+                    return self.err(
+                        "mismatched set of block openings (if/else/elif/for/def) and closing (end)",
+                    );
+                }
+                _ => self.stmt(&mut body)?,
+            }
+        }
+    }
+
+    fn simple_stmts(&mut self, out: &mut Vec<Stmt>) -> Result<()> {
+        loop {
+            out.push(self.small_stmt()?);
+            if self.peek() == &Tok::Semi {
+                self.next();
+                if matches!(self.peek(), Tok::Newline | Tok::Eof) {
+                    break;
+                }
+                continue;
+            }
+            break;
+        }
+        match self.peek() {
+            Tok::Newline => {
+                self.next();
+                Ok(())
+            }
+            Tok::Eof => Ok(()),
+            _ => self.unexpected("newline"),
+        }
+    }
+
+    fn small_stmt(&mut self) -> Result<Stmt> {
+        let pos = self.pos();
+        match self.peek() {
+            Tok::Return => {
+                self.next();
+                let v = if matches!(self.peek(), Tok::Newline | Tok::Eof | Tok::Semi) {
+                    None
+                } else {
+                    Some(self.expression()?)
+                };
+                Ok(Stmt::new(StmtKind::Return(v), pos))
+            }
+            Tok::Break => {
+                self.next();
+                Ok(Stmt::new(StmtKind::Break, pos))
+            }
+            Tok::Continue => {
+                self.next();
+                Ok(Stmt::new(StmtKind::Continue, pos))
+            }
+            Tok::Load => self.load(pos),
+            _ => {
+                let x = self.expression()?;
+                match self.peek().clone() {
+                    Tok::Assign => {
+                        self.next();
+                        check_assignable(&x)?;
+                        let rhs = self.expression()?;
+                        Ok(Stmt::new(
+                            StmtKind::Assign {
+                                lhs: x,
+                                op: None,
+                                rhs,
+                            },
+                            pos,
+                        ))
+                    }
+                    Tok::AugAssign(t) => {
+                        self.next();
+                        if !matches!(
+                            x.kind,
+                            ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Dot(..)
+                        ) {
+                            return Err(Error::syntax(
+                                x.pos,
+                                "invalid target of augmented assignment",
+                            ));
+                        }
+                        let op = binop_of(&t).expect("augmented operator");
+                        let rhs = self.expression()?;
+                        Ok(Stmt::new(
+                            StmtKind::Assign {
+                                lhs: x,
+                                op: Some(op),
+                                rhs,
+                            },
+                            pos,
+                        ))
+                    }
+                    _ => Ok(Stmt::new(StmtKind::Expr(x), pos)),
+                }
+            }
+        }
+    }
+
+    fn load(&mut self, pos: Position) -> Result<Stmt> {
+        self.next();
+        self.expect(Tok::LParen)?;
+        let module = match self.next() {
+            Tok::Str(s) => s,
+            _ => return self.err("first operand of load statement must be a string literal"),
+        };
+        let mut names = Vec::new();
+        while self.peek() == &Tok::Comma {
+            self.next();
+            if self.peek() == &Tok::RParen {
+                break;
+            }
+            let p = self.pos();
+            match self.next() {
+                Tok::Str(s) => {
+                    if s.starts_with('_') {
+                        return Err(Error::syntax(
+                            p,
+                            format!("load: names with leading underscores are not exported: {s}"),
+                        ));
+                    }
+                    names.push((Ident::new(s.clone(), p), s));
+                }
+                Tok::Ident(to) => {
+                    self.expect(Tok::Assign)?;
+                    let from = match self.next() {
+                        Tok::Str(s) => s,
+                        _ => {
+                            return self.err("load operand must be \"name\" or localname=\"name\"");
+                        }
+                    };
+                    names.push((Ident::new(to, p), from));
+                }
+                _ => return self.err("load operand must be \"name\" or localname=\"name\""),
+            }
+        }
+        self.expect(Tok::RParen)?;
+        if names.is_empty() {
+            return Err(Error::syntax(
+                pos,
+                "load statement must import at least 1 symbol",
+            ));
+        }
+        Ok(Stmt::new(StmtKind::Load { module, names }, pos))
+    }
+
+    pub(super) fn params(&mut self, close: Tok) -> Result<Vec<Param>> {
+        let mut params = Vec::new();
+        while self.peek() != &close {
+            match self.peek() {
+                Tok::Star => {
+                    self.next();
+                    if let Tok::Ident(_) = self.peek() {
+                        params.push(Param::Star(Some(self.ident()?)));
+                    } else {
+                        params.push(Param::Star(None));
+                    }
+                }
+                Tok::StarStar => {
+                    self.next();
+                    params.push(Param::StarStar(self.ident()?));
+                }
+                _ => {
+                    let id = self.ident()?;
+                    if self.peek() == &Tok::Assign {
+                        self.next();
+                        params.push(Param::Optional(id, self.test()?));
+                    } else {
+                        params.push(Param::Required(id));
+                    }
+                }
+            }
+            if self.peek() == &Tok::Comma {
+                self.next();
+            } else {
+                break;
+            }
+        }
+        Ok(params)
+    }
+
+    pub(super) fn loop_vars(&mut self) -> Result<Expr> {
+        let pos = self.pos();
+        let first = self.primary_or_unary()?;
+        if self.peek() != &Tok::Comma {
+            check_assignable(&first)?;
+            return Ok(first);
+        }
+        let mut list = vec![first];
+        while self.peek() == &Tok::Comma {
+            self.next();
+            if self.peek() == &Tok::In {
+                break;
+            }
+            list.push(self.primary_or_unary()?);
+        }
+        let e = Expr::new(ExprKind::Tuple(list), pos);
+        check_assignable(&e)?;
+        Ok(e)
+    }
+}
+
+pub(super) fn check_assignable(x: &Expr) -> Result<()> {
+    match &x.kind {
+        ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Dot(..) => Ok(()),
+        ExprKind::Tuple(l) | ExprKind::List(l) => l.iter().try_for_each(check_assignable),
+        _ => Err(Error::syntax(
+            x.pos.clone(),
+            "can't assign to this expression",
+        )),
+    }
+}
+
+pub(super) fn binop_of(t: &Tok) -> Option<BinOp> {
+    Some(match t {
+        Tok::Or => BinOp::Or,
+        Tok::And => BinOp::And,
+        Tok::EqEq => BinOp::Eq,
+        Tok::Ne => BinOp::Ne,
+        Tok::Lt => BinOp::Lt,
+        Tok::Gt => BinOp::Gt,
+        Tok::Le => BinOp::Le,
+        Tok::Ge => BinOp::Ge,
+        Tok::In => BinOp::In,
+        Tok::Pipe => BinOp::BitOr,
+        Tok::Caret => BinOp::BitXor,
+        Tok::Amp => BinOp::BitAnd,
+        Tok::Shl => BinOp::Shl,
+        Tok::Shr => BinOp::Shr,
+        Tok::Plus => BinOp::Add,
+        Tok::Minus => BinOp::Sub,
+        Tok::Star => BinOp::Mul,
+        Tok::Slash => BinOp::Div,
+        Tok::SlashSlash => BinOp::FloorDiv,
+        Tok::Percent => BinOp::Mod,
+        _ => return None,
+    })
+}
+
+/// A token as starlark-go names it in syntax errors (punctuation in quotes).
+pub(super) fn tok_name(t: &Tok) -> String {
+    let p = match t {
+        Tok::LParen => "(",
+        Tok::RParen => ")",
+        Tok::LBrack => "[",
+        Tok::RBrack => "]",
+        Tok::LBrace => "{",
+        Tok::RBrace => "}",
+        Tok::Comma => ",",
+        Tok::Colon => ":",
+        Tok::Semi => ";",
+        Tok::Dot => ".",
+        Tok::Assign => "=",
+        Tok::Plus => "+",
+        Tok::Minus => "-",
+        Tok::Star => "*",
+        Tok::StarStar => "**",
+        Tok::Slash => "/",
+        Tok::SlashSlash => "//",
+        Tok::Percent => "%",
+        Tok::Amp => "&",
+        Tok::Pipe => "|",
+        Tok::Caret => "^",
+        Tok::Tilde => "~",
+        Tok::Shl => "<<",
+        Tok::Shr => ">>",
+        Tok::EqEq => "==",
+        Tok::Ne => "!=",
+        Tok::Lt => "<",
+        Tok::Gt => ">",
+        Tok::Le => "<=",
+        Tok::Ge => ">=",
+        Tok::AugAssign(op) => return format!("'{}='", tok_name(op).trim_matches('\'')),
+        Tok::End => return "end".into(),
+        Tok::Else => return "else".into(),
+        Tok::Elif => return "elif".into(),
+        Tok::In => return "in".into(),
+        Tok::If => return "if".into(),
+        Tok::For => return "for".into(),
+        _ => return format!("{t:?}").to_lowercase(),
+    };
+    format!("'{p}'")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<File> {
+        parse_file("t.star", s)
+    }
+
+    #[test]
+    fn blocks_close_with_end_and_ignore_indentation() {
+        let f = parse("if a:\nx = 1\n      y = 2\nelif b:\n z = 3\nelse:\n w = 4\nend\nv = 5\n")
+            .unwrap();
+        assert_eq!(f.stmts.len(), 2);
+        match &f.stmts[0].kind {
+            StmtKind::If { then, els, .. } => {
+                assert_eq!(then.len(), 2);
+                assert!(matches!(els[0].kind, StmtKind::If { .. }));
+            }
+            _ => panic!("not an if"),
+        }
+    }
+
+    #[test]
+    fn one_line_suites_need_no_end() {
+        let f = parse("def f(x): return x\nif f(1): y = 2\nz = 3").unwrap();
+        assert_eq!(f.stmts.len(), 3);
+    }
+
+    #[test]
+    fn missing_end_is_an_error() {
+        let e = parse("def f():\n  return 1\n").unwrap_err();
+        assert!(
+            e.msg.contains("mismatched set of block openings"),
+            "{}",
+            e.msg
+        );
+        let e = parse("x = 1\nend\n").unwrap_err();
+        assert_eq!(e.msg, "unexpected end");
+    }
+
+    #[test]
+    fn pass_is_rejected_with_position_and_line() {
+        let e = parse("def f():\n  pass\nend\n").unwrap_err();
+        assert_eq!(e.msg, "use of reserved keyword 'pass' is not allowed");
+        assert_eq!(e.pos.as_ref().unwrap().line, 2);
+        assert_eq!(e.source_line.as_deref(), Some("  pass"));
+    }
+
+    #[test]
+    fn origins_map_positions() {
+        let origins = vec![
+            LineOrigin {
+                file: "tpl.yml".into(),
+                line: 7,
+                text: "a: #@ x +".into(),
+            },
+            LineOrigin {
+                file: "tpl.yml".into(),
+                line: 9,
+                text: "b".into(),
+            },
+        ];
+        let e = parse_with_origins("gen", "x = (\n+)", origins).unwrap_err();
+        assert_eq!(e.pos.as_ref().unwrap().line, 9);
+    }
+
+    #[test]
+    fn expressions_parse() {
+        for src in [
+            "x = [a * b for a in range(1, 4) for b in range(1, 4) if a < b]",
+            "x = {k: v for k, v in d.items()}",
+            "x = lambda a, b=10: a + b",
+            "x = 'neg' if n < 0 else 'zero' if n == 0 else 'pos'",
+            "a, (b, c) = 1, (2, 3)",
+            "x = s[::-1] + s[1:] + s[:2] + s[1:5:2]",
+            "f(*args, **kw)",
+            "def f(a, *, flag=False):\n  return a\nend",
+            "load(\"@ytt:data\", \"data\", s=\"struct\")",
+            "x = not a in b",
+            "x = 1; y = 2;",
+        ] {
+            parse(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        }
+        assert!(parse("x = a < b < c").is_err());
+        assert!(parse("1 = x").is_err());
+    }
+}

@@ -1,0 +1,164 @@
+//! The ytt conformance corpus (tests/fixtures/ytt, copied from the shared corpus; see
+//! tests/README.md) run through the template engine as a library call.
+//!
+//! Each case is copied without its meta files (`args`, `expected.yml`,
+//! `expected-error.txt`) into a scratch directory and rendered there with its split
+//! args. A success case must print exactly `expected.yml`; an error case must fail with a
+//! message that names a template file and line. Every failing case is printed, with a
+//! pass count per area; the test fails when an area passes fewer cases than its floor.
+
+use std::path::{Path, PathBuf};
+
+use strake::ytt::{Options, run};
+
+/// Cases of each area that must pass. Raise these as the engine improves.
+const FLOORS: &[(&str, usize)] = &[
+    ("yaml", 48),
+    ("starlark", 72),
+    ("template", 100),
+    ("data-values", 47),
+    ("overlay", 59),
+    ("schema", 63),
+];
+
+const META: &[&str] = &["args", "expected.yml", "expected-error.txt"];
+
+fn copy_case(src: &Path, dst: &Path, top: bool) {
+    for entry in std::fs::read_dir(src).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if top && META.contains(&name.as_ref()) {
+            continue;
+        }
+        let to = dst.join(name.as_ref());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&to).unwrap();
+            copy_case(&entry.path(), &to, false);
+        } else {
+            std::fs::copy(entry.path(), &to).unwrap();
+        }
+    }
+}
+
+enum Outcome {
+    Pass,
+    /// Failed as expected, but the message does not contain the recorded phrase.
+    PassWording(String),
+    Fail(String),
+}
+
+fn run_case(case: &Path) -> Outcome {
+    let args = std::fs::read_to_string(case.join("args")).unwrap();
+    let args: Vec<&str> = args.split_ascii_whitespace().collect();
+    let scratch = tempfile::tempdir().unwrap();
+    copy_case(case, scratch.path(), true);
+    let result = Options::from_args(&args)
+        .and_then(|opts| run(&opts, scratch.path(), &mut || Ok(Vec::new())));
+    let expected = std::fs::read(case.join("expected.yml")).ok();
+    match (expected, result) {
+        (Some(want), Ok(out)) => {
+            if out.stdout == want {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(format!(
+                    "output differs\n--- want\n{}--- got\n{}",
+                    String::from_utf8_lossy(&want),
+                    String::from_utf8_lossy(&out.stdout)
+                ))
+            }
+        }
+        (Some(_), Err(e)) => Outcome::Fail(format!("unexpected error: {e}")),
+        (None, Ok(out)) => Outcome::Fail(format!(
+            "expected an error, got output:\n{}",
+            String::from_utf8_lossy(&out.stdout)
+        )),
+        (None, Err(e)) => {
+            let msg = e.to_string();
+            let phrase = std::fs::read_to_string(case.join("expected-error.txt")).unwrap();
+            let phrase = phrase.trim_end_matches(['\n', '\r']);
+            if !names_file_and_line(&msg) {
+                return Outcome::Fail(format!(
+                    "error does not name a template file and line: {msg}"
+                ));
+            }
+            if msg.contains(phrase) {
+                Outcome::Pass
+            } else {
+                Outcome::PassWording(format!("wanted wording '{phrase}', got: {msg}"))
+            }
+        }
+    }
+}
+
+/// True when the message holds `<name>.<ext>:<line>` or names a flag/file it refers to.
+fn names_file_and_line(msg: &str) -> bool {
+    msg.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == '\'')
+        .any(|w| {
+            let w = w.trim_end_matches([',', ':']);
+            match w.rsplit_once(':') {
+                Some((file, line)) => {
+                    file.contains('.')
+                        && !line.is_empty()
+                        && line.chars().all(|c| c.is_ascii_digit())
+                }
+                None => false,
+            }
+        })
+        || msg.contains("--data-value")
+        || msg.contains("Expected to find file")
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ytt")
+}
+
+#[test]
+fn ytt_conformance_corpus() {
+    let only = std::env::var("YTT_CASE").ok();
+    let mut report = String::new();
+    let mut below_floor = Vec::new();
+    for (area, floor) in FLOORS {
+        let mut cases: Vec<PathBuf> = std::fs::read_dir(fixtures().join(area))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        cases.sort();
+        let total = cases.len();
+        let mut passed = 0;
+        for case in cases {
+            let name = format!("{area}/{}", case.file_name().unwrap().to_string_lossy());
+            if let Some(o) = &only
+                && !name.contains(o.as_str())
+            {
+                continue;
+            }
+            match run_case(&case) {
+                Outcome::Pass => passed += 1,
+                Outcome::PassWording(w) => {
+                    passed += 1;
+                    if only.is_some() {
+                        println!("WORDING {name}: {w}");
+                    }
+                }
+                Outcome::Fail(why) => {
+                    if only.is_some() {
+                        println!("FAIL {name}: {why}");
+                    } else {
+                        println!("FAIL {name}: {}", why.lines().next().unwrap_or(""));
+                    }
+                }
+            }
+        }
+        report.push_str(&format!("{area}: {passed}/{total} (floor {floor})\n"));
+        if only.is_none() && passed < *floor {
+            below_floor.push(format!("{area}: {passed} < floor {floor}"));
+        }
+    }
+    println!("{report}");
+    assert!(
+        below_floor.is_empty(),
+        "areas below their floor: {below_floor:?}"
+    );
+}
