@@ -8,10 +8,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub mod image;
-pub mod tag;
 pub mod bundle;
+pub mod image;
 pub mod stores;
+pub mod tag;
 pub mod template;
 pub mod values;
 
@@ -38,7 +38,7 @@ enum Command {
     Tag(tag::TagCommand),
     /// imgpkg-compatible bundles: push, pull, describe.
     /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
-    Lock(lock::LockArgs),
+    Lock(Box<lock::LockArgs>),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(Box<template::TemplateArgs>),
     /// Work with package values (check a values file against a values schema).
@@ -58,7 +58,7 @@ pub fn main() -> ExitCode {
         Command::Image(command) => image::run(command),
         Command::Tag(command) => tag::run(command),
         Command::Template(args) => template::run(&args),
-        Command::Lock(args) => lock::run(args),
+        Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
         Command::Bundle(args) => bundle::run(*args),
     }

@@ -29,9 +29,13 @@ fn yaml(value: &Value) -> String {
 
 /// Adds the `kbld.k14s.io/images` annotation for the images found in a resource.
 pub fn annotate(doc: &mut Value, images: &[Resolved]) -> Result<(), String> {
-    let mut listed: Vec<&Resolved> = images.iter().filter(|r| !r.origins.is_empty()).collect();
+    let mut listed: Vec<&Resolved> = Vec::new();
+    for r in images.iter().filter(|r| !r.origins.is_empty()) {
+        if !listed.contains(&r) {
+            listed.push(r);
+        }
+    }
     listed.sort_by(|a, b| a.url.cmp(&b.url));
-    listed.dedup();
     let list = if listed.is_empty() {
         Value::Null
     } else {

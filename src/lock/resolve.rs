@@ -56,7 +56,7 @@ enum Plan {
     Lookup {
         /// The URL after overrides (what the `resolved` origin names).
         url: String,
-        reference: Reference,
+        reference: Box<Reference>,
         platform: Option<Platform>,
     },
 }
@@ -81,7 +81,7 @@ impl Resolver<'_> {
                 let want = platform.is_some();
                 if reference.digest().is_none() || want {
                     let key = reference.to_string();
-                    let e = jobs.entry(key).or_insert((reference.clone(), false));
+                    let e = jobs.entry(key).or_insert(((**reference).clone(), false));
                     e.1 |= want;
                 }
                 if let (Some(tag), Some(_)) = (reference.tag(), reference.digest())
@@ -178,7 +178,7 @@ impl Resolver<'_> {
         }
         Plan::Lookup {
             url,
-            reference,
+            reference: Box::new(reference),
             platform,
         }
     }
