@@ -381,3 +381,63 @@ async fn cross_repository_mount() {
     assert!(!elsewhere.mount_blob(&d, &src).await.unwrap());
     assert!(!src.mount_blob(&d, &src).await.unwrap());
 }
+
+/// The manifest requests (method, path) in the registry's access log.
+fn manifest_requests(reg: &TestRegistry) -> Vec<(String, String)> {
+    reg.log()
+        .lines()
+        .filter(|l| l.contains("response completed") && l.contains("/manifests/"))
+        .filter_map(|l| {
+            let field = |key: &str| {
+                let start = l.find(key)? + key.len();
+                let rest = &l[start..];
+                Some(
+                    rest.split_whitespace()
+                        .next()?
+                        .trim_matches('"')
+                        .to_string(),
+                )
+            };
+            Some((field("http.request.method=")?, field("http.request.uri=")?))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn resolve_makes_exactly_one_head_request() {
+    let reg = TestRegistry::start();
+    let pushed = support::content::block_on(reg.pusher().push_image(
+        "plain/resolve",
+        "v1",
+        OCI_MANIFEST,
+        &[b"resolve layer"],
+    ));
+    let before = manifest_requests(&reg).len();
+    let store = client().repository(&reg.addr(), "plain/resolve");
+    let by_tag = store.resolve("v1").await.unwrap().expect("tag v1");
+    assert_eq!(by_tag.digest.as_str(), pushed.manifest_digest);
+    assert_eq!(by_tag.size, pushed.manifest.len() as u64);
+    assert_eq!(by_tag.media_type, OCI_MANIFEST);
+    let by_digest = store
+        .resolve(&pushed.manifest_digest)
+        .await
+        .unwrap()
+        .expect("by digest");
+    assert_eq!(by_digest, by_tag);
+    let made = manifest_requests(&reg)[before..].to_vec();
+    assert_eq!(
+        made,
+        vec![
+            (
+                "HEAD".to_string(),
+                "/v2/plain/resolve/manifests/v1".to_string()
+            ),
+            (
+                "HEAD".to_string(),
+                format!("/v2/plain/resolve/manifests/{}", pushed.manifest_digest)
+            ),
+        ],
+        "{}",
+        reg.log()
+    );
+}

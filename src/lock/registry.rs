@@ -1,16 +1,16 @@
 //! Looking references up in a registry with exactly one manifest request each: `HEAD` for a
-//! digest, or `GET` when the manifest itself is needed (platform selection). When the
+//! digest (the shared `Store::resolve`), or `GET` when the manifest itself is needed
+//! (platform selection). When the
 //! registry says 404, one more request (the tag list) tells a missing repository from a
 //! missing tag, so the error says which.
 
 use reqwest::{Method, StatusCode};
 
 use crate::oci::registry::client::Call;
-use crate::oci::registry::errors::Subject;
 use crate::oci::registry::errors::parse_body;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::{RegistryClient, RegistryStore};
-use crate::oci::{Descriptor, Digest, ManifestBytes, OciError, Reference, Store, media_types};
+use crate::oci::{Descriptor, ManifestBytes, OciError, Reference, Store};
 
 /// What a lookup found: the manifest's descriptor, and its bytes when asked for.
 #[derive(Clone, Debug)]
@@ -37,62 +37,13 @@ pub async fn lookup(
             Err(e) => Err(e.to_string()),
         };
     }
-    match head(&store, &target).await {
+    match store.resolve(&target).await {
         Ok(Some(descriptor)) => Ok(Found {
             descriptor,
             manifest: None,
         }),
         Ok(None) => Err(explain_missing(&store, &target).await),
         Err(e) => Err(e.to_string()),
-    }
-}
-
-/// One `HEAD` request: the digest from `Docker-Content-Digest`, the media type and size
-/// from the headers. (reqwest reports no content length for `HEAD` answers, so the header
-/// is read directly.) Registries that leave a header out get one `GET` instead.
-async fn head(store: &RegistryStore, target: &str) -> Result<Option<Descriptor>, OciError> {
-    let url = store.url(&format!("manifests/{target}")).await?;
-    let call = Call::new(Method::HEAD, url, vec![Scope::pull(store.repository())])
-        .header("accept", &media_types::ALL_MANIFESTS.join(", "));
-    let resp = store.send(call).await?;
-    match resp.status() {
-        StatusCode::OK => {}
-        StatusCode::NOT_FOUND => return Ok(None),
-        status => return Err(store.error(Subject::Manifest(target), status, b"")),
-    }
-    let header = |name: &str| {
-        resp.headers()
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    };
-    let digest = header("docker-content-digest").and_then(|d| d.parse::<Digest>().ok());
-    let media_type = header("content-type")
-        .map(|m| m.split(';').next().unwrap_or("").trim().to_string())
-        .filter(|m| media_types::is_manifest(m));
-    let size = header("content-length").and_then(|l| l.parse::<u64>().ok());
-    if let (Some(digest), Some(media_type), Some(size)) = (digest, media_type, size) {
-        if let Ok(asked) = target.parse::<Digest>()
-            && asked != digest
-        {
-            return Err(OciError::Registry {
-                registry: store.registry().to_string(),
-                detail: format!(
-                    "{}: HEAD manifest {target} answered with digest {digest}",
-                    store.location()
-                ),
-            });
-        }
-        return Ok(Some(Descriptor {
-            media_type,
-            digest,
-            size,
-        }));
-    }
-    match store.get_manifest(target).await {
-        Ok(m) => Ok(Some(m.descriptor())),
-        Err(OciError::ManifestUnknown { .. }) => Ok(None),
-        Err(e) => Err(e),
     }
 }
 

@@ -43,7 +43,11 @@ pub(super) async fn resolve(store: &RegistryStore, reference: &str) -> Result<Op
     }
     let digest = header(&resp, DIGEST_HEADER).and_then(|d| d.parse::<Digest>().ok());
     let media_type = content_type(&resp).filter(|m| media_types::is_manifest(m));
-    let size = resp.content_length().filter(|s| *s > 0);
+    // reqwest's `content_length()` is None for HEAD answers (no body follows), so the
+    // header the registry sent is read directly.
+    let size = header(&resp, "content-length")
+        .and_then(|l| l.trim().parse::<u64>().ok())
+        .filter(|s| *s > 0);
     match (digest, media_type, size) {
         (Some(digest), Some(media_type), Some(size)) => {
             if let Ok(asked) = reference.parse::<Digest>()
