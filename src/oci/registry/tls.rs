@@ -5,12 +5,20 @@
 //! (`$SSL_CERT_FILE`, `/etc/ssl/certs/ca-certificates.crt` and the other usual
 //! places, plus `$SSL_CERT_DIR`), which is what rustls-native-certs does on Linux;
 //! reading them ourselves with rustls's own PEM parser needs no extra crate.
+//!
+//! Reading the system bundle takes tens of milliseconds, so it is done lazily, once, by
+//! the first TLS handshake ([`LazyRoots`]): a run that talks only to plain-HTTP
+//! registries never reads it. The user's extra CA files are still read up front, so a
+//! bad `--registry-ca-cert-path` fails at once.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use rustls::RootCertStore;
-use rustls::pki_types::{CertificateDer, pem::PemObject};
+use rustls::client::WebPkiServerVerifier;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime, pem::PemObject};
+use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 
 use crate::oci::{OciError, Result};
 
@@ -26,24 +34,102 @@ const BUNDLES: [&str; 5] = [
 /// Builds the client TLS config; an unreadable or empty extra CA file is an error
 /// naming the file.
 pub fn client_config(extra_ca_paths: &[PathBuf]) -> Result<rustls::ClientConfig> {
-    let mut roots = RootCertStore::empty();
-    add_system_roots(&mut roots);
+    let mut extra = RootCertStore::empty();
     for path in extra_ca_paths {
-        add_ca_file(&mut roots, path)?;
+        add_ca_file(&mut extra, path)?;
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let verifier = Arc::new(LazyRoots {
+        extra,
+        provider: provider.clone(),
+        verifier: OnceLock::new(),
+    });
     let mut config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| OciError::Invalid {
             location: "TLS".into(),
             detail: e.to_string(),
         })?
-        .with_root_certificates(roots)
+        .dangerous()
+        .with_custom_certificate_verifier(verifier)
         .with_no_client_auth();
     // HTTP/1.1 only, as imgpkg: one connection per transfer keeps large uploads
     // from sharing a window with everything else.
     config.alpn_protocols = vec![b"http/1.1".to_vec()];
     Ok(config)
+}
+
+/// The standard WebPKI verifier over the system roots plus the extra CA files, built on
+/// the first handshake. (Only *when* the roots are read differs from
+/// `with_root_certificates`; verification is rustls's own.)
+#[derive(Debug)]
+struct LazyRoots {
+    extra: RootCertStore,
+    provider: Arc<CryptoProvider>,
+    verifier: OnceLock<std::result::Result<Arc<WebPkiServerVerifier>, String>>,
+}
+
+impl LazyRoots {
+    fn inner(&self) -> std::result::Result<&Arc<WebPkiServerVerifier>, rustls::Error> {
+        self.verifier
+            .get_or_init(|| {
+                let mut roots = self.extra.clone();
+                add_system_roots(&mut roots);
+                WebPkiServerVerifier::builder_with_provider(Arc::new(roots), self.provider.clone())
+                    .build()
+                    .map_err(|e| format!("no usable CA certificates: {e}"))
+            })
+            .as_ref()
+            .map_err(|e| rustls::Error::General(e.clone()))
+    }
+}
+
+impl ServerCertVerifier for LazyRoots {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
+        self.inner()?
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
 }
 
 fn add_system_roots(roots: &mut RootCertStore) {
@@ -119,5 +205,21 @@ mod tests {
     fn builds_with_system_roots() {
         let config = client_config(&[]).unwrap();
         assert_eq!(config.alpn_protocols, vec![b"http/1.1".to_vec()]);
+    }
+
+    #[test]
+    fn system_roots_are_read_on_first_use_only() {
+        let lazy = LazyRoots {
+            extra: RootCertStore::empty(),
+            provider: Arc::new(rustls::crypto::ring::default_provider()),
+            verifier: OnceLock::new(),
+        };
+        assert!(lazy.verifier.get().is_none());
+        assert!(!lazy.supported_verify_schemes().is_empty());
+        assert!(lazy.verifier.get().is_none(), "schemes need no roots");
+        let first = lazy.inner().map(Arc::as_ptr).map_err(|e| e.to_string());
+        assert!(lazy.verifier.get().is_some());
+        let second = lazy.inner().map(Arc::as_ptr).map_err(|e| e.to_string());
+        assert_eq!(first, second, "built once");
     }
 }
