@@ -1,7 +1,7 @@
 //! `strake lock` end to end against the real registry: the kbld 0.42 conformance cases
 //! byte for byte (stdout, ImagesLock, kbld Config lock, `--platform`), failures of
 //! several kinds reported together, re-applying a lock with no registry, and resolving
-//! from an OCI layout image source.
+//! from an OCI layout image source, and `--render` of a deploy directory.
 
 mod support;
 
@@ -510,4 +510,80 @@ fn lock_flags_are_mutually_exclusive() {
     ]);
     assert!(!run.ok);
     assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+}
+
+/// A deploy directory (schema + template) rendered with its default values, then locked:
+/// the schema's image default resolves through the real registry, and a warning names the
+/// template the unlocked string came from. A `--data-value` override is honoured.
+#[test]
+fn render_locks_a_deploy_directory_with_default_values() {
+    let registry = TestRegistry::start();
+    let addr = registry.addr();
+    push_fixture_images(&addr);
+    let work = tempfile::tempdir().unwrap();
+    let deploy = work.path().join("deploy");
+    std::fs::create_dir(&deploy).unwrap();
+    std::fs::write(
+        deploy.join("schema.yml"),
+        format!(
+            "#@data/values-schema\n---\nimage: {addr}/conformance/lock/app:v1\nsidecar: {addr}/conformance/lock/job:v1\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        deploy.join("deployment.yml"),
+        "#@ load(\"@ytt:data\", \"data\")\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: app\nspec:\n  containers:\n  - name: app\n    image: #@ data.values.image\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  sidecar: #@ data.values.sidecar\n",
+    )
+    .unwrap();
+    let out = work.path().join("images.yml");
+    let run = lock(&[
+        "--render",
+        "-f",
+        deploy.to_str().unwrap(),
+        "--imgpkg-lock-output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.ok, "{}", run.stderr);
+    let app_digest = format!(
+        "{addr}/conformance/lock/app@sha256:d4c100fde39b2f35469b60f0202203ec2ef133fc4deab6f5b66cd2d3bedc1cd0"
+    );
+    assert!(
+        run.stdout.contains(&format!("  - image: {app_digest}\n")),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains(&format!(
+            "warning: deployment.yml: document 2: data.sidecar: \"{addr}/conformance/lock/job:v1\" looks like an image reference"
+        )),
+        "{}",
+        run.stderr
+    );
+    let lock_text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        lock_text.contains(&format!(
+            "- annotations:\n    kbld.carvel.dev/id: {addr}/conformance/lock/app:v1\n"
+        )),
+        "{lock_text}"
+    );
+    assert!(
+        lock_text.contains(&format!("  image: {app_digest}\n")),
+        "{lock_text}"
+    );
+
+    // A data value on the command line replaces the default.
+    let run = lock(&[
+        "--render",
+        "-f",
+        deploy.to_str().unwrap(),
+        "--data-value",
+        &format!("image={addr}/conformance/lock/init:v1"),
+    ]);
+    assert!(run.ok, "{}", run.stderr);
+    assert!(run.stdout.contains(&format!("  - image: {addr}/conformance/lock/init@sha256:3ef57b85e784b730d091a884d9545172c5c215eba48097449b977a953cb0d4e1\n")), "{}", run.stdout);
+
+    // Data value flags without --render are refused.
+    let run = lock(&["-f", deploy.to_str().unwrap(), "-v", "image=x"]);
+    assert!(!run.ok);
+    assert!(run.stderr.contains("--render"), "{}", run.stderr);
 }

@@ -1,4 +1,5 @@
-//! `strake lock`: kbld-compatible image locking of rendered YAML.
+//! `strake lock`: kbld-compatible image locking of rendered YAML, or of a deploy directory
+//! rendered with the template engine first (`--render`).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,13 +11,36 @@ use crate::cli::registry_args::RegistryArgs;
 use crate::lock::images_file::read_images_file;
 use crate::lock::input::read_inputs;
 use crate::lock::platform::Platform;
+use crate::lock::render::render_inputs;
 use crate::lock::{LockError, LockOptions, lock_documents};
+use crate::ytt::DataValueFlag;
 
 #[derive(Args, Debug)]
 pub struct LockArgs {
     /// Rendered YAML to lock: a file, a directory (.yml/.yaml/.json, recursive) or - for stdin; repeatable
     #[arg(short = 'f', long = "file", value_name = "PATH", required = true)]
     pub files: Vec<String>,
+
+    /// Render the -f paths as ytt templates first (default data values, plus the data value flags), then lock the output
+    #[arg(long)]
+    pub render: bool,
+
+    /// With --render: set a data value to a string (key.sub=value); repeatable
+    #[arg(
+        short = 'v',
+        long = "data-value",
+        value_name = "KEY=VALUE",
+        requires = "render"
+    )]
+    pub data_value: Vec<String>,
+
+    /// With --render: set a data value from YAML (key=yaml); repeatable
+    #[arg(long = "data-value-yaml", value_name = "KEY=YAML", requires = "render")]
+    pub data_value_yaml: Vec<String>,
+
+    /// With --render: merge a plain YAML file of data values; repeatable
+    #[arg(long = "data-values-file", value_name = "FILE", requires = "render")]
+    pub data_values_file: Vec<String>,
 
     /// Write an imgpkg ImagesLock (for a bundle's .imgpkg/images.yml)
     #[arg(
@@ -74,7 +98,27 @@ fn run_inner(args: LockArgs) -> Result<(), LockError> {
     for f in &args.images_file {
         extra_images.extend(read_images_file(f)?);
     }
-    let docs = read_inputs(&args.files)?;
+    let docs = if args.render {
+        let mut values = Vec::new();
+        values.extend(
+            args.data_values_file
+                .iter()
+                .cloned()
+                .map(DataValueFlag::ValuesFile),
+        );
+        values.extend(args.data_value.iter().cloned().map(DataValueFlag::String));
+        values.extend(
+            args.data_value_yaml
+                .iter()
+                .cloned()
+                .map(DataValueFlag::Yaml),
+        );
+        let cwd = std::env::current_dir()
+            .map_err(|e| LockError::Input(format!("current directory: {e}")))?;
+        render_inputs(&args.files, values, &cwd)?
+    } else {
+        read_inputs(&args.files)?
+    };
     let options = LockOptions {
         platform,
         image_sources: args.image_sources.clone(),

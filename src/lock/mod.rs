@@ -2,7 +2,8 @@
 //! resolve each one to a digest (a registry, or an OCI layout for hermetic builds), rewrite
 //! the documents, and write the locks kbld writes (an imgpkg `ImagesLock` or a kbld `Config`).
 //!
-//! * [`input`] reads `-f` files, directories and stdin into [`input::InputDoc`]s. The
+//! * [`input`] reads `-f` files, directories and stdin into [`input::InputDoc`]s; [`render`]
+//!   renders a deploy directory with the template engine first (`--render`). The
 //!   template engine hands already-rendered documents to [`lock_documents`] directly.
 //! * [`config`] parses kbld configuration documents (`Config`, `ImageOverrides`,
 //!   `ImageKeys`, ...) and `ImagesLock` documents (as preresolved overrides).
@@ -26,6 +27,7 @@ pub mod origin;
 pub mod output;
 pub mod platform;
 pub mod registry;
+pub mod render;
 pub mod resolve;
 pub mod run;
 pub mod search;
