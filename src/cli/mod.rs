@@ -37,14 +37,14 @@ enum Command {
     #[command(subcommand)]
     Tag(tag::TagCommand),
     /// imgpkg-compatible bundles: push, pull, describe.
-    /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
+    Bundle(Box<bundle::BundleArgs>),
+    /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible).
     Lock(Box<lock::LockArgs>),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(Box<template::TemplateArgs>),
     /// Work with package values (check a values file against a values schema).
     #[command(subcommand)]
     Values(values::ValuesCommand),
-    Bundle(Box<bundle::BundleArgs>),
 }
 
 /// Entry point of the binary.
@@ -57,10 +57,10 @@ pub fn main() -> ExitCode {
         }
         Command::Image(command) => image::run(command),
         Command::Tag(command) => tag::run(command),
+        Command::Bundle(args) => bundle::run(*args),
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
-        Command::Bundle(args) => bundle::run(*args),
     }
 }
 
