@@ -31,7 +31,7 @@ pub fn open_destination(location: &str) -> anyhow::Result<(Box<dyn Store>, Optio
             }
             Ok((open_registry(&r)?, Some(r.manifest_reference())))
         }
-        Location::Tarball { path } => {
+        Location::Tarball { path, .. } => {
             anyhow::bail!(
                 "{}: pushing to a tarball is not supported here",
                 path.display()
@@ -51,7 +51,7 @@ pub async fn open_source(location: &str) -> anyhow::Result<(Box<dyn Store>, Stri
             Ok((opened.store, reference))
         }
         Location::Registry(r) => Ok((open_registry(&r)?, r.manifest_reference())),
-        Location::Tarball { path } => {
+        Location::Tarball { path, .. } => {
             anyhow::bail!(
                 "{}: reading bundles from a tarball is not supported here",
                 path.display()
