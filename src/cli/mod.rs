@@ -22,6 +22,10 @@ pub mod values;
     about = "Author, bundle and ship Carvel packages"
 )]
 struct Cli {
+    /// Log progress to stderr: -v info, -vv debug, -vvv trace (default: warnings
+    /// only). `RUST_LOG` (e.g. `RUST_LOG=strake=debug`), when set, takes precedence.
+    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
@@ -30,7 +34,7 @@ struct Cli {
 enum Command {
     /// Print the version.
     Version,
-    /// Image digests and copies between registries and OCI layouts.
+    /// Image digests and copies between registries, OCI layouts and imgpkg tarballs.
     #[command(subcommand)]
     Image(image::ImageCommand),
     /// Tags of a registry repository or an OCI layout.
@@ -50,6 +54,7 @@ enum Command {
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_tracing(cli.verbose);
     match cli.command {
         Command::Version => {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
@@ -64,6 +69,39 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// The log level `-v` given `count` times selects.
+fn verbosity_filter(count: u8) -> &'static str {
+    match count {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    }
+}
+
+/// Installs a tracing subscriber writing to stderr: `RUST_LOG` when it is set and
+/// valid, else the level `-v` selects.
+fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let from_env = std::env::var(EnvFilter::DEFAULT_ENV)
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let filter = match from_env {
+        Some(directives) => EnvFilter::try_new(&directives).unwrap_or_else(|e| {
+            eprintln!("strake: warning: ignoring RUST_LOG={directives:?}: {e}");
+            EnvFilter::new(verbosity_filter(verbose))
+        }),
+        None => EnvFilter::new(verbosity_filter(verbose)),
+    };
+    // A second initialisation (never in the binary) is harmless.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+}
+
 /// The tokio runtime the async library calls run on.
 pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     Ok(tokio::runtime::Builder::new_multi_thread()
@@ -75,4 +113,19 @@ pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 pub(crate) fn print_error(error: &anyhow::Error) -> ExitCode {
     eprintln!("strake: error: {error:#}");
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verbose_flag_counts_and_is_global() {
+        let cli = Cli::try_parse_from(["strake", "image", "digest", "-vv", "oci:x"]).unwrap();
+        assert_eq!(verbosity_filter(cli.verbose), "debug");
+        let cli = Cli::try_parse_from(["strake", "version"]).unwrap();
+        assert_eq!(verbosity_filter(cli.verbose), "warn");
+        assert_eq!(verbosity_filter(1), "info");
+        assert_eq!(verbosity_filter(9), "trace");
+    }
 }
