@@ -111,7 +111,7 @@ fn layout_to_tarball_to_registry_to_layout_round_trip() {
 
     // Layout → tarball, with progress logged at -v.
     let (printed, logs) =
-        run_ok(strake(home.path()).args(["-v", "image", "copy", &src, &tar(&file)]));
+        run_ok(strake(home.path()).args(["--verbose", "image", "copy", &src, &tar(&file)]));
     assert_eq!(printed, format!("{}@{APP}\n", tar(&file)));
     assert!(logs.contains("copying image"), "{logs}");
     assert!(logs.contains("wrote tarball"), "{logs}");

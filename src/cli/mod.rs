@@ -22,9 +22,10 @@ pub mod values;
     about = "Author, bundle and ship Carvel packages"
 )]
 struct Cli {
-    /// Log progress to stderr: -v info, -vv debug, -vvv trace (default: warnings
-    /// only). `RUST_LOG` (e.g. `RUST_LOG=strake=debug`), when set, takes precedence.
-    #[arg(short, long, action = clap::ArgAction::Count, global = true)]
+    /// Log progress to stderr: --verbose info, twice debug, three times trace
+    /// (default: warnings only). `RUST_LOG` (e.g. `RUST_LOG=strake=debug`), when set,
+    /// takes precedence. Long form only: `-v` is ytt's `--data-value` in `template`.
+    #[arg(long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
     #[command(subcommand)]
     command: Command,
@@ -69,7 +70,7 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// The log level `-v` given `count` times selects.
+/// The log level `--verbose` given `count` times selects.
 fn verbosity_filter(count: u8) -> &'static str {
     match count {
         0 => "warn",
@@ -80,7 +81,7 @@ fn verbosity_filter(count: u8) -> &'static str {
 }
 
 /// Installs a tracing subscriber writing to stderr: `RUST_LOG` when it is set and
-/// valid, else the level `-v` selects.
+/// valid, else the level `--verbose` selects.
 fn init_tracing(verbose: u8) {
     use tracing_subscriber::EnvFilter;
     let from_env = std::env::var(EnvFilter::DEFAULT_ENV)
@@ -121,8 +122,19 @@ mod tests {
 
     #[test]
     fn verbose_flag_counts_and_is_global() {
-        let cli = Cli::try_parse_from(["strake", "image", "digest", "-vv", "oci:x"]).unwrap();
+        let cli = Cli::try_parse_from([
+            "strake",
+            "image",
+            "digest",
+            "--verbose",
+            "--verbose",
+            "oci:x",
+        ])
+        .unwrap();
         assert_eq!(verbosity_filter(cli.verbose), "debug");
+        // `-v` stays ytt's --data-value in `strake template`.
+        let cli = Cli::try_parse_from(["strake", "template", "-f", ".", "-v", "a=b"]).unwrap();
+        assert_eq!(verbosity_filter(cli.verbose), "warn");
         let cli = Cli::try_parse_from(["strake", "version"]).unwrap();
         assert_eq!(verbosity_filter(cli.verbose), "warn");
         assert_eq!(verbosity_filter(1), "info");
