@@ -10,29 +10,6 @@ use crate::oci::{Descriptor, Digest, ManifestBytes, media_types};
 /// The config label that marks an image as a bundle.
 pub const BUNDLE_LABEL: &str = "dev.carvel.imgpkg.bundle";
 
-/// Go's `encoding/json` string encoding (HTML-safe: `<`, `>`, `&` and U+2028/9
-/// are escaped).
-pub fn go_json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// Parses `-l key=value` flags into labels; the bundle marker is reserved.
 pub fn parse_labels(flags: &[String]) -> Result<BTreeMap<String, String>> {
     let mut labels = BTreeMap::new();
@@ -67,7 +44,13 @@ pub fn config_json(diff_id: &Digest, labels: &BTreeMap<String, String>) -> Vec<u
         s.push_str("\"Labels\":{");
         let items: Vec<String> = labels
             .iter()
-            .map(|(k, v)| format!("{}:{}", go_json_string(k), go_json_string(v)))
+            .map(|(k, v)| {
+                format!(
+                    "{}:{}",
+                    crate::oci::go_json::string(k),
+                    crate::oci::go_json::string(v)
+                )
+            })
             .collect();
         s.push_str(&items.join(","));
         s.push('}');
@@ -86,7 +69,7 @@ pub fn bundle_labels(extra: &BTreeMap<String, String>) -> BTreeMap<String, Strin
 fn descriptor_json(d: &Descriptor) -> String {
     format!(
         "{{\"mediaType\":{},\"size\":{},\"digest\":\"{}\"}}",
-        go_json_string(&d.media_type),
+        crate::oci::go_json::string(&d.media_type),
         d.size,
         d.digest
     )

@@ -1,5 +1,6 @@
 //! `strake image digest` and `strake image copy`: print a manifest digest, and copy
-//! an image or a whole index (every platform) between registries and OCI layouts.
+//! an image or a whole index (every platform) between registries, OCI layouts and
+//! imgpkg tarballs.
 
 use std::process::ExitCode;
 
@@ -15,13 +16,20 @@ pub enum ImageCommand {
     /// Print the digest (`sha256:…`) of an image's manifest.
     Digest(DigestArgs),
     /// Copy an image, or an index with all its platforms, between any two stores
-    /// and print the destination digest reference.
+    /// (registry, `oci:DIR` layout, `tar:FILE` imgpkg tarball) and print the
+    /// destination digest reference.
+    ///
+    /// `tar:FILE` as destination writes a new imgpkg tarball holding this one image
+    /// (like `imgpkg copy -i SRC --to-tar FILE`), replacing FILE atomically; as
+    /// source it reads one (like `imgpkg copy --tar FILE`): the image it holds, or
+    /// the one named with `tar:FILE@sha256:…` when it holds several.
     Copy(CopyArgs),
 }
 
 #[derive(Args)]
 pub struct DigestArgs {
-    /// The image: `REGISTRY/REPO:TAG`, `REGISTRY/REPO@DIGEST`, `oci:DIR[:TAG]`.
+    /// The image: `REGISTRY/REPO:TAG`, `REGISTRY/REPO@DIGEST`, `oci:DIR[:TAG|@DIGEST]`,
+    /// `tar:FILE[:TAG|@DIGEST]`.
     pub image: String,
     #[command(flatten)]
     pub registry: RegistryArgs,
@@ -29,10 +37,11 @@ pub struct DigestArgs {
 
 #[derive(Args)]
 pub struct CopyArgs {
-    /// Source image: `REGISTRY/REPO:TAG`, `REGISTRY/REPO@DIGEST`, `oci:DIR[:TAG]`.
+    /// Source image: `REGISTRY/REPO:TAG`, `REGISTRY/REPO@DIGEST`,
+    /// `oci:DIR[:TAG|@DIGEST]` or `tar:FILE[:TAG|@DIGEST]` (an imgpkg tarball).
     pub source: String,
-    /// Destination: `REGISTRY/REPO[:TAG]` or `oci:DIR[:TAG]` (created when missing).
-    /// Without a tag, the source tag is used.
+    /// Destination: `REGISTRY/REPO[:TAG]`, `oci:DIR[:TAG]` (created when missing) or
+    /// `tar:FILE[:TAG]` (a new imgpkg tarball). Without a tag, the source tag is used.
     pub destination: String,
     /// Blobs copied at the same time.
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY as u16, value_parser = clap::value_parser!(u16).range(1..))]

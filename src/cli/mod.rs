@@ -22,6 +22,11 @@ pub mod values;
     about = "Author, bundle and ship Carvel packages"
 )]
 struct Cli {
+    /// Log progress to stderr: --verbose info, twice debug, three times trace
+    /// (default: warnings only). `RUST_LOG` (e.g. `RUST_LOG=strake=debug`), when set,
+    /// takes precedence. Long form only: `-v` is ytt's `--data-value` in `template`.
+    #[arg(long, action = clap::ArgAction::Count, global = true)]
+    verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
@@ -30,26 +35,27 @@ struct Cli {
 enum Command {
     /// Print the version.
     Version,
-    /// Image digests and copies between registries and OCI layouts.
+    /// Image digests and copies between registries, OCI layouts and imgpkg tarballs.
     #[command(subcommand)]
     Image(image::ImageCommand),
     /// Tags of a registry repository or an OCI layout.
     #[command(subcommand)]
     Tag(tag::TagCommand),
     /// imgpkg-compatible bundles: push, pull, describe.
-    /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible)
+    Bundle(Box<bundle::BundleArgs>),
+    /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible).
     Lock(Box<lock::LockArgs>),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(Box<template::TemplateArgs>),
     /// Work with package values (check a values file against a values schema).
     #[command(subcommand)]
     Values(values::ValuesCommand),
-    Bundle(Box<bundle::BundleArgs>),
 }
 
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    init_tracing(cli.verbose);
     match cli.command {
         Command::Version => {
             println!("strake {}", env!("CARGO_PKG_VERSION"));
@@ -57,11 +63,44 @@ pub fn main() -> ExitCode {
         }
         Command::Image(command) => image::run(command),
         Command::Tag(command) => tag::run(command),
+        Command::Bundle(args) => bundle::run(*args),
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
-        Command::Bundle(args) => bundle::run(*args),
     }
+}
+
+/// The log level `--verbose` given `count` times selects.
+fn verbosity_filter(count: u8) -> &'static str {
+    match count {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    }
+}
+
+/// Installs a tracing subscriber writing to stderr: `RUST_LOG` when it is set and
+/// valid, else the level `--verbose` selects.
+fn init_tracing(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let from_env = std::env::var(EnvFilter::DEFAULT_ENV)
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let filter = match from_env {
+        Some(directives) => EnvFilter::try_new(&directives).unwrap_or_else(|e| {
+            eprintln!("strake: warning: ignoring RUST_LOG={directives:?}: {e}");
+            EnvFilter::new(verbosity_filter(verbose))
+        }),
+        None => EnvFilter::new(verbosity_filter(verbose)),
+    };
+    // A second initialisation (never in the binary) is harmless.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
 }
 
 /// The tokio runtime the async library calls run on.
@@ -75,4 +114,30 @@ pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 pub(crate) fn print_error(error: &anyhow::Error) -> ExitCode {
     eprintln!("strake: error: {error:#}");
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verbose_flag_counts_and_is_global() {
+        let cli = Cli::try_parse_from([
+            "strake",
+            "image",
+            "digest",
+            "--verbose",
+            "--verbose",
+            "oci:x",
+        ])
+        .unwrap();
+        assert_eq!(verbosity_filter(cli.verbose), "debug");
+        // `-v` stays ytt's --data-value in `strake template`.
+        let cli = Cli::try_parse_from(["strake", "template", "-f", ".", "-v", "a=b"]).unwrap();
+        assert_eq!(verbosity_filter(cli.verbose), "warn");
+        let cli = Cli::try_parse_from(["strake", "version"]).unwrap();
+        assert_eq!(verbosity_filter(cli.verbose), "warn");
+        assert_eq!(verbosity_filter(1), "info");
+        assert_eq!(verbosity_filter(9), "trace");
+    }
 }

@@ -36,7 +36,7 @@ impl Stores {
                 }
                 Ok((self.registry(&r)?, Some(r.manifest_reference())))
             }
-            Location::Tarball { path } => {
+            Location::Tarball { path, .. } => {
                 anyhow::bail!(
                     "{}: pushing to a tarball is not supported here",
                     path.display()
@@ -56,7 +56,7 @@ impl Stores {
                 Ok((opened.store, reference))
             }
             Location::Registry(r) => Ok((self.registry(&r)?, r.manifest_reference())),
-            Location::Tarball { path } => anyhow::bail!(
+            Location::Tarball { path, .. } => anyhow::bail!(
                 "{}: reading bundles from a tarball is not supported here",
                 path.display()
             ),

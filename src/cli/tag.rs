@@ -16,7 +16,7 @@ pub enum TagCommand {
 
 #[derive(Args)]
 pub struct ListArgs {
-    /// `REGISTRY/REPO` or `oci:DIR`.
+    /// `REGISTRY/REPO`, `oci:DIR` or `tar:FILE` (an imgpkg tarball).
     pub repository: String,
     #[command(flatten)]
     pub registry: RegistryArgs,

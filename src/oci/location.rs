@@ -1,8 +1,9 @@
 //! Where images are, as users write it on the command line: `oci:DIR[:TAG]` or
-//! `oci:DIR@sha256:…` for an OCI image layout, an imgpkg tarball path (given with
-//! its own flag, see [`Location::Tarball`]), or otherwise a registry reference.
-//! [`Location::parse`] reads the string; `open_source` / `open_destination` turn a
-//! location into a [`Store`] plus the tag or digest to use in it.
+//! `oci:DIR@sha256:…` for an OCI image layout, `tar:FILE[:TAG]` or
+//! `tar:FILE@sha256:…` for an imgpkg tarball (what `imgpkg copy --to-tar` writes),
+//! or otherwise a registry reference. [`Location::parse`] reads the string;
+//! `open_source` / `open_destination` turn a location into a [`Store`] plus the
+//! tag or digest to use in it.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,9 @@ use crate::oci::{Digest, OciError, Reference, Result, Store};
 /// Prefix of an OCI image layout location.
 pub const LAYOUT_PREFIX: &str = "oci:";
 
+/// Prefix of an imgpkg tarball location.
+pub const TARBALL_PREFIX: &str = "tar:";
+
 /// A parsed location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Location {
@@ -22,73 +26,97 @@ pub enum Location {
         dir: PathBuf,
         reference: Option<String>,
     },
-    /// An imgpkg tarball file.
-    Tarball { path: PathBuf },
+    /// An imgpkg tarball file and, optionally, a tag or digest in it.
+    Tarball {
+        path: PathBuf,
+        reference: Option<String>,
+    },
     /// A registry repository with a tag and/or digest.
     Registry(Reference),
 }
 
 impl Location {
-    /// Parses `oci:DIR`, `oci:DIR:TAG`, `oci:DIR@DIGEST`, or a registry reference.
-    /// In `oci:` locations the tag is the text after the last `:` when it is a
-    /// valid tag and contains no `/`; otherwise the whole rest is the directory.
+    /// Parses `oci:DIR`, `oci:DIR:TAG`, `oci:DIR@DIGEST`, the same forms with
+    /// `tar:FILE`, or a registry reference. After a prefix, the tag is the text
+    /// after the last `:` when it is a valid tag and contains no `/`; otherwise the
+    /// whole rest is the path.
     pub fn parse(input: &str) -> Result<Location> {
-        let Some(rest) = input.strip_prefix(LAYOUT_PREFIX) else {
-            return Ok(Location::Registry(Reference::parse(input)?));
-        };
-        let invalid = |reason: &str| OciError::InvalidReference {
-            input: input.to_string(),
-            reason: reason.to_string(),
-        };
-        if let Some((dir, digest)) = rest.rsplit_once('@')
-            && digest.contains(':')
-            && !digest.contains('/')
-        {
-            let digest: Digest = digest.parse()?;
-            if dir.is_empty() {
-                return Err(invalid("no layout directory before '@'"));
-            }
-            return Ok(Location::Layout {
-                dir: PathBuf::from(dir),
-                reference: Some(digest.to_string()),
-            });
+        if let Some(rest) = input.strip_prefix(LAYOUT_PREFIX) {
+            let (dir, reference) = split_path_reference(input, rest, LAYOUT_PREFIX)?;
+            return Ok(Location::Layout { dir, reference });
         }
-        let (dir, reference) = match rest.rsplit_once(':') {
-            Some((dir, tag)) if is_valid_tag(tag) => (dir, Some(tag.to_string())),
-            _ => (rest, None),
-        };
-        if dir.is_empty() {
-            return Err(invalid("no layout directory after \"oci:\""));
+        if let Some(rest) = input.strip_prefix(TARBALL_PREFIX) {
+            let (path, reference) = split_path_reference(input, rest, TARBALL_PREFIX)?;
+            return Ok(Location::Tarball { path, reference });
         }
-        Ok(Location::Layout {
-            dir: PathBuf::from(dir),
-            reference,
-        })
+        Ok(Location::Registry(Reference::parse(input)?))
     }
 
-    /// A tarball location (tarballs are named by their own flag, not by prefix).
+    /// A tarball location naming no image.
     pub fn tarball(path: impl Into<PathBuf>) -> Location {
-        Location::Tarball { path: path.into() }
+        Location::Tarball {
+            path: path.into(),
+            reference: None,
+        }
     }
 
     /// The tag or digest this location names, if any.
     pub fn reference(&self) -> Option<String> {
         match self {
-            Location::Layout { reference, .. } => reference.clone(),
-            Location::Tarball { .. } => None,
+            Location::Layout { reference, .. } | Location::Tarball { reference, .. } => {
+                reference.clone()
+            }
             Location::Registry(r) => Some(r.manifest_reference()),
         }
     }
 
-    /// The location of `digest` in the same place: `oci:DIR@sha256:…` or
-    /// `registry/repo@sha256:…`.
+    /// The location of `digest` in the same place: `oci:DIR@sha256:…`,
+    /// `tar:FILE@sha256:…` or `registry/repo@sha256:…`.
     pub fn digest_location(&self, digest: &Digest) -> String {
         match self {
             Location::Layout { dir, .. } => format!("{LAYOUT_PREFIX}{}@{digest}", dir.display()),
-            Location::Tarball { path } => format!("{}@{digest}", path.display()),
+            Location::Tarball { path, .. } => {
+                format!("{TARBALL_PREFIX}{}@{digest}", path.display())
+            }
             Location::Registry(r) => r.with_digest(digest.clone()).to_string(),
         }
     }
+}
+
+/// Splits the rest of `input` after `prefix` into a path and an optional tag or
+/// digest (`PATH`, `PATH:TAG`, `PATH@DIGEST`).
+fn split_path_reference(
+    input: &str,
+    rest: &str,
+    prefix: &str,
+) -> Result<(PathBuf, Option<String>)> {
+    let invalid = |reason: String| OciError::InvalidReference {
+        input: input.to_string(),
+        reason,
+    };
+    if let Some((path, digest)) = rest.rsplit_once('@')
+        && digest.contains(':')
+        && !digest.contains('/')
+    {
+        let digest: Digest = digest.parse()?;
+        if path.is_empty() {
+            return Err(invalid(format!("no path before '@' after {prefix:?}")));
+        }
+        return Ok((PathBuf::from(path), Some(digest.to_string())));
+    }
+    let (path, reference) = match rest.rsplit_once(':') {
+        Some((path, tag)) if is_valid_tag(tag) => (path, Some(tag.to_string())),
+        _ => (rest, None),
+    };
+    if path.is_empty() {
+        let what = if prefix == LAYOUT_PREFIX {
+            "layout directory"
+        } else {
+            "tarball file"
+        };
+        return Err(invalid(format!("no {what} after {prefix:?}")));
+    }
+    Ok((PathBuf::from(path), reference))
 }
 
 /// A tag as the distribution spec defines it: `[A-Za-z0-9_][A-Za-z0-9._-]{0,127}`.
@@ -114,7 +142,7 @@ pub struct Opened {
 pub async fn open_source(location: &Location, registry: &RegistryOptions) -> Result<Opened> {
     match location {
         Location::Layout { dir, reference } => open_layout_source(dir, reference.clone()).await,
-        Location::Tarball { path } => open_tarball_source(path),
+        Location::Tarball { path, reference } => open_tarball_source(path, reference.clone()),
         Location::Registry(reference) => Ok(Opened {
             store: Box::new(open_registry(reference, registry)?),
             reference: Some(reference.manifest_reference()),
@@ -127,20 +155,22 @@ pub async fn open_source(location: &Location, registry: &RegistryOptions) -> Res
 pub fn open_repository(location: &Location, registry: &RegistryOptions) -> Result<Box<dyn Store>> {
     Ok(match location {
         Location::Layout { dir, .. } => Box::new(LayoutStore::open(dir)?),
-        Location::Tarball { path } => Box::new(TarballStore::open(path)?),
+        Location::Tarball { path, .. } => Box::new(TarballStore::open(path)?),
         Location::Registry(reference) => Box::new(open_registry(reference, registry)?),
     })
 }
 
 /// Opens a location to write to: a missing layout is created; the reference is
-/// the tag or digest the location names, `None` when it names neither.
+/// the tag or digest the location names, `None` when it names neither. A tarball
+/// needs per-image metadata the trait does not carry: open it with
+/// [`open_tarball_destination`] instead.
 pub async fn open_destination(location: &Location, registry: &RegistryOptions) -> Result<Opened> {
     match location {
         Location::Layout { dir, reference } => open_layout_destination(dir, reference.clone()),
-        Location::Tarball { path } => Err(OciError::Invalid {
-            location: format!("tar:{}", path.display()),
-            detail: "an imgpkg tarball records bundle metadata; write it with the bundle copy \
-                     command"
+        Location::Tarball { path, .. } => Err(OciError::Invalid {
+            location: format!("{TARBALL_PREFIX}{}", path.display()),
+            detail: "a tarball records per-image metadata; write it with a TarballWriter \
+                     (open_tarball_destination)"
                 .into(),
         }),
         Location::Registry(reference) => Ok(Opened {
@@ -183,20 +213,48 @@ pub fn open_layout_destination(dir: &Path, reference: Option<String>) -> Result<
     })
 }
 
-/// Opens an existing imgpkg tarball for reading; the reference defaults to the
-/// root bundle, else to the only image in it.
-pub fn open_tarball_source(path: &Path) -> Result<Opened> {
+/// Opens an existing imgpkg tarball for reading. Without a reference, the root
+/// bundle is used, else the only image in it; a tarball holding several images
+/// and no root bundle is an error listing them (name one with `@DIGEST`).
+pub fn open_tarball_source(path: &Path, reference: Option<String>) -> Result<Opened> {
     let store = TarballStore::open(path)?;
-    let reference = match store.root_bundle() {
-        Some(root) => Some(root.descriptor.digest.to_string()),
-        None if store.entries().len() == 1 => {
-            Some(store.entries()[0].descriptor.digest.to_string())
-        }
-        None => None,
+    let reference = match (reference, store.root_bundle()) {
+        (Some(reference), _) => reference,
+        (None, Some(root)) => root.descriptor.digest.to_string(),
+        (None, None) => match store.entries() {
+            [only] => only.descriptor.digest.to_string(),
+            [] => {
+                return Err(OciError::Invalid {
+                    location: store.location(),
+                    detail: "the tarball holds no image".into(),
+                });
+            }
+            several => {
+                let listed: Vec<String> = several
+                    .iter()
+                    .map(|e| {
+                        let name = e.refs.first().map(String::as_str).unwrap_or(&e.orig_ref);
+                        format!(
+                            "{TARBALL_PREFIX}{}@{} ({name})",
+                            path.display(),
+                            e.descriptor.digest
+                        )
+                    })
+                    .collect();
+                return Err(OciError::Invalid {
+                    location: store.location(),
+                    detail: format!(
+                        "the tarball holds {} images; name one by digest: {}",
+                        several.len(),
+                        listed.join(", ")
+                    ),
+                });
+            }
+        },
     };
     Ok(Opened {
         store: Box::new(store),
-        reference,
+        reference: Some(reference),
     })
 }
 
@@ -243,6 +301,33 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("sha256:abc"), "{err}");
+    }
+
+    #[test]
+    fn parses_tarball_locations() {
+        let tar = |path: &str, reference: Option<&str>| Location::Tarball {
+            path: PathBuf::from(path),
+            reference: reference.map(str::to_string),
+        };
+        assert_eq!(
+            Location::parse("tar:out.tar").unwrap(),
+            tar("out.tar", None)
+        );
+        assert_eq!(
+            Location::parse("tar:/tmp/a:b/out.tar:v1").unwrap(),
+            tar("/tmp/a:b/out.tar", Some("v1"))
+        );
+        let digest: Digest = format!("sha256:{}", "c".repeat(64)).parse().unwrap();
+        assert_eq!(
+            Location::parse(&format!("tar:x.tar@{digest}")).unwrap(),
+            tar("x.tar", Some(digest.as_str()))
+        );
+        assert_eq!(
+            tar("x.tar", None).digest_location(&digest),
+            format!("tar:x.tar@{digest}")
+        );
+        let err = Location::parse("tar:").unwrap_err().to_string();
+        assert!(err.contains("no tarball file"), "{err}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! `null` for empty lists and maps, sorted map keys, HTML-safe string escapes), so a
 //! tarball we write is identical to the one imgpkg writes from the same content.
 
+use crate::oci::go_json::write_string as go_string;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -211,40 +212,9 @@ fn encode_labels(out: &mut String, labels: &Option<BTreeMap<String, String>>) {
     out.push('}');
 }
 
-/// A JSON string escaped like Go's `encoding/json` (Go 1.22+): `\b \f \n \r \t`,
-/// other control characters as `\u00xx`, and the HTML-sensitive `<`, `>`, `&` and
-/// the line separators U+2028/U+2029 as `\uXXXX`.
-pub fn go_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn strings_escape_like_go() {
-        let mut out = String::new();
-        go_string(&mut out, "a\"b\\c\n\t\u{1}<x>&\u{2028}é\u{8}\u{c}");
-        assert_eq!(out, r#""a\"b\\c\n\t\u0001\u003cx\u003e\u0026\u2028é\b\f""#);
-    }
 
     #[test]
     fn parses_and_reencodes_identically() {
