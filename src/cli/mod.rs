@@ -8,10 +8,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-pub mod image;
-pub mod tag;
 pub mod bundle;
+pub mod image;
 pub mod stores;
+pub mod tag;
 pub mod template;
 pub mod values;
 
