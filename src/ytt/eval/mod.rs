@@ -357,7 +357,13 @@ pub struct Evaluated {
 pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
-    let ds = lib.parsed_yaml(f, src)?;
+    // Evaluating is the last use of the parsed tree: take it out of the cache so that
+    // peak memory does not grow with the number of files.
+    let cached = lib.parsed.borrow_mut().remove(&f.rel);
+    let ds = match cached {
+        Some(ds) => ds,
+        None => Rc::new(parse_yaml(src, &name)?),
+    };
     if lib.opts.strict {
         check_strict(&ds, &name)?;
     }
