@@ -50,7 +50,6 @@ pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlErro
         message,
     };
 
-    let entries = collect_entry_tokens(&text);
     let mut options = Options::default();
     options.block_scalar_eof_without_line_feed = true;
     let mut events: Vec<(Event<'_>, Span)> = Vec::new();
@@ -69,7 +68,7 @@ pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlErro
         events,
         idx: 0,
         last_end: 0,
-        entries,
+        entries: None,
         line_starts: line_starts(&text),
         line_shift,
         file: file_arc.clone(),
@@ -158,7 +157,9 @@ struct Builder<'t> {
     idx: usize,
     /// End offset of the last consumed event.
     last_end: usize,
-    entries: EntryTokens,
+    /// Entry token offsets, scanned only when a fast path cannot tell (see
+    /// [`Builder::block_entry_line_start`]).
+    entries: Option<EntryTokens>,
     line_starts: Vec<usize>,
     line_shift: usize,
     file: Arc<str>,
@@ -167,6 +168,33 @@ struct Builder<'t> {
 }
 
 impl<'t> Builder<'t> {
+    /// Entry token offsets, from a second scan of the text done on first use.
+    fn entries(&mut self) -> &EntryTokens {
+        self.entries
+            .get_or_insert_with(|| collect_entry_tokens(self.text))
+    }
+
+    /// Fast path for a block sequence item's `-` line: when only blanks separate the item's
+    /// content from a `-` on the same line (the common `- value`), that `-` is the item's
+    /// indicator and its block entry token lies between the two, so the line is known
+    /// without scanning for tokens. Returns an offset on that line, or `None` when unsure.
+    fn dash_before(&self, content_start: usize) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let mut i = content_start.min(bytes.len());
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        if i == content_start || i == 0 || bytes[i - 1] != b'-' {
+            return None;
+        }
+        let dash = i - 1;
+        if dash == 0 || matches!(bytes[dash - 1], b' ' | b'\t' | b'\n') {
+            Some(dash)
+        } else {
+            None
+        }
+    }
+
     fn line_of(&self, offset: usize) -> usize {
         // 1-based line in `text`, corrected for the prepended marker line.
         let line = self.line_starts.partition_point(|&s| s <= offset);
@@ -345,13 +373,16 @@ impl<'t> Builder<'t> {
                 if first {
                     Some(seq_start)
                 } else {
-                    last_in_range(&self.entries.flow, lower, content_start)
+                    last_in_range(&self.entries().flow, lower, content_start)
                 }
             } else {
                 // granit places a block entry token just after its `-` (and any blanks or
                 // comment on that line), before the item's content: the last token at or
                 // before the content is this item's, and its line is the `-` line.
-                last_in_range(&self.entries.block, 0, content_start + 1)
+                match self.dash_before(content_start) {
+                    Some(dash) => Some(dash),
+                    None => last_in_range(&self.entries().block, 0, content_start + 1),
+                }
             };
             let pos = self.pos(indicator.unwrap_or(content_start));
             let value = self.node()?;

@@ -54,8 +54,14 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
     if f.kind != FileKind::YamlTemplate || f.library {
         return Ok(false);
     }
-    let src = String::from_utf8_lossy(&f.bytes);
-    let ds = parse_yaml(&src, &lib.display(&f.rel))?;
+    let ds = match std::str::from_utf8(&f.bytes) {
+        Ok(src) => lib.parsed_yaml(f, src)?,
+        // not cached: evaluating the file reports the encoding error later
+        Err(_) => std::rc::Rc::new(parse_yaml(
+            &String::from_utf8_lossy(&f.bytes),
+            &lib.display(&f.rel),
+        )?),
+    };
     Ok(crate::ytt::eval::has_doc_annotation(&ds, "data/values"))
 }
 

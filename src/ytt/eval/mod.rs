@@ -51,6 +51,9 @@ pub struct Lib {
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     cache: RefCell<HashMap<String, Module>>,
+    /// Parsed YAML files by relative path: each file is parsed once per run although the
+    /// values, schema and render stages all look at it.
+    parsed: RefCell<HashMap<String, Rc<DocumentSet>>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
 }
@@ -72,6 +75,7 @@ impl Lib {
             refs: RefCell::new(Vec::new()),
             flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
+            parsed: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
     }
@@ -88,6 +92,17 @@ impl Lib {
 
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
         self.files.iter().find(|f| f.rel == rel)
+    }
+
+    /// The parsed YAML of `f` (one of this library's files, valid UTF-8), parsed on first
+    /// use and shared afterwards. Syntax errors are not cached.
+    pub fn parsed_yaml(&self, f: &InputFile, src: &str) -> Result<Rc<DocumentSet>, Error> {
+        if let Some(ds) = self.parsed.borrow().get(&f.rel) {
+            return Ok(ds.clone());
+        }
+        let ds = Rc::new(parse_yaml(src, &self.display(&f.rel))?);
+        self.parsed.borrow_mut().insert(f.rel.clone(), ds.clone());
+        Ok(ds)
     }
 
     /// Display name of a file in messages.
@@ -342,7 +357,13 @@ pub struct Evaluated {
 pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
-    let ds = parse_yaml(src, &name)?;
+    // Evaluating is the last use of the parsed tree: take it out of the cache so that
+    // peak memory does not grow with the number of files.
+    let cached = lib.parsed.borrow_mut().remove(&f.rel);
+    let ds = match cached {
+        Some(ds) => ds,
+        None => Rc::new(parse_yaml(src, &name)?),
+    };
     if lib.opts.strict {
         check_strict(&ds, &name)?;
     }

@@ -48,9 +48,12 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
         {
             continue;
         }
-        let src = String::from_utf8_lossy(&f.bytes);
         let name = lib.display(&f.rel);
-        let ds = parse_yaml(&src, &name)?;
+        let ds = match std::str::from_utf8(&f.bytes) {
+            Ok(src) => lib.parsed_yaml(&f, src)?,
+            // not cached: evaluating the file reports the encoding error
+            Err(_) => std::rc::Rc::new(parse_yaml(&String::from_utf8_lossy(&f.bytes), &name)?),
+        };
         if !has_doc_annotation(&ds, SCHEMA_ANN) {
             continue;
         }
