@@ -16,7 +16,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("yaml", 48),
     ("starlark", 72),
     ("template", 100),
-    ("data-values", 47),
+    ("data-values", 48),
     ("overlay", 59),
     ("schema", 63),
 ];
