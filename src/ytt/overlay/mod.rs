@@ -331,39 +331,58 @@ impl Overlay<'_> {
                     &r.meta,
                 )
             })?;
-            if matched.is_empty() {
-                let or_add = op == Op::Replace
-                    && op_ann
-                        .and_then(|a| a.kwarg("or_add"))
-                        .is_some_and(|v| v.truth());
-                if (spec.missing_ok && op == Op::Merge) || or_add {
-                    left.push(r.clone());
-                }
-                continue;
+            self.apply_matched(left, r, &matched, op, op_ann, spec.missing_ok, &defaults)?;
+        }
+        Ok(())
+    }
+
+    /// Applies a merge, replace, remove or assert of the right item `r` to the left
+    /// items at `matched` (or adds `r` when nothing matched and `missing_ok`/`or_add`
+    /// allow it). Shared by map items and array items; inserts are the caller's.
+    #[allow(clippy::too_many_arguments)]
+    fn apply_matched<T: OverlayItem>(
+        &mut self,
+        left: &mut Vec<T>,
+        r: &T,
+        matched: &[usize],
+        op: Op,
+        op_ann: Option<&Ann>,
+        missing_ok: bool,
+        defaults: &Defaults,
+    ) -> Result<(), Error> {
+        if matched.is_empty() {
+            let or_add = op == Op::Replace
+                && op_ann
+                    .and_then(|a| a.kwarg("or_add"))
+                    .is_some_and(|v| v.truth());
+            if (missing_ok && op == Op::Merge) || or_add {
+                left.push(r.clone());
             }
-            match op {
-                Op::Merge => {
-                    for &i in &matched {
-                        self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
-                    }
+            return Ok(());
+        }
+        match op {
+            Op::Merge => {
+                for &i in matched {
+                    self.merge(left[i].value_mut(), r.value(), defaults, r.meta())?;
                 }
-                Op::Replace => {
-                    for &i in &matched {
-                        left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
-                    }
-                }
-                Op::Remove => {
-                    for &i in matched.iter().rev() {
-                        left.remove(i);
-                    }
-                }
-                Op::Assert => {
-                    for &i in &matched {
-                        self.assert(&left[i].value, &r.value, op_ann, &r.meta)?;
-                    }
-                }
-                Op::Append | Op::Insert => unreachable!(),
             }
+            Op::Replace => {
+                for &i in matched {
+                    let replaced = self.replaced(left[i].value(), r.value(), op_ann, r.meta())?;
+                    *left[i].value_mut() = replaced;
+                }
+            }
+            Op::Remove => {
+                for &i in matched.iter().rev() {
+                    left.remove(i);
+                }
+            }
+            Op::Assert => {
+                for &i in matched {
+                    self.assert(left[i].value(), r.value(), op_ann, r.meta())?;
+                }
+            }
+            Op::Append | Op::Insert => unreachable!("callers handle appends and inserts"),
         }
         Ok(())
     }
@@ -403,52 +422,52 @@ impl Overlay<'_> {
             spec.expects
                 .check(matched.len())
                 .map_err(|m| err_at(format!("Array item on line {}: {m}", r.meta.pos), &r.meta))?;
-            if matched.is_empty() {
-                let or_add = op == Op::Replace
-                    && op_ann
-                        .and_then(|a| a.kwarg("or_add"))
-                        .is_some_and(|v| v.truth());
-                if (spec.missing_ok && op == Op::Merge) || or_add {
-                    left.push(r.clone());
-                }
-                continue;
-            }
-            match op {
-                Op::Merge => {
-                    for &i in &matched {
-                        self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
+            if op == Op::Insert && !matched.is_empty() {
+                let (before, after) = insert_kind(op_ann, &r.meta)?;
+                for &i in matched.iter().rev() {
+                    if after {
+                        left.insert(i + 1, r.clone());
+                    }
+                    if before {
+                        left.insert(i, r.clone());
                     }
                 }
-                Op::Replace => {
-                    for &i in &matched {
-                        left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
-                    }
-                }
-                Op::Remove => {
-                    for &i in matched.iter().rev() {
-                        left.remove(i);
-                    }
-                }
-                Op::Assert => {
-                    for &i in &matched {
-                        self.assert(&left[i].value, &r.value, op_ann, &r.meta)?;
-                    }
-                }
-                Op::Insert => {
-                    let (before, after) = insert_kind(op_ann, &r.meta)?;
-                    for &i in matched.iter().rev() {
-                        if after {
-                            left.insert(i + 1, r.clone());
-                        }
-                        if before {
-                            left.insert(i, r.clone());
-                        }
-                    }
-                }
-                Op::Append => unreachable!(),
+            } else {
+                self.apply_matched(left, r, &matched, op, op_ann, spec.missing_ok, &defaults)?;
             }
         }
         Ok(())
+    }
+}
+
+/// What overlays need of a map item or an array item.
+trait OverlayItem: Clone {
+    fn value(&self) -> &Node;
+    fn value_mut(&mut self) -> &mut Node;
+    fn meta(&self) -> &Meta;
+}
+
+impl OverlayItem for MapItem {
+    fn value(&self) -> &Node {
+        &self.value
+    }
+    fn value_mut(&mut self) -> &mut Node {
+        &mut self.value
+    }
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+}
+
+impl OverlayItem for ArrayItem {
+    fn value(&self) -> &Node {
+        &self.value
+    }
+    fn value_mut(&mut self) -> &mut Node {
+        &mut self.value
+    }
+    fn meta(&self) -> &Meta {
+        &self.meta
     }
 }
 
