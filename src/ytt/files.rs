@@ -28,7 +28,8 @@ pub enum FileKind {
 pub struct InputFile {
     /// Path relative to its `-f` root (or the file name given), with `/` separators.
     pub rel: String,
-    pub bytes: Vec<u8>,
+    /// The content, shared: file lists are cloned while iterating a library.
+    pub bytes: std::rc::Rc<[u8]>,
     pub kind: FileKind,
     /// `*.lib.yml`, `*.lib.txt`, `*.star`: loadable only, not output on their own.
     pub library: bool,
@@ -181,7 +182,7 @@ fn new_file(rel: String, bytes: Vec<u8>) -> InputFile {
     let (kind, library) = kind_of(&rel);
     InputFile {
         rel,
-        bytes,
+        bytes: bytes.into(),
         kind,
         library,
         for_output: false,

@@ -54,8 +54,29 @@ pub struct Lib {
     /// Parsed YAML files by relative path: each file is parsed once per run although the
     /// values, schema and render stages all look at it.
     parsed: RefCell<HashMap<String, Rc<DocumentSet>>>,
+    /// YAML templates compiled and resolved by a stage that is not their last (schema
+    /// files are evaluated for the schema and again for the output).
+    prepared: RefCell<HashMap<String, Rc<Prepared>>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
+}
+
+/// A YAML template ready to evaluate: plain documents, or its node templates and its
+/// compiled Starlark program with names resolved.
+enum Prepared {
+    Plain(Rc<DocumentSet>),
+    Program {
+        nodes: Rc<Vec<crate::ytt::compile::yaml::TNode>>,
+        file: crate::ytt::starlark::ast::File,
+    },
+}
+
+/// Whether an evaluation is the file's last (its prepared form can be dropped).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Reuse {
+    /// Another stage evaluates the file again: keep what parsing and compiling made.
+    Keep,
+    Last,
 }
 
 pub type LibRef = Rc<Lib>;
@@ -76,6 +97,7 @@ impl Lib {
             flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),
+            prepared: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
         })
     }
@@ -146,10 +168,10 @@ pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
     })
 }
 
-/// Converts a parsed (untemplated) document set into output documents.
+/// Converts a parsed (untemplated) document set into output documents. Duplicate map
+/// keys collapse as [`DocumentSet::override_map_keys`] does (the last item wins, in the
+/// place of the first), done during the conversion instead of on a copy of the set.
 pub fn plain_docs(ds: &DocumentSet) -> Vec<Doc> {
-    let mut ds = ds.clone();
-    ds.override_map_keys();
     let file: Rc<str> = Rc::from(&*ds.file);
     ds.docs
         .iter()
@@ -165,30 +187,35 @@ pub fn plain_docs(ds: &DocumentSet) -> Vec<Doc> {
 }
 
 fn from_yaml_node(n: &yaml::Node, file: &Rc<str>) -> Node {
+    let meta = |pos: &yaml::Position| {
+        Meta::at(Pos {
+            file: file.clone(),
+            line: pos.line.unwrap_or(0),
+        })
+    };
     match n {
         yaml::Node::Scalar(v) => Node::Scalar(v.clone()),
-        yaml::Node::Map(m) => Node::Map(
-            m.items
-                .iter()
-                .map(|i| MapItem {
+        yaml::Node::Map(m) => {
+            let mut items: Vec<MapItem> = Vec::with_capacity(m.items.len());
+            for i in &m.items {
+                let item = MapItem {
                     key: i.key.clone(),
                     value: from_yaml_node(&i.value, file),
-                    meta: Meta::at(Pos {
-                        file: file.clone(),
-                        line: i.pos.line.unwrap_or(0),
-                    }),
-                })
-                .collect(),
-        ),
+                    meta: meta(&i.pos),
+                };
+                match items.iter().position(|seen| seen.key == item.key) {
+                    Some(idx) => items[idx] = item,
+                    None => items.push(item),
+                }
+            }
+            Node::Map(items)
+        }
         yaml::Node::Array(a) => Node::Array(
             a.items
                 .iter()
                 .map(|i| ArrayItem {
                     value: from_yaml_node(&i.value, file),
-                    meta: Meta::at(Pos {
-                        file: file.clone(),
-                        line: i.pos.line.unwrap_or(0),
-                    }),
+                    meta: meta(&i.pos),
                 })
                 .collect(),
         ),
@@ -355,24 +382,64 @@ pub struct Evaluated {
 
 /// Evaluates a YAML template of `lib` and returns its module and documents.
 pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
+    eval_yaml_with(lib, f, Reuse::Last)
+}
+
+/// [`eval_yaml`], keeping the compiled file for a later evaluation when `reuse` says so.
+pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
-    // Evaluating is the last use of the parsed tree: take it out of the cache so that
+    let cached = match reuse {
+        Reuse::Keep => lib.prepared.borrow().get(&f.rel).cloned(),
+        Reuse::Last => lib.prepared.borrow_mut().remove(&f.rel),
+    };
+    let prepared = match cached {
+        Some(p) => p,
+        None => {
+            let p = Rc::new(prepare_yaml(lib, f, src, &name)?);
+            if reuse == Reuse::Keep {
+                lib.prepared.borrow_mut().insert(f.rel.clone(), p.clone());
+            }
+            p
+        }
+    };
+    match &*prepared {
+        Prepared::Plain(ds) => Ok(Evaluated {
+            module: Module::from_values(&name, vec![]),
+            docs: plain_docs(ds),
+            text: None,
+        }),
+        Prepared::Program { nodes, file } => {
+            let b = Rc::new(RefCell::new(Builder::new(
+                nodes.clone(),
+                lib.opts.implicit_map_key_overrides,
+            )));
+            let env = Rc::new(builder_env(&b, &name));
+            let module = run_resolved(lib, &f.rel, file, env)?;
+            let docs = b.borrow().finish_docs();
+            Ok(Evaluated {
+                module,
+                docs,
+                text: None,
+            })
+        }
+    }
+}
+
+/// Parses (or takes the cached parse of) a YAML template and compiles it.
+fn prepare_yaml(lib: &LibRef, f: &InputFile, src: &str, name: &str) -> Result<Prepared, Error> {
+    // Preparing is the last use of the parsed tree: take it out of the cache so that
     // peak memory does not grow with the number of files.
     let cached = lib.parsed.borrow_mut().remove(&f.rel);
     let ds = match cached {
         Some(ds) => ds,
-        None => Rc::new(parse_yaml(src, &name)?),
+        None => Rc::new(parse_yaml(src, name)?),
     };
     if lib.opts.strict {
-        check_strict(&ds, &name)?;
+        check_strict(&ds, name)?;
     }
     if f.kind == FileKind::YamlPlain || !ds.has_templating() {
-        return Ok(Evaluated {
-            module: Module::from_values(&name, vec![]),
-            docs: plain_docs(&ds),
-            text: None,
-        });
+        return Ok(Prepared::Plain(ds));
     }
     let compiled = compile(
         &ds,
@@ -380,17 +447,24 @@ pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
             ignore_unknown_comments: lib.opts.ignore_unknown_comments,
         },
     )
-    .map_err(|e| Error::at(e.message, Position::in_source(&name, e.line, src)))?;
-    let b = Rc::new(RefCell::new(Builder::new(
-        compiled.nodes.clone(),
-        lib.opts.implicit_map_key_overrides,
-    )));
-    let module = exec_program(lib, &f.rel, &name, src, &compiled.prog, &b)?;
-    let docs = b.borrow().finish_docs();
-    Ok(Evaluated {
-        module,
-        docs,
-        text: None,
+    .map_err(|e| Error::at(e.message, Position::in_source(name, e.line, src)))?;
+    let file = parse_with_origins(
+        name,
+        &compiled.prog.source(),
+        origins(&compiled.prog, name, src),
+    )
+    .and_then(|file| {
+        // Every YAML template gets the same builder calls: resolve against their names.
+        let names = builder_env(
+            &Rc::new(RefCell::new(Builder::new(compiled.nodes.clone(), false))),
+            name,
+        );
+        crate::ytt::starlark::resolve_names(file, &|n| names.contains_key(n))
+    })
+    .map_err(|e| starlark_error(&e))?;
+    Ok(Prepared::Program {
+        nodes: compiled.nodes,
+        file,
     })
 }
 
@@ -433,13 +507,26 @@ fn exec_program(
     b: &Rc<RefCell<Builder>>,
 ) -> Result<Module, Error> {
     let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
+        .and_then(|file| {
+            let names = builder_env(b, name);
+            crate::ytt::starlark::resolve_names(file, &|n| names.contains_key(n))
+        })
         .map_err(|e| starlark_error(&e))?;
-    let env = builder_env(b, name);
+    run_resolved(lib, rel, &file, Rc::new(builder_env(b, name)))
+}
+
+/// Executes a resolved program of `lib` with the builder calls in `env`.
+fn run_resolved(
+    lib: &LibRef,
+    rel: &str,
+    file: &crate::ytt::starlark::ast::File,
+    env: Rc<Env>,
+) -> Result<Module, Error> {
     let mut thread = Thread::new();
     let l2 = lib.clone();
     thread.set_loader(move |t, module| crate::ytt::modules::load(&l2, t, module));
     lib.loading.borrow_mut().push(rel.to_string());
-    let r = thread.exec_file(file, Rc::new(env));
+    let r = thread.exec_resolved(file, env);
     lib.loading.borrow_mut().pop();
     r.map_err(|e| starlark_error(&e))
 }

@@ -66,13 +66,13 @@ impl Matcher {
     ) -> Result<bool, Error> {
         Ok(match self {
             Matcher::All => true,
-            Matcher::Subset(expected) => subset(expected, &left.to_value()),
+            Matcher::Subset(expected) => subset_of_node(expected, left),
             Matcher::Index(i) => matches!(call, MatchCall::Indexed(j) if j as i128 == *i),
-            Matcher::MapKey(k) => {
-                let lv = map_get(left, k)?;
-                let rv = map_get(right, k)?;
-                lv == rv
-            }
+            Matcher::MapKey(k) => match (map_get(left, k)?, map_get(right, k)?) {
+                (Some(l), Some(r)) => l.to_value() == r.to_value(),
+                (None, None) => true,
+                (Some(n), None) | (None, Some(n)) => matches!(n, Node::Scalar(Value::Null)),
+            },
             Matcher::And(ms) => {
                 for m in ms {
                     if !call_matcher(thread, m, call, left, right)? {
@@ -94,17 +94,37 @@ impl Matcher {
     }
 }
 
-fn map_get(n: &Node, key: &str) -> Result<Value, Error> {
+/// The value of `key` in map `n` (`None` when absent, which compares like null).
+fn map_get<'n>(n: &'n Node, key: &str) -> Result<Option<&'n Node>, Error> {
     match n {
         Node::Map(items) => Ok(items
             .iter()
             .find(|i| matches!(&i.key, Value::String(s) if s == key))
-            .map(|i| i.value.to_value())
-            .unwrap_or(Value::Null)),
+            .map(|i| &i.value)),
         other => Err(Error::msg(format!(
             "Expected value to be map, but was {}",
             other.type_name()
         ))),
+    }
+}
+
+/// [`subset`] against a node tree, without first turning the whole tree into a value
+/// (overlays test every document against every matcher).
+fn subset_of_node(expected: &Value, actual: &Node) -> bool {
+    match (expected, actual) {
+        (Value::Map(e), Node::Map(a)) => e.iter().all(|(k, ev)| {
+            a.iter()
+                .find(|item| &item.key == k)
+                .is_some_and(|item| subset_of_node(ev, &item.value))
+        }),
+        (Value::Array(e), Node::Array(a)) => {
+            e.len() <= a.len()
+                && e.iter()
+                    .zip(a.iter())
+                    .all(|(ev, item)| subset_of_node(ev, &item.value))
+        }
+        (e, Node::Scalar(a)) => subset(e, a),
+        _ => false,
     }
 }
 

@@ -19,7 +19,7 @@ pub mod validation;
 pub mod values;
 
 use crate::ytt::error::{Error, Position};
-use crate::ytt::eval::{LibRef, eval_yaml, has_doc_annotation, parse_yaml};
+use crate::ytt::eval::{LibRef, Reuse, eval_yaml_with, has_doc_annotation, parse_yaml};
 use crate::ytt::files::FileKind;
 use crate::ytt::node::Doc;
 use crate::ytt::overlay::{Defaults, Overlay};
@@ -57,7 +57,8 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
         if !has_doc_annotation(&ds, SCHEMA_ANN) {
             continue;
         }
-        let ev = eval_yaml(lib, &f).map_err(|e| e.context(&format!("Templating file '{name}'")))?;
+        let ev = eval_yaml_with(lib, &f, Reuse::Keep)
+            .map_err(|e| e.context(&format!("Templating file '{name}'")))?;
         for d in ev.docs {
             if d.meta.has(SCHEMA_ANN) && d.meta.has("library/ref") {
                 return Err(Error::at(

@@ -147,21 +147,14 @@ impl Thread {
 
     /// Resolves and executes `file` with the host's `predeclared` names; on success
     /// returns the module, whose globals are then frozen.
-    pub fn exec_file(&mut self, mut file: File, predeclared: Rc<Env>) -> Result<Module> {
-        let universe = super::builtins::universe();
-        super::resolve::resolve_file(&mut file, &|n| predeclared.contains_key(n), &|n| {
-            universe.contains_key(n)
-        })
-        .map_err(|mut e| {
-            if let Some(p) = &e.pos {
-                e.source_line = file
-                    .origins
-                    .iter()
-                    .find(|o| o.file == p.file && o.line == p.line)
-                    .map(|o| o.text.to_string());
-            }
-            e
-        })?;
+    pub fn exec_file(&mut self, file: File, predeclared: Rc<Env>) -> Result<Module> {
+        let file = resolve_names(file, &|n| predeclared.contains_key(n))?;
+        self.exec_resolved(&file, predeclared)
+    }
+
+    /// Executes a file that [`resolve_names`] prepared; `predeclared` must hold the
+    /// names it was resolved against. A resolved file can be executed many times.
+    pub fn exec_resolved(&mut self, file: &File, predeclared: Rc<Env>) -> Result<Module> {
         self.sources.push(file.origins.clone());
         let env = Rc::new(ModuleEnv {
             name: file.name.clone(),
@@ -737,4 +730,22 @@ impl std::fmt::Debug for Module {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Module({}: {:?})", self.env.name, self.names())
     }
+}
+
+/// Resolves the names of a parsed file against the predeclared names (`is_predeclared`)
+/// and the universe, ready for [`Thread::exec_resolved`]. Errors carry the source line.
+pub fn resolve_names(mut file: File, is_predeclared: &dyn Fn(&str) -> bool) -> Result<File> {
+    let universe = super::builtins::universe();
+    super::resolve::resolve_file(&mut file, is_predeclared, &|n| universe.contains_key(n))
+        .map_err(|mut e| {
+            if let Some(p) = &e.pos {
+                e.source_line = file
+                    .origins
+                    .iter()
+                    .find(|o| o.file == p.file && o.line == p.line)
+                    .map(|o| o.text.to_string());
+            }
+            e
+        })?;
+    Ok(file)
 }

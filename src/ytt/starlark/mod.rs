@@ -89,7 +89,7 @@ mod tests_embed;
 mod tests_lib;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
-pub use eval::{Env, LoaderFn, Module, Thread};
+pub use eval::{Env, LoaderFn, Module, Thread, resolve_names};
 pub use format::{repr, to_str};
 pub use host::{HostValue, Struct};
 pub use orderedmap::OrderedMap;
