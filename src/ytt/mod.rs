@@ -115,9 +115,9 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
         return Ok(out);
     }
     let r = render::render(&lib)?;
-    let values: Vec<Value> = r.docs.iter().map(|d| d.value.to_value()).collect();
     match &opts.output_files {
         None => {
+            let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();
             out.stdout = emit(&values, opts.output)?.into_bytes();
             for (rel, _) in &r.texts {
                 out.warnings.push(format!(

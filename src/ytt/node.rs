@@ -120,6 +120,23 @@ impl Node {
         }
     }
 
+    /// [`Node::to_value`] for a tree that is no longer needed: moves the scalars
+    /// instead of copying them.
+    pub fn into_value(self) -> Value {
+        match self {
+            Node::Scalar(v) => v,
+            Node::Map(items) => Value::Map(
+                items
+                    .into_iter()
+                    .map(|i| (i.key, i.value.into_value()))
+                    .collect(),
+            ),
+            Node::Array(items) => {
+                Value::Array(items.into_iter().map(|i| i.value.into_value()).collect())
+            }
+        }
+    }
+
     /// A node tree for a plain value; every item gets position `pos`.
     pub fn from_value(v: &Value, pos: &Pos) -> Node {
         match v {

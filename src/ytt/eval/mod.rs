@@ -170,23 +170,28 @@ pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
 
 /// Converts a parsed (untemplated) document set into output documents. Duplicate map
 /// keys collapse as [`DocumentSet::override_map_keys`] does (the last item wins, in the
-/// place of the first), done during the conversion instead of on a copy of the set.
+/// place of the first).
 pub fn plain_docs(ds: &DocumentSet) -> Vec<Doc> {
+    plain_docs_owned(ds.clone())
+}
+
+/// [`plain_docs`] for a document set that is no longer needed: moves its nodes.
+fn plain_docs_owned(ds: DocumentSet) -> Vec<Doc> {
     let file: Rc<str> = Rc::from(&*ds.file);
     ds.docs
-        .iter()
+        .into_iter()
         .filter(|d| !d.injected)
         .map(|d| Doc {
-            value: from_yaml_node(&d.value, &file),
             meta: Meta::at(Pos {
                 file: file.clone(),
                 line: d.pos.line.unwrap_or(0),
             }),
+            value: from_yaml_node_owned(d.value, &file),
         })
         .collect()
 }
 
-fn from_yaml_node(n: &yaml::Node, file: &Rc<str>) -> Node {
+fn from_yaml_node_owned(n: yaml::Node, file: &Rc<str>) -> Node {
     let meta = |pos: &yaml::Position| {
         Meta::at(Pos {
             file: file.clone(),
@@ -194,14 +199,14 @@ fn from_yaml_node(n: &yaml::Node, file: &Rc<str>) -> Node {
         })
     };
     match n {
-        yaml::Node::Scalar(v) => Node::Scalar(v.clone()),
+        yaml::Node::Scalar(v) => Node::Scalar(v),
         yaml::Node::Map(m) => {
             let mut items: Vec<MapItem> = Vec::with_capacity(m.items.len());
-            for i in &m.items {
+            for i in m.items {
                 let item = MapItem {
-                    key: i.key.clone(),
-                    value: from_yaml_node(&i.value, file),
                     meta: meta(&i.pos),
+                    key: i.key,
+                    value: from_yaml_node_owned(i.value, file),
                 };
                 match items.iter().position(|seen| seen.key == item.key) {
                     Some(idx) => items[idx] = item,
@@ -212,10 +217,10 @@ fn from_yaml_node(n: &yaml::Node, file: &Rc<str>) -> Node {
         }
         yaml::Node::Array(a) => Node::Array(
             a.items
-                .iter()
+                .into_iter()
                 .map(|i| ArrayItem {
-                    value: from_yaml_node(&i.value, file),
                     meta: meta(&i.pos),
+                    value: from_yaml_node_owned(i.value, file),
                 })
                 .collect(),
         ),
@@ -402,6 +407,22 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
             }
             p
         }
+    };
+    // The last evaluation of a plain file owns its parse: move the nodes out of it.
+    let prepared = match Rc::try_unwrap(prepared) {
+        Ok(Prepared::Plain(ds)) => {
+            let docs = match Rc::try_unwrap(ds) {
+                Ok(owned) => plain_docs_owned(owned),
+                Err(shared) => plain_docs(&shared),
+            };
+            return Ok(Evaluated {
+                module: Module::from_values(&name, vec![]),
+                docs,
+                text: None,
+            });
+        }
+        Ok(p) => Rc::new(p),
+        Err(shared) => shared,
     };
     match &*prepared {
         Prepared::Plain(ds) => Ok(Evaluated {

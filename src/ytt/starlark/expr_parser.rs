@@ -68,20 +68,21 @@ impl Parser {
     }
 
     /// Precedence climbing over `or`, `and`, `not`, comparisons and arithmetic.
-    pub(super) fn binary(&mut self, prec: u8) -> Result<Expr> {
-        let mut x = if prec == 2 {
+    /// Parses operators of precedence `min_prec` and above (1 `or`, 2 `and`, `not`
+    /// between them, 3 comparisons, 4–9 bitwise and arithmetic), left-associative,
+    /// comparisons non-associative. One loop per level reached, not one call per level.
+    pub(super) fn binary(&mut self, min_prec: u8) -> Result<Expr> {
+        let mut x = if min_prec <= 2 {
             self.not_test()?
-        } else if prec > 9 {
-            return self.primary_or_unary();
         } else {
-            self.binary(prec + 1)?
+            self.primary_or_unary()?
         };
         loop {
             let (op, p) = match self.cur_binop() {
                 Some(v) => v,
                 None => return Ok(x),
             };
-            if p != prec {
+            if p < min_prec {
                 return Ok(x);
             }
             let pos = self.pos();
@@ -89,9 +90,9 @@ impl Parser {
                 self.next();
             }
             self.next();
-            let y = self.binary(prec + 1)?;
+            let y = self.binary(p + 1)?;
             x = Expr::new(ExprKind::Binary(op, Box::new(x), Box::new(y)), pos);
-            if prec == 3
+            if p == 3
                 && let Some((op2, 3)) = self.cur_binop()
             {
                 return self.err(format!(
@@ -259,22 +260,19 @@ impl Parser {
 
     fn operand(&mut self) -> Result<Expr> {
         let pos = self.pos();
-        match self.peek().clone() {
-            Tok::Ident(n) => {
-                self.next();
-                Ok(Expr::new(ExprKind::Ident(Ident::new(n, pos.clone())), pos))
-            }
-            Tok::Int(v) => {
+        match self.peek() {
+            Tok::Ident(_) | Tok::Str(_) => match self.next_tok() {
+                Tok::Ident(n) => Ok(Expr::new(ExprKind::Ident(Ident::new(n, pos.clone())), pos)),
+                Tok::Str(s) => Ok(Expr::new(ExprKind::Str(s.into()), pos)),
+                _ => unreachable!("peeked an identifier or a string"),
+            },
+            &Tok::Int(v) => {
                 self.next();
                 Ok(Expr::new(ExprKind::Int(v), pos))
             }
-            Tok::Float(v) => {
+            &Tok::Float(v) => {
                 self.next();
                 Ok(Expr::new(ExprKind::Float(v), pos))
-            }
-            Tok::Str(s) => {
-                self.next();
-                Ok(Expr::new(ExprKind::Str(s.into()), pos))
             }
             Tok::LParen => {
                 self.next();

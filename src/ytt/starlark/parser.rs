@@ -131,11 +131,23 @@ impl Parser {
         self.pos_at(t.line, t.col)
     }
 
-    pub(super) fn next(&mut self) -> Tok {
-        let t = self.toks[self.i].tok.clone();
+    /// Moves past the current token (never past the final `Eof`).
+    pub(super) fn next(&mut self) {
         if self.i < self.toks.len() - 1 {
             self.i += 1;
         }
+    }
+
+    /// Takes the current token and moves past it. Tokens are read once: a taken
+    /// token is left as a `Newline` placeholder that nothing looks at again (the
+    /// final `Eof` is copied, as the parser may stand on it more than once).
+    pub(super) fn next_tok(&mut self) -> Tok {
+        let t = if self.i == self.toks.len() - 1 {
+            self.toks[self.i].tok.clone()
+        } else {
+            std::mem::replace(&mut self.toks[self.i].tok, Tok::Newline)
+        };
+        self.next();
         t
     }
 
@@ -166,11 +178,11 @@ impl Parser {
 
     pub(super) fn ident(&mut self) -> Result<Ident> {
         let pos = self.pos();
-        match self.peek().clone() {
-            Tok::Ident(n) => {
-                self.next();
-                Ok(Ident::new(n, pos))
-            }
+        match self.peek() {
+            Tok::Ident(_) => match self.next_tok() {
+                Tok::Ident(n) => Ok(Ident::new(n, pos)),
+                _ => unreachable!("peeked an identifier"),
+            },
             _ => self.unexpected("identifier"),
         }
     }
@@ -383,7 +395,7 @@ impl Parser {
     fn load(&mut self, pos: Position) -> Result<Stmt> {
         self.next();
         self.expect(Tok::LParen)?;
-        let module = match self.next() {
+        let module = match self.next_tok() {
             Tok::Str(s) => s,
             _ => return self.err("first operand of load statement must be a string literal"),
         };
@@ -394,7 +406,7 @@ impl Parser {
                 break;
             }
             let p = self.pos();
-            match self.next() {
+            match self.next_tok() {
                 Tok::Str(s) => {
                     if s.starts_with('_') {
                         return Err(Error::syntax(
@@ -406,7 +418,7 @@ impl Parser {
                 }
                 Tok::Ident(to) => {
                     self.expect(Tok::Assign)?;
-                    let from = match self.next() {
+                    let from = match self.next_tok() {
                         Tok::Str(s) => s,
                         _ => {
                             return self.err("load operand must be \"name\" or localname=\"name\"");
