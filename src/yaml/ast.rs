@@ -193,15 +193,86 @@ pub struct DocumentSet {
     pub docs: Vec<Document>,
     /// The source lines (split on `\n`, a trailing `\r` removed), for error messages:
     /// `source_line(n)` gives line `n` (1-based).
-    pub lines: Vec<String>,
+    pub lines: SourceLines,
+}
+
+/// The lines of a source text (split on `\n`, a trailing `\r` removed), kept as the text
+/// and the offsets where lines start, so no line is copied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLines {
+    text: String,
+    /// Byte offset of each line's start (the first is 0).
+    starts: Vec<usize>,
+}
+
+impl Default for SourceLines {
+    /// No text: one empty line, as `"".split('\n')` gives.
+    fn default() -> SourceLines {
+        SourceLines::new(String::new())
+    }
+}
+
+impl SourceLines {
+    /// Splits `text` into lines.
+    pub fn new(text: String) -> SourceLines {
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(0);
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        SourceLines { text, starts }
+    }
+
+    /// The number of lines (one more than the number of `\n`).
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Never true (even an empty text has one, empty, line); for API completeness.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Line `i` (0-based), without its line break.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let start = *self.starts.get(i)?;
+        let line = match self.starts.get(i + 1) {
+            Some(&next) => &self.text[start..next - 1],
+            None => &self.text[start..],
+        };
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    }
+
+    /// The lines in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The lines joined with `sep` (like `[String]::join`).
+    pub fn join(&self, sep: &str) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        for (i, l) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            out.push_str(l);
+        }
+        out
+    }
+
+    /// The 1-based line holding byte `offset` of the text.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&s| s <= offset)
+    }
 }
 
 impl DocumentSet {
     /// Line `n` (1-based) of the source, if it exists.
     pub fn source_line(&self, n: usize) -> Option<&str> {
-        n.checked_sub(1)
-            .and_then(|i| self.lines.get(i))
-            .map(String::as_str)
+        n.checked_sub(1).and_then(|i| self.lines.get(i))
     }
 
     /// ytt's `HasTemplating`: true if any comment of any node is a `#@` comment. Files without
@@ -404,7 +475,7 @@ mod tests {
                 }),
                 injected: false,
             }],
-            lines: vec![],
+            lines: SourceLines::default(),
         };
         ds.override_map_keys();
         let v = ds.docs[0].value.to_value();
