@@ -200,8 +200,11 @@ pub struct DocumentSet {
 /// and the offsets where lines start, so no line is copied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceLines {
+    /// `prefix` bytes that are not part of the source (the parser's prepended `---\n`), then
+    /// the source.
     text: String,
-    /// Byte offset of each line's start (the first is 0).
+    prefix: usize,
+    /// Byte offset of each line's start in `text` (the first is `prefix`).
     starts: Vec<usize>,
 }
 
@@ -215,15 +218,25 @@ impl Default for SourceLines {
 impl SourceLines {
     /// Splits `text` into lines.
     pub fn new(text: String) -> SourceLines {
+        SourceLines::with_prefix(text, 0)
+    }
+
+    /// Lines of `text[prefix..]`; the whole `text` stays available as [`SourceLines::full_text`]
+    /// (the parser reads the source with a prepended `---\n` without copying it twice).
+    pub(crate) fn with_prefix(text: String, prefix: usize) -> SourceLines {
         let mut starts = Vec::with_capacity(text.len() / 32 + 1);
-        starts.push(0);
-        starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        SourceLines { text, starts }
+        starts.push(prefix);
+        push_line_starts(&text.as_bytes()[prefix..], prefix, &mut starts);
+        SourceLines {
+            text,
+            prefix,
+            starts,
+        }
+    }
+
+    /// The source with its prefix.
+    pub(crate) fn full_text(&self) -> &str {
+        &self.text
     }
 
     /// The number of lines (one more than the number of `\n`).
@@ -263,9 +276,41 @@ impl SourceLines {
         out
     }
 
-    /// The 1-based line holding byte `offset` of the text.
+    /// The 1-based line holding byte `offset` of the source (0 for an offset in the prefix,
+    /// which counts from the start of the prefix).
     pub fn line_of(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&s| s <= offset)
+        match offset.checked_sub(self.prefix) {
+            Some(o) => self.starts.partition_point(|&s| s <= o + self.prefix),
+            None => 0,
+        }
+    }
+}
+
+/// Pushes `base + i + 1` for every `\n` at index `i` of `bytes`, skipping eight bytes at a
+/// time where none is.
+fn push_line_starts(bytes: &[u8], base: usize, starts: &mut Vec<usize>) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = ONES * b'\n' as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = base;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let x = word ^ NL;
+        // Non-zero when some byte of `x` is zero (some byte of `word` is `\n`).
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            for (i, &b) in chunk.iter().enumerate() {
+                if b == b'\n' {
+                    starts.push(at + i + 1);
+                }
+            }
+        }
+        at += 8;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            starts.push(at + i + 1);
+        }
     }
 }
 
@@ -454,6 +499,26 @@ mod tests {
         let a = comment("@  indented").annotation().unwrap();
         assert_eq!((a.name.as_str(), a.content.as_str()), ("", " indented"));
         assert!(comment("! x").annotation().is_none());
+    }
+
+    #[test]
+    fn source_lines_split_like_str_split() {
+        for text in ["", "a", "a\n", "a\r\nb\n\nc", "\n\n", "x\ry\r\n"] {
+            let lines = SourceLines::new(text.to_string());
+            let want: Vec<&str> = text
+                .split('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .collect();
+            assert_eq!(lines.iter().collect::<Vec<_>>(), want, "{text:?}");
+            assert_eq!(lines.len(), want.len());
+            assert_eq!(lines.join("\n"), want.join("\n"));
+            assert_eq!(lines.get(want.len()), None);
+        }
+        let lines = SourceLines::new("ab\ncd\n".to_string());
+        assert_eq!(
+            (0..7).map(|o| lines.line_of(o)).collect::<Vec<_>>(),
+            [1, 1, 1, 2, 2, 2, 3]
+        );
     }
 
     #[test]

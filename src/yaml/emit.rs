@@ -671,11 +671,38 @@ fn analyze_chars(s: &str, chars: impl Iterator<Item = char>) -> Analysis {
     a
 }
 
+/// A quick check that [`analyze`] would allow a plain scalar, for the common text: printable
+/// ASCII starting with a letter or digit, not ending in a space, without `: `, ` #` or a
+/// final `:` (the only indicators that count after the first character).
+fn plain_surely_allowed(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (Some(first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    if !first.is_ascii_alphanumeric() || last == b' ' || last == b':' {
+        return false;
+    }
+    let mut prev = 0u8;
+    for &c in b {
+        match c {
+            b'#' if prev == b' ' => return false,
+            b' ' if prev == b':' => return false,
+            b' '..=b'~' => {}
+            _ => return false,
+        }
+        prev = c;
+    }
+    true
+}
+
 /// libyaml's `yaml_emitter_select_scalar_style` in block context.
 fn select_style(text: &str, requested: Style, simple_key: bool) -> Style {
     if requested == Style::Double {
         // No analysis can turn a double-quoted request into another style.
         return Style::Double;
+    }
+    if requested == Style::Plain && plain_surely_allowed(text) {
+        return Style::Plain;
     }
     let a = analyze(text);
     let mut style = requested;

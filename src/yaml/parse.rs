@@ -40,17 +40,18 @@ pub struct YamlError {
 pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let file_arc: Arc<str> = Arc::from(file);
-    let lines = SourceLines::new(src.to_string());
-
     let prepend = !starts_with_doc_marker(src);
-    let text: Cow<'_, str> = if prepend {
+    // One copy of the source serves the parser (with `---\n` prepended when needed) and
+    // the lines kept for messages.
+    let lines = if prepend {
         let mut t = String::with_capacity(src.len() + PREPENDED.len());
         t.push_str(PREPENDED);
         t.push_str(src);
-        Cow::Owned(t)
+        SourceLines::with_prefix(t, PREPENDED.len())
     } else {
-        Cow::Borrowed(src)
+        SourceLines::new(src.to_string())
     };
+    let text = lines.full_text();
     let line_shift = usize::from(prepend);
     let err = |line: Option<usize>, message: String| YamlError {
         file: file.to_string(),
@@ -61,15 +62,14 @@ pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlErro
     let mut options = Options::default();
     options.block_scalar_eof_without_line_feed = true;
     let mut b = Builder {
-        text: &text,
-        parser: Parser::new_from_str_with_options(&text, options),
+        text,
+        parser: Parser::new_from_str_with_options(text, options),
         peeked: None,
         done: false,
         syntax_error: None,
         last_end: 0,
         entries: None,
         lines: &lines,
-        prepended: prepend,
         file: file_arc.clone(),
         anchors: HashMap::new(),
         comments: Vec::new(),
@@ -173,8 +173,6 @@ struct Builder<'t> {
     entries: Option<EntryTokens>,
     /// Lines of the source (the text without the prepended `---\n`).
     lines: &'t SourceLines,
-    /// Whether `text` is the source with `---\n` prepended.
-    prepended: bool,
     file: Arc<str>,
     anchors: HashMap<usize, Node>,
     comments: Vec<RawComment>,
@@ -242,10 +240,7 @@ impl<'t> Builder<'t> {
 
     fn line_of(&self, offset: usize) -> usize {
         // 1-based line in the source; 0 for the prepended marker line.
-        let shift = if self.prepended { PREPENDED.len() } else { 0 };
-        offset
-            .checked_sub(shift)
-            .map_or(0, |o| self.lines.line_of(o))
+        self.lines.line_of(offset)
     }
 
     fn pos(&self, offset: usize) -> Position {
