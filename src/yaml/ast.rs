@@ -193,15 +193,131 @@ pub struct DocumentSet {
     pub docs: Vec<Document>,
     /// The source lines (split on `\n`, a trailing `\r` removed), for error messages:
     /// `source_line(n)` gives line `n` (1-based).
-    pub lines: Vec<String>,
+    pub lines: SourceLines,
+}
+
+/// The lines of a source text (split on `\n`, a trailing `\r` removed), kept as the text
+/// and the offsets where lines start, so no line is copied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceLines {
+    /// `prefix` bytes that are not part of the source (the parser's prepended `---\n`), then
+    /// the source.
+    text: String,
+    prefix: usize,
+    /// Byte offset of each line's start in `text` (the first is `prefix`).
+    starts: Vec<usize>,
+}
+
+impl Default for SourceLines {
+    /// No text: one empty line, as `"".split('\n')` gives.
+    fn default() -> SourceLines {
+        SourceLines::new(String::new())
+    }
+}
+
+impl SourceLines {
+    /// Splits `text` into lines.
+    pub fn new(text: String) -> SourceLines {
+        SourceLines::with_prefix(text, 0)
+    }
+
+    /// Lines of `text[prefix..]`; the whole `text` stays available as [`SourceLines::full_text`]
+    /// (the parser reads the source with a prepended `---\n` without copying it twice).
+    pub(crate) fn with_prefix(text: String, prefix: usize) -> SourceLines {
+        let mut starts = Vec::with_capacity(text.len() / 32 + 1);
+        starts.push(prefix);
+        push_line_starts(&text.as_bytes()[prefix..], prefix, &mut starts);
+        SourceLines {
+            text,
+            prefix,
+            starts,
+        }
+    }
+
+    /// The source with its prefix.
+    pub(crate) fn full_text(&self) -> &str {
+        &self.text
+    }
+
+    /// The number of lines (one more than the number of `\n`).
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Never true (even an empty text has one, empty, line); for API completeness.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Line `i` (0-based), without its line break.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let start = *self.starts.get(i)?;
+        let line = match self.starts.get(i + 1) {
+            Some(&next) => &self.text[start..next - 1],
+            None => &self.text[start..],
+        };
+        Some(line.strip_suffix('\r').unwrap_or(line))
+    }
+
+    /// The lines in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+
+    /// The lines joined with `sep` (like `[String]::join`).
+    pub fn join(&self, sep: &str) -> String {
+        let mut out = String::with_capacity(self.text.len());
+        for (i, l) in self.iter().enumerate() {
+            if i > 0 {
+                out.push_str(sep);
+            }
+            out.push_str(l);
+        }
+        out
+    }
+
+    /// The 1-based line holding byte `offset` of the source (0 for an offset in the prefix,
+    /// which counts from the start of the prefix).
+    pub fn line_of(&self, offset: usize) -> usize {
+        match offset.checked_sub(self.prefix) {
+            Some(o) => self.starts.partition_point(|&s| s <= o + self.prefix),
+            None => 0,
+        }
+    }
+}
+
+/// Pushes `base + i + 1` for every `\n` at index `i` of `bytes`, skipping eight bytes at a
+/// time where none is.
+fn push_line_starts(bytes: &[u8], base: usize, starts: &mut Vec<usize>) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = ONES * b'\n' as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = base;
+    for chunk in &mut chunks {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let x = word ^ NL;
+        // Non-zero when some byte of `x` is zero (some byte of `word` is `\n`).
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            for (i, &b) in chunk.iter().enumerate() {
+                if b == b'\n' {
+                    starts.push(at + i + 1);
+                }
+            }
+        }
+        at += 8;
+    }
+    for (i, &b) in chunks.remainder().iter().enumerate() {
+        if b == b'\n' {
+            starts.push(at + i + 1);
+        }
+    }
 }
 
 impl DocumentSet {
     /// Line `n` (1-based) of the source, if it exists.
     pub fn source_line(&self, n: usize) -> Option<&str> {
-        n.checked_sub(1)
-            .and_then(|i| self.lines.get(i))
-            .map(String::as_str)
+        n.checked_sub(1).and_then(|i| self.lines.get(i))
     }
 
     /// ytt's `HasTemplating`: true if any comment of any node is a `#@` comment. Files without
@@ -386,6 +502,26 @@ mod tests {
     }
 
     #[test]
+    fn source_lines_split_like_str_split() {
+        for text in ["", "a", "a\n", "a\r\nb\n\nc", "\n\n", "x\ry\r\n"] {
+            let lines = SourceLines::new(text.to_string());
+            let want: Vec<&str> = text
+                .split('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .collect();
+            assert_eq!(lines.iter().collect::<Vec<_>>(), want, "{text:?}");
+            assert_eq!(lines.len(), want.len());
+            assert_eq!(lines.join("\n"), want.join("\n"));
+            assert_eq!(lines.get(want.len()), None);
+        }
+        let lines = SourceLines::new("ab\ncd\n".to_string());
+        assert_eq!(
+            (0..7).map(|o| lines.line_of(o)).collect::<Vec<_>>(),
+            [1, 1, 1, 2, 2, 2, 3]
+        );
+    }
+
+    #[test]
     fn override_keeps_first_position_last_value() {
         let item = |k: &str, v: i64, line: usize| MapItem {
             pos: pos(line),
@@ -404,7 +540,7 @@ mod tests {
                 }),
                 injected: false,
             }],
-            lines: vec![],
+            lines: SourceLines::default(),
         };
         ds.override_map_keys();
         let v = ds.docs[0].value.to_value();

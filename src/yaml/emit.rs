@@ -6,6 +6,8 @@
 //! The writer keeps libyaml's state (`column`, `indent`, `whitespace`, `indention`) and uses the
 //! same primitives (`write_indent`, `write_indicator`), so layouts match byte for byte.
 
+use std::borrow::Cow;
+
 use super::float::format_yaml_float;
 use super::resolve::resolves_to_str;
 use super::value::Value;
@@ -44,27 +46,25 @@ pub fn to_yaml_document(value: &Value) -> Result<String, EmitError> {
 /// Prints one document (no `---`), ending in a newline, with the given settings. Keys are
 /// printed in the order the map holds them (sort them first for go-yaml's sorted output).
 pub fn to_yaml_document_with(value: &Value, options: &EmitOptions) -> Result<String, EmitError> {
-    let mut e = Emitter::new();
+    let mut e = Emitter::new(String::new());
     e.best_width = options.best_width.unwrap_or(usize::MAX);
-    e.node(value, Ctx::root())?;
-    // DOCUMENT-END: write_indent; the end is implicit.
-    e.write_indent();
+    e.document(value)?;
     Ok(e.out)
 }
 
 /// Prints documents as `ytt` does on stdout: empty documents (null, `{}`, `[]`) are skipped and
 /// `---\n` separates the printed ones (none before the first). No documents give `""`.
 pub fn to_yaml_stream(docs: &[Value]) -> Result<String, EmitError> {
-    let mut out = String::new();
+    let mut e = Emitter::new(String::with_capacity(4096));
     let mut first = true;
     for doc in docs.iter().filter(|d| !d.is_empty_document()) {
         if !first {
-            out.push_str("---\n");
+            e.out.push_str("---\n");
         }
         first = false;
-        out.push_str(&to_yaml_document(doc)?);
+        e.document(doc)?;
     }
-    Ok(out)
+    Ok(e.out)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -103,9 +103,9 @@ struct Emitter {
 const BEST_INDENT: i64 = 2;
 
 impl Emitter {
-    fn new() -> Emitter {
+    fn new(out: String) -> Emitter {
         Emitter {
-            out: String::new(),
+            out,
             column: 0,
             indent: -1,
             indents: Vec::new(),
@@ -115,9 +115,36 @@ impl Emitter {
         }
     }
 
+    /// One document: its node, then DOCUMENT-END's `write_indent` (the end is implicit).
+    fn document(&mut self, value: &Value) -> Result<(), EmitError> {
+        self.column = 0;
+        self.indent = -1;
+        self.indents.clear();
+        self.whitespace = true;
+        self.indention = true;
+        self.node(value, Ctx::root())?;
+        self.write_indent();
+        Ok(())
+    }
+
+    /// True when scalars are never folded (ytt's setting), so spaces need no column checks.
+    fn never_folds(&self) -> bool {
+        self.best_width == usize::MAX
+    }
+
     fn put(&mut self, c: char) {
         self.out.push(c);
         self.column += 1;
+    }
+
+    /// Writes text holding no line breaks.
+    fn put_str(&mut self, s: &str) {
+        self.out.push_str(s);
+        self.column += if s.is_ascii() {
+            s.len()
+        } else {
+            s.chars().count()
+        };
     }
 
     fn put_break(&mut self) {
@@ -143,20 +170,22 @@ impl Emitter {
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
             self.put_break();
         }
-        while self.column < indent {
-            self.put(' ');
+        if self.column < indent {
+            self.out
+                .extend(std::iter::repeat_n(' ', indent - self.column));
+            self.column = indent;
         }
         self.whitespace = true;
         self.indention = true;
     }
 
+    /// Writes an (ASCII) indicator.
     fn write_indicator(&mut self, ind: &str, need_ws: bool, is_ws: bool, is_indention: bool) {
         if need_ws && !self.whitespace {
             self.put(' ');
         }
-        for c in ind.chars() {
-            self.put(c);
-        }
+        self.out.push_str(ind);
+        self.column += ind.len();
         self.whitespace = is_ws;
         self.indention = self.indention && is_indention;
     }
@@ -184,27 +213,7 @@ impl Emitter {
                 self.increase_indent(false, false);
                 for (k, val) in items {
                     self.write_indent();
-                    if is_simple_key(k) {
-                        self.node(
-                            k,
-                            Ctx {
-                                mapping: true,
-                                simple_key: true,
-                            },
-                        )?;
-                        self.write_indicator(":", false, false, false);
-                    } else {
-                        self.write_indicator("?", true, false, true);
-                        self.node(
-                            k,
-                            Ctx {
-                                mapping: true,
-                                simple_key: false,
-                            },
-                        )?;
-                        self.write_indent();
-                        self.write_indicator(":", true, false, true);
-                    }
+                    self.key(k)?;
                     self.node(
                         val,
                         Ctx {
@@ -217,19 +226,59 @@ impl Emitter {
             }
             scalar => {
                 let (text, requested) = scalar_text(scalar)?;
-                let style = select_style(&text, requested, ctx.simple_key);
-                self.increase_indent(true, false);
-                let allow_breaks = !ctx.simple_key;
-                match style {
-                    Style::Plain => self.write_plain(&text, allow_breaks),
-                    Style::Single => self.write_single(&text, allow_breaks),
-                    Style::Double => self.write_double(&text, allow_breaks),
-                    Style::Literal => self.write_literal(&text),
-                }
-                self.pop_indent();
+                self.scalar(&text, requested, ctx.simple_key);
             }
         }
         Ok(())
+    }
+
+    /// A map key and its `:` (libyaml's simple key check decides between `key:` and the
+    /// `? key` form).
+    fn key(&mut self, k: &Value) -> Result<(), EmitError> {
+        let key_ctx = |simple_key| Ctx {
+            mapping: true,
+            simple_key,
+        };
+        let scalar = if k.is_scalar() {
+            Some(scalar_text(k)?)
+        } else {
+            None
+        };
+        let simple = match (&scalar, k) {
+            (Some((text, _)), _) => text.len() <= 128 && !has_break(text),
+            (None, Value::Array(items)) => items.is_empty(),
+            (None, Value::Map(items)) => items.is_empty(),
+            (None, _) => true,
+        };
+        if simple {
+            match &scalar {
+                Some((text, requested)) => self.scalar(text, *requested, true),
+                None => self.node(k, key_ctx(true))?,
+            }
+            self.write_indicator(":", false, false, false);
+        } else {
+            self.write_indicator("?", true, false, true);
+            match &scalar {
+                Some((text, requested)) => self.scalar(text, *requested, false),
+                None => self.node(k, key_ctx(false))?,
+            }
+            self.write_indent();
+            self.write_indicator(":", true, false, true);
+        }
+        Ok(())
+    }
+
+    fn scalar(&mut self, text: &str, requested: Style, simple_key: bool) {
+        let style = select_style(text, requested, simple_key);
+        self.increase_indent(true, false);
+        let allow_breaks = !simple_key;
+        match style {
+            Style::Plain => self.write_plain(text, allow_breaks),
+            Style::Single => self.write_single(text, allow_breaks),
+            Style::Double => self.write_double(text, allow_breaks),
+            Style::Literal => self.write_literal(text),
+        }
+        self.pop_indent();
     }
 
     fn empty_flow(&mut self, open: &str, close: &str) {
@@ -243,20 +292,25 @@ impl Emitter {
         if !self.whitespace {
             self.put(' ');
         }
-        let chars: Vec<char> = s.chars().collect();
-        let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
-            if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks && !spaces && self.column > self.best_width && !next_space {
-                    self.write_indent();
+        if !allow_breaks || self.never_folds() || !s.contains(' ') {
+            // Plain scalars hold no line breaks.
+            self.put_str(s);
+        } else {
+            let mut spaces = false;
+            let mut chars = s.chars().peekable();
+            while let Some(c) = chars.next() {
+                if c == ' ' {
+                    let next_space = chars.peek() == Some(&' ');
+                    if !spaces && self.column > self.best_width && !next_space {
+                        self.write_indent();
+                    } else {
+                        self.put(c);
+                    }
+                    spaces = true;
                 } else {
                     self.put(c);
+                    spaces = false;
                 }
-                spaces = true;
-            } else {
-                self.put(c);
-                spaces = false;
             }
         }
         self.whitespace = false;
@@ -265,42 +319,46 @@ impl Emitter {
 
     fn write_single(&mut self, s: &str, allow_breaks: bool) {
         self.write_indicator("'", true, false, false);
-        let chars: Vec<char> = s.chars().collect();
-        let mut breaks = false;
-        let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
-            if c == ' ' {
-                let next_space = chars.get(i + 1) == Some(&' ');
-                if allow_breaks
-                    && !spaces
-                    && self.column > self.best_width
-                    && i != 0
-                    && i + 1 != chars.len()
-                    && !next_space
-                {
-                    self.write_indent();
+        if (!allow_breaks || self.never_folds()) && !s.contains('\'') && !has_break(s) {
+            self.put_str(s);
+        } else {
+            let mut breaks = false;
+            let mut spaces = false;
+            let mut chars = s.char_indices().peekable();
+            while let Some((idx, c)) = chars.next() {
+                if c == ' ' {
+                    let next = chars.peek().map(|&(_, n)| n);
+                    if allow_breaks
+                        && !spaces
+                        && self.column > self.best_width
+                        && idx != 0
+                        && next.is_some()
+                        && next != Some(' ')
+                    {
+                        self.write_indent();
+                    } else {
+                        self.put(c);
+                    }
+                    spaces = true;
+                } else if is_break(c) {
+                    if !breaks && c == '\n' {
+                        self.put_break();
+                    }
+                    self.write_break(c);
+                    self.indention = true;
+                    breaks = true;
                 } else {
+                    if breaks {
+                        self.write_indent();
+                    }
+                    if c == '\'' {
+                        self.put('\'');
+                    }
                     self.put(c);
+                    self.indention = false;
+                    breaks = false;
+                    spaces = false;
                 }
-                spaces = true;
-            } else if is_break(c) {
-                if !breaks && c == '\n' {
-                    self.put_break();
-                }
-                self.write_break(c);
-                self.indention = true;
-                breaks = true;
-            } else {
-                if breaks {
-                    self.write_indent();
-                }
-                if c == '\'' {
-                    self.put('\'');
-                }
-                self.put(c);
-                self.indention = false;
-                breaks = false;
-                spaces = false;
             }
         }
         self.write_indicator("'", false, false, false);
@@ -319,18 +377,33 @@ impl Emitter {
 
     fn write_double(&mut self, s: &str, allow_breaks: bool) {
         self.write_indicator("\"", true, false, false);
-        let chars: Vec<char> = s.chars().collect();
+        if (!allow_breaks || self.never_folds())
+            && s.bytes()
+                .all(|b| matches!(b, b' '..=b'~') && b != b'"' && b != b'\\')
+        {
+            self.put_str(s);
+        } else {
+            self.write_double_chars(s, allow_breaks);
+        }
+        self.write_indicator("\"", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    fn write_double_chars(&mut self, s: &str, allow_breaks: bool) {
         let mut spaces = false;
-        for (i, &c) in chars.iter().enumerate() {
+        let mut chars = s.char_indices().peekable();
+        while let Some((idx, c)) = chars.next() {
             if c == ' ' {
+                let next = chars.peek().map(|&(_, n)| n);
                 if allow_breaks
                     && !spaces
                     && self.column > self.best_width
-                    && i != 0
-                    && i + 1 != chars.len()
+                    && idx != 0
+                    && next.is_some()
                 {
                     self.write_indent();
-                    if chars.get(i + 1) == Some(&' ') {
+                    if next == Some(' ') {
                         self.put('\\');
                     }
                 } else {
@@ -372,8 +445,11 @@ impl Emitter {
                             ('U', 8)
                         };
                         self.put(letter);
-                        for ch in format!("{v:0width$X}").chars() {
-                            self.put(ch);
+                        for shift in (0..width).rev() {
+                            let digit = (v >> (shift * 4)) & 0xf;
+                            self.put(
+                                char::from_digit(digit, 16).map_or('0', |d| d.to_ascii_uppercase()),
+                            );
                         }
                     }
                 }
@@ -381,27 +457,23 @@ impl Emitter {
                 self.put(c);
             }
         }
-        self.write_indicator("\"", false, false, false);
-        self.whitespace = false;
-        self.indention = false;
     }
 
     fn write_literal(&mut self, s: &str) {
         self.write_indicator("|", true, false, false);
         // Block scalar hints: indentation indicator when the text starts with a space or break,
         // then the chomping indicator.
-        let mut chars = s.chars();
-        if let Some(first) = chars.clone().next()
+        if let Some(first) = s.chars().next()
             && (first == ' ' || is_break(first))
         {
-            self.write_indicator(&BEST_INDENT.to_string(), false, false, false);
+            self.write_indicator("2", false, false, false);
         }
-        let rev: Vec<char> = s.chars().rev().take(2).collect();
-        let chomp = match rev.as_slice() {
-            [] => Some("-"),
-            [last, ..] if !is_break(*last) => Some("-"),
-            [_] => Some("+"),
-            [_, prev] if is_break(*prev) => Some("+"),
+        let mut rev = s.chars().rev();
+        let chomp = match (rev.next(), rev.next()) {
+            (None, _) => Some("-"),
+            (Some(last), _) if !is_break(last) => Some("-"),
+            (Some(_), None) => Some("+"),
+            (Some(_), Some(prev)) if is_break(prev) => Some("+"),
             _ => None,
         };
         if let Some(h) = chomp {
@@ -411,35 +483,42 @@ impl Emitter {
         self.indention = true;
         self.whitespace = true;
         let mut breaks = true;
-        for c in chars.by_ref() {
+        let mut rest = s;
+        while let Some(c) = rest.chars().next() {
             if is_break(c) {
                 self.write_break(c);
                 self.indention = true;
                 breaks = true;
+                rest = &rest[c.len_utf8()..];
             } else {
+                let end = rest.find(is_break).unwrap_or(rest.len());
                 if breaks {
                     self.write_indent();
                 }
-                self.put(c);
+                self.put_str(&rest[..end]);
                 self.indention = false;
                 breaks = false;
+                rest = &rest[end..];
             }
         }
     }
 }
 
 /// The text of a scalar and the style go-yaml's encoder asks for.
-fn scalar_text(v: &Value) -> Result<(String, Style), EmitError> {
+fn scalar_text(v: &Value) -> Result<(Cow<'_, str>, Style), EmitError> {
     Ok(match v {
-        Value::Null => ("null".to_string(), Style::Plain),
-        Value::Bool(b) => (b.to_string(), Style::Plain),
+        Value::Null => (Cow::Borrowed("null"), Style::Plain),
+        Value::Bool(b) => (
+            Cow::Borrowed(if *b { "true" } else { "false" }),
+            Style::Plain,
+        ),
         Value::Int(i) => {
             if !Value::int_in_range(*i) {
                 return Err(EmitError::IntOutOfRange(*i));
             }
-            (i.to_string(), Style::Plain)
+            (Cow::Owned(i.to_string()), Style::Plain)
         }
-        Value::Float(f) => (format_yaml_float(*f), Style::Plain),
+        Value::Float(f) => (Cow::Owned(format_yaml_float(*f)), Style::Plain),
         Value::String(s) => {
             let style = if s.contains('\n') {
                 Style::Literal
@@ -448,7 +527,7 @@ fn scalar_text(v: &Value) -> Result<(String, Style), EmitError> {
             } else {
                 Style::Double
             };
-            (s.clone(), style)
+            (Cow::Borrowed(s.as_str()), style)
         }
         Value::Array(_) | Value::Map(_) => unreachable!("collections are not scalars"),
     })
@@ -470,16 +549,10 @@ fn is_printable(c: char) -> bool {
         || (('\u{e000}'..='\u{fffd}').contains(&c) && c != '\u{feff}')
 }
 
-/// libyaml's check whether a key can be written as `key: value` (no `? ` form).
-fn is_simple_key(k: &Value) -> bool {
-    match k {
-        Value::Array(items) => items.is_empty(),
-        Value::Map(items) => items.is_empty(),
-        scalar => match scalar_text(scalar) {
-            Ok((text, _)) => !text.chars().any(is_break) && text.len() <= 128,
-            Err(_) => true,
-        },
-    }
+/// Whether `s` holds a line break (`\r`, `\n`, NEL, LS or PS).
+fn has_break(s: &str) -> bool {
+    // NEL, LS and PS start with the UTF-8 lead bytes 0xC2 and 0xE2.
+    s.bytes().any(|b| matches!(b, b'\n' | b'\r' | 0xc2 | 0xe2)) && s.chars().any(is_break)
 }
 
 /// Flags from libyaml's `yaml_emitter_analyze_scalar`.
@@ -500,6 +573,14 @@ fn analyze(s: &str) -> Analysis {
             block_allowed: false,
         };
     }
+    if s.is_ascii() {
+        analyze_chars(s, s.bytes().map(char::from))
+    } else {
+        analyze_chars(s, s.chars())
+    }
+}
+
+fn analyze_chars(s: &str, chars: impl Iterator<Item = char>) -> Analysis {
     let mut block_indicators = s.starts_with("---") || s.starts_with("...");
     let (mut line_breaks, mut special) = (false, false);
     let (mut leading_space, mut leading_break) = (false, false);
@@ -507,11 +588,13 @@ fn analyze(s: &str) -> Analysis {
     let (mut break_space, mut space_break) = (false, false);
     let (mut previous_space, mut previous_break) = (false, false);
     let mut preceded_by_ws = true;
-    let chars: Vec<char> = s.chars().collect();
-    let n = chars.len();
-    for (i, &c) in chars.iter().enumerate() {
-        let followed_by_ws = i + 1 >= n || is_blank(chars[i + 1]);
-        if i == 0 {
+    let mut chars = chars.peekable();
+    let mut first = true;
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let last = next.is_none();
+        let followed_by_ws = next.is_none_or(is_blank);
+        if first {
             match c {
                 '#' | ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"'
                 | '%' | '@' | '`' => block_indicators = true,
@@ -530,10 +613,10 @@ fn analyze(s: &str) -> Analysis {
             special = true;
         }
         if c == ' ' {
-            if i == 0 {
+            if first {
                 leading_space = true;
             }
-            if i + 1 == n {
+            if last {
                 trailing_space = true;
             }
             if previous_break {
@@ -543,10 +626,10 @@ fn analyze(s: &str) -> Analysis {
             previous_break = false;
         } else if is_break(c) {
             line_breaks = true;
-            if i == 0 {
+            if first {
                 leading_break = true;
             }
-            if i + 1 == n {
+            if last {
                 trailing_break = true;
             }
             if previous_space {
@@ -559,6 +642,7 @@ fn analyze(s: &str) -> Analysis {
             previous_break = false;
         }
         preceded_by_ws = is_blank(c) || is_break(c) || c == '\0';
+        first = false;
     }
     let mut a = Analysis {
         multiline: line_breaks,
@@ -587,8 +671,39 @@ fn analyze(s: &str) -> Analysis {
     a
 }
 
+/// A quick check that [`analyze`] would allow a plain scalar, for the common text: printable
+/// ASCII starting with a letter or digit, not ending in a space, without `: `, ` #` or a
+/// final `:` (the only indicators that count after the first character).
+fn plain_surely_allowed(s: &str) -> bool {
+    let b = s.as_bytes();
+    let (Some(first), Some(&last)) = (b.first(), b.last()) else {
+        return false;
+    };
+    if !first.is_ascii_alphanumeric() || last == b' ' || last == b':' {
+        return false;
+    }
+    let mut prev = 0u8;
+    for &c in b {
+        match c {
+            b'#' if prev == b' ' => return false,
+            b' ' if prev == b':' => return false,
+            b' '..=b'~' => {}
+            _ => return false,
+        }
+        prev = c;
+    }
+    true
+}
+
 /// libyaml's `yaml_emitter_select_scalar_style` in block context.
 fn select_style(text: &str, requested: Style, simple_key: bool) -> Style {
+    if requested == Style::Double {
+        // No analysis can turn a double-quoted request into another style.
+        return Style::Double;
+    }
+    if requested == Style::Plain && plain_surely_allowed(text) {
+        return Style::Plain;
+    }
     let a = analyze(text);
     let mut style = requested;
     if simple_key && a.multiline {

@@ -7,7 +7,7 @@
 //! file. The tree mirrors ytt's `yamlmeta`:
 //!
 //! * [`DocumentSet`] `{ file, docs: Vec<Document>, lines }`: all documents of the file, plus
-//!   the source lines for error messages ([`DocumentSet::source_line`]).
+//!   the source lines for error messages ([`DocumentSet::source_line`], [`SourceLines`]).
 //! * [`Document`] `{ pos, comments, value: Node, injected }`. Like ytt, text that does not start
 //!   with `---` is read as if `---\n` were prepended, so a file `#@ if x:\n---\na: 1\n#@ end`
 //!   gives: an empty first document, a document holding comment `#@ if x:`, and an `injected`
@@ -78,7 +78,7 @@ pub mod value;
 
 pub use ast::{
     Annotation, Array, ArrayItem, Comment, CommentKind, Document, DocumentSet, Map, MapItem, Node,
-    Position,
+    Position, SourceLines,
 };
 pub use emit::{EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_stream};
 pub use parse::{YamlError, parse_document_set};

@@ -3,14 +3,22 @@
 //! map items (key line) and array items (`-`, `[` or `,` line), anchors, aliases and `<<`
 //! merges, and ytt's rules for attaching comments to nodes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use granit_parser::{Event, Options, Parser, ScalarStyle, Scanner, Span, StrInput, TokenType};
+use granit_parser::{
+    Event, Options, Parser, ScalarStyle, ScanError, Scanner, Span, StrInput, TokenType,
+};
 
-use super::ast::{Array, ArrayItem, Comment, Document, DocumentSet, Map, MapItem, Node, Position};
-use super::resolve::{long_tag, resolve_plain, resolve_tagged};
+use super::ast::{
+    Array, ArrayItem, Comment, Document, DocumentSet, Map, MapItem, Node, Position, SourceLines,
+};
+use super::resolve::{long_tag, resolve_plain_cow, resolve_tagged};
 use super::value::Value;
+
+/// What is prepended to a text that does not start with a `---` marker.
+const PREPENDED: &str = "---\n";
 
 /// A YAML syntax or decoding error, naming the file and (when known) the line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -32,17 +40,18 @@ pub struct YamlError {
 pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let file_arc: Arc<str> = Arc::from(file);
-    let lines: Vec<String> = src
-        .split('\n')
-        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
-        .collect();
-
     let prepend = !starts_with_doc_marker(src);
-    let text: String = if prepend {
-        format!("---\n{src}")
+    // One copy of the source serves the parser (with `---\n` prepended when needed) and
+    // the lines kept for messages.
+    let lines = if prepend {
+        let mut t = String::with_capacity(src.len() + PREPENDED.len());
+        t.push_str(PREPENDED);
+        t.push_str(src);
+        SourceLines::with_prefix(t, PREPENDED.len())
     } else {
-        src.to_string()
+        SourceLines::new(src.to_string())
     };
+    let text = lines.full_text();
     let line_shift = usize::from(prepend);
     let err = |line: Option<usize>, message: String| YamlError {
         file: file.to_string(),
@@ -52,32 +61,36 @@ pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlErro
 
     let mut options = Options::default();
     options.block_scalar_eof_without_line_feed = true;
-    let mut events: Vec<(Event<'_>, Span)> = Vec::new();
-    for next in Parser::new_from_str_with_options(&text, options) {
-        match next {
-            Ok(ev) => events.push(ev),
-            Err(e) => {
-                let line = e.marker().line().saturating_sub(line_shift).max(1);
-                return Err(err(Some(line), format!("yaml: {}", e.kind())));
-            }
-        }
-    }
-
+    // Without a `#` there are no comments; granit is quicker when it does not look for them.
+    options.emit_comments = text.contains('#');
     let mut b = Builder {
-        text: &text,
-        events,
-        idx: 0,
+        text,
+        parser: Parser::new_from_str_with_options(text, options),
+        peeked: None,
+        done: false,
+        syntax_error: None,
         last_end: 0,
         entries: None,
-        line_starts: line_starts(&text),
-        line_shift,
+        lines: &lines,
         file: file_arc.clone(),
         anchors: HashMap::new(),
         comments: Vec::new(),
     };
-    let raw_docs = b.documents().map_err(|(line, m)| err(line, m))?;
+    let built = b.documents();
+    // The whole text is tokenised before a build error is reported: a syntax error anywhere
+    // in the file is what go-yaml reports first.
+    if built.is_err() {
+        b.drain();
+    }
+    if let Some(e) = b.syntax_error.take() {
+        let line = e.marker().line().saturating_sub(line_shift).max(1);
+        return Err(err(Some(line), format!("yaml: {}", e.kind())));
+    }
+    let raw_docs = built.map_err(|(line, m)| err(line, m))?;
     let mut comments = std::mem::take(&mut b.comments);
-    comments.sort_by_key(|c| c.offset);
+    if !comments.is_sorted_by_key(|c| c.offset) {
+        comments.sort_by_key(|c| c.offset);
+    }
     let docs = assign_comments(raw_docs, comments, &file_arc, prepend);
     Ok(DocumentSet {
         file: file_arc,
@@ -94,12 +107,6 @@ fn starts_with_doc_marker(s: &str) -> bool {
         Some(after) => after.starts_with(is_ws),
         None => false,
     }
-}
-
-fn line_starts(text: &str) -> Vec<usize> {
-    let mut v = vec![0];
-    v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-    v
 }
 
 /// Byte offsets of block entry tokens (just after a `-`, on its line) and of `,` (flow entry)
@@ -153,15 +160,21 @@ type BuildError = (Option<usize>, String);
 
 struct Builder<'t> {
     text: &'t str,
-    events: Vec<(Event<'t>, Span)>,
-    idx: usize,
+    /// The event source, read one event ahead (comments are recorded as they pass).
+    parser: Parser<'t, StrInput<'t>>,
+    /// The next non-comment event, once peeked.
+    peeked: Option<(Event<'t>, Span)>,
+    /// True once the parser has no more events (or failed).
+    done: bool,
+    /// The parser's syntax error, if it failed.
+    syntax_error: Option<ScanError>,
     /// End offset of the last consumed event.
     last_end: usize,
     /// Entry token offsets, scanned only when a fast path cannot tell (see
     /// [`Builder::block_entry_line_start`]).
     entries: Option<EntryTokens>,
-    line_starts: Vec<usize>,
-    line_shift: usize,
+    /// Lines of the source (the text without the prepended `---\n`).
+    lines: &'t SourceLines,
     file: Arc<str>,
     anchors: HashMap<usize, Node>,
     comments: Vec<RawComment>,
@@ -195,10 +208,41 @@ impl<'t> Builder<'t> {
         }
     }
 
+    /// Fast path for an item's indicator (`-` or `,`) when the text between the previous
+    /// event and the item's content (`lo..hi`) holds nothing but blanks, line breaks,
+    /// comments and that one indicator: then it is the indicator's token. Returns its
+    /// offset, or `None` when the text holds anything else (the token scan decides then).
+    fn sole_indicator(&self, lo: usize, hi: usize, indicator: u8) -> Option<usize> {
+        let region = self.text.as_bytes().get(lo..hi)?;
+        let mut found = None;
+        let mut i = 0;
+        while i < region.len() {
+            let b = region[i];
+            match b {
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                b'#' if i == 0 || matches!(region[i - 1], b' ' | b'\t' | b'\r' | b'\n') => {
+                    while i < region.len() && region[i] != b'\n' {
+                        i += 1;
+                    }
+                    continue;
+                }
+                _ if b == indicator && found.is_none() => {
+                    let ws_after = matches!(region.get(i + 1), Some(b' ' | b'\t' | b'\r' | b'\n'));
+                    if indicator == b'-' && !ws_after {
+                        return None;
+                    }
+                    found = Some(lo + i);
+                }
+                _ => return None,
+            }
+            i += 1;
+        }
+        found
+    }
+
     fn line_of(&self, offset: usize) -> usize {
-        // 1-based line in `text`, corrected for the prepended marker line.
-        let line = self.line_starts.partition_point(|&s| s <= offset);
-        line.saturating_sub(self.line_shift)
+        // 1-based line in the source; 0 for the prepended marker line.
+        self.lines.line_of(offset)
     }
 
     fn pos(&self, offset: usize) -> Position {
@@ -213,43 +257,66 @@ impl<'t> Builder<'t> {
         span.end.byte_offset().unwrap_or(0)
     }
 
-    /// Returns the next non-comment event, recording comments on the way.
-    fn next(&mut self) -> Option<(Event<'t>, Span)> {
-        while self.idx < self.events.len() {
-            let (ev, span) = self.events[self.idx].clone();
-            self.idx += 1;
-            if let Event::Comment(text, _) = &ev {
-                let offset = Self::start_of(&span);
-                let data = text.strip_suffix('\r').unwrap_or(text).to_string();
-                self.comments.push(RawComment {
-                    data,
-                    offset,
-                    line: self.line_of(offset),
-                });
-                continue;
+    /// Reads events until the next non-comment one is peeked (or the input ends), recording
+    /// comments on the way. A syntax error is kept in `syntax_error` and ends the build.
+    fn fill(&mut self) -> Result<(), BuildError> {
+        while self.peeked.is_none() && !self.done {
+            match self.parser.next() {
+                None => self.done = true,
+                Some(Err(e)) => {
+                    self.syntax_error = Some(e);
+                    self.done = true;
+                }
+                Some(Ok((Event::Comment(text, _), span))) => {
+                    let offset = Self::start_of(&span);
+                    let mut data = text.into_owned();
+                    if data.ends_with('\r') {
+                        data.pop();
+                    }
+                    self.comments.push(RawComment {
+                        data,
+                        offset,
+                        line: self.line_of(offset),
+                    });
+                }
+                Some(Ok(ev)) => self.peeked = Some(ev),
             }
-            let end = Self::end_of(&span);
+        }
+        if self.syntax_error.is_some() {
+            // Reported by `parse_document_set` in place of this placeholder.
+            return Err((None, String::new()));
+        }
+        Ok(())
+    }
+
+    /// Reads the rest of the input after a build error, to find any syntax error in it.
+    fn drain(&mut self) {
+        self.peeked = None;
+        while self.fill().is_ok() && self.peeked.take().is_some() {}
+    }
+
+    /// Returns the next non-comment event, recording comments on the way.
+    fn next(&mut self) -> Result<Option<(Event<'t>, Span)>, BuildError> {
+        self.fill()?;
+        let next = self.peeked.take();
+        if let Some((_, span)) = &next {
+            let end = Self::end_of(span);
             if end > self.last_end {
                 self.last_end = end;
             }
-            return Some((ev, span));
         }
-        None
+        Ok(next)
     }
 
     /// Peeks the start offset of the next non-comment event.
-    fn peek_start(&self) -> Option<usize> {
-        self.events[self.idx..]
-            .iter()
-            .find(|(ev, _)| !matches!(ev, Event::Comment(..)))
-            .map(|(_, span)| Self::start_of(span))
+    fn peek_start(&mut self) -> Result<Option<usize>, BuildError> {
+        self.fill()?;
+        Ok(self.peeked.as_ref().map(|(_, span)| Self::start_of(span)))
     }
 
-    fn peek_is(&self, f: impl Fn(&Event<'_>) -> bool) -> bool {
-        self.events[self.idx..]
-            .iter()
-            .find(|(ev, _)| !matches!(ev, Event::Comment(..)))
-            .is_some_and(|(ev, _)| f(ev))
+    fn peek_is(&mut self, f: impl Fn(&Event<'_>) -> bool) -> Result<bool, BuildError> {
+        self.fill()?;
+        Ok(self.peeked.as_ref().is_some_and(|(ev, _)| f(ev)))
     }
 
     fn error_at(&self, offset: usize, msg: impl Into<String>) -> BuildError {
@@ -258,7 +325,7 @@ impl<'t> Builder<'t> {
 
     fn documents(&mut self) -> Result<Vec<RawDoc>, BuildError> {
         let mut docs: Vec<RawDoc> = Vec::new();
-        while let Some((ev, span)) = self.next() {
+        while let Some((ev, span)) = self.next()? {
             match ev {
                 Event::StreamStart => {}
                 Event::StreamEnd => break,
@@ -272,7 +339,7 @@ impl<'t> Builder<'t> {
                     let value = self.node()?;
                     // DocumentEnd
                     let mut explicit_end = None;
-                    if let Some((Event::DocumentEnd, end_span)) = self.next()
+                    if let Some((Event::DocumentEnd, end_span)) = self.next()?
                         && end_span.slice(self.text) == Some("...")
                     {
                         explicit_end = Some(Self::end_of(&end_span));
@@ -297,13 +364,13 @@ impl<'t> Builder<'t> {
 
     /// Builds the next node (scalar, alias, sequence or mapping).
     fn node(&mut self) -> Result<Node, BuildError> {
-        let Some((ev, span)) = self.next() else {
+        let Some((ev, span)) = self.next()? else {
             return Err((None, "unexpected end of YAML input".to_string()));
         };
         let start = Self::start_of(&span);
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
-                let value = self.scalar_value(&text, style, &span, tag.as_deref())?;
+                let value = self.scalar_value(text, style, &span, tag.as_deref())?;
                 let node = Node::Scalar(value);
                 if anchor != 0 {
                     self.anchors.insert(anchor, node.clone());
@@ -336,25 +403,25 @@ impl<'t> Builder<'t> {
 
     fn scalar_value(
         &self,
-        text: &str,
+        text: Cow<'t, str>,
         style: ScalarStyle,
         span: &Span,
         tag: Option<&granit_parser::Tag>,
     ) -> Result<Value, BuildError> {
         // granit reports an empty plain scalar (a missing value) as "~" with an empty span.
         let text = if style == ScalarStyle::Plain && span.is_empty() && text == "~" {
-            ""
+            Cow::Borrowed("")
         } else {
             text
         };
         match tag {
             Some(tag) => {
                 let full = long_tag(&format!("{}{}", tag.handle(), tag.suffix()));
-                resolve_tagged(&full, text)
+                resolve_tagged(&full, &text)
                     .map_err(|m| self.error_at(Self::start_of(span), format!("yaml: {m}")))
             }
-            None if style == ScalarStyle::Plain => Ok(resolve_plain(text)),
-            None => Ok(Value::String(text.to_string())),
+            None if style == ScalarStyle::Plain => Ok(resolve_plain_cow(text)),
+            None => Ok(Value::String(text.into_owned())),
         }
     }
 
@@ -364,22 +431,28 @@ impl<'t> Builder<'t> {
         let mut lower = seq_start;
         let mut first = true;
         loop {
-            if self.peek_is(|e| matches!(e, Event::SequenceEnd)) {
-                self.next();
+            if self.peek_is(|e| matches!(e, Event::SequenceEnd))? {
+                self.next()?;
                 break;
             }
-            let content_start = self.peek_start().unwrap_or(seq_start);
+            let content_start = self.peek_start()?.unwrap_or(seq_start);
             let indicator = if flow {
                 if first {
                     Some(seq_start)
                 } else {
-                    last_in_range(&self.entries().flow, lower, content_start)
+                    match self.sole_indicator(lower, content_start, b',') {
+                        Some(comma) => Some(comma),
+                        None => last_in_range(&self.entries().flow, lower, content_start),
+                    }
                 }
             } else {
                 // granit places a block entry token just after its `-` (and any blanks or
                 // comment on that line), before the item's content: the last token at or
                 // before the content is this item's, and its line is the `-` line.
-                match self.dash_before(content_start) {
+                match self
+                    .dash_before(content_start)
+                    .or_else(|| self.sole_indicator(self.last_end, content_start, b'-'))
+                {
                     Some(dash) => Some(dash),
                     None => last_in_range(&self.entries().block, 0, content_start + 1),
                 }
@@ -403,16 +476,16 @@ impl<'t> Builder<'t> {
     fn mapping(&mut self, map_start: usize) -> Result<Node, BuildError> {
         let mut items: Vec<MapItem> = Vec::new();
         loop {
-            if self.peek_is(|e| matches!(e, Event::MappingEnd)) {
-                self.next();
+            if self.peek_is(|e| matches!(e, Event::MappingEnd))? {
+                self.next()?;
                 break;
             }
-            let key_start = self.peek_start().unwrap_or(map_start);
+            let key_start = self.peek_start()?.unwrap_or(map_start);
             let is_merge = self.peek_is(|e| {
                 matches!(e, Event::Scalar(t, ScalarStyle::Plain, _, None) if t == "<<")
                     || matches!(e, Event::Scalar(t, _, _, Some(tag))
                         if tag.suffix() == "merge" && tag.handle().starts_with("tag:yaml.org,2002:") && t == "<<")
-            });
+            })?;
             let key_node = self.node()?;
             let value = self.node()?;
             if is_merge {
@@ -468,42 +541,62 @@ impl<'t> Builder<'t> {
     }
 }
 
-/// A path from a document's root to a node: indices into map/array items.
-type NodePath = Vec<usize>;
+/// A node that can take comments, in a document's pre-order: 0 is the document itself, then
+/// every map and array item (known line or not) in tree order.
+type NodeSeq = u32;
 
-fn collect_node_lines(node: &Node, path: &mut NodePath, out: &mut BTreeMap<usize, Vec<NodePath>>) {
-    let items: Vec<(Option<usize>, &Node)> = match node {
-        Node::Map(m) => m.items.iter().map(|i| (i.pos.line, &i.value)).collect(),
-        Node::Array(a) => a.items.iter().map(|i| (i.pos.line, &i.value)).collect(),
-        Node::Scalar(_) => return,
-    };
-    for (idx, (line, child)) in items.into_iter().enumerate() {
-        path.push(idx);
+/// Lists `(line, seq)` of every item with a known line, in pre-order (seq = pre-order number).
+fn collect_node_lines(node: &Node, seq: &mut NodeSeq, out: &mut Vec<(usize, NodeSeq)>) {
+    let mut visit = |line: Option<usize>, child: &Node, seq: &mut NodeSeq| {
+        *seq += 1;
         if let Some(l) = line {
-            out.entry(l).or_default().push(path.clone());
+            out.push((l, *seq));
         }
-        collect_node_lines(child, path, out);
-        path.pop();
+        collect_node_lines(child, seq, out);
+    };
+    match node {
+        Node::Map(m) => {
+            for i in &m.items {
+                visit(i.pos.line, &i.value, seq);
+            }
+        }
+        Node::Array(a) => {
+            for i in &a.items {
+                visit(i.pos.line, &i.value, seq);
+            }
+        }
+        Node::Scalar(_) => {}
     }
 }
 
-fn comments_at<'a>(node: &'a mut Node, path: &[usize]) -> &'a mut Vec<Comment> {
-    let (first, rest) = path.split_first().expect("non-empty node path");
-    let (comments, value) = match node {
+/// Hands out `pending` comments (sorted by node seq) to the items of `node`, numbering the
+/// items in pre-order as [`collect_node_lines`] does.
+fn distribute_comments(
+    node: &mut Node,
+    seq: &mut NodeSeq,
+    pending: &mut std::iter::Peekable<std::vec::IntoIter<(NodeSeq, Comment)>>,
+) {
+    let mut visit = |comments: &mut Vec<Comment>, child: &mut Node, seq: &mut NodeSeq| {
+        *seq += 1;
+        while let Some((_, c)) = pending.next_if(|(s, _)| *s == *seq) {
+            comments.push(c);
+        }
+        if pending.peek().is_some() {
+            distribute_comments(child, seq, pending);
+        }
+    };
+    match node {
         Node::Map(m) => {
-            let item = &mut m.items[*first];
-            (&mut item.comments, &mut item.value)
+            for i in &mut m.items {
+                visit(&mut i.comments, &mut i.value, seq);
+            }
         }
         Node::Array(a) => {
-            let item = &mut a.items[*first];
-            (&mut item.comments, &mut item.value)
+            for i in &mut a.items {
+                visit(&mut i.comments, &mut i.value, seq);
+            }
         }
-        Node::Scalar(_) => unreachable!("node paths only lead through collections"),
-    };
-    if rest.is_empty() {
-        comments
-    } else {
-        comments_at(value, rest)
+        Node::Scalar(_) => {}
     }
 }
 
@@ -533,6 +626,8 @@ fn assign_comments(
             per_doc[k].push(c);
         }
     }
+    let mut lines: Vec<(usize, NodeSeq)> = Vec::new();
+    let mut assigned: Vec<(NodeSeq, Comment)> = Vec::new();
     for (i, (rd, cs)) in raw.into_iter().zip(per_doc).enumerate() {
         let doc_line = if i == 0 && rd.line == 0 {
             None
@@ -548,31 +643,45 @@ fn assign_comments(
             value: rd.value,
             injected: false,
         };
-        let mut lines: BTreeMap<usize, Vec<NodePath>> = BTreeMap::new();
-        if let Some(l) = doc_line {
-            lines.entry(l).or_default().push(vec![]);
-        }
-        collect_node_lines(&doc.value, &mut vec![], &mut lines);
-        for c in cs {
-            let comment = Comment {
-                data: c.data,
-                pos: Position::new(file.clone(), c.line),
-            };
-            match lines.range(c.line..).next() {
-                Some((&line, paths)) => {
-                    let path = if line == c.line {
-                        paths.last()
-                    } else {
-                        paths.first()
+        if !cs.is_empty() {
+            // Node lines sorted by (line, pre-order): for a comment's line L, the first entry
+            // with a line >= L is the node it goes to, or the last entry on L itself.
+            lines.clear();
+            if let Some(l) = doc_line {
+                lines.push((l, 0));
+            }
+            collect_node_lines(&doc.value, &mut 0, &mut lines);
+            if !lines.is_sorted() {
+                lines.sort_unstable();
+            }
+            assigned.clear();
+            for c in cs {
+                let comment = Comment {
+                    data: c.data,
+                    pos: Position::new(file.clone(), c.line),
+                };
+                let idx = lines.partition_point(|&(l, _)| l < c.line);
+                match lines.get(idx) {
+                    Some(&(line, first)) => {
+                        let seq = if line == c.line {
+                            let end = lines.partition_point(|&(l, _)| l <= c.line);
+                            lines[end - 1].1
+                        } else {
+                            first
+                        };
+                        assigned.push((seq, comment));
                     }
-                    .expect("non-empty line entry");
-                    if path.is_empty() {
-                        doc.comments.push(comment);
-                    } else {
-                        comments_at(&mut doc.value, path).push(comment);
-                    }
+                    None => unassigned.push(comment),
                 }
-                None => unassigned.push(comment),
+            }
+            // Stable: comments of one node keep their source order.
+            assigned.sort_by_key(|&(seq, _)| seq);
+            let mut pending = std::mem::take(&mut assigned).into_iter().peekable();
+            while let Some((_, c)) = pending.next_if(|(s, _)| *s == 0) {
+                doc.comments.push(c);
+            }
+            if pending.peek().is_some() {
+                distribute_comments(&mut doc.value, &mut 0, &mut pending);
             }
         }
         if i == 0 && prepended && doc.pos.line.is_none() {

@@ -231,3 +231,40 @@ fn crlf_and_bom() {
     assert_eq!(ds.source_line(1), Some("a: 1"));
     assert_eq!(map(&ds.docs[0].value).items[1].pos.line, Some(2));
 }
+
+#[test]
+fn syntax_errors_win_over_build_errors() {
+    // The bad merge comes first, but go-yaml reports the syntax error further down.
+    let err = parse_document_set("<<: 5\nb: [1, 2\n", "f.yml").unwrap_err();
+    assert!(err.message.starts_with("yaml: "), "{err}");
+    assert!(!err.message.contains("merge"), "{err}");
+    let err = parse_document_set("<<: 5\nb: 1\n", "f.yml").unwrap_err();
+    assert_eq!(
+        err.message,
+        "yaml: map merge requires map or sequence of maps as the value"
+    );
+    assert_eq!(err.line, Some(1));
+}
+
+#[test]
+fn item_lines_after_comments_and_breaks() {
+    let ds = parse("a:\n- # c\n  x: 1\n-\n  # d\n  y: 2\n- [p, # c\n   q,\n   # e\n   r]\n");
+    let Node::Map(m) = &ds.docs[0].value else {
+        panic!("map")
+    };
+    let Node::Array(list) = &m.items[0].value else {
+        panic!("array")
+    };
+    let lines: Vec<_> = list.items.iter().map(|i| i.pos.line.unwrap()).collect();
+    assert_eq!(lines, [2, 4, 7]);
+    let Node::Array(flow) = &list.items[2].value else {
+        panic!("flow")
+    };
+    let flow_lines: Vec<_> = flow.items.iter().map(|i| i.pos.line.unwrap()).collect();
+    assert_eq!(flow_lines, [7, 7, 8]);
+    // `# d` (line 5) goes to the first node below it: the map item `y`.
+    let y = &map(&list.items[1].value).items[0];
+    assert_eq!(y.comments.len(), 1);
+    assert_eq!(y.comments[0].data, " d");
+    assert!(list.items[1].comments.is_empty());
+}

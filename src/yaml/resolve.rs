@@ -2,6 +2,8 @@
 //! booleans, nulls, ints and floats, how explicit tags convert values, and which strings
 //! would need quoting because they would resolve to something else.
 
+use std::borrow::Cow;
+
 use super::value::Value;
 
 /// The core tags a scalar can carry (short `!!x` form or the long `tag:yaml.org,2002:x`).
@@ -21,6 +23,15 @@ pub fn resolve_plain(s: &str) -> Value {
         Resolved::Value(v) => v,
         Resolved::Timestamp | Resolved::Str => Value::String(s.to_string()),
         Resolved::Merge => Value::String(s.to_string()),
+    }
+}
+
+/// [`resolve_plain`] taking the text by value, so an owned string becomes the value without
+/// a copy.
+pub fn resolve_plain_cow(s: Cow<'_, str>) -> Value {
+    match resolve_core(&s) {
+        Resolved::Value(v) => v,
+        Resolved::Timestamp | Resolved::Str | Resolved::Merge => Value::String(s.into_owned()),
     }
 }
 
@@ -61,7 +72,11 @@ fn resolve_core(s: &str) -> Resolved {
             if is_timestamp(s) {
                 return Resolved::Timestamp;
             }
-            let plain: String = s.chars().filter(|c| *c != '_').collect();
+            let plain: Cow<'_, str> = if s.contains('_') {
+                Cow::Owned(s.chars().filter(|c| *c != '_').collect())
+            } else {
+                Cow::Borrowed(s)
+            };
             if let Some(i) = go_parse_int_base0(&plain) {
                 return Resolved::Value(Value::Int(i));
             }
