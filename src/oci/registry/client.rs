@@ -47,6 +47,9 @@ pub(crate) struct Call {
     pub url: Url,
     pub headers: HeaderMap,
     pub body: Option<Bytes>,
+    /// A body held as several pieces, sent one after the other (set
+    /// `content-length` with it: the pieces are streamed).
+    pub parts: Option<Vec<Bytes>>,
     pub scopes: Vec<Scope>,
 }
 
@@ -57,6 +60,7 @@ impl Call {
             url,
             headers: HeaderMap::new(),
             body: None,
+            parts: None,
             scopes,
         }
     }
@@ -70,6 +74,14 @@ impl Call {
 
     pub fn body(mut self, body: Bytes) -> Call {
         self.body = Some(body);
+        self
+    }
+
+    pub fn body_parts(mut self, parts: Vec<Bytes>) -> Call {
+        match <[Bytes; 1]>::try_from(parts) {
+            Ok([one]) => self.body = Some(one),
+            Err(parts) => self.parts = Some(parts),
+        }
         self
     }
 }
@@ -345,6 +357,11 @@ impl RegistryClient {
             }
             if let Some(body) = &call.body {
                 request = request.body(body.clone());
+            } else if let Some(parts) = &call.parts {
+                let pieces = futures_util::stream::iter(
+                    parts.clone().into_iter().map(Ok::<Bytes, std::io::Error>),
+                );
+                request = request.body(reqwest::Body::wrap_stream(pieces));
             }
             let resp = match request.send().await {
                 Ok(resp) => resp,

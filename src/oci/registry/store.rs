@@ -91,6 +91,10 @@ impl Store for RegistryStore {
         upload::put_blob(self, descriptor, data).await
     }
 
+    async fn put_blob_stream(&self, media_type: &str, data: BlobStream) -> Result<Descriptor> {
+        upload::put_blob_stream(self, media_type, data).await
+    }
+
     async fn mount_blob(&self, descriptor: &Descriptor, from: &dyn Store) -> Result<bool> {
         upload::mount_blob(self, descriptor, from).await
     }

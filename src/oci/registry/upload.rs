@@ -5,7 +5,14 @@
 //! * Larger blobs go in chunks: `POST`, then one `PATCH` per chunk with
 //!   `Content-Range: <start>-<end>`, then an empty `PUT …?digest=…`. The chunk
 //!   size is `upload_chunk_size`, raised to the registry's `OCI-Chunk-Min-Length`.
+//!   A chunk is sent as the pieces the source produced (no copy into one buffer).
 //!   Memory stays at about one chunk whatever the blob size.
+//! * A blob whose digest is not known in advance ([`put_blob_stream`], a bundle
+//!   layer compressed while it is uploaded) goes in the same chunked `PATCH`es,
+//!   hashed as they are cut; the closing `PUT` carries the digest they had. One
+//!   streamed `PATCH` for the whole blob is not used: it could not be retried, and
+//!   reqwest's read timeout runs from the start of a request, so a long upload
+//!   would time out.
 //!
 //! Retries: a stream cannot be replayed, so nothing is retried that would need
 //! the source again. Every request carries a body held in memory (the whole blob
@@ -21,10 +28,14 @@
 //! any error, the upload session is cancelled (`DELETE`) before the final `PUT`,
 //! so the registry keeps nothing.
 
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use reqwest::{Method, StatusCode, Url};
 
+use crate::oci::digest::Hasher;
 use crate::oci::registry::RegistryStore;
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::Subject;
@@ -33,8 +44,8 @@ use crate::oci::store::{BlobStream, Descriptor, Store, verify_stream};
 use crate::oci::{Digest, OciError, Result};
 
 /// An open upload session.
-struct Session {
-    location: Url,
+pub(super) struct Session {
+    pub(super) location: Url,
     min_chunk: Option<usize>,
 }
 
@@ -43,7 +54,11 @@ fn registry_error(store: &RegistryStore, detail: String) -> OciError {
 }
 
 /// Resolves a `Location` header against the URL it answered; its query is kept.
-fn location_of(store: &RegistryStore, resp: &reqwest::Response, what: &str) -> Result<Url> {
+pub(super) fn location_of(
+    store: &RegistryStore,
+    resp: &reqwest::Response,
+    what: &str,
+) -> Result<Url> {
     let value = resp
         .headers()
         .get(reqwest::header::LOCATION)
@@ -54,16 +69,24 @@ fn location_of(store: &RegistryStore, resp: &reqwest::Response, what: &str) -> R
         .map_err(|e| registry_error(store, format!("{what}: bad Location {value:?}: {e}")))
 }
 
-async fn start(store: &RegistryStore, digest: &Digest) -> Result<Session> {
+pub(super) async fn start(store: &RegistryStore, digest: Option<&Digest>) -> Result<Session> {
     let url = store.url("blobs/uploads/").await?;
     let call = Call::new(Method::POST, url, vec![Scope::push(store.repository())])
         .header("content-length", "0")
         .body(Bytes::new());
     let resp = store.send(call).await?;
     if resp.status() != StatusCode::ACCEPTED {
-        return Err(store.fail(Subject::Upload(digest), resp).await);
+        let subject = match digest {
+            Some(d) => Subject::Upload(d),
+            None => Subject::Other("starting a blob upload"),
+        };
+        return Err(store.fail(subject, resp).await);
     }
-    let location = location_of(store, &resp, &format!("starting upload of {digest}"))?;
+    let what = match digest {
+        Some(d) => format!("starting upload of {d}"),
+        None => "starting a blob upload".to_string(),
+    };
+    let location = location_of(store, &resp, &what)?;
     let min_chunk = resp
         .headers()
         .get("oci-chunk-min-length")
@@ -76,7 +99,7 @@ async fn start(store: &RegistryStore, digest: &Digest) -> Result<Session> {
 }
 
 /// Abandons an upload session; failures are only logged.
-async fn cancel(store: &RegistryStore, location: &Url) {
+pub(super) async fn cancel(store: &RegistryStore, location: &Url) {
     let call = Call::new(
         Method::DELETE,
         location.clone(),
@@ -89,7 +112,7 @@ async fn cancel(store: &RegistryStore, location: &Url) {
 }
 
 /// `PUT <location>?digest=…` closing the session, optionally with the bytes.
-async fn finish(
+pub(super) async fn finish(
     store: &RegistryStore,
     location: &Url,
     digest: &Digest,
@@ -134,7 +157,7 @@ async fn put_monolithic(
     let body = buffer.freeze();
     let mut restarted = false;
     loop {
-        let session = start(store, digest).await?;
+        let session = start(store, Some(digest)).await?;
         let resp = finish(store, &session.location, digest, body.clone()).await?;
         match resp.status() {
             StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK => return Ok(()),
@@ -157,7 +180,7 @@ async fn put_chunked(
     data: BlobStream,
 ) -> Result<()> {
     let digest = &descriptor.digest;
-    let session = start(store, digest).await?;
+    let session = start(store, Some(digest)).await?;
     let chunk_size = store
         .client()
         .options()
@@ -165,7 +188,8 @@ async fn put_chunked(
         .max(session.min_chunk.unwrap_or(0))
         .max(1);
     let mut location = session.location;
-    match send_chunks(store, digest, &mut location, chunk_size, data).await {
+    let what = format!("uploading blob {digest}");
+    match send_chunks(store, &what, &mut location, chunk_size, data).await {
         Ok(()) => {}
         Err(e) => {
             cancel(store, &location).await;
@@ -186,47 +210,134 @@ async fn put_chunked(
 
 async fn send_chunks(
     store: &RegistryStore,
-    digest: &Digest,
+    what: &str,
     location: &mut Url,
     chunk_size: usize,
     mut data: BlobStream,
 ) -> Result<()> {
-    let mut buffer = BytesMut::with_capacity(chunk_size);
+    // The chunk is kept as the pieces the source produced (no copy into one
+    // buffer); the last piece is split where the chunk ends.
+    let mut pending: VecDeque<Bytes> = VecDeque::new();
+    let mut pending_len = 0usize;
     let mut offset: u64 = 0;
     loop {
-        let next = data.next().await;
-        let done = match next {
-            Some(chunk) => {
-                let chunk = chunk?;
-                buffer.extend_from_slice(&chunk);
+        let done = match data.next().await {
+            Some(piece) => {
+                let piece = piece?;
+                if !piece.is_empty() {
+                    pending_len += piece.len();
+                    pending.push_back(piece);
+                }
                 false
             }
             None => true,
         };
-        while buffer.len() >= chunk_size || (done && !buffer.is_empty()) {
-            let take = buffer.len().min(chunk_size);
-            let chunk = buffer.split_to(take).freeze();
-            *location = patch(store, digest, location, offset, chunk).await?;
+        while pending_len >= chunk_size || (done && pending_len > 0) {
+            let take = pending_len.min(chunk_size);
+            let mut parts = Vec::new();
+            let mut left = take;
+            while left > 0 {
+                let mut piece = pending.pop_front().expect("pending holds `take` bytes");
+                if piece.len() > left {
+                    pending.push_front(piece.split_off(left));
+                }
+                left -= piece.len();
+                parts.push(piece);
+            }
+            pending_len -= take;
+            *location = patch(store, what, location, offset, take, parts).await?;
             offset += take as u64;
         }
         if done {
             return Ok(());
         }
-        if buffer.capacity() < chunk_size {
-            buffer.reserve(chunk_size - buffer.len());
-        }
     }
+}
+
+/// Uploads a blob whose digest is only known at its end (see
+/// [`Store::put_blob_stream`]): the same chunked `PATCH`es as [`put_blob`], each
+/// chunk in memory so the transport can retry it, hashed as it is cut, and the
+/// closing `PUT` carries the digest the bytes turned out to have. While one chunk
+/// is on the wire the producer keeps filling its (bounded) channel, so producing
+/// and uploading overlap. An error that ends `data` cancels the session.
+pub(super) async fn put_blob_stream(
+    store: &RegistryStore,
+    media_type: &str,
+    data: BlobStream,
+) -> Result<Descriptor> {
+    let session = start(store, None).await?;
+    let chunk_size = store
+        .client()
+        .options()
+        .upload_chunk_size
+        .max(session.min_chunk.unwrap_or(0))
+        .max(1);
+    let hashed = Arc::new(Mutex::new(None));
+    let data = hashing(data, Arc::clone(&hashed));
+    let mut location = session.location;
+    let what = "uploading a blob";
+    if let Err(e) = send_chunks(store, what, &mut location, chunk_size, data).await {
+        cancel(store, &location).await;
+        return Err(e);
+    }
+    let Some((digest, size)) = hashed.lock().expect("hash slot").take() else {
+        cancel(store, &location).await;
+        return Err(registry_error(
+            store,
+            format!("{what}: the source stopped early"),
+        ));
+    };
+    let resp = finish(store, &location, &digest, Bytes::new()).await?;
+    if !matches!(
+        resp.status(),
+        StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
+    ) {
+        let err = store.fail(Subject::Upload(&digest), resp).await;
+        cancel(store, &location).await;
+        return Err(err);
+    }
+    Ok(Descriptor {
+        media_type: media_type.to_string(),
+        digest,
+        size,
+    })
+}
+
+/// Passes `inner` through, hashing it; the digest and size go to `slot` when the
+/// stream ends cleanly (never after an error).
+fn hashing(inner: BlobStream, slot: Arc<Mutex<Option<(Digest, u64)>>>) -> BlobStream {
+    let state = Some(Hasher::new());
+    Box::pin(futures_util::stream::unfold(
+        (inner, state, slot),
+        |(mut inner, mut state, slot)| async move {
+            let hasher = state.as_mut()?;
+            match inner.next().await {
+                Some(Ok(chunk)) => {
+                    hasher.update(&chunk);
+                    Some((Ok(chunk), (inner, state, slot)))
+                }
+                Some(Err(e)) => Some((Err(e), (inner, None, slot))),
+                None => {
+                    let hasher = state.take().expect("checked above");
+                    let size = hasher.size();
+                    *slot.lock().expect("hash slot") = Some((hasher.finish(), size));
+                    None
+                }
+            }
+        },
+    ))
 }
 
 /// Sends one chunk at `offset`; returns the session's next location.
 async fn patch(
     store: &RegistryStore,
-    digest: &Digest,
+    what: &str,
     location: &Url,
     offset: u64,
-    chunk: Bytes,
+    len: usize,
+    parts: Vec<Bytes>,
 ) -> Result<Url> {
-    let end = offset + chunk.len() as u64 - 1;
+    let end = offset + len as u64 - 1;
     let call = Call::new(
         Method::PATCH,
         location.clone(),
@@ -234,9 +345,10 @@ async fn patch(
     )
     .header("content-type", "application/octet-stream")
     .header("content-range", &format!("{offset}-{end}"))
-    .body(chunk);
+    .header("content-length", &len.to_string())
+    .body_parts(parts);
     let resp = store.send(call).await?;
-    let what = format!("uploading bytes {offset}-{end} of {digest}");
+    let what = format!("{what}: bytes {offset}-{end}");
     match resp.status() {
         StatusCode::ACCEPTED | StatusCode::NO_CONTENT => {
             let next = location_of(store, &resp, &what)?;
@@ -266,7 +378,7 @@ async fn patch(
                 ))
             }
         }
-        _ => Err(store.fail(Subject::Upload(digest), resp).await),
+        _ => Err(store.fail(Subject::Other(&what), resp).await),
     }
 }
 
