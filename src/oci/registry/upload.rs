@@ -7,12 +7,8 @@
 //!   size is `upload_chunk_size`, raised to the registry's `OCI-Chunk-Min-Length`.
 //!   A chunk is sent as the pieces the source produced (no copy into one buffer).
 //!   Memory stays at about one chunk whatever the blob size.
-//! * A blob whose digest is not known in advance ([`put_blob_stream`], a bundle
-//!   layer compressed while it is uploaded) goes in the same chunked `PATCH`es,
-//!   hashed as they are cut; the closing `PUT` carries the digest they had. One
-//!   streamed `PATCH` for the whole blob is not used: it could not be retried, and
-//!   reqwest's read timeout runs from the start of a request, so a long upload
-//!   would time out.
+//! * A blob whose digest is not known in advance goes in one streamed `PATCH`
+//!   (see `upload_stream`).
 //!
 //! Retries: a stream cannot be replayed, so nothing is retried that would need
 //! the source again. Every request carries a body held in memory (the whole blob
@@ -29,13 +25,11 @@
 //! so the registry keeps nothing.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex};
 
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use reqwest::{Method, StatusCode, Url};
 
-use crate::oci::digest::Hasher;
 use crate::oci::registry::RegistryStore;
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::Subject;
@@ -252,80 +246,6 @@ async fn send_chunks(
             return Ok(());
         }
     }
-}
-
-/// Uploads a blob whose digest is only known at its end (see
-/// [`Store::put_blob_stream`]): the same chunked `PATCH`es as [`put_blob`], each
-/// chunk in memory so the transport can retry it, hashed as it is cut, and the
-/// closing `PUT` carries the digest the bytes turned out to have. While one chunk
-/// is on the wire the producer keeps filling its (bounded) channel, so producing
-/// and uploading overlap. An error that ends `data` cancels the session.
-pub(super) async fn put_blob_stream(
-    store: &RegistryStore,
-    media_type: &str,
-    data: BlobStream,
-) -> Result<Descriptor> {
-    let session = start(store, None).await?;
-    let chunk_size = store
-        .client()
-        .options()
-        .upload_chunk_size
-        .max(session.min_chunk.unwrap_or(0))
-        .max(1);
-    let hashed = Arc::new(Mutex::new(None));
-    let data = hashing(data, Arc::clone(&hashed));
-    let mut location = session.location;
-    let what = "uploading a blob";
-    if let Err(e) = send_chunks(store, what, &mut location, chunk_size, data).await {
-        cancel(store, &location).await;
-        return Err(e);
-    }
-    let Some((digest, size)) = hashed.lock().expect("hash slot").take() else {
-        cancel(store, &location).await;
-        return Err(registry_error(
-            store,
-            format!("{what}: the source stopped early"),
-        ));
-    };
-    let resp = finish(store, &location, &digest, Bytes::new()).await?;
-    if !matches!(
-        resp.status(),
-        StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
-    ) {
-        let err = store.fail(Subject::Upload(&digest), resp).await;
-        cancel(store, &location).await;
-        return Err(err);
-    }
-    Ok(Descriptor {
-        media_type: media_type.to_string(),
-        digest,
-        size,
-    })
-}
-
-/// Passes `inner` through, hashing it; the digest and size go to `slot` when the
-/// stream ends cleanly (never after an error).
-fn hashing(inner: BlobStream, slot: Arc<Mutex<Option<(Digest, u64)>>>) -> BlobStream {
-    let state = Some(Hasher::new());
-    Box::pin(futures_util::stream::unfold(
-        (inner, state, slot),
-        |(mut inner, mut state, slot)| async move {
-            let hasher = state.as_mut()?;
-            match inner.next().await {
-                Some(Ok(chunk)) => {
-                    hasher.update(&chunk);
-                    Some((Ok(chunk), (inner, state, slot)))
-                }
-                Some(Err(e)) => Some((Err(e), (inner, None, slot))),
-                None => {
-                    let hasher = state.take().expect("checked above");
-                    let size = hasher.size();
-                    *slot.lock().expect("hash slot") = Some((hasher.finish(), size));
-                    None
-                }
-            }
-        },
-    ))
 }
 
 /// Sends one chunk at `offset`; returns the session's next location.
