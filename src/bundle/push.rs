@@ -194,13 +194,16 @@ fn member_stream(rx: mpsc::Receiver<Piece>) -> BlobStream {
 }
 
 /// Builds the layer and streams it into `store` at the same time: compression and
-/// upload overlap, and the compressed layer is never spooled. Returns the layer
-/// descriptor, the diff_id and the tar size.
+/// upload overlap, and the compressed layer is never spooled. Once the build is
+/// done (the diff_id known) the config blob is stored while the layer upload
+/// finishes. Returns the layer descriptor, the diff_id and the config descriptor;
+/// nothing refers to either blob until the caller stores the manifest.
 async fn build_and_upload(
     store: &dyn Store,
     plan: Arc<TarPlan>,
     threads: usize,
-) -> Result<(Descriptor, Digest)> {
+    labels: &BTreeMap<String, String>,
+) -> Result<(Descriptor, Digest, Descriptor)> {
     let (tx, rx) = mpsc::channel(MEMBERS_IN_FLIGHT);
     let upload_gone = Arc::new(AtomicBool::new(false));
     let sink = ChannelSink {
@@ -214,14 +217,25 @@ async fn build_and_upload(
             .map_err(|_| BundleError::invalid("the layer upload stopped"))?;
         Ok(diff_id)
     });
+    let built_then_config = async {
+        let diff_id = build
+            .await
+            .map_err(|e| BundleError::invalid(format!("internal error: layer build: {e}")))??;
+        let config = put_small_blob(
+            store,
+            media_types::DOCKER_CONFIG,
+            config_json(&diff_id, labels),
+        )
+        .await;
+        Ok::<_, BundleError>((diff_id, config))
+    };
     let upload = store.put_blob_stream(media_types::DOCKER_LAYER_GZIP, member_stream(rx));
-    let (built, uploaded) = tokio::join!(build, upload);
-    let built =
-        built.map_err(|e| BundleError::invalid(format!("internal error: layer build: {e}")))?;
+    let (built, uploaded) = tokio::join!(built_then_config, upload);
     match (built, uploaded) {
-        (Ok(diff_id), Ok(layer)) => Ok((layer, diff_id)),
-        (Err(e), Ok(_)) => Err(e),
+        (Ok((diff_id, Ok(config))), Ok(layer)) => Ok((layer, diff_id, config)),
+        (Ok((_, Err(config))), Ok(_)) => Err(config),
         (Ok(_), Err(e)) => Err(e.into()),
+        (Err(e), Ok(_)) => Err(e),
         // Both failed: the side that failed first tells what really happened.
         (Err(build), Err(upload)) => Err(if upload_gone.load(Ordering::SeqCst) {
             upload.into()
@@ -297,19 +311,24 @@ pub async fn push_image(
         }
     }
 
-    let (layer, diff_id, layer_uploaded) = match &reused {
-        Some(record) => (
-            Descriptor {
+    let (layer, diff_id, config, layer_uploaded) = match &reused {
+        Some(record) => {
+            let config = put_small_blob(
+                store,
+                media_types::DOCKER_CONFIG,
+                config_json(&record.diff_id, labels),
+            )
+            .await?;
+            let layer = Descriptor {
                 media_type: media_types::DOCKER_LAYER_GZIP.to_string(),
                 digest: record.digest.clone(),
                 size: record.size,
-            },
-            record.diff_id.clone(),
-            false,
-        ),
+            };
+            (layer, record.diff_id.clone(), config, false)
+        }
         None => {
-            let (layer, diff_id) =
-                build_and_upload(store, tar_plan.clone(), options.threads).await?;
+            let (layer, diff_id, config) =
+                build_and_upload(store, tar_plan.clone(), options.threads, labels).await?;
             if let Some(cache) = &options.cache {
                 cache.store(
                     &LayerRecord {
@@ -321,16 +340,10 @@ pub async fn push_image(
                     Some(&fp),
                 );
             }
-            (layer, diff_id, true)
+            (layer, diff_id, config, true)
         }
     };
 
-    let config = put_small_blob(
-        store,
-        media_types::DOCKER_CONFIG,
-        config_json(&diff_id, labels),
-    )
-    .await?;
     let m = manifest(&config, &layer);
     store.put_manifest(&m, Some(tag)).await?;
     let digest_tag = format!("{}.imgpkg", m.digest.dashed());
