@@ -199,7 +199,17 @@ async fn same_directory_gives_same_digest_for_any_thread_count() {
         .await
         .unwrap();
     assert_eq!(again.digest, one.digest);
-    assert!(!again.layer_uploaded, "the blob was already there");
+    // Without a cache the layer is built and streamed again; the layout keeps its
+    // one copy and no temporary file is left.
+    assert_eq!(again.layer, one.layer);
+    for dir in [tmp.path().join("a"), tmp.path().join("a/blobs/sha256")] {
+        let hidden: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.'))
+            .collect();
+        assert!(hidden.is_empty(), "{}: {hidden:?}", dir.display());
+    }
 }
 
 #[tokio::test]

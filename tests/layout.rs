@@ -300,3 +300,88 @@ async fn non_distributable_layers_are_skipped_unless_asked() {
     assert!(err.contains(foreign_digest.as_str()), "{err}");
     assert!(dst2.list_tags().await.unwrap().is_empty());
 }
+
+/// Every file under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push(
+                    e.path()
+                        .strip_prefix(dir)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn streamed_blob_of_unknown_digest_is_renamed_into_place_once_hashed() {
+    use bytes::Bytes;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("layout");
+    let store = LayoutStore::create(&dir).unwrap();
+    let data: Vec<u8> = (0..300_000u32).map(|i| (i * 7 % 251) as u8).collect();
+    let pieces: Vec<strake::oci::Result<Bytes>> = data
+        .chunks(65_536)
+        .map(|c| Ok(Bytes::copy_from_slice(c)))
+        .collect();
+    let desc = store
+        .put_blob_stream(
+            media_types::DOCKER_LAYER_GZIP,
+            Box::pin(futures_util::stream::iter(pieces)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(desc.media_type, media_types::DOCKER_LAYER_GZIP);
+    assert_eq!(desc.digest, Digest::of(&data));
+    assert_eq!(desc.size, data.len() as u64);
+    let blob = format!("blobs/sha256/{}", desc.digest.hex());
+    assert_eq!(std::fs::read(dir.join(&blob)).unwrap(), data);
+    assert_eq!(read_all(&store, &desc.digest).await, data);
+    assert_eq!(
+        files_under(&dir),
+        vec![blob.clone(), "index.json".into(), "oci-layout".into()]
+    );
+
+    // The same bytes again: same descriptor, still one file.
+    let again = store
+        .put_blob_stream(
+            media_types::DOCKER_LAYER_GZIP,
+            strake::oci::store::bytes_stream(Bytes::from(data.clone())),
+        )
+        .await
+        .unwrap();
+    assert_eq!(again, desc);
+
+    // A failing producer: the error comes back and no file is left behind.
+    let failing: Vec<strake::oci::Result<Bytes>> = vec![
+        Ok(Bytes::from_static(b"partial bytes")),
+        Err(strake::oci::OciError::io(
+            "test producer",
+            std::io::Error::other("disk on fire"),
+        )),
+    ];
+    let err = store
+        .put_blob_stream(
+            "application/x-test",
+            Box::pin(futures_util::stream::iter(failing)),
+        )
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("disk on fire"), "{err}");
+    assert_eq!(
+        files_under(&dir),
+        vec![blob, "index.json".into(), "oci-layout".into()]
+    );
+}

@@ -415,3 +415,49 @@ async fn registry_token_is_sent_without_exchange() {
         .unwrap();
     assert!(reg.issuer().unwrap().requests().is_empty());
 }
+
+/// A streamed upload (digest unknown until the end) is sent once, without the
+/// 401 dance: the session's `POST` settles the credentials it then reuses.
+#[tokio::test]
+async fn streamed_uploads_reuse_the_sessions_credentials() {
+    let data: Vec<u8> = (0..(3 << 20) + 99u32).map(|i| (i % 253) as u8).collect();
+    let pieces = |data: &[u8]| -> strake::oci::store::BlobStream {
+        let items: Vec<strake::oci::Result<Bytes>> = data
+            .chunks(200_000)
+            .map(|c| Ok(Bytes::copy_from_slice(c)))
+            .collect();
+        Box::pin(futures_util::stream::iter(items))
+    };
+    let basic = TestRegistry::with_htpasswd(USER, PASS);
+    let token = TestRegistry::with_token_auth(USER, PASS);
+    for reg in [&basic, &token] {
+        let s = store(with_flags(USER, PASS), reg, "streamed/app");
+        let desc = s
+            .put_blob_stream("application/octet-stream", pieces(&data))
+            .await
+            .unwrap();
+        assert_eq!(desc.digest, Digest::of(&data));
+        assert_eq!(desc.size, data.len() as u64);
+        assert!(reg.stores_blob(desc.digest.as_str()));
+        let mut got = Vec::new();
+        let mut blob = s.get_blob(&desc.digest).await.unwrap();
+        while let Some(c) = blob.next().await {
+            got.extend_from_slice(&c.unwrap());
+        }
+        assert_eq!(got, data);
+    }
+    let requests = token.issuer().unwrap().requests();
+    assert_eq!(requests.len(), 1, "{requests:?}");
+    assert_eq!(
+        requests[0].scopes,
+        vec!["repository:streamed/app:push,pull"]
+    );
+
+    // Without credentials the session cannot even start; the error says so.
+    let anon = store(RegistryOptions::default(), &basic, "streamed/anon");
+    let err = anon
+        .put_blob_stream("application/octet-stream", pieces(&data))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, OciError::Unauthorized { .. }), "{err}");
+}

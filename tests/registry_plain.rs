@@ -441,3 +441,95 @@ async fn resolve_makes_exactly_one_head_request() {
         reg.log()
     );
 }
+
+/// A stream of `data` in `size` pieces that ends in an error after `fail_after`
+/// bytes (a producer that failed part-way).
+fn failing_pieces(data: &[u8], size: usize, fail_after: usize) -> BlobStream {
+    let mut items: Vec<strake::oci::Result<Bytes>> = data[..fail_after]
+        .chunks(size)
+        .map(|c| Ok(Bytes::copy_from_slice(c)))
+        .collect();
+    items.push(Err(OciError::io(
+        "test producer",
+        std::io::Error::other("disk on fire"),
+    )));
+    Box::pin(futures_util::stream::iter(items))
+}
+
+/// Upload sessions of `repo` that still hold data. (distribution 2.8 leaves the
+/// `hashstates/` of a cancelled session behind, but removes its `data`.)
+fn upload_sessions_with_data(reg: &TestRegistry, repo: &str) -> Vec<String> {
+    let dir = reg
+        .storage()
+        .join("docker/registry/v2/repositories")
+        .join(repo)
+        .join("_uploads");
+    match std::fs::read_dir(&dir) {
+        Ok(rd) => rd
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.join("data").exists())
+            .map(|p| p.display().to_string())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn streamed_blob_of_unknown_digest_is_hashed_on_the_way() {
+    let reg = TestRegistry::start();
+    let store = RegistryClient::new(RegistryOptions {
+        upload_chunk_size: 1 << 20,
+        ..RegistryOptions::default()
+    })
+    .unwrap()
+    .repository(&reg.addr(), "plain/streamed");
+
+    let data = pseudo_random((3 << 20) + 4321, 11);
+    let desc = store
+        .put_blob_stream("application/x-test", pieces(&data, 100_000))
+        .await
+        .unwrap();
+    assert_eq!(desc.media_type, "application/x-test");
+    assert_eq!(desc.digest, Digest::of(&data));
+    assert_eq!(desc.size, data.len() as u64);
+    assert!(reg.stores_blob(desc.digest.as_str()));
+    let back = read_all(store.get_blob(&desc.digest).await.unwrap())
+        .await
+        .unwrap();
+    assert_eq!(back, data);
+    // The whole stream went up in one PATCH (whatever upload_chunk_size says).
+    let log = reg.log();
+    let patches = log
+        .matches("\"PATCH /v2/plain/streamed/blobs/uploads/")
+        .count();
+    assert_eq!(patches, 1, "{log}");
+
+    // Small and empty blobs work too.
+    for small in [&b"tiny"[..], &b""[..]] {
+        let desc = store
+            .put_blob_stream("application/x-test", pieces(small, 3))
+            .await
+            .unwrap();
+        assert_eq!(desc.digest, Digest::of(small));
+        assert_eq!(
+            store.blob_size(&desc.digest).await.unwrap(),
+            Some(small.len() as u64)
+        );
+    }
+
+    // A producer that fails part-way: its error comes back, the registry keeps
+    // nothing (no blob under the partial bytes' digest, the session cancelled).
+    let other = pseudo_random(3 << 20, 12);
+    let cut = (1 << 20) + 500_000;
+    let err = store
+        .put_blob_stream("application/x-test", failing_pieces(&other, 100_000, cut))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("disk on fire"), "{err}");
+    assert!(!reg.stores_blob(Digest::of(&other[..cut]).as_str()));
+    assert!(!reg.stores_blob(Digest::of(&other[..1 << 20]).as_str()));
+    assert_eq!(
+        upload_sessions_with_data(&reg, "plain/streamed"),
+        Vec::<String>::new()
+    );
+}

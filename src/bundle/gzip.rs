@@ -7,6 +7,13 @@
 //! the input, never on the thread count. A multi-member gzip stream is valid gzip
 //! (RFC 1952 §2.2); Go's `gzip.Reader` (imgpkg) and `MultiGzDecoder` read it whole.
 //!
+//! Chunks that look incompressible (random or already-compressed data) become
+//! members of stored deflate blocks, written here directly: one copy and a CRC,
+//! instead of a pass through the compressor.
+//!
+//! Finished members are handed, owned and in order, to a [`MemberSink`]: a `Vec`,
+//! any writer ([`WriteSink`]), or a channel feeding an upload.
+//!
 //! Memory is bounded: at most about `2 × threads` chunks are in flight.
 
 use std::collections::BTreeMap;
@@ -27,11 +34,39 @@ pub const LEVEL: u32 = 1;
 const PROBES: usize = 4;
 const PROBE_SIZE: usize = 8 * 1024;
 
+/// Largest stored deflate block (the format's limit).
+const STORED_BLOCK: usize = 65_535;
+
 /// Names the settings that decide the compressed bytes; the layer cache keys on it.
 pub fn settings_id() -> String {
     format!(
-        "gzip-members/zlib-rs-1.1.11/level{LEVEL}/chunk{CHUNK_SIZE}/stored-if-incompressible-{PROBES}x{PROBE_SIZE}"
+        "gzip-members/zlib-rs-1.1.11/level{LEVEL}/chunk{CHUNK_SIZE}/stored{STORED_BLOCK}-if-incompressible-{PROBES}x{PROBE_SIZE}"
     )
+}
+
+/// Receives finished gzip members, in order.
+pub trait MemberSink: Send + 'static {
+    fn member(&mut self, member: Vec<u8>) -> io::Result<()>;
+}
+
+impl MemberSink for Vec<u8> {
+    fn member(&mut self, member: Vec<u8>) -> io::Result<()> {
+        if self.is_empty() {
+            *self = member;
+        } else {
+            self.extend_from_slice(&member);
+        }
+        Ok(())
+    }
+}
+
+/// A [`MemberSink`] over any writer.
+pub struct WriteSink<W: Write + Send + 'static>(pub W);
+
+impl<W: Write + Send + 'static> MemberSink for WriteSink<W> {
+    fn member(&mut self, member: Vec<u8>) -> io::Result<()> {
+        self.0.write_all(&member)
+    }
 }
 
 /// True when every probe (evenly spread, fixed offsets) of the chunk fails to
@@ -45,6 +80,7 @@ fn looks_incompressible(chunk: &[u8]) -> bool {
     (0..PROBES).all(|i| {
         let start = i * (chunk.len() / PROBES);
         let probe = &chunk[start..start + PROBE_SIZE];
+        // A fresh compressor per probe: zlib-rs 0.6.8's reset keeps bit-writer state.
         let mut c = flate2::Compress::new(Compression::new(LEVEL), false);
         let mut out = Vec::with_capacity(PROBE_SIZE + 64);
         match c.compress_vec(probe, &mut out, flate2::FlushCompress::Finish) {
@@ -52,6 +88,31 @@ fn looks_incompressible(chunk: &[u8]) -> bool {
             Err(_) => false,
         }
     })
+}
+
+/// `chunk` as one gzip member of stored deflate blocks (header MTIME 0, XFL 4,
+/// OS 255; blocks of [`STORED_BLOCK`] bytes, the last one final).
+fn stored_member(chunk: &[u8]) -> Vec<u8> {
+    let blocks = chunk.len().div_ceil(STORED_BLOCK).max(1);
+    let mut out = Vec::with_capacity(10 + chunk.len() + 5 * blocks + 8);
+    out.extend_from_slice(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 255]);
+    let mut pieces = chunk.chunks(STORED_BLOCK).peekable();
+    if pieces.peek().is_none() {
+        out.extend_from_slice(&[1, 0, 0, 0xff, 0xff]);
+    }
+    while let Some(piece) = pieces.next() {
+        let last = pieces.peek().is_none();
+        let len = piece.len() as u16;
+        out.push(last as u8);
+        out.extend_from_slice(&len.to_le_bytes());
+        out.extend_from_slice(&(!len).to_le_bytes());
+        out.extend_from_slice(piece);
+    }
+    let mut crc = flate2::Crc::new();
+    crc.update(chunk);
+    out.extend_from_slice(&crc.sum().to_le_bytes());
+    out.extend_from_slice(&(chunk.len() as u32).to_le_bytes());
+    out
 }
 
 /// The number of threads to use by default: every core, or `STRAKE_THREADS`.
@@ -70,31 +131,36 @@ pub fn default_threads() -> usize {
 
 /// One chunk as a complete gzip member.
 pub fn compress_member(chunk: &[u8]) -> io::Result<Vec<u8>> {
-    let level = if looks_incompressible(chunk) {
-        Compression::none()
-    } else {
-        Compression::new(LEVEL)
-    };
+    if looks_incompressible(chunk) {
+        return Ok(stored_member(chunk));
+    }
+    let level = Compression::new(LEVEL);
     let mut enc = GzEncoder::new(Vec::with_capacity(chunk.len() / 2 + 64), level);
     enc.write_all(chunk)?;
-    enc.finish()
+    let mut member = enc.finish()?;
+    // Members queue on their way out: hold only the bytes, not the estimate.
+    member.shrink_to_fit();
+    Ok(member)
 }
 
 type Job = (u64, Vec<u8>);
 type Done = (u64, io::Result<Vec<u8>>);
 
-/// A `Write` that gzips what it is given into `W`, in parallel (see the module docs).
-/// Call [`ParallelGzip::finish`] to flush the last member and get `W` back.
-pub struct ParallelGzip<W: Write + Send + 'static> {
+/// A `Write` that gzips what it is given into the sink `W`, in parallel (see the
+/// module docs). Call [`ParallelGzip::finish`] to flush the last member and get `W`
+/// back.
+pub struct ParallelGzip<W: MemberSink> {
     buf: Vec<u8>,
     seq: u64,
     inline: Option<W>,
     jobs: Option<SyncSender<Job>>,
+    /// Chunk buffers the workers are done with, for reuse (no allocation churn).
+    free: Option<Receiver<Vec<u8>>>,
     workers: Vec<JoinHandle<()>>,
     writer: Option<JoinHandle<io::Result<W>>>,
 }
 
-impl<W: Write + Send + 'static> ParallelGzip<W> {
+impl<W: MemberSink> ParallelGzip<W> {
     pub fn new(out: W, threads: usize) -> ParallelGzip<W> {
         let threads = threads.max(1);
         let mut gz = ParallelGzip {
@@ -102,6 +168,7 @@ impl<W: Write + Send + 'static> ParallelGzip<W> {
             seq: 0,
             inline: None,
             jobs: None,
+            free: None,
             workers: Vec::new(),
             writer: None,
         };
@@ -112,9 +179,11 @@ impl<W: Write + Send + 'static> ParallelGzip<W> {
         let (job_tx, job_rx) = sync_channel::<Job>(threads);
         let (done_tx, done_rx) = sync_channel::<Done>(threads);
         let job_rx = Arc::new(Mutex::new(job_rx));
+        let (free_tx, free_rx) = sync_channel::<Vec<u8>>(2 * threads + 2);
         for _ in 0..threads {
             let job_rx = Arc::clone(&job_rx);
             let done_tx = done_tx.clone();
+            let free_tx = free_tx.clone();
             gz.workers.push(std::thread::spawn(move || {
                 loop {
                     let job = {
@@ -122,7 +191,9 @@ impl<W: Write + Send + 'static> ParallelGzip<W> {
                         rx.recv()
                     };
                     let Ok((seq, chunk)) = job else { return };
-                    if done_tx.send((seq, compress_member(&chunk))).is_err() {
+                    let member = compress_member(&chunk);
+                    let _ = free_tx.try_send(chunk);
+                    if done_tx.send((seq, member)).is_err() {
                         return;
                     }
                 }
@@ -130,6 +201,7 @@ impl<W: Write + Send + 'static> ParallelGzip<W> {
         }
         drop(done_tx);
         gz.jobs = Some(job_tx);
+        gz.free = Some(free_rx);
         gz.writer = Some(std::thread::spawn(move || write_in_order(out, done_rx)));
         gz
     }
@@ -138,11 +210,18 @@ impl<W: Write + Send + 'static> ParallelGzip<W> {
         if self.buf.is_empty() {
             return Ok(());
         }
-        let chunk = std::mem::replace(&mut self.buf, Vec::with_capacity(CHUNK_SIZE));
+        let fresh = match self.free.as_ref().map(Receiver::try_recv) {
+            Some(Ok(mut used)) => {
+                used.clear();
+                used
+            }
+            _ => Vec::with_capacity(CHUNK_SIZE),
+        };
+        let chunk = std::mem::replace(&mut self.buf, fresh);
         let seq = self.seq;
         self.seq += 1;
         if let Some(out) = self.inline.as_mut() {
-            return out.write_all(&compress_member(&chunk)?);
+            return out.member(compress_member(&chunk)?);
         }
         let sent = self.jobs.as_ref().map(|tx| tx.send((seq, chunk)));
         match sent {
@@ -174,11 +253,11 @@ impl<W: Write + Send + 'static> ParallelGzip<W> {
         if self.seq == 0 && self.buf.is_empty() {
             let empty = compress_member(&[])?;
             if let Some(mut out) = self.inline.take() {
-                out.write_all(&empty)?;
+                out.member(empty)?;
                 return Ok(out);
             }
             let mut out = self.stop()?;
-            out.write_all(&empty)?;
+            out.member(empty)?;
             return Ok(out);
         }
         self.flush_chunk()?;
@@ -189,13 +268,13 @@ impl<W: Write + Send + 'static> ParallelGzip<W> {
     }
 }
 
-fn write_in_order<W: Write>(mut out: W, done: Receiver<Done>) -> io::Result<W> {
+fn write_in_order<W: MemberSink>(mut out: W, done: Receiver<Done>) -> io::Result<W> {
     let mut next = 0u64;
     let mut pending: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
     for (seq, member) in done {
         pending.insert(seq, member?);
         while let Some(member) = pending.remove(&next) {
-            out.write_all(&member)?;
+            out.member(member)?;
             next += 1;
         }
     }
@@ -205,7 +284,7 @@ fn write_in_order<W: Write>(mut out: W, done: Receiver<Done>) -> io::Result<W> {
     Ok(out)
 }
 
-impl<W: Write + Send + 'static> Write for ParallelGzip<W> {
+impl<W: MemberSink> Write for ParallelGzip<W> {
     fn write(&mut self, data: &[u8]) -> io::Result<usize> {
         let mut rest = data;
         while !rest.is_empty() {
@@ -289,6 +368,21 @@ mod tests {
             .read_to_end(&mut back)
             .unwrap();
         assert_eq!(back, random);
+    }
+
+    #[test]
+    fn stored_members_decode_at_block_boundaries() {
+        for len in [0, 1, STORED_BLOCK, STORED_BLOCK + 1, 3 * STORED_BLOCK] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 31 % 256) as u8).collect();
+            let member = stored_member(&data);
+            let blocks = len.div_ceil(STORED_BLOCK).max(1);
+            assert_eq!(member.len(), 10 + len + 5 * blocks + 8, "len {len}");
+            let mut back = Vec::new();
+            MultiGzDecoder::new(&member[..])
+                .read_to_end(&mut back)
+                .unwrap();
+            assert_eq!(back, data, "len {len}");
+        }
     }
 
     #[test]

@@ -9,14 +9,16 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::Bytes;
-use futures_util::StreamExt;
+use tokio::sync::mpsc;
 
 use crate::bundle::cache::{LayerCache, LayerRecord, fingerprint};
-use crate::bundle::gzip::{default_threads, settings_id};
+use crate::bundle::gzip::{MemberSink, default_threads, settings_id};
 use crate::bundle::image::{bundle_labels, config_json, manifest};
-use crate::bundle::layer::{build_compressed, hash_uncompressed};
+use crate::bundle::layer::{build_into, hash_uncompressed};
 use crate::bundle::lockfiles::{BundleLock, ImagesLock};
 use crate::bundle::tar::{TarOptions, TarPlan, plan};
 use crate::bundle::{BundleError, Result};
@@ -33,8 +35,6 @@ pub struct PushOptions {
     pub threads: usize,
     /// The layer cache; `None` disables it.
     pub cache: Option<LayerCache>,
-    /// Where the compressed layer is spooled (default: the system temp dir).
-    pub spool_dir: Option<PathBuf>,
     /// Write a BundleLock here after the push.
     pub lock_output: Option<PathBuf>,
 }
@@ -46,7 +46,6 @@ impl Default for PushOptions {
             labels: BTreeMap::new(),
             threads: default_threads(),
             cache: LayerCache::open_default(),
-            spool_dir: None,
             lock_output: None,
         }
     }
@@ -63,7 +62,8 @@ pub struct PushResult {
     pub diff_id: Digest,
     /// True when the layer came from the cache and was already at the destination.
     pub layer_reused: bool,
-    /// True when the layer blob was uploaded by this push.
+    /// True when this push sent the layer's bytes to the store (it was built:
+    /// the cache did not know a compressed layer the store already holds).
     pub layer_uploaded: bool,
 }
 
@@ -144,20 +144,105 @@ pub fn validate_bundle_inputs(inputs: &[PathBuf]) -> Result<ImagesLock> {
     ImagesLock::read(&lock_path)
 }
 
-fn file_stream(path: PathBuf) -> BlobStream {
-    let s = futures_util::stream::once(async move {
-        tokio::fs::File::open(&path)
+/// Compressed members in flight between the layer build and the upload (each at
+/// most about one [`CHUNK_SIZE`](crate::bundle::gzip::CHUNK_SIZE)): enough to keep
+/// the compressors busy while the store sends a chunk, and a bound on memory.
+const MEMBERS_IN_FLIGHT: usize = 8;
+
+/// What the layer build sends to the upload.
+enum Piece {
+    Data(Bytes),
+    /// The layer is complete; a channel that closes without it means the build failed.
+    End,
+}
+
+/// Hands finished gzip members to the upload through the bounded channel.
+struct ChannelSink {
+    tx: mpsc::Sender<Piece>,
+    /// Set when the upload side went away (its error is then the one to report).
+    upload_gone: Arc<AtomicBool>,
+}
+
+impl MemberSink for ChannelSink {
+    fn member(&mut self, member: Vec<u8>) -> std::io::Result<()> {
+        self.tx
+            .blocking_send(Piece::Data(Bytes::from(member)))
+            .map_err(|_| {
+                self.upload_gone.store(true, Ordering::SeqCst);
+                std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the upload stopped")
+            })
+    }
+}
+
+/// The upload's view of the channel: the members, then a clean end only when the
+/// build said [`Piece::End`]; otherwise an error, so the store keeps nothing.
+fn member_stream(rx: mpsc::Receiver<Piece>) -> BlobStream {
+    Box::pin(futures_util::stream::unfold(Some(rx), |rx| async move {
+        let mut rx = rx?;
+        match rx.recv().await {
+            Some(Piece::Data(bytes)) => Some((Ok(bytes), Some(rx))),
+            Some(Piece::End) => None,
+            None => Some((
+                Err(OciError::io(
+                    "building the layer",
+                    std::io::Error::other("the layer build stopped before its end"),
+                )),
+                None,
+            )),
+        }
+    }))
+}
+
+/// Builds the layer and streams it into `store` at the same time: compression and
+/// upload overlap, and the compressed layer is never spooled. Once the build is
+/// done (the diff_id known) the config blob is stored while the layer upload
+/// finishes. Returns the layer descriptor, the diff_id and the config descriptor;
+/// nothing refers to either blob until the caller stores the manifest.
+async fn build_and_upload(
+    store: &dyn Store,
+    plan: Arc<TarPlan>,
+    threads: usize,
+    labels: &BTreeMap<String, String>,
+) -> Result<(Descriptor, Digest, Descriptor)> {
+    let (tx, rx) = mpsc::channel(MEMBERS_IN_FLIGHT);
+    let upload_gone = Arc::new(AtomicBool::new(false));
+    let sink = ChannelSink {
+        tx,
+        upload_gone: Arc::clone(&upload_gone),
+    };
+    let build = tokio::task::spawn_blocking(move || -> Result<Digest> {
+        let (diff_id, _, sink) = build_into(&plan, threads, sink)?;
+        sink.tx
+            .blocking_send(Piece::End)
+            .map_err(|_| BundleError::invalid("the layer upload stopped"))?;
+        Ok(diff_id)
+    });
+    let built_then_config = async {
+        let diff_id = build
             .await
-            .map_err(|e| OciError::io(format!("opening {}", path.display()), e))
-    })
-    .map(|opened| match opened {
-        Ok(file) => tokio_util::io::ReaderStream::with_capacity(file, 1 << 20)
-            .map(|r| r.map_err(|e| OciError::io("reading the spooled layer", e)))
-            .boxed(),
-        Err(e) => futures_util::stream::once(async move { Err(e) }).boxed(),
-    })
-    .flatten();
-    Box::pin(s)
+            .map_err(|e| BundleError::invalid(format!("internal error: layer build: {e}")))??;
+        let config = put_small_blob(
+            store,
+            media_types::DOCKER_CONFIG,
+            config_json(&diff_id, labels),
+        )
+        .await;
+        Ok::<_, BundleError>((diff_id, config))
+    };
+    let upload = store.put_blob_stream(media_types::DOCKER_LAYER_GZIP, member_stream(rx));
+    let (built, uploaded) = tokio::join!(built_then_config, upload);
+    match (built, uploaded) {
+        (Ok((diff_id, Ok(config))), Ok(layer)) => Ok((layer, diff_id, config)),
+        (Ok((_, Err(config))), Ok(_)) => Err(config),
+        (Ok(_), Err(e)) => Err(e.into()),
+        (Err(e), Ok(_)) => Err(e),
+        // Both failed: the side that failed first tells what really happened.
+        (Err(build), Err(upload)) => Err(if upload_gone.load(Ordering::SeqCst) {
+            upload.into()
+        } else {
+            build
+        }),
+    }
 }
 
 async fn blocking<T: Send + 'static>(f: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
@@ -210,7 +295,7 @@ pub async fn push_image(
     let tar_options = options.tar.clone();
     let tar_plan: TarPlan = blocking(move || plan(&inputs_owned, &tar_options)).await?;
     let fp = fingerprint(&tar_plan, &options.tar);
-    let tar_plan = std::sync::Arc::new(tar_plan);
+    let tar_plan = Arc::new(tar_plan);
 
     let mut reused = None;
     if let Some(cache) = &options.cache
@@ -226,54 +311,39 @@ pub async fn push_image(
         }
     }
 
-    let (layer, diff_id, layer_uploaded) = match &reused {
-        Some(record) => (
-            Descriptor {
+    let (layer, diff_id, config, layer_uploaded) = match &reused {
+        Some(record) => {
+            let config = put_small_blob(
+                store,
+                media_types::DOCKER_CONFIG,
+                config_json(&record.diff_id, labels),
+            )
+            .await?;
+            let layer = Descriptor {
                 media_type: media_types::DOCKER_LAYER_GZIP.to_string(),
                 digest: record.digest.clone(),
                 size: record.size,
-            },
-            record.diff_id.clone(),
-            false,
-        ),
-        None => {
-            let spool = options.spool_dir.clone().unwrap_or_else(std::env::temp_dir);
-            let threads = options.threads;
-            let p = tar_plan.clone();
-            let built = blocking(move || build_compressed(&p, threads, &spool)).await?;
-            let layer = Descriptor {
-                media_type: media_types::DOCKER_LAYER_GZIP.to_string(),
-                digest: built.digest.clone(),
-                size: built.size,
             };
-            let mut uploaded = false;
-            if store.blob_size(&layer.digest).await? != Some(layer.size) {
-                store
-                    .put_blob(&layer, file_stream(built.file.path().to_path_buf()))
-                    .await?;
-                uploaded = true;
-            }
+            (layer, record.diff_id.clone(), config, false)
+        }
+        None => {
+            let (layer, diff_id, config) =
+                build_and_upload(store, tar_plan.clone(), options.threads, labels).await?;
             if let Some(cache) = &options.cache {
                 cache.store(
                     &LayerRecord {
-                        diff_id: built.diff_id.clone(),
-                        digest: built.digest.clone(),
-                        size: built.size,
+                        diff_id: diff_id.clone(),
+                        digest: layer.digest.clone(),
+                        size: layer.size,
                         settings: settings_id(),
                     },
                     Some(&fp),
                 );
             }
-            (layer, built.diff_id.clone(), uploaded)
+            (layer, diff_id, config, true)
         }
     };
 
-    let config = put_small_blob(
-        store,
-        media_types::DOCKER_CONFIG,
-        config_json(&diff_id, labels),
-    )
-    .await?;
     let m = manifest(&config, &layer);
     store.put_manifest(&m, Some(tag)).await?;
     let digest_tag = format!("{}.imgpkg", m.digest.dashed());

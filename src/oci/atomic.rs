@@ -9,14 +9,18 @@ use futures_util::StreamExt;
 use tempfile::TempPath;
 use tokio::io::AsyncWriteExt;
 
+use crate::oci::digest::Hasher;
 use crate::oci::store::verify_stream;
-use crate::oci::{BlobStream, Descriptor, OciError, Result};
+use crate::oci::{BlobStream, Descriptor, Digest, OciError, Result};
 
 /// Prefix of every temporary file strake creates; readers skip such names.
 pub const TEMP_PREFIX: &str = ".strake-tmp-";
 
 /// Size of the chunks blobs are read from disk in (bounded memory per stream).
 pub const READ_CHUNK: usize = 64 * 1024;
+
+/// Size of the chunks a spooled file is streamed back in by [`file_stream`].
+pub const STREAM_CHUNK: usize = 1 << 20;
 
 /// Creates an empty temporary file in `dir` (deleted again when the returned path is
 /// dropped) and opens it for async writing.
@@ -60,6 +64,53 @@ pub async fn spool_verified(
     Ok(path)
 }
 
+/// Writes `data` into a new temporary file in `dir`, hashing it on the way, for a
+/// blob whose digest is only known at its end. Returns the temporary path of the
+/// complete, synced file with the digest and size of what was written; on any
+/// error (including an error that ends `data`) the temporary file is removed.
+pub async fn spool_hashed(
+    dir: &Path,
+    mut data: BlobStream,
+    location: &str,
+) -> Result<(TempPath, Digest, u64)> {
+    let (mut file, path) = temp_file_in(dir)?;
+    let mut hasher = Hasher::new();
+    let context = || format!("{location}: writing a blob");
+    while let Some(chunk) = data.next().await {
+        let chunk = chunk?;
+        hasher.update(&chunk);
+        file.write_all(&chunk)
+            .await
+            .map_err(|e| OciError::io(context(), e))?;
+    }
+    file.flush().await.map_err(|e| OciError::io(context(), e))?;
+    file.sync_all()
+        .await
+        .map_err(|e| OciError::io(context(), e))?;
+    drop(file);
+    let size = hasher.size();
+    Ok((path, hasher.finish(), size))
+}
+
+/// Streams the file at `path` in [`STREAM_CHUNK`] pieces (not verified: for files
+/// this process just wrote and hashed).
+pub fn file_stream(path: PathBuf) -> BlobStream {
+    let s = futures_util::stream::once(async move {
+        tokio::fs::File::open(&path)
+            .await
+            .map_err(|e| OciError::io(format!("opening {}", path.display()), e))
+            .map(|file| (file, path))
+    })
+    .map(|opened| match opened {
+        Ok((file, path)) => tokio_util::io::ReaderStream::with_capacity(file, STREAM_CHUNK)
+            .map(move |r| r.map_err(|e| OciError::io(format!("reading {}", path.display()), e)))
+            .boxed(),
+        Err(e) => futures_util::stream::once(async move { Err(e) }).boxed(),
+    })
+    .flatten();
+    Box::pin(s)
+}
+
 /// Renames a finished temporary file to `dest` (replacing it).
 pub fn commit(path: TempPath, dest: &Path) -> Result<()> {
     path.persist(dest).map_err(|e| {
@@ -98,7 +149,6 @@ pub fn parent_dir(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oci::Digest;
     use crate::oci::store::bytes_stream;
     use bytes::Bytes;
 

@@ -406,6 +406,25 @@ impl Store for LayoutStore {
         atomic::commit(temp, &dest)
     }
 
+    async fn put_blob_stream(&self, media_type: &str, data: BlobStream) -> Result<Descriptor> {
+        // Hashed while it is written next to the blobs, renamed once the digest is known.
+        let (temp, digest, size) = atomic::spool_hashed(&self.dir, data, &self.location()).await?;
+        let descriptor = Descriptor {
+            media_type: media_type.to_string(),
+            digest,
+            size,
+        };
+        if self.blob_size(&descriptor.digest).await? != Some(size) {
+            let dest = self.blob_path(&descriptor.digest);
+            let dir = atomic::parent_dir(&dest);
+            tokio::fs::create_dir_all(&dir)
+                .await
+                .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
+            atomic::commit(temp, &dest)?;
+        }
+        Ok(descriptor)
+    }
+
     async fn resolve(&self, reference: &str) -> Result<Option<Descriptor>> {
         let entries = self.entries().await?;
         if let Ok(digest) = reference.parse::<Digest>() {

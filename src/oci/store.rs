@@ -10,7 +10,7 @@ use bytes::Bytes;
 use futures_util::Stream;
 
 use crate::oci::digest::Hasher;
-use crate::oci::{Digest, OciError, Result, media_types};
+use crate::oci::{Digest, OciError, Result, atomic, media_types};
 
 /// A stream of blob bytes. Streams returned by a [`Store`] are verified: a stream
 /// whose bytes do not hash to the requested digest (or are cut short) ends with an
@@ -125,6 +125,29 @@ pub trait Store: Send + Sync {
     /// descriptor's digest and size while they are written; on mismatch nothing is
     /// kept and the error names the digest.
     async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()>;
+
+    /// Stores a blob whose digest is only known once its last byte is produced (a
+    /// layer compressed while it is uploaded). The bytes are hashed as they are
+    /// written and the blob's descriptor (with `media_type`) is returned. A producer
+    /// that fails must end `data` with an error, never quietly: on any error nothing
+    /// is kept. The default spools to a temporary file, then calls
+    /// [`Store::put_blob`]; stores that can commit after the fact (a registry's
+    /// upload session, a layout's rename) stream instead.
+    async fn put_blob_stream(&self, media_type: &str, data: BlobStream) -> Result<Descriptor> {
+        let (temp, digest, size) =
+            atomic::spool_hashed(&std::env::temp_dir(), data, &self.location()).await?;
+        let descriptor = Descriptor {
+            media_type: media_type.to_string(),
+            digest,
+            size,
+        };
+        if self.blob_size(&descriptor.digest).await? != Some(size) {
+            self.put_blob(&descriptor, atomic::file_stream(temp.to_path_buf()))
+                .await?;
+        }
+        drop(temp);
+        Ok(descriptor)
+    }
 
     /// Makes a blob that `from` holds available here without moving its bytes (a
     /// registry's cross-repository mount). `Ok(false)` means "not possible, upload it".

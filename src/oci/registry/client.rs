@@ -29,6 +29,8 @@ pub(crate) struct Endpoint {
 
 struct Inner {
     http: reqwest::Client,
+    /// The same client without a read timeout, for streamed request bodies.
+    streaming: reqwest::Client,
     options: RegistryOptions,
     endpoints: Mutex<HashMap<String, Arc<OnceCell<Arc<Endpoint>>>>>,
     credentials: tokio::sync::Mutex<HashMap<(String, String), Resolved>>,
@@ -47,6 +49,9 @@ pub(crate) struct Call {
     pub url: Url,
     pub headers: HeaderMap,
     pub body: Option<Bytes>,
+    /// A body held as several pieces, sent one after the other (set
+    /// `content-length` with it: the pieces are streamed).
+    pub parts: Option<Vec<Bytes>>,
     pub scopes: Vec<Scope>,
 }
 
@@ -57,6 +62,7 @@ impl Call {
             url,
             headers: HeaderMap::new(),
             body: None,
+            parts: None,
             scopes,
         }
     }
@@ -70,6 +76,14 @@ impl Call {
 
     pub fn body(mut self, body: Bytes) -> Call {
         self.body = Some(body);
+        self
+    }
+
+    pub fn body_parts(mut self, parts: Vec<Bytes>) -> Call {
+        match <[Bytes; 1]>::try_from(parts) {
+            Ok([one]) => self.body = Some(one),
+            Err(parts) => self.parts = Some(parts),
+        }
         self
     }
 }
@@ -86,22 +100,31 @@ impl RegistryClient {
     /// Builds the client (TLS roots are read here: a bad CA file fails now).
     pub fn new(options: RegistryOptions) -> Result<RegistryClient> {
         let tls = tls::client_config(&options.ca_cert_paths)?;
-        let http = reqwest::Client::builder()
-            .use_preconfigured_tls(tls)
-            .http1_only()
-            .connect_timeout(options.connect_timeout)
-            .read_timeout(options.read_timeout)
-            .pool_idle_timeout(Duration::from_secs(90))
-            .redirect(reqwest::redirect::Policy::limited(10))
-            .user_agent(concat!("strake/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| OciError::Invalid {
+        let builder = |read_timeout: Option<Duration>| {
+            let mut b = reqwest::Client::builder()
+                .use_preconfigured_tls(tls.clone())
+                .http1_only()
+                .connect_timeout(options.connect_timeout)
+                .pool_idle_timeout(Duration::from_secs(90))
+                .redirect(reqwest::redirect::Policy::limited(10))
+                .user_agent(concat!("strake/", env!("CARGO_PKG_VERSION")));
+            if let Some(t) = read_timeout {
+                b = b.read_timeout(t);
+            }
+            b.build().map_err(|e| OciError::Invalid {
                 location: "registry client".into(),
                 detail: transport_error(&e),
-            })?;
+            })
+        };
+        let http = builder(Some(options.read_timeout))?;
+        // reqwest's read timeout runs from the start of a request to its answer,
+        // which a long streamed upload would exceed; streamed requests watch for
+        // stalls themselves (see `upload_stream`).
+        let streaming = builder(None)?;
         Ok(RegistryClient {
             inner: Arc::new(Inner {
                 http,
+                streaming,
                 options,
                 endpoints: Mutex::new(HashMap::new()),
                 credentials: tokio::sync::Mutex::new(HashMap::new()),
@@ -345,6 +368,11 @@ impl RegistryClient {
             }
             if let Some(body) = &call.body {
                 request = request.body(body.clone());
+            } else if let Some(parts) = &call.parts {
+                let pieces = futures_util::stream::iter(
+                    parts.clone().into_iter().map(Ok::<Bytes, std::io::Error>),
+                );
+                request = request.body(reqwest::Body::wrap_stream(pieces));
             }
             let resp = match request.send().await {
                 Ok(resp) => resp,
@@ -406,6 +434,65 @@ impl RegistryClient {
             return Ok(resp);
         }
     }
+}
+
+impl RegistryClient {
+    /// Sends `call` with a streamed `body`, once. A stream cannot be replayed, so
+    /// there is no retry and no second attempt after a 401: callers first open the
+    /// upload session with [`RegistryClient::send`], which settles authentication
+    /// for the same scopes, so the token used here is the one that just worked.
+    /// There is no read timeout either (the caller watches for stalls).
+    pub(crate) async fn send_streaming(
+        &self,
+        registry: &str,
+        repository: &str,
+        call: Call,
+        body: reqwest::Body,
+    ) -> std::result::Result<reqwest::Response, SendError> {
+        let endpoint = self.endpoint(registry).await.map_err(SendError::Oci)?;
+        let credential = self
+            .credential(registry, repository)
+            .await
+            .map_err(SendError::Oci)?;
+        let auth = self
+            .authorization(registry, &endpoint, &credential, &call.scopes, None)
+            .await
+            .map_err(SendError::Oci)?;
+        let mut request = self
+            .inner
+            .streaming
+            .request(call.method.clone(), call.url.clone())
+            .headers(call.headers.clone())
+            .body(body);
+        if let Some(a) = &auth
+            && let Ok(mut value) = reqwest::header::HeaderValue::from_str(a)
+        {
+            value.set_sensitive(true);
+            request = request.header(AUTHORIZATION, value);
+        }
+        let resp = request.send().await.map_err(SendError::Transport)?;
+        if resp.status() == StatusCode::UNAUTHORIZED {
+            let status = resp.status();
+            let body = resp.bytes().await.unwrap_or_default();
+            return Err(SendError::Oci(unauthorized(
+                registry,
+                repository,
+                &credential,
+                status,
+                &body,
+            )));
+        }
+        Ok(resp)
+    }
+}
+
+/// Why [`RegistryClient::send_streaming`] failed: before the request or with an
+/// answer (an error as usual), or in the transport (the caller may know better,
+/// e.g. when its own body stream failed).
+#[derive(Debug)]
+pub(crate) enum SendError {
+    Oci(OciError),
+    Transport(reqwest::Error),
 }
 
 fn unauthorized(

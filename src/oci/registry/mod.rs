@@ -20,6 +20,7 @@ pub mod store;
 pub mod tls;
 pub mod token;
 pub mod upload;
+pub mod upload_stream;
 
 mod blobs;
 mod manifests;

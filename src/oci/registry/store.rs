@@ -6,7 +6,7 @@ use reqwest::{StatusCode, Url};
 
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::{self, Subject};
-use crate::oci::registry::{RegistryClient, blobs, manifests, tags, upload};
+use crate::oci::registry::{RegistryClient, blobs, manifests, tags, upload, upload_stream};
 use crate::oci::store::{BlobStream, Descriptor, ManifestBytes, Store};
 use crate::oci::{Digest, OciError, Result};
 
@@ -89,6 +89,10 @@ impl Store for RegistryStore {
 
     async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()> {
         upload::put_blob(self, descriptor, data).await
+    }
+
+    async fn put_blob_stream(&self, media_type: &str, data: BlobStream) -> Result<Descriptor> {
+        upload_stream::put_blob_stream(self, media_type, data).await
     }
 
     async fn mount_blob(&self, descriptor: &Descriptor, from: &dyn Store) -> Result<bool> {

@@ -5,7 +5,10 @@
 //! * Larger blobs go in chunks: `POST`, then one `PATCH` per chunk with
 //!   `Content-Range: <start>-<end>`, then an empty `PUT …?digest=…`. The chunk
 //!   size is `upload_chunk_size`, raised to the registry's `OCI-Chunk-Min-Length`.
+//!   A chunk is sent as the pieces the source produced (no copy into one buffer).
 //!   Memory stays at about one chunk whatever the blob size.
+//! * A blob whose digest is not known in advance goes in one streamed `PATCH`
+//!   (see `upload_stream`).
 //!
 //! Retries: a stream cannot be replayed, so nothing is retried that would need
 //! the source again. Every request carries a body held in memory (the whole blob
@@ -21,6 +24,8 @@
 //! any error, the upload session is cancelled (`DELETE`) before the final `PUT`,
 //! so the registry keeps nothing.
 
+use std::collections::VecDeque;
+
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use reqwest::{Method, StatusCode, Url};
@@ -33,8 +38,8 @@ use crate::oci::store::{BlobStream, Descriptor, Store, verify_stream};
 use crate::oci::{Digest, OciError, Result};
 
 /// An open upload session.
-struct Session {
-    location: Url,
+pub(super) struct Session {
+    pub(super) location: Url,
     min_chunk: Option<usize>,
 }
 
@@ -43,7 +48,11 @@ fn registry_error(store: &RegistryStore, detail: String) -> OciError {
 }
 
 /// Resolves a `Location` header against the URL it answered; its query is kept.
-fn location_of(store: &RegistryStore, resp: &reqwest::Response, what: &str) -> Result<Url> {
+pub(super) fn location_of(
+    store: &RegistryStore,
+    resp: &reqwest::Response,
+    what: &str,
+) -> Result<Url> {
     let value = resp
         .headers()
         .get(reqwest::header::LOCATION)
@@ -54,16 +63,24 @@ fn location_of(store: &RegistryStore, resp: &reqwest::Response, what: &str) -> R
         .map_err(|e| registry_error(store, format!("{what}: bad Location {value:?}: {e}")))
 }
 
-async fn start(store: &RegistryStore, digest: &Digest) -> Result<Session> {
+pub(super) async fn start(store: &RegistryStore, digest: Option<&Digest>) -> Result<Session> {
     let url = store.url("blobs/uploads/").await?;
     let call = Call::new(Method::POST, url, vec![Scope::push(store.repository())])
         .header("content-length", "0")
         .body(Bytes::new());
     let resp = store.send(call).await?;
     if resp.status() != StatusCode::ACCEPTED {
-        return Err(store.fail(Subject::Upload(digest), resp).await);
+        let subject = match digest {
+            Some(d) => Subject::Upload(d),
+            None => Subject::Other("starting a blob upload"),
+        };
+        return Err(store.fail(subject, resp).await);
     }
-    let location = location_of(store, &resp, &format!("starting upload of {digest}"))?;
+    let what = match digest {
+        Some(d) => format!("starting upload of {d}"),
+        None => "starting a blob upload".to_string(),
+    };
+    let location = location_of(store, &resp, &what)?;
     let min_chunk = resp
         .headers()
         .get("oci-chunk-min-length")
@@ -76,7 +93,7 @@ async fn start(store: &RegistryStore, digest: &Digest) -> Result<Session> {
 }
 
 /// Abandons an upload session; failures are only logged.
-async fn cancel(store: &RegistryStore, location: &Url) {
+pub(super) async fn cancel(store: &RegistryStore, location: &Url) {
     let call = Call::new(
         Method::DELETE,
         location.clone(),
@@ -89,7 +106,7 @@ async fn cancel(store: &RegistryStore, location: &Url) {
 }
 
 /// `PUT <location>?digest=…` closing the session, optionally with the bytes.
-async fn finish(
+pub(super) async fn finish(
     store: &RegistryStore,
     location: &Url,
     digest: &Digest,
@@ -134,7 +151,7 @@ async fn put_monolithic(
     let body = buffer.freeze();
     let mut restarted = false;
     loop {
-        let session = start(store, digest).await?;
+        let session = start(store, Some(digest)).await?;
         let resp = finish(store, &session.location, digest, body.clone()).await?;
         match resp.status() {
             StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK => return Ok(()),
@@ -157,7 +174,7 @@ async fn put_chunked(
     data: BlobStream,
 ) -> Result<()> {
     let digest = &descriptor.digest;
-    let session = start(store, digest).await?;
+    let session = start(store, Some(digest)).await?;
     let chunk_size = store
         .client()
         .options()
@@ -165,7 +182,8 @@ async fn put_chunked(
         .max(session.min_chunk.unwrap_or(0))
         .max(1);
     let mut location = session.location;
-    match send_chunks(store, digest, &mut location, chunk_size, data).await {
+    let what = format!("uploading blob {digest}");
+    match send_chunks(store, &what, &mut location, chunk_size, data).await {
         Ok(()) => {}
         Err(e) => {
             cancel(store, &location).await;
@@ -186,34 +204,46 @@ async fn put_chunked(
 
 async fn send_chunks(
     store: &RegistryStore,
-    digest: &Digest,
+    what: &str,
     location: &mut Url,
     chunk_size: usize,
     mut data: BlobStream,
 ) -> Result<()> {
-    let mut buffer = BytesMut::with_capacity(chunk_size);
+    // The chunk is kept as the pieces the source produced (no copy into one
+    // buffer); the last piece is split where the chunk ends.
+    let mut pending: VecDeque<Bytes> = VecDeque::new();
+    let mut pending_len = 0usize;
     let mut offset: u64 = 0;
     loop {
-        let next = data.next().await;
-        let done = match next {
-            Some(chunk) => {
-                let chunk = chunk?;
-                buffer.extend_from_slice(&chunk);
+        let done = match data.next().await {
+            Some(piece) => {
+                let piece = piece?;
+                if !piece.is_empty() {
+                    pending_len += piece.len();
+                    pending.push_back(piece);
+                }
                 false
             }
             None => true,
         };
-        while buffer.len() >= chunk_size || (done && !buffer.is_empty()) {
-            let take = buffer.len().min(chunk_size);
-            let chunk = buffer.split_to(take).freeze();
-            *location = patch(store, digest, location, offset, chunk).await?;
+        while pending_len >= chunk_size || (done && pending_len > 0) {
+            let take = pending_len.min(chunk_size);
+            let mut parts = Vec::new();
+            let mut left = take;
+            while left > 0 {
+                let mut piece = pending.pop_front().expect("pending holds `take` bytes");
+                if piece.len() > left {
+                    pending.push_front(piece.split_off(left));
+                }
+                left -= piece.len();
+                parts.push(piece);
+            }
+            pending_len -= take;
+            *location = patch(store, what, location, offset, take, parts).await?;
             offset += take as u64;
         }
         if done {
             return Ok(());
-        }
-        if buffer.capacity() < chunk_size {
-            buffer.reserve(chunk_size - buffer.len());
         }
     }
 }
@@ -221,12 +251,13 @@ async fn send_chunks(
 /// Sends one chunk at `offset`; returns the session's next location.
 async fn patch(
     store: &RegistryStore,
-    digest: &Digest,
+    what: &str,
     location: &Url,
     offset: u64,
-    chunk: Bytes,
+    len: usize,
+    parts: Vec<Bytes>,
 ) -> Result<Url> {
-    let end = offset + chunk.len() as u64 - 1;
+    let end = offset + len as u64 - 1;
     let call = Call::new(
         Method::PATCH,
         location.clone(),
@@ -234,9 +265,10 @@ async fn patch(
     )
     .header("content-type", "application/octet-stream")
     .header("content-range", &format!("{offset}-{end}"))
-    .body(chunk);
+    .header("content-length", &len.to_string())
+    .body_parts(parts);
     let resp = store.send(call).await?;
-    let what = format!("uploading bytes {offset}-{end} of {digest}");
+    let what = format!("{what}: bytes {offset}-{end}");
     match resp.status() {
         StatusCode::ACCEPTED | StatusCode::NO_CONTENT => {
             let next = location_of(store, &resp, &what)?;
@@ -266,7 +298,7 @@ async fn patch(
                 ))
             }
         }
-        _ => Err(store.fail(Subject::Upload(digest), resp).await),
+        _ => Err(store.fail(Subject::Other(&what), resp).await),
     }
 }
 

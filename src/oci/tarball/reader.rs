@@ -351,6 +351,10 @@ impl Store for TarballStore {
         )))
     }
 
+    async fn put_blob_stream(&self, _media_type: &str, _data: BlobStream) -> Result<Descriptor> {
+        Err(self.invalid("cannot store a blob: an existing tarball is read-only"))
+    }
+
     async fn resolve(&self, reference: &str) -> Result<Option<Descriptor>> {
         Ok(self.manifest_for(reference)?.map(ManifestBytes::descriptor))
     }

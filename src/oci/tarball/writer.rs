@@ -434,6 +434,24 @@ impl Store for TarballWriter {
         Ok(())
     }
 
+    async fn put_blob_stream(&self, media_type: &str, data: BlobStream) -> Result<Descriptor> {
+        self.check_open()?;
+        let (temp, digest, size) =
+            atomic::spool_hashed(self.spool.path(), data, &self.location()).await?;
+        let descriptor = Descriptor {
+            media_type: media_type.to_string(),
+            digest,
+            size,
+        };
+        if !self.lock().blobs.contains_key(&descriptor.digest) {
+            atomic::commit(temp, &self.spool_path(&descriptor.digest))?;
+            self.lock()
+                .blobs
+                .insert(descriptor.digest.clone(), descriptor.size);
+        }
+        Ok(descriptor)
+    }
+
     async fn resolve(&self, reference: &str) -> Result<Option<Descriptor>> {
         let state = self.lock();
         let digest = match reference.parse::<Digest>() {

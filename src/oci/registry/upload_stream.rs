@@ -1,0 +1,205 @@
+//! Uploads a blob whose digest is only known at its end (a bundle layer that is
+//! compressed while it is sent; see [`Store::put_blob_stream`]): `POST` opens the
+//! session, one `PATCH` carries the whole stream as its body (chunked transfer
+//! encoding, no `Content-Range`: go-containerregistry's "stream upload", which
+//! imgpkg uses), and `PUT <location>?digest=…` closes it with the digest the bytes
+//! turned out to have, computed here as hyper takes them.
+//!
+//! One request instead of a `PATCH` per chunk: the registry ingests without a
+//! pause between chunks and without its per-request work (reopening the upload,
+//! saving the hash state), and nothing but the bounded producer channel is held in
+//! memory. The price: the body cannot be replayed, so the `PATCH` is not retried
+//! (a failed push is simply run again). reqwest's read timeout would count from
+//! the start of the request, so instead the upload fails when no byte has moved
+//! for `read_timeout`.
+//!
+//! On any failure (the stream ending in an error, a transport error, a refused
+//! answer) the session is cancelled (`DELETE`), so the registry keeps nothing.
+//! When the caller's stream fails, the request body is ended normally first (the
+//! registry gets a short `PATCH` it answers), then the session is cancelled: an
+//! aborted request could still be writing when the `DELETE` arrives.
+//!
+//! [`Store::put_blob_stream`]: crate::oci::Store::put_blob_stream
+
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use futures_util::Stream;
+use reqwest::{Method, StatusCode};
+use tokio::time::Instant;
+
+use crate::oci::digest::Hasher;
+use crate::oci::registry::RegistryStore;
+use crate::oci::registry::client::{Call, SendError};
+use crate::oci::registry::errors::Subject;
+use crate::oci::registry::scope::Scope;
+use crate::oci::registry::transport_error;
+use crate::oci::registry::upload::{cancel, finish, location_of, start};
+use crate::oci::store::{BlobStream, Descriptor};
+use crate::oci::{Digest, OciError, Result};
+
+/// What the body stream saw, shared with the request's caller.
+struct Shared {
+    /// When a byte last moved (hyper took a piece, or the stream ended).
+    progress: Instant,
+    /// The error that ended the caller's stream.
+    failure: Option<OciError>,
+    /// Digest and size, once the stream ended cleanly.
+    done: Option<(Digest, u64)>,
+}
+
+/// The caller's stream as a request body: hashed on the way, progress noted.
+struct Body {
+    inner: BlobStream,
+    hasher: Option<Hasher>,
+    shared: Arc<Mutex<Shared>>,
+}
+
+impl Stream for Body {
+    type Item = std::result::Result<Bytes, std::io::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        loop {
+            let Some(hasher) = this.hasher.as_mut() else {
+                return Poll::Ready(None);
+            };
+            match this.inner.as_mut().poll_next(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Some(Ok(piece))) => {
+                    if piece.is_empty() {
+                        continue;
+                    }
+                    hasher.update(&piece);
+                    this.shared.lock().expect("upload state").progress = Instant::now();
+                    return Poll::Ready(Some(Ok(piece)));
+                }
+                Poll::Ready(Some(Err(e))) => {
+                    // End the body cleanly and let the registry finish the request:
+                    // aborting it would race the cancelling DELETE, and the registry
+                    // could keep the partial data. Nothing is committed: the digest
+                    // stays unknown and the session is cancelled.
+                    this.hasher = None;
+                    this.shared.lock().expect("upload state").failure = Some(e);
+                    return Poll::Ready(None);
+                }
+                Poll::Ready(None) => {
+                    let hasher = this.hasher.take().expect("checked above");
+                    let size = hasher.size();
+                    let mut shared = this.shared.lock().expect("upload state");
+                    shared.done = Some((hasher.finish(), size));
+                    shared.progress = Instant::now();
+                    return Poll::Ready(None);
+                }
+            }
+        }
+    }
+}
+
+pub(super) async fn put_blob_stream(
+    store: &RegistryStore,
+    media_type: &str,
+    data: BlobStream,
+) -> Result<Descriptor> {
+    let what = "uploading a blob";
+    let session = start(store, None).await?;
+    let location = session.location;
+    let shared = Arc::new(Mutex::new(Shared {
+        progress: Instant::now(),
+        failure: None,
+        done: None,
+    }));
+    let body = Body {
+        inner: data,
+        hasher: Some(Hasher::new()),
+        shared: Arc::clone(&shared),
+    };
+    let call = Call::new(
+        Method::PATCH,
+        location.clone(),
+        vec![Scope::push(store.repository())],
+    )
+    .header("content-type", "application/octet-stream");
+    let stall = store.client().options().read_timeout;
+    let send = store.client().send_streaming(
+        store.registry(),
+        store.repository(),
+        call,
+        reqwest::Body::wrap_stream(body),
+    );
+    tokio::pin!(send);
+    let sent = loop {
+        let last = shared.lock().expect("upload state").progress;
+        tokio::select! {
+            sent = &mut send => break Some(sent),
+            _ = tokio::time::sleep_until(last + stall) => {
+                if shared.lock().expect("upload state").progress.elapsed() >= stall {
+                    break None;
+                }
+            }
+        }
+    };
+    let failure = shared.lock().expect("upload state").failure.take();
+    let resp = match sent {
+        Some(Ok(resp)) => resp,
+        Some(Err(e)) => {
+            cancel(store, &location).await;
+            return Err(match (failure, e) {
+                // The caller's stream failed: its error is the one that matters.
+                (Some(f), _) => f,
+                (None, SendError::Oci(e)) => e,
+                (None, SendError::Transport(e)) => store.registry_error(format!(
+                    "{what}: PATCH {}: {}",
+                    location.path(),
+                    transport_error(&e)
+                )),
+            });
+        }
+        None => {
+            cancel(store, &location).await;
+            return Err(failure.unwrap_or_else(|| {
+                store.registry_error(format!("{what}: no progress for {} s", stall.as_secs()))
+            }));
+        }
+    };
+    if !matches!(resp.status(), StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
+        let err = store.fail(Subject::Other(what), resp).await;
+        cancel(store, &location).await;
+        return Err(failure.unwrap_or(err));
+    }
+    // The session moved on: its new location (with the registry's new upload
+    // state) is the one to close or cancel.
+    let next = match location_of(store, &resp, what) {
+        Ok(next) => next,
+        Err(e) => {
+            cancel(store, &location).await;
+            return Err(failure.unwrap_or(e));
+        }
+    };
+    if let Some(f) = failure {
+        cancel(store, &next).await;
+        return Err(f);
+    }
+    let Some((digest, size)) = shared.lock().expect("upload state").done.take() else {
+        cancel(store, &next).await;
+        return Err(store.registry_error(format!(
+            "{what}: the registry answered before the whole blob was sent"
+        )));
+    };
+    let resp = finish(store, &next, &digest, Bytes::new()).await?;
+    if !matches!(
+        resp.status(),
+        StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
+    ) {
+        let err = store.fail(Subject::Upload(&digest), resp).await;
+        cancel(store, &next).await;
+        return Err(err);
+    }
+    Ok(Descriptor {
+        media_type: media_type.to_string(),
+        digest,
+        size,
+    })
+}
