@@ -89,6 +89,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
+    lib.preparse();
     schema::values::take_warnings();
     datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();

@@ -41,11 +41,7 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
             continue;
         }
         // Cheap pre-filter: only files mentioning the annotation are parsed.
-        if !f
-            .bytes
-            .windows(SCHEMA_ANN.len())
-            .any(|w| w == SCHEMA_ANN.as_bytes())
-        {
+        if memchr::memmem::find(&f.bytes, SCHEMA_ANN.as_bytes()).is_none() {
             continue;
         }
         let name = lib.display(&f.rel);
