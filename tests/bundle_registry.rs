@@ -260,19 +260,8 @@ async fn recursive_pull_of_a_relocated_nested_bundle() {
         .unwrap();
 
     let out = tmp.path().join("out");
-    let report = pull_bundle(
-        &store,
-        "outer",
-        &out,
-        &PullOptions { recursive: true },
-        None,
-    )
-    .await
-    .unwrap();
-    assert_eq!(report.bundles.len(), 2);
-    let nested = out
-        .join(".imgpkg/bundles")
-        .join(inner_pushed.digest.dashed());
+    let nested =
+        support_bundle::pull_with_one_nested(&store, "outer", &out, &inner_pushed.digest).await;
     assert_eq!(
         fs::read_to_string(nested.join("inner.yml")).unwrap(),
         "inner: 1\n"

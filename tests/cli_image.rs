@@ -3,43 +3,11 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
+use support::cli::{image_fixture as fixture, layout, stdout, strake};
 use support::registry::TestRegistry;
 
 const MULTIARCH: &str = "sha256:aa409817c6ab58f7ca4a26b8754d51fe966fe10928d30ea9677200423a19ba42";
 const APP: &str = "sha256:d4c100fde39b2f35469b60f0202203ec2ef133fc4deab6f5b66cd2d3bedc1cd0";
-
-fn fixture(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/imgpkg/lock/images")
-        .join(path)
-}
-
-fn strake(home: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("strake").unwrap();
-    // No docker config or credentials from the machine running the tests.
-    cmd.env("HOME", home)
-        .env("DOCKER_CONFIG", home.join(".docker"))
-        .env_remove("REGISTRY_AUTH_FILE")
-        .env_remove("XDG_RUNTIME_DIR");
-    cmd
-}
-
-fn stdout(cmd: &mut Command) -> String {
-    let out = cmd.output().unwrap();
-    assert!(
-        out.status.success(),
-        "{cmd:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn layout(dir: &Path) -> String {
-    format!("oci:{}", dir.display())
-}
 
 #[test]
 fn digest_and_tags_of_layouts() {

@@ -42,26 +42,14 @@ pub async fn spool_verified(
     data: BlobStream,
     location: &str,
 ) -> Result<TempPath> {
-    let (mut file, path) = temp_file_in(dir)?;
-    let mut stream = verify_stream(
+    let stream = verify_stream(
         data,
         descriptor.digest.clone(),
         Some(descriptor.size),
         location.to_string(),
     );
-    let context = || format!("{location}: writing blob {}", descriptor.digest);
-    while let Some(chunk) = stream.next().await {
-        let chunk = chunk?;
-        file.write_all(&chunk)
-            .await
-            .map_err(|e| OciError::io(context(), e))?;
-    }
-    file.flush().await.map_err(|e| OciError::io(context(), e))?;
-    file.sync_all()
-        .await
-        .map_err(|e| OciError::io(context(), e))?;
-    drop(file);
-    Ok(path)
+    let context = format!("{location}: writing blob {}", descriptor.digest);
+    spool(dir, stream, &context, |_| {}).await
 }
 
 /// Writes `data` into a new temporary file in `dir`, hashing it on the way, for a
@@ -70,26 +58,35 @@ pub async fn spool_verified(
 /// error (including an error that ends `data`) the temporary file is removed.
 pub async fn spool_hashed(
     dir: &Path,
-    mut data: BlobStream,
+    data: BlobStream,
     location: &str,
 ) -> Result<(TempPath, Digest, u64)> {
-    let (mut file, path) = temp_file_in(dir)?;
     let mut hasher = Hasher::new();
-    let context = || format!("{location}: writing a blob");
-    while let Some(chunk) = data.next().await {
-        let chunk = chunk?;
-        hasher.update(&chunk);
-        file.write_all(&chunk)
-            .await
-            .map_err(|e| OciError::io(context(), e))?;
-    }
-    file.flush().await.map_err(|e| OciError::io(context(), e))?;
-    file.sync_all()
-        .await
-        .map_err(|e| OciError::io(context(), e))?;
-    drop(file);
+    let context = format!("{location}: writing a blob");
+    let path = spool(dir, data, &context, |chunk| hasher.update(chunk)).await?;
     let size = hasher.size();
     Ok((path, hasher.finish(), size))
+}
+
+/// Copies `stream` into a new synced temporary file in `dir`, showing every chunk to
+/// `inspect` first; the file is removed again on any error (`context` names it).
+async fn spool(
+    dir: &Path,
+    mut stream: BlobStream,
+    context: &str,
+    mut inspect: impl FnMut(&[u8]),
+) -> Result<TempPath> {
+    let (mut file, path) = temp_file_in(dir)?;
+    let io_error = |e| OciError::io(context.to_string(), e);
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        inspect(&chunk);
+        file.write_all(&chunk).await.map_err(io_error)?;
+    }
+    file.flush().await.map_err(io_error)?;
+    file.sync_all().await.map_err(io_error)?;
+    drop(file);
+    Ok(path)
 }
 
 /// Streams the file at `path` in [`STREAM_CHUNK`] pieces (not verified: for files

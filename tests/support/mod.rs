@@ -2,13 +2,15 @@
 //! a token issuer for its bearer-token mode ([`token_issuer`]), a fault-injecting
 //! HTTP proxy ([`fault_proxy`]), certificates made with the `openssl` CLI
 //! ([`certs`]), and a small independent HTTP client that puts test content into a
-//! registry ([`content`]) without going through the code under test.
+//! registry ([`content`]) without going through the code under test, and helpers that
+//! run the real binary ([`cli`]).
 //!
 //! Use it from a test binary with `mod support;`.
 
 #![allow(dead_code)]
 
 pub mod certs;
+pub mod cli;
 pub mod content;
 pub mod fault_proxy;
 pub mod http_server;

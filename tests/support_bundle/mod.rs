@@ -7,6 +7,31 @@ use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+/// Pulls bundle `reference` of `store` recursively into `out`, checks that it and one
+/// nested bundle came out, the nested one at `.imgpkg/bundles/sha256-<hex>/`, and
+/// returns that directory.
+pub async fn pull_with_one_nested(
+    store: &dyn strake::oci::Store,
+    reference: &str,
+    out: &Path,
+    nested: &strake::oci::Digest,
+) -> PathBuf {
+    use strake::bundle::pull::{PullOptions, pull_bundle};
+    let report = pull_bundle(
+        store,
+        reference,
+        out,
+        &PullOptions { recursive: true },
+        None,
+    )
+    .await
+    .unwrap();
+    assert_eq!(report.bundles.len(), 2);
+    let rel = PathBuf::from(".imgpkg/bundles").join(nested.dashed());
+    assert_eq!(report.bundles[1].path, rel);
+    out.join(rel)
+}
+
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/imgpkg")
 }
