@@ -54,6 +54,11 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
     if f.kind != FileKind::YamlTemplate || f.library {
         return Ok(false);
     }
+    // Cheap pre-filter: a file whose text never says `data/values` has no such
+    // annotation, and need not be parsed for this stage.
+    if memchr::memmem::find(&f.bytes, b"data/values").is_none() {
+        return Ok(false);
+    }
     let ds = match std::str::from_utf8(&f.bytes) {
         Ok(src) => lib.parsed_yaml(f, src)?,
         // not cached: evaluating the file reports the encoding error later
