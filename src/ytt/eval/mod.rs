@@ -580,13 +580,11 @@ fn exec_program(
     prog: &Program,
     b: &Rc<RefCell<Builder>>,
 ) -> Result<Module, Error> {
+    let env = Rc::new(builder_env(b, name));
     let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
-        .and_then(|file| {
-            let names = builder_env(b, name);
-            crate::ytt::starlark::resolve_names(file, &|n| names.contains_key(n))
-        })
+        .and_then(|file| crate::ytt::starlark::resolve_names(file, &|n| env.contains_key(n)))
         .map_err(|e| starlark_error(&e))?;
-    run_resolved(lib, rel, &file, Rc::new(builder_env(b, name)))
+    run_resolved(lib, rel, &file, env)
 }
 
 /// Executes a resolved program of `lib` with the builder calls in `env`.
