@@ -89,14 +89,6 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
-    // Rendering reads every template: parse them all up front, on every core. The
-    // inspect modes stop before rendering and parse only the values and schema files.
-    let renders = !(opts.data_values_inspect
-        || opts.data_values_schema_inspect
-        || opts.output == OutputFormat::OpenApiV3);
-    if renders {
-        lib.preparse();
-    }
     schema::values::take_warnings();
     datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();

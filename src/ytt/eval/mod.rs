@@ -4,6 +4,7 @@
 
 pub mod builder;
 pub mod fragment;
+mod prepare;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -11,7 +12,6 @@ use std::rc::Rc;
 
 use crate::yaml::{self, CommentKind, DocumentSet, Value};
 use crate::ytt::compile::program::Program;
-use crate::ytt::compile::yaml::{CompileOpts, compile};
 use crate::ytt::compile::{program, text};
 use crate::ytt::error::{Error, Position};
 use crate::ytt::files::{FileKind, InputFile};
@@ -22,10 +22,6 @@ use crate::ytt::starlark::{
 };
 
 use builder::Builder;
-
-/// Below this many bytes of YAML templates, parsing them on other threads costs more
-/// than it saves.
-const PREPARSE_MIN_BYTES: usize = 32 * 1024;
 
 /// Options that change evaluation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -118,55 +114,6 @@ impl Lib {
 
     pub fn file(&self, rel: &str) -> Option<&InputFile> {
         self.files.iter().find(|f| f.rel == rel)
-    }
-
-    /// Parses the library's YAML templates on every core before the stages that read
-    /// them (each stage then takes the parse from the cache). Files that fail to parse
-    /// or are not UTF-8 are left out: the stage that reads them first reports the error,
-    /// in file order, as without this step.
-    pub fn preparse(&self) {
-        let mut todo: Vec<(&str, String, &str)> = self
-            .files
-            .iter()
-            .filter(|f| f.kind == FileKind::YamlTemplate)
-            .filter_map(|f| {
-                let src = std::str::from_utf8(&f.bytes).ok()?;
-                Some((f.rel.as_str(), self.display(&f.rel), src))
-            })
-            .collect();
-        let total: usize = todo.iter().map(|(_, _, src)| src.len()).sum();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if threads < 2 || todo.len() < 2 || total < PREPARSE_MIN_BYTES {
-            return; // parsed on first use, one at a time
-        }
-        // Largest first, so that the last file picked is a small one.
-        todo.sort_by_key(|(_, _, src)| std::cmp::Reverse(src.len()));
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let parsed: Vec<std::sync::Mutex<Option<DocumentSet>>> =
-            todo.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        let work = || {
-            loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some((_, name, src)) = todo.get(i) else {
-                    break;
-                };
-                if let Ok(ds) = yaml::parse_document_set(src, name) {
-                    *parsed[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(ds);
-                }
-            }
-        };
-        std::thread::scope(|scope| {
-            for _ in 1..threads.min(todo.len()) {
-                scope.spawn(work);
-            }
-            work();
-        });
-        let mut cache = self.parsed.borrow_mut();
-        for ((rel, _, _), ds) in todo.iter().zip(parsed) {
-            if let Some(ds) = ds.into_inner().unwrap_or_else(|e| e.into_inner()) {
-                cache.insert(rel.to_string(), Rc::new(ds));
-            }
-        }
     }
 
     /// The parsed YAML of `f` (one of this library's files, valid UTF-8), parsed on first
@@ -509,37 +456,7 @@ fn prepare_yaml(lib: &LibRef, f: &InputFile, src: &str, name: &str) -> Result<Pr
         Some(ds) => ds,
         None => Rc::new(parse_yaml(src, name)?),
     };
-    if lib.opts.strict {
-        check_strict(&ds, name)?;
-    }
-    if f.kind == FileKind::YamlPlain || !ds.has_templating() {
-        return Ok(Prepared::Plain(ds));
-    }
-    let compiled = compile(
-        &ds,
-        CompileOpts {
-            ignore_unknown_comments: lib.opts.ignore_unknown_comments,
-        },
-    )
-    .map_err(|e| Error::at(e.message, Position::in_source(name, e.line, src)))?;
-    let file = parse_with_origins(
-        name,
-        &compiled.prog.source(),
-        origins(&compiled.prog, name, src),
-    )
-    .and_then(|file| {
-        // Every YAML template gets the same builder calls: resolve against their names.
-        let names = builder_env(
-            &Rc::new(RefCell::new(Builder::new(compiled.nodes.clone(), false))),
-            name,
-        );
-        crate::ytt::starlark::resolve_names(file, &|n| names.contains_key(n))
-    })
-    .map_err(|e| starlark_error(&e))?;
-    Ok(Prepared::Program {
-        nodes: compiled.nodes,
-        file,
-    })
+    prepare::prepare_parsed(ds, f.kind == FileKind::YamlPlain, lib.opts, src, name)
 }
 
 /// Evaluates a text template of `lib`.
