@@ -20,8 +20,7 @@ fn main() {
         for t in &texts {
             let mut o = Options::default();
             o.emit_comments = true;
-            let mut p = Parser::new_from_str_with_options(t, o);
-            while let Some(ev) = p.next() {
+            for ev in Parser::new_from_str_with_options(t, o) {
                 let _ = ev.unwrap();
                 events += 1;
             }
