@@ -193,7 +193,8 @@ impl Program {
 
     /// The program text, one generated line per entry.
     pub fn source(&self) -> String {
-        let mut s = String::new();
+        let len = self.lines.iter().map(|l| l.text.len() + 1).sum();
+        let mut s = String::with_capacity(len);
         for l in &self.lines {
             s.push_str(&l.text);
             s.push('\n');

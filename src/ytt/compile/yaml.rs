@@ -94,7 +94,7 @@ pub fn compile(ds: &DocumentSet, opts: CompileOpts) -> Result<Compiled, CompileE
         opts,
     };
     let root = c.add(TKind::DocSet, None, 1);
-    c.prog.push_plain(format!("{START}({root})"), 1);
+    c.prog.push_plain(host_call(START, root, &[]), 1);
     for doc in &ds.docs {
         c.doc(doc, root)?;
     }
@@ -165,16 +165,14 @@ impl Compiler {
             }
         }
         for (name, content, line) in anns {
-            let args = if content.trim().is_empty() {
-                String::new()
-            } else {
-                format!(", {content}")
-            };
-            self.prog.push_plain(
-                // The annotation's own line goes along (schema reports point at it).
-                format!("{ANNOT}({tag}, {}, {line}{args})", starlark_string(&name)),
-                line,
-            );
+            let name = starlark_string(&name);
+            let line_text = line.to_string();
+            let mut args = vec![", ", name.as_str(), ", ", line_text.as_str()];
+            if !content.trim().is_empty() {
+                args.extend([", ", content.as_str()]);
+            }
+            // The annotation's own line goes along (schema reports point at it).
+            self.prog.push_plain(host_call(ANNOT, tag, &args), line);
         }
         Ok((value, templated))
     }
@@ -194,7 +192,7 @@ impl Compiler {
         let (value, templated) = self.comments(&doc.comments, &doc.pos, tag, false)?;
         if let Some((expr, vline)) = value {
             self.prog
-                .push_builder(format!("{SET}({tag}, ({expr}))"), vline);
+                .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
             return Ok(());
         }
         self.start_with_value(tag, &doc.value, line, templated)
@@ -213,22 +211,22 @@ impl Compiler {
                 self.text_value(tag, s, line)
             }
             yaml::Node::Scalar(_) => {
-                self.prog.push_builder(format!("{START}({tag})"), line);
+                self.prog.push_builder(host_call(START, tag, &[]), line);
                 Ok(())
             }
             yaml::Node::Map(m) => {
-                self.prog.push_builder(format!("{START}({tag})"), line);
+                self.prog.push_builder(host_call(START, tag, &[]), line);
                 let mtag = self.add(TKind::Map, Some(tag), line);
-                self.prog.push_builder(format!("{START}({mtag})"), line);
+                self.prog.push_builder(host_call(START, mtag, &[]), line);
                 for item in &m.items {
                     self.map_item(item, mtag, templated)?;
                 }
                 Ok(())
             }
             yaml::Node::Array(a) => {
-                self.prog.push_builder(format!("{START}({tag})"), line);
+                self.prog.push_builder(host_call(START, tag, &[]), line);
                 let atag = self.add(TKind::Array, Some(tag), line);
-                self.prog.push_builder(format!("{START}({atag})"), line);
+                self.prog.push_builder(host_call(START, atag, &[]), line);
                 for item in &a.items {
                     self.array_item(item, atag, templated)?;
                 }
@@ -279,16 +277,17 @@ impl Compiler {
             match key_expr {
                 Some(k) => self
                     .prog
-                    .push_builder(format!("{SET}({tag}, ({expr}), {k})"), vline),
+                    .push_builder(host_call(SET, tag, &[", (", &expr, "), ", &k]), vline),
                 None => self
                     .prog
-                    .push_builder(format!("{SET}({tag}, ({expr}))"), vline),
+                    .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline),
             }
             return Ok(());
         }
         if let Some(k) = key_expr {
             // The key is computed; the value is built as usual below.
-            self.prog.push_builder(format!("{START}({tag}, {k})"), line);
+            self.prog
+                .push_builder(host_call(START, tag, &[", ", &k]), line);
             return self.children(tag, &item.value, line, templated);
         }
         self.start_with_value(tag, &item.value, line, templated)
@@ -309,7 +308,7 @@ impl Compiler {
             yaml::Node::Scalar(_) => Ok(()),
             yaml::Node::Map(m) => {
                 let mtag = self.add(TKind::Map, Some(tag), line);
-                self.prog.push_builder(format!("{START}({mtag})"), line);
+                self.prog.push_builder(host_call(START, mtag, &[]), line);
                 for item in &m.items {
                     self.map_item(item, mtag, templated)?;
                 }
@@ -317,7 +316,7 @@ impl Compiler {
             }
             yaml::Node::Array(a) => {
                 let atag = self.add(TKind::Array, Some(tag), line);
-                self.prog.push_builder(format!("{START}({atag})"), line);
+                self.prog.push_builder(host_call(START, atag, &[]), line);
                 for item in &a.items {
                     self.array_item(item, atag, templated)?;
                 }
@@ -341,11 +340,38 @@ impl Compiler {
         let (value, templated) = self.comments(&item.comments, &item.pos, tag, templated)?;
         if let Some((expr, vline)) = value {
             self.prog
-                .push_builder(format!("{SET}({tag}, ({expr}))"), vline);
+                .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
             return Ok(());
         }
         self.start_with_value(tag, &item.value, line, templated)
     }
+}
+
+/// The generated line `name(tag<rest…>)`: a host call, built directly (the compiler
+/// makes one or more per node, and the formatting machinery costs more than the text).
+fn host_call(name: &str, tag: usize, rest: &[&str]) -> String {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = tag;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let tag_text = std::str::from_utf8(&digits[at..]).expect("ASCII digits");
+    let rest_len: usize = rest.iter().map(|r| r.len()).sum();
+    let mut s = String::with_capacity(name.len() + tag_text.len() + rest_len + 2);
+    s.push_str(name);
+    s.push('(');
+    s.push_str(tag_text);
+    for r in rest {
+        s.push_str(r);
+    }
+    s.push(')');
+    s
 }
 
 /// The source text of template line `line`, for error messages.
@@ -368,6 +394,16 @@ mod tests {
         assert_eq!(
             generate(src),
             "__ytt_start(0)\n__ytt_start(1)\n__ytt_start(2)\nx = 1\n__ytt_set(3, (x))\n__ytt_start(4)\n__ytt_start(5)\n__ytt_start(6)\n"
+        );
+    }
+
+    #[test]
+    fn host_calls_print_their_tag_and_arguments() {
+        assert_eq!(host_call(START, 0, &[]), "__ytt_start(0)");
+        assert_eq!(host_call(START, 1907, &[", k"]), "__ytt_start(1907, k)");
+        assert_eq!(
+            host_call(SET, usize::MAX, &[", (", "x", ")"]),
+            format!("__ytt_set({}, (x))", usize::MAX)
         );
     }
 

@@ -3,7 +3,7 @@
 //! def with a YAML or text body); each YAML context holds the node instances built so
 //! far, and attaches every new instance to the latest instance of its parent's tag.
 
-use std::collections::HashMap;
+use crate::ytt::starlark::fast_hash::FastMap;
 use std::rc::Rc;
 
 use crate::yaml::Value;
@@ -45,7 +45,7 @@ struct Slot {
 #[derive(Debug, Default)]
 struct YamlCtx {
     slots: Vec<Slot>,
-    inst: HashMap<usize, usize>,
+    inst: FastMap<usize, usize>,
     root: Option<usize>,
 }
 
@@ -60,7 +60,7 @@ enum Ctx {
 pub struct Builder {
     nodes: Rc<Vec<TNode>>,
     stack: Vec<Ctx>,
-    pending: HashMap<usize, Vec<Ann>>,
+    pending: FastMap<usize, Vec<Ann>>,
     implicit_overrides: bool,
     /// Call depth at which each context of `stack` was begun (0 for the top level).
     depths: Vec<usize>,
@@ -71,7 +71,7 @@ impl Builder {
         Builder {
             nodes,
             stack: vec![Ctx::Yaml(YamlCtx::default())],
-            pending: HashMap::new(),
+            pending: FastMap::default(),
             implicit_overrides,
             depths: vec![0],
         }
@@ -82,7 +82,7 @@ impl Builder {
         Builder {
             nodes: Rc::new(Vec::new()),
             stack: vec![Ctx::Text(String::new())],
-            pending: HashMap::new(),
+            pending: FastMap::default(),
             implicit_overrides: false,
             depths: vec![0],
         }

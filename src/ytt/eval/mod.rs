@@ -239,24 +239,39 @@ pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
 fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
     let lines: Vec<&str> = src.split('\n').collect();
     let f: std::sync::Arc<str> = std::sync::Arc::from(file);
+    // Several generated lines come from each template line: share its text.
+    let mut texts: Vec<Option<std::sync::Arc<str>>> = vec![None; lines.len() + 1];
     prog.lines
         .iter()
-        .map(|l| LineOrigin {
-            file: f.clone(),
-            line: l.src_line as u32,
-            text: std::sync::Arc::from(
-                lines
-                    .get(l.src_line.wrapping_sub(1))
-                    .map(|s| s.trim_end_matches('\r'))
-                    .unwrap_or(""),
-            ),
+        .map(|l| {
+            let text = match texts.get_mut(l.src_line) {
+                Some(slot) => slot
+                    .get_or_insert_with(|| source_text(&lines, l.src_line))
+                    .clone(),
+                None => source_text(&lines, l.src_line),
+            };
+            LineOrigin {
+                file: f.clone(),
+                line: l.src_line as u32,
+                text,
+            }
         })
         .collect()
 }
 
+/// The text of 1-based line `line` of a source split into `lines` (empty when out of range).
+fn source_text(lines: &[&str], line: usize) -> std::sync::Arc<str> {
+    std::sync::Arc::from(
+        lines
+            .get(line.wrapping_sub(1))
+            .map(|s| s.trim_end_matches('\r'))
+            .unwrap_or(""),
+    )
+}
+
 /// The host calls of a program, bound to its builder.
 fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
-    let mut env = Env::new();
+    let mut env = Env::default();
     let file: Rc<str> = Rc::from(file);
     let bb = b.clone();
     env.insert(

@@ -3,7 +3,7 @@
 //! int len list max min ord print range repr reversed set sorted str tuple type zip`).
 //! There is no `abs`, as in ytt.
 
-use std::collections::HashMap;
+use super::fast_hash::FastMap;
 use std::rc::Rc;
 
 use super::error::{Error, Result, bail};
@@ -16,15 +16,15 @@ use super::value::*;
 type Native = fn(&mut Thread, &Args) -> Result<Value>;
 
 thread_local! {
-    static UNIVERSE: Rc<HashMap<String, Value>> = Rc::new(build());
+    static UNIVERSE: Rc<FastMap<String, Value>> = Rc::new(build());
 }
 
 /// The built-in names (shared per thread).
-pub fn universe() -> Rc<HashMap<String, Value>> {
+pub fn universe() -> Rc<FastMap<String, Value>> {
     UNIVERSE.with(|u| u.clone())
 }
 
-fn build() -> HashMap<String, Value> {
+fn build() -> FastMap<String, Value> {
     let natives: &[(&str, Native)] = &[
         ("any", any),
         ("all", all),
@@ -55,7 +55,7 @@ fn build() -> HashMap<String, Value> {
         ("type", type_),
         ("zip", zip),
     ];
-    let mut m: HashMap<String, Value> = natives
+    let mut m: FastMap<String, Value> = natives
         .iter()
         .map(|(n, f)| (n.to_string(), Value::native(n, f)))
         .collect();

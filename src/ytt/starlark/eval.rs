@@ -4,6 +4,8 @@
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
+
+use super::fast_hash::FastMap;
 use std::rc::Rc;
 
 use super::ast::*;
@@ -12,7 +14,7 @@ use super::orderedmap::OrderedMap;
 use super::value::*;
 
 /// Names the host supplies to a module (natives, host values, constants).
-pub type Env = HashMap<String, Value>;
+pub type Env = FastMap<String, Value>;
 
 /// Receives the text of each `print(...)`.
 pub type PrintFn = dyn Fn(&str);
@@ -31,7 +33,7 @@ pub struct ModuleEnv {
 /// Module globals in the order they were first assigned.
 #[derive(Default)]
 pub struct OrderedGlobals {
-    pub map: HashMap<String, Value>,
+    pub map: FastMap<String, Value>,
     pub order: Vec<String>,
 }
 
@@ -65,7 +67,7 @@ impl Module {
             env: Rc::new(ModuleEnv {
                 name: name.into(),
                 globals: RefCell::new(g),
-                predeclared: Rc::new(Env::new()),
+                predeclared: Rc::new(Env::default()),
             }),
         }
     }

@@ -43,7 +43,7 @@
 //! ```
 //! use std::rc::Rc;
 //! use strake::ytt::starlark::{Env, Error, Module, Thread, Value};
-//! let mut env = Env::new();
+//! let mut env = Env::default();
 //! env.insert("twice".into(), Value::native("twice", |_t, args| {
 //!     let v = args.unpack("twice", &["x"])?;
 //!     match &v[0] {
@@ -69,6 +69,7 @@ mod call;
 pub mod error;
 pub mod eval;
 mod expr_parser;
+pub mod fast_hash;
 pub mod format;
 pub mod host;
 pub mod lexer;

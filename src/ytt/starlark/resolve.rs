@@ -5,15 +5,17 @@
 //! `undefined: x`. ytt's dialect options are on: global reassignment, top-level
 //! `if`/`for`/`while`, nested `def`, lambda, recursion, floats and sets.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
+
+use super::fast_hash::{FastMap, FastSet};
 
 use super::ast::*;
 use super::error::{Error, Result};
 
 struct Scope {
     is_module: bool,
-    locals: HashMap<String, u32>,
-    blocks: Vec<HashMap<String, u32>>,
+    locals: FastMap<String, u32>,
+    blocks: Vec<FastMap<String, u32>>,
     nslots: u32,
     cells: BTreeSet<u32>,
     free: Vec<(String, FreeSource)>,
@@ -24,7 +26,7 @@ impl Scope {
     fn new(is_module: bool) -> Self {
         Scope {
             is_module,
-            locals: HashMap::new(),
+            locals: FastMap::default(),
             blocks: Vec::new(),
             nslots: 0,
             cells: BTreeSet::new(),
@@ -43,7 +45,7 @@ impl Scope {
 }
 
 struct Resolver<'a> {
-    globals: HashSet<String>,
+    globals: FastSet<String>,
     scopes: Vec<Scope>,
     is_predeclared: &'a dyn Fn(&str) -> bool,
     is_universal: &'a dyn Fn(&str) -> bool,
@@ -375,7 +377,7 @@ impl Resolver<'_> {
         if let Some(Clause::For { iter, .. }) = clauses.first_mut() {
             self.expr(iter)?;
         }
-        self.cur().blocks.push(HashMap::new());
+        self.cur().blocks.push(FastMap::default());
         let r = (|| {
             for (i, c) in clauses.iter_mut().enumerate() {
                 match c {

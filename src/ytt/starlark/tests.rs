@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::*;
 
 pub(super) fn run(src: &str) -> Result<Module, Error> {
-    Thread::new().exec_source("test.star", src, Rc::new(Env::new()))
+    Thread::new().exec_source("test.star", src, Rc::new(Env::default()))
 }
 
 /// Evaluates `expr` and returns `repr` of the result.
@@ -433,7 +433,7 @@ fn mutation_during_iteration_and_frozen_values() {
     // Values of an executed module are frozen.
     let m = run("xs = [1]\nd = {\"a\": [2]}\n").unwrap();
     let mut t = Thread::new();
-    let mut env = Env::new();
+    let mut env = Env::default();
     env.insert("xs".into(), m.get("xs").unwrap());
     env.insert("d".into(), m.get("d").unwrap());
     let e = t
@@ -550,7 +550,7 @@ fn fail_and_print() {
     t.exec_source(
         "p.star",
         "print(\"this goes\", 1, [\"x\"])\nprint()\n",
-        Rc::new(Env::new()),
+        Rc::new(Env::default()),
     )
     .unwrap();
     assert_eq!(

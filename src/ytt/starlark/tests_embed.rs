@@ -208,7 +208,7 @@ fn loader_thread(files: &[(&str, &str)]) -> (Thread, Rc<RefCell<Vec<String>>>) {
         let Some(src) = files.get(name) else {
             return Err(Error::new(format!("file {name} not found")));
         };
-        let m = t.exec_source(name, src, Rc::new(Env::new()))?;
+        let m = t.exec_source(name, src, Rc::new(Env::default()))?;
         cache.borrow_mut().insert(name.to_string(), m.clone());
         Ok(m)
     });
@@ -225,7 +225,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "main.star",
             "load(\"lib.star\", \"double\", \"items\", c=\"cfg\")\nload(\"lib.star\", \"items\")\nx = double(21)\nport = c.port\nr = repr(c)\nt = type(c)\nd = dir(c)\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap();
     assert_eq!(repr(&m.get("x").unwrap()), "42");
@@ -247,7 +247,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "s.star",
             "load(\"lib.star\", \"cfg\")\nsame = cfg == cfg\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap();
     assert_eq!(repr(&m2.get("same").unwrap()), "True");
@@ -255,7 +255,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "m2.star",
             "load(\"lib.star\", \"items\")\nitems.append(3)\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert_eq!(e.msg, "append: cannot append to frozen list");
@@ -263,7 +263,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "m3.star",
             "load(\"lib.star\", \"nope\")\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert_eq!(e.msg, "load: name nope not found in module lib.star");
@@ -271,7 +271,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "m4.star",
             "load(\"missing.star\", \"x\")\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert_eq!(
@@ -282,7 +282,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "m5.star",
             "load(\"lib.star\", \"_private\")\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert!(
@@ -295,7 +295,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "m6.star",
             "load(\"lib.star\", \"x\")\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert_eq!(e.msg, "load not implemented by this application");
@@ -303,7 +303,7 @@ fn load_binds_names_and_aliases_and_freezes_exports() {
         .exec_source(
             "m7.star",
             "def f():\n  load(\"lib.star\", \"x\")\nend\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert_eq!(
@@ -319,7 +319,7 @@ fn tracebacks_cross_loaded_files() {
         .exec_source(
             "main.star",
             "load(\"lib.star\", \"boom\")\ndef go():\n  return boom({})\nend\nx = go()\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert_eq!(e.msg, "key \"k\" not in dict");
@@ -344,7 +344,7 @@ fn tracebacks_cross_loaded_files() {
         .exec_source(
             "main.star",
             "load(\"bad.star\", \"x\")\n",
-            Rc::new(Env::new()),
+            Rc::new(Env::default()),
         )
         .unwrap_err();
     assert_eq!(e.msg, "unknown binary op: int + string");
@@ -363,7 +363,7 @@ fn tracebacks_cross_loaded_files() {
 fn host_calls_starlark_functions() {
     let mut t = Thread::new();
     let m = t
-        .exec_source("f.star", "def add(a, b=10, *rest, **kw):\n  return a + b + len(rest) + len(kw)\nend\ndef bad():\n  return 1 // 0\nend\n", Rc::new(Env::new()))
+        .exec_source("f.star", "def add(a, b=10, *rest, **kw):\n  return a + b + len(rest) + len(kw)\nend\ndef bad():\n  return 1 // 0\nend\n", Rc::new(Env::default()))
         .unwrap();
     let add = m.get("add").unwrap();
     assert_eq!(
