@@ -350,23 +350,12 @@ impl Compiler {
 /// The generated line `name(tag<rest…>)`: a host call, built directly (the compiler
 /// makes one or more per node, and the formatting machinery costs more than the text).
 fn host_call(name: &str, tag: usize, rest: &[&str]) -> String {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = tag;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let tag_text = std::str::from_utf8(&digits[at..]).expect("ASCII digits");
+    use std::fmt::Write as _;
     let rest_len: usize = rest.iter().map(|r| r.len()).sum();
-    let mut s = String::with_capacity(name.len() + tag_text.len() + rest_len + 2);
+    let mut s = String::with_capacity(name.len() + rest_len + 8);
     s.push_str(name);
     s.push('(');
-    s.push_str(tag_text);
+    write!(s, "{tag}").expect("writing to a String");
     for r in rest {
         s.push_str(r);
     }
