@@ -285,6 +285,17 @@ impl Stmt {
     }
 }
 
+/// Fills in the source line of `e` from `origins`, the lines a file was parsed from.
+pub fn with_source_line(origins: &[LineOrigin], mut e: super::error::Error) -> super::error::Error {
+    if let Some(p) = &e.pos {
+        e.source_line = origins
+            .iter()
+            .find(|o| o.file == p.file && o.line == p.line)
+            .map(|o| o.text.to_string());
+    }
+    e
+}
+
 /// Where one line of parsed text came from (for generated code: the template line).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LineOrigin {

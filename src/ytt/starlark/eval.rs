@@ -4,12 +4,11 @@
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
-
-use super::fast_hash::FastMap;
 use std::rc::Rc;
 
 use super::ast::*;
 use super::error::{Error, Result};
+use super::fast_hash::FastMap;
 use super::orderedmap::OrderedMap;
 use super::value::*;
 
@@ -739,15 +738,6 @@ impl std::fmt::Debug for Module {
 pub fn resolve_names(mut file: File, is_predeclared: &dyn Fn(&str) -> bool) -> Result<File> {
     let universe = super::builtins::universe();
     super::resolve::resolve_file(&mut file, is_predeclared, &|n| universe.contains_key(n))
-        .map_err(|mut e| {
-            if let Some(p) = &e.pos {
-                e.source_line = file
-                    .origins
-                    .iter()
-                    .find(|o| o.file == p.file && o.line == p.line)
-                    .map(|o| o.text.to_string());
-            }
-            e
-        })?;
+        .map_err(|e| with_source_line(&file.origins, e))?;
     Ok(file)
 }

@@ -107,15 +107,8 @@ impl Parser {
         }
     }
 
-    fn with_line(&self, mut e: Error) -> Error {
-        if let Some(p) = &e.pos {
-            e.source_line = self
-                .origins
-                .iter()
-                .find(|o| o.file == p.file && o.line == p.line)
-                .map(|o| o.text.to_string());
-        }
-        e
+    fn with_line(&self, e: Error) -> Error {
+        super::ast::with_source_line(&self.origins, e)
     }
 
     pub(super) fn peek(&self) -> &Tok {
