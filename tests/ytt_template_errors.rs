@@ -60,6 +60,21 @@ fn wrong_type_inside_a_function() {
 }
 
 #[test]
+fn duplicate_key_among_plain_nodes_points_at_its_own_line() {
+    // `b`, `c` and the second `a` are plain nodes built by one generated statement; the
+    // error names the duplicate's line, not the first line of that statement.
+    assert_error(
+        &[(
+            "config.yml",
+            "#@ v = 1\nx: #@ v\na: 1\nb:\n  c: 2\na: 3\nd: 4\n",
+        )],
+        "Expected key 'a' to not be specified again",
+        "config.yml:6",
+        "a: 3",
+    );
+}
+
+#[test]
 fn bad_yaml() {
     assert_error(
         &[("config.yml", "a: 1\nb: [\n")],

@@ -13,6 +13,11 @@ pub const END_CTX: &str = "__ytt_end";
 /// Name of the host function that ends the innermost context and returns its argument
 /// (an explicit `return` inside a def whose body builds nodes).
 pub const END_CTX_WITH: &str = "__ytt_end_with";
+/// Name of the host function that starts, in order, the nodes tagged `first..=last`:
+/// `__ytt_starts(first, last)` stands for a run of plain `__ytt_start(tag)` lines.
+pub const STARTS: &str = "__ytt_starts";
+/// Name of the host function that starts one node: `__ytt_start(tag[, key])`.
+pub const START: &str = "__ytt_start";
 
 /// One generated line and the 1-based template line it came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,6 +50,8 @@ pub struct Program {
     /// Open string literal carried from the previous code line (quote char, triple).
     quote: Option<(char, bool)>,
     ctx_kind: &'static str,
+    /// The last line is a run of plain starts: (its index, first tag, last tag).
+    start_run: Option<(usize, usize, usize)>,
 }
 
 /// A problem with the block structure of template code.
@@ -64,28 +71,58 @@ impl Program {
             continued: false,
             quote: None,
             ctx_kind,
+            start_run: None,
         }
     }
 
-    /// Adds a host call or other generated statement that builds output; it marks the
-    /// innermost enclosing def as one that returns what it built.
-    pub fn push_builder(&mut self, text: String, src_line: usize) {
+    /// Marks the innermost enclosing def as one that returns what it built.
+    fn mark_building(&mut self) {
         for b in self.blocks.iter_mut().rev() {
             if let Block::Def { builds, .. } = b {
                 *builds = true;
                 break;
             }
         }
+    }
+
+    /// Adds `__ytt_start(tag)` (a node with no computed key). Consecutive tags started
+    /// by consecutive lines share one `__ytt_starts(first, last)` line: most nodes of a
+    /// template are plain, and one statement per run keeps the program short. The run's
+    /// line keeps the template line of its first node.
+    pub fn push_start(&mut self, tag: usize, src_line: usize) {
+        self.mark_building();
+        if let Some((idx, first, last)) = self.start_run
+            && idx + 1 == self.lines.len()
+            && last.checked_add(1) == Some(tag)
+        {
+            self.lines[idx].text = call_with_tags(STARTS, &[first, tag]);
+            self.start_run = Some((idx, first, tag));
+            return;
+        }
+        self.lines.push(GenLine {
+            text: call_with_tags(START, &[tag]),
+            src_line,
+        });
+        self.start_run = Some((self.lines.len() - 1, tag, tag));
+    }
+
+    /// Adds a host call or other generated statement that builds output; it marks the
+    /// innermost enclosing def as one that returns what it built.
+    pub fn push_builder(&mut self, text: String, src_line: usize) {
+        self.mark_building();
+        self.start_run = None;
         self.lines.push(GenLine { text, src_line });
     }
 
     /// Adds a generated statement that does not build output.
     pub fn push_plain(&mut self, text: String, src_line: usize) {
+        self.start_run = None;
         self.lines.push(GenLine { text, src_line });
     }
 
     /// Adds one template code line (the text after `#@ `), tracking blocks.
     pub fn push_code(&mut self, raw: &str, src_line: usize) -> Result<(), BlockError> {
+        self.start_run = None;
         let text = if self.continued {
             raw.to_string()
         } else {
@@ -213,6 +250,23 @@ impl Program {
             .map(|l| l.src_line)
             .unwrap_or(0)
     }
+}
+
+/// The generated line `name(tag, tag…)`, written directly (the compiler makes one for
+/// most nodes, and the formatting machinery costs more than the text).
+pub fn call_with_tags(name: &str, tags: &[usize]) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::with_capacity(name.len() + 2 + tags.len() * 8);
+    s.push_str(name);
+    s.push('(');
+    for (i, tag) in tags.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        write!(s, "{tag}").expect("writing to a String");
+    }
+    s.push(')');
+    s
 }
 
 fn first_word(s: &str) -> &str {

@@ -16,7 +16,7 @@ use super::text::{self, starlark_string};
 use crate::ytt::node::Pos;
 
 /// Starts an instance of a node: `__ytt_start(tag)` or `__ytt_start(tag, key)`.
-pub const START: &str = "__ytt_start";
+pub use super::program::START;
 /// Sets a node's value from an expression: `__ytt_set(tag, value)`.
 pub const SET: &str = "__ytt_set";
 /// Records an annotation for the next instance of a node: `__ytt_annot(tag, name, line, args…)`.
@@ -211,22 +211,22 @@ impl Compiler {
                 self.text_value(tag, s, line)
             }
             yaml::Node::Scalar(_) => {
-                self.prog.push_builder(host_call(START, tag, &[]), line);
+                self.prog.push_start(tag, line);
                 Ok(())
             }
             yaml::Node::Map(m) => {
-                self.prog.push_builder(host_call(START, tag, &[]), line);
+                self.prog.push_start(tag, line);
                 let mtag = self.add(TKind::Map, Some(tag), line);
-                self.prog.push_builder(host_call(START, mtag, &[]), line);
+                self.prog.push_start(mtag, line);
                 for item in &m.items {
                     self.map_item(item, mtag, templated)?;
                 }
                 Ok(())
             }
             yaml::Node::Array(a) => {
-                self.prog.push_builder(host_call(START, tag, &[]), line);
+                self.prog.push_start(tag, line);
                 let atag = self.add(TKind::Array, Some(tag), line);
-                self.prog.push_builder(host_call(START, atag, &[]), line);
+                self.prog.push_start(atag, line);
                 for item in &a.items {
                     self.array_item(item, atag, templated)?;
                 }
@@ -308,7 +308,7 @@ impl Compiler {
             yaml::Node::Scalar(_) => Ok(()),
             yaml::Node::Map(m) => {
                 let mtag = self.add(TKind::Map, Some(tag), line);
-                self.prog.push_builder(host_call(START, mtag, &[]), line);
+                self.prog.push_start(mtag, line);
                 for item in &m.items {
                     self.map_item(item, mtag, templated)?;
                 }
@@ -316,7 +316,7 @@ impl Compiler {
             }
             yaml::Node::Array(a) => {
                 let atag = self.add(TKind::Array, Some(tag), line);
-                self.prog.push_builder(host_call(START, atag, &[]), line);
+                self.prog.push_start(atag, line);
                 for item in &a.items {
                     self.array_item(item, atag, templated)?;
                 }
@@ -382,8 +382,26 @@ mod tests {
         let src = "#@ x = 1\na: #@ x\nb:\n- 2\n";
         assert_eq!(
             generate(src),
-            "__ytt_start(0)\n__ytt_start(1)\n__ytt_start(2)\nx = 1\n__ytt_set(3, (x))\n__ytt_start(4)\n__ytt_start(5)\n__ytt_start(6)\n"
+            "__ytt_start(0)\n__ytt_starts(1, 2)\nx = 1\n__ytt_set(3, (x))\n__ytt_starts(4, 6)\n"
         );
+    }
+
+    #[test]
+    fn plain_starts_share_a_line_until_code_or_another_call_comes_between() {
+        let src = "a:\n  b: 1\n  c: 2\n#@ if True:\nd: 3\n#@ end\ne: #@ 1\nf: 4\n";
+        assert_eq!(
+            generate(src),
+            "__ytt_start(0)\n__ytt_starts(1, 6)\nif True:\n__ytt_start(7)\nend\n\
+             __ytt_set(8, (1))\n__ytt_start(9)\n"
+        );
+    }
+
+    #[test]
+    fn a_def_whose_body_is_a_run_of_plain_nodes_still_returns_a_fragment() {
+        let src = "#@ def f():\na: 1\nb: 2\n#@ end\nx: #@ f()\n";
+        let out = generate(src);
+        assert!(out.contains("__ytt_begin(\"yaml\")\n__ytt_starts("), "{out}");
+        assert!(out.contains("return __ytt_end()\nend\n"), "{out}");
     }
 
     #[test]

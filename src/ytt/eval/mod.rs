@@ -17,6 +17,7 @@ use crate::ytt::error::{Error, Position};
 use crate::ytt::files::{FileKind, InputFile};
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::ast::LineOrigin;
+use crate::ytt::starlark::error::Position as SPosition;
 use crate::ytt::starlark::{
     Env, Error as SError, Module, Thread, Value as SValue, parse_with_origins,
 };
@@ -282,6 +283,34 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
             bb.borrow_mut()
                 .start(tag, args.pos.get(1))
                 .map(|_| SValue::None)
+        }),
+    );
+    let bb = b.clone();
+    let run_file: std::sync::Arc<str> = std::sync::Arc::from(&*file);
+    env.insert(
+        program::STARTS.into(),
+        SValue::native(program::STARTS, move |t, args| {
+            let first = tag_arg(args)?;
+            let last = args
+                .pos
+                .get(1)
+                .and_then(|v| v.as_int())
+                .map(|i| i as usize)
+                .ok_or_else(|| SError::new("internal: __ytt_starts needs a last tag"))?;
+            let mut b = bb.borrow_mut();
+            b.unwind(t.depth(), false);
+            for tag in first..=last {
+                if let Err(mut e) = b.start(tag, None) {
+                    // The run's line is its first node's: point at the failing node's.
+                    if e.pos.is_none() {
+                        let pos = SPosition::new(run_file.clone(), b.tag_line(tag) as u32, 1);
+                        e.cur = Some(pos.clone());
+                        e.pos = Some(pos);
+                    }
+                    return Err(e);
+                }
+            }
+            Ok(SValue::None)
         }),
     );
     let bb = b.clone();

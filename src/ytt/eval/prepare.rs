@@ -11,8 +11,9 @@ use crate::ytt::starlark::{parse_with_origins, resolve_names};
 
 /// The names a compiled YAML template may call besides the built-ins: the host calls
 /// bound by [`super::builder_env`] (a test checks that the two agree).
-pub(super) const BUILDER_NAMES: [&str; 8] = [
+pub(super) const BUILDER_NAMES: [&str; 9] = [
     crate::ytt::compile::yaml::START,
+    crate::ytt::compile::program::STARTS,
     crate::ytt::compile::yaml::SET,
     crate::ytt::compile::yaml::ANNOT,
     crate::ytt::compile::program::BEGIN_CTX,
