@@ -120,9 +120,9 @@ impl Builder {
         self.depths.pop();
         match self.stack.pop().expect("context") {
             Ctx::Text(s) => Ok(SValue::str(&s)),
-            Ctx::Yaml(y) => Ok(match y.root {
+            Ctx::Yaml(mut y) => Ok(match y.root {
                 None => SValue::None,
-                Some(r) => match build(&y, r) {
+                Some(r) => match build(&mut y, r) {
                     Built::DocSet(d) => Fragment::value(Frag::DocSet(d)),
                     Built::Node(Node::Map(i)) => Fragment::value(Frag::Map(i)),
                     Built::Node(Node::Array(i)) => Fragment::value(Frag::Array(i)),
@@ -142,9 +142,9 @@ impl Builder {
         }
     }
 
-    /// The documents built at the top level of a YAML template.
-    pub fn finish_docs(&self) -> Vec<Doc> {
-        match self.stack.first() {
+    /// The documents built at the top level of a YAML template (moved out: call once).
+    pub fn finish_docs(&mut self) -> Vec<Doc> {
+        match self.stack.first_mut() {
             Some(Ctx::Yaml(y)) => match y.root.map(|r| build(y, r)) {
                 Some(Built::DocSet(d)) => d,
                 _ => Vec::new(),
@@ -186,11 +186,18 @@ impl Builder {
         self.pending.entry(tag).or_default().push(ann);
     }
 
-    fn tnode(&self, tag: usize) -> SResult<TNode> {
-        self.nodes
+    fn tnode(nodes: &[TNode], tag: usize) -> SResult<&TNode> {
+        nodes
             .get(tag)
-            .cloned()
             .ok_or_else(|| SError::new(format!("internal: unknown node tag {tag}")))
+    }
+
+    /// Annotations recorded for the next instance of `tag`.
+    fn take_pending(&mut self, tag: usize) -> Vec<Ann> {
+        if self.pending.is_empty() {
+            return Vec::new();
+        }
+        self.pending.remove(&tag).unwrap_or_default()
     }
 
     fn yaml_ctx(&mut self) -> SResult<&mut YamlCtx> {
@@ -228,12 +235,12 @@ impl Builder {
         let ptag = t
             .parent
             .ok_or_else(|| SError::new("internal: node without parent"))?;
-        let pnode = self.tnode(ptag)?;
+        let nodes = self.nodes.clone();
         let y = self.yaml_ctx()?;
         if let Some(&i) = y.inst.get(&ptag) {
             return Ok(i);
         }
-        let mut slot = Self::new_slot(&pnode, Vec::new());
+        let mut slot = Self::new_slot(Self::tnode(&nodes, ptag)?, Vec::new());
         slot.value = SlotVal::None;
         y.slots.push(slot);
         let idx = y.slots.len() - 1;
@@ -246,9 +253,10 @@ impl Builder {
 
     /// `__ytt_start(tag[, key])`.
     pub fn start(&mut self, tag: usize, key: Option<&SValue>) -> SResult<()> {
-        let t = self.tnode(tag)?;
-        let anns = self.pending.remove(&tag).unwrap_or_default();
-        let mut slot = Self::new_slot(&t, anns);
+        let nodes = self.nodes.clone();
+        let t = Self::tnode(&nodes, tag)?;
+        let anns = self.take_pending(tag);
+        let mut slot = Self::new_slot(t, anns);
         if let Some(k) = key {
             slot.key = starlark_to_scalar(k)?;
         }
@@ -260,7 +268,7 @@ impl Builder {
             y.root = Some(idx);
             return Ok(());
         }
-        let parent = self.parent_slot(&t)?;
+        let parent = self.parent_slot(t)?;
         let implicit = self.implicit_overrides;
         let y = self.yaml_ctx()?;
         y.slots.push(slot);
@@ -272,21 +280,22 @@ impl Builder {
 
     /// `__ytt_set(tag, value[, key])`.
     pub fn set(&mut self, tag: usize, v: &SValue, key: Option<&SValue>) -> SResult<()> {
-        let t = self.tnode(tag)?;
-        let anns = self.pending.remove(&tag).unwrap_or_default();
+        let nodes = self.nodes.clone();
+        let t = Self::tnode(&nodes, tag)?;
+        let anns = self.take_pending(tag);
         if let SValue::Host(h) = v
             && let Some(r) = h.as_any().downcast_ref::<Replace>()
         {
             let inner = r.0.clone();
-            return self.splice(&t, &inner);
+            return self.splice(t, &inner);
         }
         let node = starlark_to_node(v, &t.pos)?;
-        let mut slot = Self::new_slot(&t, anns);
+        let mut slot = Self::new_slot(t, anns);
         if let Some(k) = key {
             slot.key = starlark_to_scalar(k)?;
         }
         slot.value = SlotVal::Built(node);
-        let parent = self.parent_slot(&t)?;
+        let parent = self.parent_slot(t)?;
         let implicit = self.implicit_overrides;
         let y = self.yaml_ctx()?;
         y.slots.push(slot);
@@ -455,54 +464,57 @@ enum Built {
     Item(Node),
 }
 
-fn slot_value(y: &YamlCtx, s: &Slot) -> Node {
-    match &s.value {
+/// The value of slot `idx`, moved out of it (every slot is built once: it has one parent).
+fn slot_value(y: &mut YamlCtx, idx: usize) -> Node {
+    match std::mem::replace(&mut y.slots[idx].value, SlotVal::None) {
         SlotVal::None => Node::null(),
-        SlotVal::Scalar(v) => Node::Scalar(v.clone()),
-        SlotVal::Built(n) => n.clone(),
-        SlotVal::Child(c) => match build(y, *c) {
+        SlotVal::Scalar(v) => Node::Scalar(v),
+        SlotVal::Built(n) => n,
+        SlotVal::Child(c) => match build(y, c) {
             Built::Node(n) => n,
             _ => Node::null(),
         },
     }
 }
 
-fn build(y: &YamlCtx, idx: usize) -> Built {
-    let s = &y.slots[idx];
-    match s.kind {
-        Kind::DocSet => Built::DocSet(
-            s.children
-                .iter()
-                .map(|&c| Doc {
-                    value: slot_value(y, &y.slots[c]),
-                    meta: y.slots[c].meta.clone(),
-                })
-                .collect(),
-        ),
+/// Builds slot `idx` and everything under it, moving the values out of the slots.
+fn build(y: &mut YamlCtx, idx: usize) -> Built {
+    let kind = y.slots[idx].kind;
+    match kind {
+        Kind::DocSet | Kind::Map | Kind::Array => {
+            let children = std::mem::take(&mut y.slots[idx].children);
+            let mut docs = Vec::new();
+            let mut map_items = Vec::new();
+            let mut array_items = Vec::new();
+            match kind {
+                Kind::DocSet => docs.reserve(children.len()),
+                Kind::Map => map_items.reserve(children.len()),
+                _ => array_items.reserve(children.len()),
+            }
+            for c in children {
+                let value = slot_value(y, c);
+                let meta = std::mem::take(&mut y.slots[c].meta);
+                match kind {
+                    Kind::DocSet => docs.push(Doc { value, meta }),
+                    Kind::Map => map_items.push(MapItem {
+                        key: std::mem::replace(&mut y.slots[c].key, Value::Null),
+                        value,
+                        meta,
+                    }),
+                    _ => array_items.push(ArrayItem { value, meta }),
+                }
+            }
+            match kind {
+                Kind::DocSet => Built::DocSet(docs),
+                Kind::Map => Built::Node(Node::Map(map_items)),
+                _ => Built::Node(Node::Array(array_items)),
+            }
+        }
         Kind::Doc => Built::Doc(Doc {
-            value: slot_value(y, s),
-            meta: s.meta.clone(),
+            value: slot_value(y, idx),
+            meta: std::mem::take(&mut y.slots[idx].meta),
         }),
-        Kind::Map => Built::Node(Node::Map(
-            s.children
-                .iter()
-                .map(|&c| MapItem {
-                    key: y.slots[c].key.clone(),
-                    value: slot_value(y, &y.slots[c]),
-                    meta: y.slots[c].meta.clone(),
-                })
-                .collect(),
-        )),
-        Kind::Array => Built::Node(Node::Array(
-            s.children
-                .iter()
-                .map(|&c| ArrayItem {
-                    value: slot_value(y, &y.slots[c]),
-                    meta: y.slots[c].meta.clone(),
-                })
-                .collect(),
-        )),
-        Kind::MapItem | Kind::ArrayItem => Built::Item(slot_value(y, s)),
+        Kind::MapItem | Kind::ArrayItem => Built::Item(slot_value(y, idx)),
     }
 }
 

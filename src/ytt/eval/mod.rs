@@ -481,7 +481,7 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
             )));
             let env = Rc::new(builder_env(&b, &name));
             let module = run_resolved(lib, &f.rel, file, env)?;
-            let docs = b.borrow().finish_docs();
+            let docs = b.borrow_mut().finish_docs();
             Ok(Evaluated {
                 module,
                 docs,
