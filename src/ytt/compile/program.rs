@@ -50,8 +50,19 @@ pub struct Program {
     /// Open string literal carried from the previous code line (quote char, triple).
     quote: Option<(char, bool)>,
     ctx_kind: &'static str,
-    /// The last line is a run of plain starts: (its index, first tag, last tag).
-    start_run: Option<(usize, usize, usize)>,
+    /// The run of plain starts that the last line holds, if it holds one.
+    start_run: Option<StartRun>,
+}
+
+/// A generated line that starts the consecutive nodes `first..=last`.
+#[derive(Debug)]
+struct StartRun {
+    /// Index of the line in `lines`.
+    line: usize,
+    first: usize,
+    last: usize,
+    /// Where `last` is written in the line's text (`None` while it is `__ytt_start(first)`).
+    last_at: Option<usize>,
 }
 
 /// A problem with the block structure of template code.
@@ -90,20 +101,35 @@ impl Program {
     /// template are plain, and one statement per run keeps the program short. The run's
     /// line keeps the template line of its first node.
     pub fn push_start(&mut self, tag: usize, src_line: usize) {
+        use std::fmt::Write as _;
         self.mark_building();
-        if let Some((idx, first, last)) = self.start_run
-            && idx + 1 == self.lines.len()
-            && last.checked_add(1) == Some(tag)
+        if let Some(run) = &mut self.start_run
+            && run.line + 1 == self.lines.len()
+            && run.last.checked_add(1) == Some(tag)
         {
-            self.lines[idx].text = call_with_tags(STARTS, &[first, tag]);
-            self.start_run = Some((idx, first, tag));
+            let text = &mut self.lines[run.line].text;
+            match run.last_at {
+                Some(at) => text.truncate(at),
+                None => {
+                    // The second node of the run: `__ytt_start(first)` becomes a range.
+                    *text = format!("{STARTS}({}, ", run.first);
+                    run.last_at = Some(text.len());
+                }
+            }
+            write!(text, "{tag})").expect("writing to a String");
+            run.last = tag;
             return;
         }
         self.lines.push(GenLine {
-            text: call_with_tags(START, &[tag]),
+            text: host_call(START, tag, &[]),
             src_line,
         });
-        self.start_run = Some((self.lines.len() - 1, tag, tag));
+        self.start_run = Some(StartRun {
+            line: self.lines.len() - 1,
+            first: tag,
+            last: tag,
+            last_at: None,
+        });
     }
 
     /// Adds a host call or other generated statement that builds output; it marks the
@@ -252,18 +278,17 @@ impl Program {
     }
 }
 
-/// The generated line `name(tag, tag…)`, written directly (the compiler makes one for
-/// most nodes, and the formatting machinery costs more than the text).
-pub fn call_with_tags(name: &str, tags: &[usize]) -> String {
+/// The generated line `name(tag<rest…>)`: a host call, built directly (the compiler
+/// makes one or more per node, and the formatting machinery costs more than the text).
+pub fn host_call(name: &str, tag: usize, rest: &[&str]) -> String {
     use std::fmt::Write as _;
-    let mut s = String::with_capacity(name.len() + 2 + tags.len() * 8);
+    let rest_len: usize = rest.iter().map(|r| r.len()).sum();
+    let mut s = String::with_capacity(name.len() + rest_len + 8);
     s.push_str(name);
     s.push('(');
-    for (i, tag) in tags.iter().enumerate() {
-        if i > 0 {
-            s.push_str(", ");
-        }
-        write!(s, "{tag}").expect("writing to a String");
+    write!(s, "{tag}").expect("writing to a String");
+    for r in rest {
+        s.push_str(r);
     }
     s.push(')');
     s

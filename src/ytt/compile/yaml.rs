@@ -11,7 +11,7 @@ use std::rc::Rc;
 
 use crate::yaml::{self, CommentKind, DocumentSet, Value};
 
-use super::program::{BlockError, Program};
+use super::program::{BlockError, Program, host_call};
 use super::text::{self, starlark_string};
 use crate::ytt::node::Pos;
 
@@ -345,22 +345,6 @@ impl Compiler {
         }
         self.start_with_value(tag, &item.value, line, templated)
     }
-}
-
-/// The generated line `name(tag<rest…>)`: a host call, built directly (the compiler
-/// makes one or more per node, and the formatting machinery costs more than the text).
-fn host_call(name: &str, tag: usize, rest: &[&str]) -> String {
-    use std::fmt::Write as _;
-    let rest_len: usize = rest.iter().map(|r| r.len()).sum();
-    let mut s = String::with_capacity(name.len() + rest_len + 8);
-    s.push_str(name);
-    s.push('(');
-    write!(s, "{tag}").expect("writing to a String");
-    for r in rest {
-        s.push_str(r);
-    }
-    s.push(')');
-    s
 }
 
 /// The source text of template line `line`, for error messages.
