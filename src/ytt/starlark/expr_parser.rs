@@ -12,11 +12,12 @@ use super::parser::{Parser, binop_of};
 impl Parser {
     /// Expression = Test {',' Test} (a bare comma list is a tuple).
     pub(super) fn expression(&mut self) -> Result<Expr> {
-        let pos = self.pos();
+        let start = self.i;
         let first = self.test()?;
         if self.peek() != &Tok::Comma {
             return Ok(first);
         }
+        let pos = self.pos_of(start);
         let mut list = vec![first];
         while self.peek() == &Tok::Comma {
             self.next();
@@ -146,7 +147,6 @@ impl Parser {
     }
 
     pub(super) fn primary_or_unary(&mut self) -> Result<Expr> {
-        let pos = self.pos();
         let op = match self.peek() {
             Tok::Minus => Some(UnaryOp::Neg),
             Tok::Plus => Some(UnaryOp::Plus),
@@ -154,6 +154,7 @@ impl Parser {
             _ => None,
         };
         if let Some(op) = op {
+            let pos = self.pos();
             self.next();
             let x = self.primary_or_unary()?;
             return Ok(Expr::new(ExprKind::Unary(op, Box::new(x)), pos));

@@ -80,7 +80,7 @@ pub fn parse_expr(name: &str, src: &str) -> Result<Expr> {
 
 pub(super) struct Parser {
     toks: Vec<Token>,
-    i: usize,
+    pub(super) i: usize,
     origins: Rc<Vec<LineOrigin>>,
     name: Arc<str>,
 }
@@ -120,7 +120,13 @@ impl Parser {
     }
 
     pub(super) fn pos(&self) -> Position {
-        let t = &self.toks[self.i];
+        self.pos_of(self.i)
+    }
+
+    /// The position of token `i` (one already passed, to make a position only when a
+    /// node needs it).
+    pub(super) fn pos_of(&self, i: usize) -> Position {
+        let t = &self.toks[i];
         self.pos_at(t.line, t.col)
     }
 
@@ -183,9 +189,10 @@ impl Parser {
     // ---- statements ----
 
     fn stmt(&mut self, out: &mut Vec<Stmt>) -> Result<()> {
-        let pos = self.pos();
+        let start = self.i;
         match self.peek() {
             Tok::Def => {
+                let pos = self.pos_of(start);
                 self.next();
                 let name = self.ident()?;
                 self.expect(Tok::LParen)?;
@@ -209,10 +216,12 @@ impl Parser {
                 ));
             }
             Tok::If => {
+                let pos = self.pos_of(start);
                 self.next();
                 out.push(self.if_rest(pos)?);
             }
             Tok::For => {
+                let pos = self.pos_of(start);
                 self.next();
                 let vars = self.loop_vars()?;
                 self.expect(Tok::In)?;
@@ -222,6 +231,7 @@ impl Parser {
                 out.push(Stmt::new(StmtKind::For { vars, iter, body }, pos));
             }
             Tok::While => {
+                let pos = self.pos_of(start);
                 self.next();
                 let cond = self.test()?;
                 self.expect(Tok::Colon)?;
