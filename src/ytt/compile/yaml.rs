@@ -384,7 +384,10 @@ mod tests {
     fn a_def_whose_body_is_a_run_of_plain_nodes_still_returns_a_fragment() {
         let src = "#@ def f():\na: 1\nb: 2\n#@ end\nx: #@ f()\n";
         let out = generate(src);
-        assert!(out.contains("__ytt_begin(\"yaml\")\n__ytt_starts("), "{out}");
+        assert!(
+            out.contains("__ytt_begin(\"yaml\")\n__ytt_starts("),
+            "{out}"
+        );
         assert!(out.contains("return __ytt_end()\nend\n"), "{out}");
     }
 
