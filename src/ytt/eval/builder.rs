@@ -433,11 +433,11 @@ fn attach(y: &mut YamlCtx, parent: usize, idx: usize, implicit: bool) -> SResult
             y.slots[parent].value = SlotVal::Child(idx);
         }
         Kind::MapItem => {
-            let key = y.slots[idx].key.clone();
+            let key = &y.slots[idx].key;
             let existing = y.slots[parent]
                 .children
                 .iter()
-                .position(|&c| y.slots[c].key == key);
+                .position(|&c| y.slots[c].key == *key);
             match existing {
                 Some(p) => {
                     let over = implicit || y.slots[idx].meta.has("yaml/map-key-override");
