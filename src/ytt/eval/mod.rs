@@ -290,13 +290,7 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
     env.insert(
         program::STARTS.into(),
         SValue::native(program::STARTS, move |t, args| {
-            let first = tag_arg(args)?;
-            let last = args
-                .pos
-                .get(1)
-                .and_then(|v| v.as_int())
-                .map(|i| i as usize)
-                .ok_or_else(|| SError::new("internal: __ytt_starts needs a last tag"))?;
+            let (first, last) = (tag_arg(args)?, tag_arg_at(args, 1)?);
             let mut b = bb.borrow_mut();
             b.unwind(t.depth(), false);
             for tag in first..=last {
@@ -415,8 +409,13 @@ mod compile_names {
 }
 
 fn tag_arg(args: &crate::ytt::starlark::Args) -> Result<usize, SError> {
+    tag_arg_at(args, 0)
+}
+
+/// The node tag passed as positional argument `index` of a host call.
+fn tag_arg_at(args: &crate::ytt::starlark::Args, index: usize) -> Result<usize, SError> {
     args.pos
-        .first()
+        .get(index)
         .and_then(|v| v.as_int())
         .map(|i| i as usize)
         .ok_or_else(|| SError::new("internal: node tag expected"))
