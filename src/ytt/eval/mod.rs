@@ -444,7 +444,7 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
     let prepared = match cached {
         Some(p) => p,
         None => {
-            let p = Rc::new(prepare_yaml(lib, f, src, &name)?);
+            let p = Rc::new(prepare_yaml(lib, f, src, &name, reuse)?);
             if reuse == Reuse::Keep {
                 lib.prepared.borrow_mut().insert(f.rel.clone(), p.clone());
             }
@@ -491,13 +491,30 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
 }
 
 /// Parses (or takes the cached parse of) a YAML template and compiles it.
-fn prepare_yaml(lib: &LibRef, f: &InputFile, src: &str, name: &str) -> Result<Prepared, Error> {
-    // Preparing is the last use of the parsed tree: take it out of the cache so that
-    // peak memory does not grow with the number of files.
-    let cached = lib.parsed.borrow_mut().remove(&f.rel);
+fn prepare_yaml(
+    lib: &LibRef,
+    f: &InputFile,
+    src: &str,
+    name: &str,
+    reuse: Reuse,
+) -> Result<Prepared, Error> {
+    // Preparing for the last evaluation is the last use of the parsed tree: take it out of
+    // the cache so that peak memory does not grow with the number of files. A file kept
+    // for another evaluation (the schema file, evaluated again for its data values) keeps
+    // its parse too: the next stage looks at its document annotations again.
+    let cached = match reuse {
+        Reuse::Keep => lib.parsed.borrow().get(&f.rel).cloned(),
+        Reuse::Last => lib.parsed.borrow_mut().remove(&f.rel),
+    };
     let ds = match cached {
         Some(ds) => ds,
-        None => Rc::new(parse_yaml(src, name)?),
+        None => {
+            let ds = Rc::new(parse_yaml(src, name)?);
+            if reuse == Reuse::Keep {
+                lib.parsed.borrow_mut().insert(f.rel.clone(), ds.clone());
+            }
+            ds
+        }
     };
     prepare::prepare_parsed(ds, f.kind == FileKind::YamlPlain, lib.opts, src, name)
 }
