@@ -50,15 +50,14 @@ pub struct Program {
     /// Open string literal carried from the previous code line (quote char, triple).
     quote: Option<(char, bool)>,
     ctx_kind: &'static str,
-    /// The run of plain starts that the last line holds, if it holds one.
+    /// The run of plain starts that the last line holds, if it holds one (every other
+    /// way of adding a line ends the run).
     start_run: Option<StartRun>,
 }
 
-/// A generated line that starts the consecutive nodes `first..=last`.
+/// The last generated line, when it starts the consecutive nodes `first..=last`.
 #[derive(Debug)]
 struct StartRun {
-    /// Index of the line in `lines`.
-    line: usize,
     first: usize,
     last: usize,
     /// Where `last` is written in the line's text (`None` while it is `__ytt_start(first)`).
@@ -104,10 +103,9 @@ impl Program {
         use std::fmt::Write as _;
         self.mark_building();
         if let Some(run) = &mut self.start_run
-            && run.line + 1 == self.lines.len()
             && run.last.checked_add(1) == Some(tag)
+            && let Some(GenLine { text, .. }) = self.lines.last_mut()
         {
-            let text = &mut self.lines[run.line].text;
             match run.last_at {
                 Some(at) => text.truncate(at),
                 None => {
@@ -125,7 +123,6 @@ impl Program {
             src_line,
         });
         self.start_run = Some(StartRun {
-            line: self.lines.len() - 1,
             first: tag,
             last: tag,
             last_at: None,
