@@ -502,18 +502,14 @@ fn prepare_yaml(
     // the cache so that peak memory does not grow with the number of files. A file kept
     // for another evaluation (the schema file, evaluated again for its data values) keeps
     // its parse too: the next stage looks at its document annotations again.
-    let cached = match reuse {
-        Reuse::Keep => lib.parsed.borrow().get(&f.rel).cloned(),
-        Reuse::Last => lib.parsed.borrow_mut().remove(&f.rel),
-    };
-    let ds = match cached {
-        Some(ds) => ds,
-        None => {
-            let ds = Rc::new(parse_yaml(src, name)?);
-            if reuse == Reuse::Keep {
-                lib.parsed.borrow_mut().insert(f.rel.clone(), ds.clone());
+    let ds = match reuse {
+        Reuse::Keep => lib.parsed_yaml(f, src)?,
+        Reuse::Last => {
+            let cached = lib.parsed.borrow_mut().remove(&f.rel);
+            match cached {
+                Some(ds) => ds,
+                None => Rc::new(parse_yaml(src, name)?),
             }
-            ds
         }
     };
     prepare::prepare_parsed(ds, f.kind == FileKind::YamlPlain, lib.opts, src, name)
