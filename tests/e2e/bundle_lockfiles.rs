@@ -1,7 +1,7 @@
 //! The lock files imgpkg wrote in the conformance corpus parse with our strict
 //! models and print back byte for byte.
 
-mod support_bundle;
+use crate::support_bundle;
 
 use std::fs;
 

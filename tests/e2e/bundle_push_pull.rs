@@ -3,7 +3,7 @@
 //! layer cache, input validation, nested bundles, and refusal of unsafe layers
 //! with the target left untouched.
 
-mod support_bundle;
+use crate::support_bundle;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -3,8 +3,8 @@
 //! rewrite on pull (all images present, locations image, not relocated), the
 //! layer cache, recursive pulls of relocated nested bundles, and the CLI.
 
-mod support;
-mod support_bundle;
+use crate::support;
+use crate::support_bundle;
 
 use std::collections::BTreeMap;
 use std::fs;

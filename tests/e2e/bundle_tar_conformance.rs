@@ -3,7 +3,7 @@
 //! `layer.tar`, and the diff_id, config and manifest (except the gzip-dependent
 //! layer size/digest) are equal.
 
-mod support_bundle;
+use crate::support_bundle;
 
 use std::fs;
 use std::path::Path;

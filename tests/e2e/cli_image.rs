@@ -1,7 +1,7 @@
 //! `strake image digest`, `strake tag list` and `strake image copy` run as the real
 //! binary, against OCI layouts and a real registry.
 
-mod support;
+use crate::support;
 
 use support::cli::{image_fixture as fixture, layout, stdout, strake};
 use support::registry::TestRegistry;

@@ -1,7 +1,7 @@
 //! `strake image copy` with imgpkg tarballs (`tar:FILE`) at either end, run as the
 //! real binary against OCI layouts and a real registry.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! several kinds reported together, re-applying a lock with no registry, and resolving
 //! from an OCI layout image source, and `--render` of a deploy directory.
 
-mod support;
+use crate::support;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! helpers; bearer tokens from a token issuer (reuse, scopes, identity tokens,
 //! registry tokens); and the errors when credentials are missing or wrong.
 
-mod support;
+use crate::support;
 
 use base64::Engine;
 use bytes::Bytes;

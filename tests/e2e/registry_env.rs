@@ -3,7 +3,7 @@
 //! `IMGPKG_USERNAME`/`IMGPKG_PASSWORD` through `RegistryArgs`. One test in its own
 //! binary: it changes environment variables before any other thread exists.
 
-mod support;
+use crate::support;
 
 use clap::Parser;
 use strake::cli::registry_args::RegistryArgs;

@@ -4,7 +4,7 @@
 //! to another host (which must not carry the credentials). Faults come from
 //! [`FaultProxy`] in front of the registry.
 
-mod support;
+use crate::support;
 
 use std::time::{Duration, Instant};
 

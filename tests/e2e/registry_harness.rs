@@ -1,7 +1,7 @@
 //! Checks the shared test harness itself: every registry mode starts, accepts
 //! content from the independent pusher, and the fault proxy injects faults.
 
-mod support;
+use crate::support;
 
 use support::content::block_on;
 use support::fault_proxy::{Fault, FaultProxy};

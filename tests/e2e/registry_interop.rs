@@ -2,7 +2,7 @@
 //! on the other side: what we write skopeo reads, what skopeo writes we read, and
 //! digests never change.
 
-mod support;
+use crate::support;
 
 use std::path::PathBuf;
 

@@ -3,7 +3,7 @@
 //! manifests of all four media types, tag pagination, and the errors for unknown
 //! manifests and blobs whose bytes do not match their digest.
 
-mod support;
+use crate::support;
 
 use bytes::Bytes;
 use futures_util::StreamExt;

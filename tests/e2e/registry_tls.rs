@@ -1,7 +1,7 @@
 //! TLS: a registry with a certificate from a test CA is refused until the CA is
 //! given with `--registry-ca-cert-path` (here `ca_cert_paths`).
 
-mod support;
+use crate::support;
 
 use bytes::Bytes;
 use strake::oci::registry::{RegistryClient, RegistryOptions};

@@ -1,0 +1,56 @@
+//! The end-to-end tests, linked as one test binary: each module below was a test binary of
+//! its own, and 23 copies of the whole crate took most of `target/` (CI ran out of disk) and
+//! of the link time. `tests/blob_memory.rs` stays a binary of its own because it measures
+//! the peak memory of its process. Run one area with a filter, e.g.
+//! `cargo test --test e2e ytt_conformance::`.
+
+#[path = "../support/mod.rs"]
+mod support;
+#[path = "../support_bundle/mod.rs"]
+mod support_bundle;
+
+mod bundle_describe;
+mod bundle_lockfiles;
+mod bundle_push_pull;
+mod bundle_registry;
+mod bundle_tar_conformance;
+mod cli_image;
+mod cli_image_tar;
+mod layout;
+mod lock;
+mod pinniped_example;
+mod registry_auth;
+mod registry_env;
+mod registry_faults;
+mod registry_harness;
+mod registry_interop;
+mod registry_plain;
+mod registry_tls;
+mod tarball;
+mod ytt_conformance;
+mod ytt_many_files;
+mod ytt_output_roundtrip;
+mod ytt_schema;
+mod ytt_template_errors;
+
+/// A test file added to this folder runs only once it is declared above; Cargo would
+/// otherwise skip it without a word.
+#[test]
+fn every_file_in_this_folder_is_a_module_of_this_binary() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e");
+    let main = include_str!("main.rs");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if let Some(module) = name.strip_suffix(".rs")
+            && module != "main"
+            && !main.lines().any(|l| l == format!("mod {module};"))
+        {
+            missing.push(name);
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "tests/e2e/main.rs does not declare {missing:?}"
+    );
+}
