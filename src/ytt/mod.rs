@@ -23,7 +23,7 @@ pub use error::Error;
 pub use options::{DataValueFlag, Options, OutputFormat};
 
 use crate::yaml::Value;
-use eval::{EvalOpts, Lib};
+use eval::{EvalOpts, Lib, LibRef};
 
 /// What a run produces.
 #[derive(Debug, Default)]
@@ -54,18 +54,27 @@ pub fn run(
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
     let files = files::collect(&opts.files, cwd, stdin, &opts.file_marks)?;
-    let all = files.clone();
-    run_files(opts, cwd, files).map_err(|e| with_source_line(e, &all))
+    let lib = Lib::new(
+        "",
+        files,
+        EvalOpts {
+            implicit_map_key_overrides: opts.implicit_map_key_overrides,
+            ignore_unknown_comments: opts.ignore_unknown_comments,
+            strict: opts.strict,
+            dangerous_disable_validation: opts.dangerous_disable_validation,
+        },
+    );
+    run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
 /// Fills in the text of the template line an error points at, when it is missing.
-fn with_source_line(e: Error, files: &[files::InputFile]) -> Error {
+fn with_source_line<'a>(e: Error, mut files: impl Iterator<Item = &'a files::InputFile>) -> Error {
     match e {
         Error::Template {
             message,
             pos: Some(mut p),
         } if p.text.is_none() && p.line > 0 => {
-            if let Some(f) = files.iter().find(|f| f.rel == p.file) {
+            if let Some(f) = files.find(|f| f.rel == p.file) {
                 let src = String::from_utf8_lossy(&f.bytes);
                 p.text = error::Position::in_source(&p.file, p.line, &src).text;
             }
@@ -78,25 +87,15 @@ fn with_source_line(e: Error, files: &[files::InputFile]) -> Error {
     }
 }
 
-fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result<Output, Error> {
-    let lib = Lib::new(
-        "",
-        files,
-        EvalOpts {
-            implicit_map_key_overrides: opts.implicit_map_key_overrides,
-            ignore_unknown_comments: opts.ignore_unknown_comments,
-            strict: opts.strict,
-            dangerous_disable_validation: opts.dangerous_disable_validation,
-        },
-    );
+fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
     schema::values::take_warnings();
-    datavalues::Pipeline { lib: &lib, cwd }.run(&opts.data_values, &[], &[])?;
+    datavalues::Pipeline { lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
     // Schema hook: deprecated data values that were given a value.
     out.warnings.extend(schema::values::take_warnings());
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
-        out.stdout = schema::inspect(opts, &lib)?.into_bytes();
+        out.stdout = schema::inspect(opts, lib)?.into_bytes();
         return Ok(out);
     }
     if opts.data_values_inspect {
@@ -114,7 +113,7 @@ fn run_files(opts: &Options, cwd: &Path, files: Vec<files::InputFile>) -> Result
         out.stdout = s.into_bytes();
         return Ok(out);
     }
-    let r = render::render(&lib)?;
+    let r = render::render(lib)?;
     match &opts.output_files {
         None => {
             let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();
