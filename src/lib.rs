@@ -5,6 +5,7 @@
 //! module that touches a registry, an OCI layout or a tarball, and `copy` on top for
 //! the air-gapped workflow. `cli` is a thin layer of clap commands over library calls.
 
+pub mod allocator;
 pub mod bundle;
 pub mod cli;
 pub mod lock;

@@ -1,5 +1,11 @@
 //! The `strake` binary: parses the command line and hands it to [`strake::cli`].
 
+/// Small blocks from a huge-page arena, the rest from the system allocator; see
+/// [`strake::allocator`].
+#[global_allocator]
+static ALLOCATOR: strake::allocator::ClassArena =
+    strake::allocator::ClassArena::new(strake::allocator::DEFAULT_RESERVE);
+
 fn main() -> std::process::ExitCode {
     text_pages_on_demand();
     strake::cli::main()
