@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
+use crate::ytt::eval::parse_ahead::ParseAheadMode;
 use crate::ytt::files::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
 
@@ -119,6 +120,7 @@ impl TemplateArgs {
             data_values_schema_inspect: self.data_values_schema_inspect,
             openapi_validations: self.openapi_validations,
             dangerous_disable_validation: self.dangerous_data_values_disable_validation,
+            parse_ahead: ParseAheadMode::from_env().map_err(crate::ytt::Error::Usage)?,
         })
     }
 }

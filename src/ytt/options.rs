@@ -48,6 +48,9 @@ pub struct Options {
     pub data_values_schema_inspect: bool,
     pub openapi_validations: bool,
     pub dangerous_disable_validation: bool,
+    /// Whether YAML files are parsed on helper threads (not a ytt flag: library callers
+    /// and tests choose; the command line uses the default, `Auto`).
+    pub parse_ahead: crate::ytt::eval::parse_ahead::ParseAheadMode,
 }
 
 impl Options {

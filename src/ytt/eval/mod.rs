@@ -4,11 +4,13 @@
 
 pub mod builder;
 pub mod fragment;
+pub mod parse_ahead;
 mod prepare;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use crate::yaml::{self, CommentKind, DocumentSet, Value};
 use crate::ytt::compile::program::Program;
@@ -23,6 +25,7 @@ use crate::ytt::starlark::{
 };
 
 use builder::Builder;
+use parse_ahead::{ParseAhead, ParseAheadMode};
 
 /// Options that change evaluation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -60,6 +63,8 @@ pub struct Lib {
     prepared: RefCell<HashMap<String, Rc<Prepared>>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
+    /// Helper threads parsing this library's YAML files ahead of evaluation.
+    ahead: RefCell<Option<ParseAhead>>,
 }
 
 /// A YAML template ready to evaluate: plain documents, or its node templates and its
@@ -100,7 +105,45 @@ impl Lib {
             parsed: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
+            ahead: RefCell::new(None),
         })
+    }
+
+    /// Starts parsing this library's YAML files on helper threads (see [`parse_ahead`]):
+    /// the files `values_only` keeps, or all of them, in the order a run asks for them
+    /// (values and schema files first, then file order).
+    pub fn start_parse_ahead(&self, mode: ParseAheadMode, values_only: bool) {
+        let is_yaml =
+            |f: &&InputFile| matches!(f.kind, FileKind::YamlTemplate | FileKind::YamlPlain);
+        let mentions_values =
+            |f: &&InputFile| memchr::memmem::find(&f.bytes, b"data/values").is_some();
+        let values = self.files.iter().filter(is_yaml).filter(mentions_values);
+        let rest = self
+            .files
+            .iter()
+            .filter(is_yaml)
+            .filter(|f| !mentions_values(f) && !values_only);
+        let jobs = values
+            .chain(rest)
+            .map(|f| (f.rel.clone(), self.display(&f.rel), Arc::from(&*f.bytes)))
+            .collect();
+        *self.ahead.borrow_mut() = ParseAhead::start(mode, jobs);
+    }
+
+    /// Stops the helpers (they finish the file they are on).
+    pub fn stop_parse_ahead(&self) {
+        self.ahead.borrow_mut().take();
+    }
+
+    /// Parses a YAML file of this library (named `name` in positions), taking a helper's
+    /// result when one parsed the same text.
+    fn parse_file(&self, f: &InputFile, src: &str, name: &str) -> Result<DocumentSet, Error> {
+        if let Some(ahead) = &*self.ahead.borrow()
+            && let Some(ds) = ahead.take(&f.rel, name, src)
+        {
+            return Ok(ds);
+        }
+        parse_yaml(src, name)
     }
 
     /// Forgets loaded modules (they captured the data values of their time).
@@ -123,7 +166,7 @@ impl Lib {
         if let Some(ds) = self.parsed.borrow().get(&f.rel) {
             return Ok(ds.clone());
         }
-        let ds = Rc::new(parse_yaml(src, &self.display(&f.rel))?);
+        let ds = Rc::new(self.parse_file(f, src, &self.display(&f.rel))?);
         self.parsed.borrow_mut().insert(f.rel.clone(), ds.clone());
         Ok(ds)
     }
@@ -508,7 +551,7 @@ fn prepare_yaml(
             let cached = lib.parsed.borrow_mut().remove(&f.rel);
             match cached {
                 Some(ds) => ds,
-                None => Rc::new(parse_yaml(src, name)?),
+                None => Rc::new(lib.parse_file(f, src, name)?),
             }
         }
     };
