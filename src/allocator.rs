@@ -877,4 +877,42 @@ mod tests {
         // It took a batch of 64 and returned them (and the one it used) when it exited.
         assert_eq!(arena.shared_free_len(class), 100);
     }
+
+    /// The `VmFlags` line of the mapping that holds `addr`, from /proc/self/smaps.
+    #[cfg(target_os = "linux")]
+    fn vm_flags_of_mapping_holding(addr: usize) -> Option<String> {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let mut lines = smaps.lines();
+        while let Some(line) = lines.next() {
+            let range = line.split_whitespace().next().unwrap_or("");
+            let Some((from, to)) = range.split_once('-') else {
+                continue;
+            };
+            let (Ok(from), Ok(to)) = (
+                usize::from_str_radix(from, 16),
+                usize::from_str_radix(to, 16),
+            ) else {
+                continue;
+            };
+            if (from..to).contains(&addr) {
+                return lines
+                    .find(|l| l.starts_with("VmFlags:"))
+                    .map(str::to_string);
+            }
+        }
+        None
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_arena_is_aligned_and_advised_as_huge_pages() {
+        let len = 8 << 20;
+        let base = reserve_huge_page_memory(len).expect("reserve");
+        assert_eq!(base % HUGE_PAGE, 0, "arena at {base:#x}");
+        for addr in [base, base + len - 1] {
+            let flags = vm_flags_of_mapping_holding(addr).expect("arena not mapped");
+            assert!(flags.contains(" hg"), "{addr:#x}: {flags}");
+        }
+        unsafe { libc::munmap(base as *mut libc::c_void, len) };
+    }
 }
