@@ -588,3 +588,50 @@ fn bench_render_dir_renders() {
          features:\n- metrics\n- tracing\n"
     );
 }
+
+/// Runs `strake template -f examples/pinniped/<app>` with `STRAKE_PARSE_AHEAD=<mode>`.
+fn run_parse_ahead(app: &str, mode: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_strake"))
+        .env("STRAKE_PARSE_AHEAD", mode)
+        .arg("template")
+        .arg("-f")
+        .arg(example(app))
+        .args(extra)
+        .output()
+        .expect("running strake")
+}
+
+#[test]
+fn parsing_ahead_prints_the_same_bytes_and_errors() {
+    for app in ["supervisor", "concierge"] {
+        let one_thread = run_parse_ahead(app, "never", &[]);
+        assert!(one_thread.status.success(), "{app}: {:?}", one_thread);
+        assert!(one_thread.stdout.len() > 30_000, "{app}: short output");
+        for mode in ["always", "auto"] {
+            let ahead = run_parse_ahead(app, mode, &[]);
+            assert!(ahead.status.success(), "{app} {mode}: {ahead:?}");
+            assert!(
+                ahead.stdout == one_thread.stdout,
+                "{app}: STRAKE_PARSE_AHEAD={mode} printed other bytes"
+            );
+        }
+        // A schema type error reads the same either way.
+        let bad = ["--data-value-yaml", "replicas=true"];
+        let one_thread = run_parse_ahead(app, "never", &bad);
+        let ahead = run_parse_ahead(app, "always", &bad);
+        assert!(!one_thread.status.success() && !ahead.status.success());
+        assert!(!one_thread.stderr.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&ahead.stderr),
+            String::from_utf8_lossy(&one_thread.stderr),
+            "{app}: error text differs"
+        );
+    }
+    let unknown = run_parse_ahead("supervisor", "sometimes", &[]);
+    assert!(!unknown.status.success());
+    let stderr = String::from_utf8_lossy(&unknown.stderr);
+    assert!(
+        stderr.contains("STRAKE_PARSE_AHEAD=sometimes") && stderr.contains("auto, always or never"),
+        "{stderr}"
+    );
+}
