@@ -757,7 +757,7 @@ mod tests {
             fill(ptr, new_size, 3);
             filled = new_size;
         }
-        // And shrink back, from the system into... the system (it keeps its blocks).
+        // And shrink back: a block the system allocator made stays with it.
         for new_size in [300_000, 1000, 24] {
             ptr = unsafe { arena.realloc(ptr, layout, new_size) };
             check(ptr, new_size, 3);
