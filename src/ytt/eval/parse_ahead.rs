@@ -89,7 +89,7 @@ impl Shared {
         self.slots.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A helper thread's loop: claims files in order and parses them.
+    /// A helper thread's loop: claims files from the last one back and parses them.
     fn work(&self) {
         while !self.stop.load(Ordering::Relaxed) {
             // From the last file backwards, while the main thread goes forwards: the two
@@ -140,20 +140,20 @@ impl ParseAhead {
     /// the run will likely ask for them), or returns `None` when `mode` says not to.
     /// Helpers start at the last file and work backwards; the first is left to the caller.
     pub fn start(mode: ParseAheadMode, files: Vec<(String, String, Arc<[u8]>)>) -> Option<Self> {
-        let helpers = match mode {
-            ParseAheadMode::Never => return None,
-            _ if files.len() < 2 => return None,
-            ParseAheadMode::Always => 1,
-            ParseAheadMode::Auto => {
-                let spare = other_cpus().map_or(0, |cpus| cpus.count());
-                let beyond_first: usize = files.iter().skip(1).map(|f| f.2.len()).sum();
-                if spare == 0 || beyond_first < AUTO_MIN_BYTES {
-                    return None;
-                }
-                spare.min(MAX_HELPERS).min(files.len() - 1)
-            }
-        };
+        if mode == ParseAheadMode::Never || files.len() < 2 {
+            return None;
+        }
         let cpus = other_cpus();
+        let helpers = if mode == ParseAheadMode::Always {
+            1
+        } else {
+            let spare = cpus.as_ref().map_or(0, OtherCpus::count);
+            let beyond_first: usize = files.iter().skip(1).map(|f| f.2.len()).sum();
+            if spare == 0 || beyond_first < AUTO_MIN_BYTES {
+                return None;
+            }
+            spare.min(MAX_HELPERS).min(files.len() - 1)
+        };
         let index = files
             .iter()
             .enumerate()
