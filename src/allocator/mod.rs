@@ -82,6 +82,28 @@ struct FreeBlock {
     next: *mut FreeBlock,
 }
 
+/// Takes the first block off a free list.
+#[inline]
+fn pop(list: &mut *mut FreeBlock) -> Option<*mut u8> {
+    let head = *list;
+    if head.is_null() {
+        return None;
+    }
+    // SAFETY: listed blocks are unused arena blocks whose first bytes hold the link
+    // written by `push`.
+    *list = unsafe { (*head).next };
+    Some(head.cast())
+}
+
+/// Puts an unused arena block (at least 16 bytes, 16-byte aligned) on a free list.
+#[inline]
+fn push(list: &mut *mut FreeBlock, block: *mut u8) {
+    let block = block.cast::<FreeBlock>();
+    // SAFETY: the caller no longer uses the block, which has room for the link.
+    unsafe { block.write(FreeBlock { next: *list }) };
+    *list = block;
+}
+
 /// Unused rest of an exited thread's chunk, kept at the start of that range.
 struct SpareChunk {
     next: *mut SpareChunk,
@@ -249,22 +271,18 @@ impl ClassArena {
     #[inline]
     fn take_local(&self, class: usize) -> *mut u8 {
         self.with_cache(|cache| {
-            let head = cache.free[class];
-            if !head.is_null() {
-                // SAFETY: listed blocks are unused arena blocks whose first bytes hold
-                // the link written when they were freed.
-                cache.free[class] = unsafe { (*head).next };
-                return head.cast();
+            if let Some(block) = pop(&mut cache.free[class]) {
+                return block;
             }
             let size = class_size(class);
-            if cache.end - cache.bump < size && !self.refill(cache, class) {
-                return null_mut();
-            }
-            let head = cache.free[class];
-            if !head.is_null() {
-                // SAFETY: as above (the refill moved shared blocks onto the list).
-                cache.free[class] = unsafe { (*head).next };
-                return head.cast();
+            if cache.end - cache.bump < size {
+                if !self.refill(cache, class) {
+                    return null_mut();
+                }
+                // The refill moved shared blocks onto the list, or gave a new chunk.
+                if let Some(block) = pop(&mut cache.free[class]) {
+                    return block;
+                }
             }
             let block = cache.bump;
             cache.bump += size;
@@ -293,6 +311,8 @@ impl ClassArena {
                 cache.free[class] = first;
                 return true;
             }
+            // The rest of an exited thread's chunk, if any; one too small for this class
+            // is given up like the rest of an outgrown chunk.
             let spare = shared.spare;
             if !spare.is_null() {
                 // SAFETY: spare chunks hold their header at their start.
@@ -322,11 +342,8 @@ impl ClassArena {
     /// A block of `class` from the shared lists or the arena; null when it has none.
     fn take_shared(&self, class: usize) -> *mut u8 {
         self.locked(|shared| {
-            let head = shared.free[class];
-            if !head.is_null() {
-                // SAFETY: listed blocks hold valid links.
-                shared.free[class] = unsafe { (*head).next };
-                return head.cast();
+            if let Some(block) = pop(&mut shared.free[class]) {
+                return block;
             }
             self.ensure_reserved(shared);
             let size = class_size(class);
@@ -343,32 +360,14 @@ impl ClassArena {
     /// Puts an arena block back: on this thread's list, or on the shared one.
     #[inline]
     fn give_back(&self, ptr: *mut u8, class: usize) {
-        let block = ptr.cast::<FreeBlock>();
         if class < LOCAL_CLASSES
             && self
-                .with_cache(|cache| {
-                    // SAFETY: `ptr` is an unused arena block of `class`, at least 16
-                    // bytes long and 16-byte aligned.
-                    unsafe {
-                        block.write(FreeBlock {
-                            next: cache.free[class],
-                        })
-                    };
-                    cache.free[class] = block;
-                })
+                .with_cache(|cache| push(&mut cache.free[class], ptr))
                 .is_some()
         {
             return;
         }
-        self.locked(|shared| {
-            // SAFETY: as above.
-            unsafe {
-                block.write(FreeBlock {
-                    next: shared.free[class],
-                })
-            };
-            shared.free[class] = block;
-        })
+        self.locked(|shared| push(&mut shared.free[class], ptr))
     }
 
     /// Hands a thread's lists and the rest of its chunk to the shared pool.
