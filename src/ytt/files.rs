@@ -28,8 +28,9 @@ pub enum FileKind {
 pub struct InputFile {
     /// Path relative to its `-f` root (or the file name given), with `/` separators.
     pub rel: String,
-    /// The content, shared: file lists are cloned while iterating a library.
-    pub bytes: std::rc::Rc<[u8]>,
+    /// The content, shared: file lists are cloned while iterating a library, and the
+    /// parse-ahead helpers read it on their threads.
+    pub bytes: std::sync::Arc<[u8]>,
     pub kind: FileKind,
     /// `*.lib.yml`, `*.lib.txt`, `*.star`: loadable only, not output on their own.
     pub library: bool,

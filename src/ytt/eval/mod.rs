@@ -10,7 +10,6 @@ mod prepare;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use crate::yaml::{self, CommentKind, DocumentSet, Value};
 use crate::ytt::compile::program::Program;
@@ -125,7 +124,7 @@ impl Lib {
             .filter(|f| !mentions_values(f) && !values_only);
         let jobs = values
             .chain(rest)
-            .map(|f| (f.rel.clone(), self.display(&f.rel), Arc::from(&*f.bytes)))
+            .map(|f| (f.rel.clone(), self.display(&f.rel), f.bytes.clone()))
             .collect();
         *self.ahead.borrow_mut() = ParseAhead::start(mode, jobs);
     }
