@@ -3,6 +3,7 @@
 //! `--file-mark` rules applied, and the private libraries under `_ytt_lib/` split off.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::error::Error;
 
@@ -134,7 +135,7 @@ pub fn collect(
     for p in paths {
         if p == "-" {
             let bytes = stdin().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-            out.push(new_file("stdin.yml".into(), bytes));
+            out.push(new_file("stdin.yml".into(), bytes.into()));
             continue;
         }
         let full = if Path::new(p).is_absolute() {
@@ -161,13 +162,13 @@ pub fn collect(
             }
             files.sort_by(|a, b| a.0.cmp(&b.0));
             for (rel, path) in files {
-                let bytes = std::fs::read(&path)
+                let bytes = read_shared(&path)
                     .map_err(|e| Error::Io(format!("reading file '{rel}': {e}")))?;
                 out.push(new_file(rel, bytes));
             }
         } else {
             let bytes =
-                std::fs::read(&full).map_err(|e| Error::Io(format!("reading file '{p}': {e}")))?;
+                read_shared(&full).map_err(|e| Error::Io(format!("reading file '{p}': {e}")))?;
             let rel = Path::new(p)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -179,11 +180,48 @@ pub fn collect(
     Ok(out)
 }
 
-fn new_file(rel: String, bytes: Vec<u8>) -> InputFile {
+/// The contents of the file at `path`, read straight into shared memory (reading into a
+/// `Vec` and converting it would copy every input once more).
+fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
+    use std::io::Read as _;
+    let mut file = std::fs::File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    if len == 0 || len > isize::MAX as usize / 2 {
+        // Empty as listed (perhaps a special file that still has content), or too large
+        // to size up front: read whatever there is.
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        return Ok(bytes.into());
+    }
+    let mut uninit = Arc::<[u8]>::new_uninit_slice(len);
+    Arc::get_mut(&mut uninit)
+        .expect("a new Arc has no other owner")
+        .fill(std::mem::MaybeUninit::new(0));
+    // SAFETY: every byte was just written.
+    let mut shared = unsafe { uninit.assume_init() };
+    let buf = Arc::get_mut(&mut shared).expect("a new Arc has no other owner");
+    let mut filled = 0;
+    while filled < len {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut probe = [0u8; 1];
+    if filled < len || file.read(&mut probe)? > 0 {
+        // The file changed size while it was read: read it again as it is now.
+        return std::fs::read(path).map(Arc::from);
+    }
+    Ok(shared)
+}
+
+fn new_file(rel: String, bytes: Arc<[u8]>) -> InputFile {
     let (kind, library) = kind_of(&rel);
     InputFile {
         rel,
-        bytes: bytes.into(),
+        bytes,
         kind,
         library,
         for_output: false,
@@ -244,6 +282,29 @@ fn apply_marks(files: &mut Vec<InputFile>, marks: &[FileMark]) -> Result<(), Err
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_are_read_whole_into_shared_memory() {
+        let dir = std::env::temp_dir().join(format!("strake-read-shared-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let cases: [&[u8]; 3] = [b"", b"a: 1\n", &[0xff; 70_000]];
+        for (i, content) in cases.iter().enumerate() {
+            let path = dir.join(format!("f{i}"));
+            std::fs::write(&path, content).unwrap();
+            assert_eq!(&*read_shared(&path).unwrap(), *content, "case {i}");
+        }
+        let missing = read_shared(&dir.join("missing")).unwrap_err();
+        assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
+        // A special file listed as empty is read for what it has.
+        if Path::new("/proc/self/stat").exists() {
+            assert!(
+                !read_shared(Path::new("/proc/self/stat"))
+                    .unwrap()
+                    .is_empty()
+            );
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn kinds() {
