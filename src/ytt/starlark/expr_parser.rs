@@ -242,11 +242,12 @@ impl Parser {
                     self.next();
                     args.push(Arg::StarStar(self.test()?));
                 }
-                Tok::Ident(n) if self.peek2() == &Tok::Assign => {
-                    let n = n.clone();
+                Tok::Ident(_) if self.peek2() == &Tok::Assign => {
+                    let Tok::Ident(n) = self.next_tok() else {
+                        unreachable!("peeked an identifier")
+                    };
                     self.next();
-                    self.next();
-                    args.push(Arg::Named(n, self.test()?));
+                    args.push(Arg::Named(n.into(), self.test()?));
                 }
                 _ => args.push(Arg::Pos(self.test()?)),
             }
@@ -264,10 +265,15 @@ impl Parser {
         match self.peek() {
             Tok::Ident(_) | Tok::Str(_) => match self.next_tok() {
                 Tok::Ident(n) => Ok(Expr::new(ExprKind::Ident(Ident::new(n, pos.clone())), pos)),
-                Tok::Str(s) => Ok(Expr::new(ExprKind::Str(s.into()), pos)),
+                Tok::Str(s) => Ok(Expr::new(ExprKind::Str(s), pos)),
                 _ => unreachable!("peeked an identifier or a string"),
             },
             &Tok::Int(v) => {
+                self.next();
+                Ok(Expr::new(ExprKind::Int(v.into()), pos))
+            }
+            Tok::BigInt(v) => {
+                let v = **v;
                 self.next();
                 Ok(Expr::new(ExprKind::Int(v), pos))
             }

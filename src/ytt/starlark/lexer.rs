@@ -4,12 +4,19 @@
 //! starlark-go version that ytt embeds (unknown escapes such as `\d` or `\u` keep
 //! their backslash).
 
+use std::rc::Rc;
+
+/// A token. Kept to 24 bytes (a program of a few hundred lines has thousands of them):
+/// names are boxed, string literals are shared with the syntax tree, and ints that do not
+/// fit 64 bits are boxed.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
-    Ident(String),
-    Int(i128),
+    Ident(Box<str>),
+    Int(i64),
+    /// An int literal beyond 64 bits (Starlark ints are unbounded; ytt's fit 128).
+    BigInt(Box<i128>),
     Float(f64),
-    Str(String),
+    Str(Rc<str>),
     Newline,
     Eof,
     // keywords
@@ -83,17 +90,31 @@ const RESERVED: &[&str] = &[
 /// them to origins.
 pub fn tokenize(src: &str) -> std::result::Result<Vec<Token>, (u32, u32, String)> {
     Lexer {
+        text: src,
         s: src.as_bytes(),
         i: 0,
         line: 1,
         col: 1,
         depth: 0,
-        out: Vec::new(),
+        // Generated programs run about five bytes to a token: one allocation, not a
+        // series of copies as the list doubles.
+        out: Vec::with_capacity(src.len() / 4 + 8),
     }
     .run()
 }
 
+/// An int token: 64-bit when it fits.
+fn int_tok(v: i128) -> Tok {
+    i64::try_from(v).map_or_else(|_| Tok::BigInt(Box::new(v)), Tok::Int)
+}
+
+/// Characters (not bytes) in UTF-8 text: the columns it spans.
+fn char_count(bytes: &[u8]) -> u32 {
+    bytes.iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u32
+}
+
 struct Lexer<'a> {
+    text: &'a str,
     s: &'a [u8],
     i: usize,
     line: u32,
@@ -205,10 +226,9 @@ impl<'a> Lexer<'a> {
                             break;
                         }
                     }
-                    let word = std::str::from_utf8(&self.s[start..self.i])
-                        .unwrap_or("?")
-                        .to_string();
-                    let tok = match word.as_str() {
+                    // Words end at ASCII bytes, so `start..i` lies on char boundaries.
+                    let word = &self.text[start..self.i];
+                    let tok = match word {
                         "and" => Tok::And,
                         "break" => Tok::Break,
                         "continue" => Tok::Continue,
@@ -235,7 +255,7 @@ impl<'a> Lexer<'a> {
                         w if RESERVED.contains(&w) => {
                             return Err((line, col, format!("keyword {w} is reserved")));
                         }
-                        _ => Tok::Ident(word),
+                        _ => Tok::Ident(word.into()),
                     };
                     self.push(tok, line, col);
                 }
@@ -364,7 +384,7 @@ impl<'a> Lexer<'a> {
             }
             let digits = std::str::from_utf8(&self.s[ds..self.i]).unwrap_or("");
             return i128::from_str_radix(digits, radix)
-                .map(Tok::Int)
+                .map(int_tok)
                 .map_err(|_| {
                     (
                         line,
@@ -414,11 +434,17 @@ impl<'a> Lexer<'a> {
             return Err((line, col, msg));
         }
         text.parse::<i128>()
-            .map(Tok::Int)
+            .map(int_tok)
             .map_err(|_| (line, col, format!("int literal too large: {text}")))
     }
 
-    fn string(&mut self, raw: bool) -> LexResult<String> {
+    /// Skips `n` bytes that hold no newline.
+    fn advance_in_line(&mut self, n: usize) {
+        self.col += char_count(&self.s[self.i..self.i + n]);
+        self.i += n;
+    }
+
+    fn string(&mut self, raw: bool) -> LexResult<Rc<str>> {
         let (line, col) = (self.line, self.col);
         let q = self.bump();
         let triple = self.peek(0) == q && self.peek(1) == q;
@@ -426,10 +452,31 @@ impl<'a> Lexer<'a> {
             self.bump();
             self.bump();
         }
+        // Most literals are one line with no escape: the text between the quotes as is.
+        if !triple {
+            let rest = &self.s[self.i..];
+            if let Some(n) = memchr::memchr3(q, b'\\', b'\n', rest)
+                && rest[n] == q
+            {
+                let start = self.i;
+                self.advance_in_line(n);
+                self.bump();
+                // Quotes are ASCII, so both ends lie on char boundaries.
+                return Ok(Rc::from(&self.text[start..start + n]));
+            }
+        }
         let mut buf: Vec<u8> = Vec::new();
         loop {
             if self.i >= self.s.len() {
                 return Err((line, col, "unexpected EOF in string".into()));
+            }
+            // Copy the run of plain characters up to the next quote, backslash or newline.
+            let run = memchr::memchr3(q, b'\\', b'\n', &self.s[self.i..])
+                .unwrap_or(self.s.len() - self.i);
+            if run > 0 {
+                buf.extend_from_slice(&self.s[self.i..self.i + run]);
+                self.advance_in_line(run);
+                continue;
             }
             let c = self.peek(0);
             if c == q {
@@ -520,8 +567,11 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        Ok(String::from_utf8(buf)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+        // Runs end at ASCII bytes and escapes add whole characters: `buf` is UTF-8.
+        Ok(match String::from_utf8(buf) {
+            Ok(text) => Rc::from(text),
+            Err(e) => Rc::from(String::from_utf8_lossy(e.as_bytes())),
+        })
     }
 
     fn esc(&mut self, buf: &mut Vec<u8>, b: u8) {
@@ -584,7 +634,7 @@ mod tests {
                 Tok::Float(1.5),
                 Tok::Float(1000.0),
                 Tok::Float(0.5),
-                Tok::Int(12345678901234567890)
+                Tok::BigInt(Box::new(12345678901234567890))
             ]
         );
         assert!(tokenize("0755").is_err());

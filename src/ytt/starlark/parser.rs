@@ -160,7 +160,7 @@ impl Parser {
             Tok::Eof => "end of file".to_string(),
             Tok::Ident(n) => format!("identifier {n}"),
             Tok::Str(_) => "string literal".to_string(),
-            Tok::Int(_) | Tok::Float(_) => "number".to_string(),
+            Tok::Int(_) | Tok::BigInt(_) | Tok::Float(_) => "number".to_string(),
             t => tok_name(t),
         };
         self.err(format!("got {got}, want {want}"))
@@ -399,7 +399,7 @@ impl Parser {
         self.next();
         self.expect(Tok::LParen)?;
         let module = match self.next_tok() {
-            Tok::Str(s) => s,
+            Tok::Str(s) => s.to_string(),
             _ => return self.err("first operand of load statement must be a string literal"),
         };
         let mut names = Vec::new();
@@ -417,12 +417,12 @@ impl Parser {
                             format!("load: names with leading underscores are not exported: {s}"),
                         ));
                     }
-                    names.push((Ident::new(s.clone(), p), s));
+                    names.push((Ident::new(&*s, p), s.to_string()));
                 }
                 Tok::Ident(to) => {
                     self.expect(Tok::Assign)?;
                     let from = match self.next_tok() {
-                        Tok::Str(s) => s,
+                        Tok::Str(s) => s.to_string(),
                         _ => {
                             return self.err("load operand must be \"name\" or localname=\"name\"");
                         }
