@@ -45,7 +45,7 @@ impl Pipeline<'_> {
         refs: &[Doc],
         extra: &[Node],
     ) -> Result<(), Error> {
-        self.run_inner(schema, flags, refs, extra)
+        self.run_inner(schema, flags, refs, extra).map(drop)
     }
 }
 
@@ -72,8 +72,15 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
 
 impl Pipeline<'_> {
     /// Evaluates the values files, then applies `extra` overlays (library
-    /// `with_data_values`) and the flags; stores the result in the library.
-    pub fn run(&self, flags: &[DataValueFlag], refs: &[Doc], extra: &[Node]) -> Result<(), Error> {
+    /// `with_data_values`) and the flags; stores the result in the library. Returns the
+    /// library's values schema (its root type), if it has one, as the values were checked
+    /// against it.
+    pub fn run(
+        &self,
+        flags: &[DataValueFlag],
+        refs: &[Doc],
+        extra: &[Node],
+    ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         self.run_inner(None, flags, refs, extra)
     }
 
@@ -95,7 +102,7 @@ impl Pipeline<'_> {
         flags: &[DataValueFlag],
         refs: &[Doc],
         extra: &[Node],
-    ) -> Result<(), Error> {
+    ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
         // source type-checked before it is merged, defaults of new nodes filled after,
         // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
@@ -160,7 +167,7 @@ impl Pipeline<'_> {
         // Modules loaded while evaluating values files saw partial values.
         self.lib.clear_cache();
         *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
-        Ok(())
+        Ok(checker.root)
     }
 
     fn apply_flags(

@@ -95,13 +95,13 @@ fn with_source_line<'a>(e: Error, mut files: impl Iterator<Item = &'a files::Inp
 
 fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
     schema::values::take_warnings();
-    datavalues::Pipeline { lib, cwd }.run(&opts.data_values, &[], &[])?;
+    let schema = datavalues::Pipeline { lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
     // Schema hook: deprecated data values that were given a value.
     out.warnings.extend(schema::values::take_warnings());
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
-        out.stdout = schema::inspect(opts, lib)?.into_bytes();
+        out.stdout = schema::inspect(opts, schema.as_ref())?.into_bytes();
         return Ok(out);
     }
     if opts.data_values_inspect {

@@ -25,6 +25,7 @@ use crate::ytt::node::Doc;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
 
+pub use types::Type;
 pub use values::ValuesChecker;
 
 use error::{Sources, to_error};
@@ -100,8 +101,9 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
 }
 
 /// `--data-values-schema-inspect -o openapi-v3`: the OpenAPI document of the root
-/// library's schema (with `--openapi-validations`: the extended form).
-pub fn inspect(opts: &crate::ytt::Options, lib: &LibRef) -> Result<String, Error> {
+/// library's schema (with `--openapi-validations`: the extended form). `schema` is the
+/// one the data values pipeline loaded and checked the values against.
+pub fn inspect(opts: &crate::ytt::Options, schema: Option<&Type>) -> Result<String, Error> {
     use crate::ytt::OutputFormat;
     if !opts.data_values_schema_inspect {
         return Err(Error::Usage(
@@ -113,13 +115,12 @@ pub fn inspect(opts: &crate::ytt::Options, lib: &LibRef) -> Result<String, Error
             "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
         ));
     }
-    let (root, _) = load_schema(lib)?;
     let mode = if opts.openapi_validations {
         openapi::Mode::Extended
     } else {
         openapi::Mode::Ytt048
     };
-    let doc = openapi::document(root.as_ref(), mode);
+    let doc = openapi::document(schema, mode);
     crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
 }
 
