@@ -22,6 +22,7 @@ pub struct BundleArgs {
 }
 
 #[derive(Subcommand)]
+#[command(defer = true)]
 enum BundleCommand {
     /// Push a directory as an imgpkg bundle.
     Push(PushArgs),

@@ -12,6 +12,7 @@ use crate::oci::copy::{CopyOptions, DEFAULT_CONCURRENCY};
 use crate::oci::ops;
 
 #[derive(Subcommand)]
+#[command(defer = true)]
 pub enum ImageCommand {
     /// Print the digest (`sha256:…`) of an image's manifest.
     Digest(DigestArgs),

@@ -9,6 +9,7 @@ use crate::cli::{print_error, runtime};
 use crate::oci::ops;
 
 #[derive(Subcommand)]
+#[command(defer = true)]
 pub enum TagCommand {
     /// Print every tag, sorted, one per line.
     List(ListArgs),

@@ -10,7 +10,9 @@ use crate::ytt::eval::parse_ahead::ParseAheadMode;
 use crate::ytt::files::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
 
-/// Flags of `strake template` (the same names as `ytt`).
+// Flags of `strake template` (the same names as `ytt`). A plain comment: clap builds
+// subcommands' flags lazily (`defer`), after the subcommand's about text, so a doc
+// comment here would replace that text in `--help`.
 #[derive(Args, Debug)]
 pub struct TemplateArgs {
     /// Files or directories to template (`-` reads standard input); may be repeated.

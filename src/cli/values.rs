@@ -9,12 +9,13 @@ use clap::{Args, Subcommand};
 
 /// `strake values ...`
 #[derive(Subcommand, Debug)]
+#[command(defer = true)]
 pub enum ValuesCommand {
     /// Check a values file against a values schema (exit status 1 when it breaks it).
     Check(CheckArgs),
 }
 
-/// Flags of `strake values check`.
+// Flags of `strake values check` (a plain comment: see `TemplateArgs`).
 #[derive(Args, Debug)]
 pub struct CheckArgs {
     /// An OpenAPI document (components.schemas.dataValues), a Package
