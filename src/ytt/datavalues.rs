@@ -56,7 +56,7 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
     }
     // Cheap pre-filter: a file whose text never says `data/values` has no such
     // annotation, and need not be parsed for this stage.
-    if memchr::memmem::find(&f.bytes, b"data/values").is_none() {
+    if !f.mentions_data_values {
         return Ok(false);
     }
     let ds = match std::str::from_utf8(&f.bytes) {

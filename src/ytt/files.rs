@@ -37,6 +37,10 @@ pub struct InputFile {
     pub library: bool,
     /// `--file-mark …:for-output=true`: output as it is.
     pub for_output: bool,
+    /// Whether the text says `data/values` anywhere: a file that does not can hold no
+    /// data values or schema document. Found once per run, where every stage that looks
+    /// for such documents used to search each file again.
+    pub mentions_data_values: bool,
 }
 
 impl InputFile {
@@ -220,6 +224,7 @@ fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
 fn new_file(rel: String, bytes: Arc<[u8]>) -> InputFile {
     let (kind, library) = kind_of(&rel);
     InputFile {
+        mentions_data_values: memchr::memmem::find(&bytes, b"data/values").is_some(),
         rel,
         bytes,
         kind,

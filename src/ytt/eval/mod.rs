@@ -114,8 +114,7 @@ impl Lib {
     pub fn start_parse_ahead(&self, mode: ParseAheadMode, values_only: bool) {
         let is_yaml =
             |f: &&InputFile| matches!(f.kind, FileKind::YamlTemplate | FileKind::YamlPlain);
-        let mentions_values =
-            |f: &&InputFile| memchr::memmem::find(&f.bytes, b"data/values").is_some();
+        let mentions_values = |f: &&InputFile| f.mentions_data_values;
         let values = self.files.iter().filter(is_yaml).filter(mentions_values);
         let rest = self
             .files
