@@ -218,14 +218,11 @@ impl<'a> Lexer<'a> {
                 }
                 c if c == b'_' || c.is_ascii_alphabetic() || c >= 0x80 => {
                     let start = self.i;
-                    while self.i < self.s.len() {
-                        let c = self.peek(0);
-                        if c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80 {
-                            self.bump();
-                        } else {
-                            break;
-                        }
-                    }
+                    let len = self.s[start..]
+                        .iter()
+                        .position(|&c| !(c == b'_' || c.is_ascii_alphanumeric() || c >= 0x80))
+                        .unwrap_or(self.s.len() - start);
+                    self.advance_in_line(len);
                     // Words end at ASCII bytes, so `start..i` lies on char boundaries.
                     let word = &self.text[start..self.i];
                     let tok = match word {
@@ -399,6 +396,18 @@ impl<'a> Lexer<'a> {
         let mut is_float = false;
         while self.peek(0).is_ascii_digit() {
             self.bump();
+        }
+        // The common case, a short decimal int (the tags of generated host calls): no text
+        // to convert. Longer runs, leading zeros, floats and exponents take the general path.
+        let digits = &self.s[start..self.i];
+        if (1..=18).contains(&digits.len())
+            && (digits.len() == 1 || digits[0] != b'0')
+            && !matches!(self.peek(0), b'.' | b'e' | b'E')
+        {
+            let v = digits
+                .iter()
+                .fold(0i64, |v, d| v * 10 + i64::from(d - b'0'));
+            return Ok(Tok::Int(v));
         }
         if self.peek(0) == b'.' {
             is_float = true;
@@ -638,6 +647,23 @@ mod tests {
             ]
         );
         assert!(tokenize("0755").is_err());
+        // Short decimal ints take a fast path; its edges agree with the general one.
+        assert_eq!(
+            toks("0 00 7 999999999999999999 9999999999999999999 10.0 10e1 3)"),
+            vec![
+                Tok::Int(0),
+                Tok::Int(0),
+                Tok::Int(7),
+                Tok::Int(999_999_999_999_999_999),
+                Tok::BigInt(Box::new(9_999_999_999_999_999_999)),
+                Tok::Float(10.0),
+                Tok::Float(100.0),
+                Tok::Int(3),
+                Tok::RParen,
+                Tok::Newline,
+                Tok::Eof
+            ]
+        );
     }
 
     #[test]
