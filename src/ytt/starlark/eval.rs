@@ -205,9 +205,9 @@ impl Thread {
         let pos = expr.pos.clone();
         file.stmts = vec![Stmt::new(
             StmtKind::Assign {
-                lhs: Expr::ident(RESULT, pos.clone()),
+                lhs: Box::new(Expr::ident(RESULT, pos.clone())),
                 op: None,
-                rhs: expr,
+                rhs: Box::new(expr),
             },
             pos,
         )];

@@ -228,7 +228,14 @@ impl Parser {
                 let iter = self.expression()?;
                 self.expect(Tok::Colon)?;
                 let (body, _) = self.suite(false)?;
-                out.push(Stmt::new(StmtKind::For { vars, iter, body }, pos));
+                out.push(Stmt::new(
+                    StmtKind::For {
+                        vars: Box::new(vars),
+                        iter: Box::new(iter),
+                        body,
+                    },
+                    pos,
+                ));
             }
             Tok::While => {
                 let pos = self.pos_of(start);
@@ -236,7 +243,13 @@ impl Parser {
                 let cond = self.test()?;
                 self.expect(Tok::Colon)?;
                 let (body, _) = self.suite(false)?;
-                out.push(Stmt::new(StmtKind::While { cond, body }, pos));
+                out.push(Stmt::new(
+                    StmtKind::While {
+                        cond: Box::new(cond),
+                        body,
+                    },
+                    pos,
+                ));
             }
             Tok::End => return self.err("unexpected end"),
             Tok::Elif | Tok::Else => return self.unexpected("statement"),
@@ -270,7 +283,14 @@ impl Parser {
             Some(BlockEnd::Elif | BlockEnd::Else) => return self.unexpected("end"),
             _ => {}
         }
-        Ok(Stmt::new(StmtKind::If { cond, then, els }, pos))
+        Ok(Stmt::new(
+            StmtKind::If {
+                cond: Box::new(cond),
+                then,
+                els,
+            },
+            pos,
+        ))
     }
 
     /// Parses the statements after a `:`. Returns how a multi-line block ended (None for
@@ -360,9 +380,9 @@ impl Parser {
                         let rhs = self.expression()?;
                         Ok(Stmt::new(
                             StmtKind::Assign {
-                                lhs: x,
+                                lhs: Box::new(x),
                                 op: None,
-                                rhs,
+                                rhs: Box::new(rhs),
                             },
                             pos,
                         ))
@@ -382,9 +402,9 @@ impl Parser {
                         let rhs = self.expression()?;
                         Ok(Stmt::new(
                             StmtKind::Assign {
-                                lhs: x,
+                                lhs: Box::new(x),
                                 op: Some(op),
-                                rhs,
+                                rhs: Box::new(rhs),
                             },
                             pos,
                         ))
