@@ -4,8 +4,9 @@
 //! Each case is copied without its meta files (`args`, `expected.yml`,
 //! `expected-error.txt`) into a scratch directory and rendered there with its split
 //! args, twice: on one thread, and with a helper thread parsing YAML files ahead (both
-//! must give the same bytes or the same error). A success case must print exactly `expected.yml`; an error case must fail with a
-//! message that names a template file and line. Every failing case is printed, with a
+//! must give the same bytes or the same error). A success case must print exactly
+//! `expected.yml`; an error case must fail with a message that names a template file
+//! and line. Every failing case is printed, with a
 //! pass count per area; the test fails when an area passes fewer cases than its floor.
 
 use std::path::{Path, PathBuf};
