@@ -1,6 +1,7 @@
 //! Errors of bad templates name the template file and line and show the offending
 //! line (undefined names, wrong types, bad YAML, unclosed blocks, overlay expectations,
-//! plain comments), and `strake template` prints them and exits non-zero.
+//! plain comments, nesting past the parser limit), and `strake template` prints them and
+//! exits non-zero.
 
 use std::path::Path;
 
@@ -135,6 +136,44 @@ fn error_in_loaded_library_file() {
     .unwrap_err();
     assert!(err.contains("undefined: missing_thing"), "{err}");
     assert!(err.contains("helpers.lib.yml:2"), "{err}");
+}
+
+#[test]
+fn expression_past_the_nesting_limit() {
+    // A left-deep chain of 5,000 additions is a tree 5,000 levels deep; the parser stops
+    // at 1,000 levels with an error instead of overflowing the stack later.
+    let line = format!("sum: #@ 1{}", "+1".repeat(5000));
+    assert_error(
+        &[("config.yml", &format!("a: 1\n{line}\n"))],
+        "nesting too deep: more than 1000 levels of brackets, operators or blocks",
+        "config.yml:2",
+        "sum: #@ 1+1+1",
+    );
+}
+
+#[test]
+fn cli_reports_blocks_past_the_nesting_limit() {
+    // 100,000 nested `if` blocks: the 1,000th level (its statement, on line 1,001) is the
+    // last one allowed.
+    let depth = 100_000;
+    let template = format!(
+        "{}#@ x = 1\n{}a: #@ x\n",
+        "#@ if True:\n".repeat(depth),
+        "#@ end\n".repeat(depth)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("deep.yml"), template).unwrap();
+    let out = Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["template", "-f", "deep.yml"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("nesting too deep"), "{stderr}");
+    assert!(stderr.contains("deep.yml:1001 | #@ if True:"), "{stderr}");
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

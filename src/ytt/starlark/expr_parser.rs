@@ -29,7 +29,16 @@ impl Parser {
         Ok(Expr::new(ExprKind::Tuple(list), pos))
     }
 
+    /// Test = Lambda | Or ['if' Or 'else' Test]. Every nested expression passes here, so
+    /// this is where bracket, argument and lambda nesting is counted.
     pub(super) fn test(&mut self) -> Result<Expr> {
+        self.descend(1)?;
+        let x = self.test_body()?;
+        self.ascend(1);
+        Ok(x)
+    }
+
+    fn test_body(&mut self) -> Result<Expr> {
         if self.peek() == &Tok::Lambda {
             let pos = self.pos();
             self.next();
@@ -78,14 +87,19 @@ impl Parser {
         } else {
             self.primary_or_unary()?
         };
+        // Each operator of a left-associative chain puts the operands before it one
+        // level deeper.
+        let mut links = 0;
         loop {
             let (op, p) = match self.cur_binop() {
-                Some(v) => v,
-                None => return Ok(x),
+                Some(v) if v.1 >= min_prec => v,
+                _ => {
+                    self.ascend(links);
+                    return Ok(x);
+                }
             };
-            if p < min_prec {
-                return Ok(x);
-            }
+            self.descend(1)?;
+            links += 1;
             let pos = self.pos();
             if op == BinOp::NotIn {
                 self.next();
@@ -108,8 +122,10 @@ impl Parser {
     fn not_test(&mut self) -> Result<Expr> {
         if self.peek() == &Tok::Not {
             let pos = self.pos();
+            self.descend(1)?;
             self.next();
             let y = self.not_test()?;
+            self.ascend(1);
             return Ok(Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(y)), pos));
         }
         self.binary(3)
@@ -155,12 +171,20 @@ impl Parser {
         };
         if let Some(op) = op {
             let pos = self.pos();
+            self.descend(1)?;
             self.next();
             let x = self.primary_or_unary()?;
+            self.ascend(1);
             return Ok(Expr::new(ExprKind::Unary(op, Box::new(x)), pos));
         }
         let mut x = self.operand()?;
+        // Like a binary chain, each `.name`, call or index nests what precedes it.
+        let mut links = 0;
         loop {
+            if matches!(self.peek(), Tok::Dot | Tok::LParen | Tok::LBrack) {
+                self.descend(1)?;
+                links += 1;
+            }
             match self.peek() {
                 Tok::Dot => {
                     let pos = self.pos();
@@ -180,7 +204,10 @@ impl Parser {
                     self.next();
                     x = self.index_or_slice(x, pos)?;
                 }
-                _ => return Ok(x),
+                _ => {
+                    self.ascend(links);
+                    return Ok(x);
+                }
             }
         }
     }

@@ -36,6 +36,7 @@ pub fn parse_with_origins(name: &str, src: &str, origins: Vec<LineOrigin>) -> Re
         i: 0,
         origins: origins.clone(),
         name: name.clone(),
+        depth: 0,
     };
     match tokenize(src) {
         Ok(t) => p.toks = t,
@@ -78,11 +79,21 @@ pub fn parse_expr(name: &str, src: &str) -> Result<Expr> {
     }
 }
 
+/// The deepest syntax tree the parser builds: nested brackets, calls, unary and binary
+/// operators, postfix chains and blocks each add a level. The resolver, the evaluator
+/// and the destructors walk the tree recursively, so without a bound a pathological
+/// template would overflow the native stack instead of failing with an error. A level
+/// costs under 3 KiB of stack in release builds, so the bound fits the 8 MiB main
+/// thread with room to spare; real templates nest a few dozen levels at most.
+pub(super) const MAX_DEPTH: u32 = 1000;
+
 pub(super) struct Parser {
     toks: Vec<Token>,
     pub(super) i: usize,
     origins: Rc<Vec<LineOrigin>>,
     name: Arc<str>,
+    /// Levels of the tree on the path being parsed (see [`MAX_DEPTH`]).
+    depth: u32,
 }
 
 enum BlockEnd {
@@ -148,6 +159,24 @@ impl Parser {
         };
         self.next();
         t
+    }
+
+    /// Enters `levels` more levels of the syntax tree; fails at the current token when
+    /// that goes past [`MAX_DEPTH`]. Pair with [`Parser::ascend`] on success (an error
+    /// ends the parse, so the count needs no repair then).
+    pub(super) fn descend(&mut self, levels: u32) -> Result<()> {
+        self.depth += levels;
+        if self.depth > MAX_DEPTH {
+            return self.err(format!(
+                "nesting too deep: more than {MAX_DEPTH} levels of brackets, operators or blocks"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Leaves `levels` levels entered with [`Parser::descend`].
+    pub(super) fn ascend(&mut self, levels: u32) {
+        self.depth -= levels;
     }
 
     pub(super) fn err<T>(&self, msg: impl Into<String>) -> Result<T> {
@@ -296,6 +325,13 @@ impl Parser {
     /// Parses the statements after a `:`. Returns how a multi-line block ended (None for
     /// a one-line suite).
     fn suite(&mut self, in_if: bool) -> Result<(Vec<Stmt>, Option<BlockEnd>)> {
+        self.descend(1)?;
+        let suite = self.suite_body(in_if)?;
+        self.ascend(1);
+        Ok(suite)
+    }
+
+    fn suite_body(&mut self, in_if: bool) -> Result<(Vec<Stmt>, Option<BlockEnd>)> {
         let mut body = Vec::new();
         if self.peek() != &Tok::Newline {
             self.simple_stmts(&mut body)?;

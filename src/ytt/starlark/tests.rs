@@ -577,3 +577,76 @@ fn loops_and_calls_run_at_a_reasonable_speed() {
     assert_eq!(repr(&m.get("s").unwrap()), "399980000");
     assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
 }
+
+/// Programs nested `levels` deep in each way the parser counts (see
+/// `parser::MAX_DEPTH`): brackets, calls, indexing, unary and binary operators,
+/// conditionals and blocks. The top-level statement adds one level and so does each
+/// nesting, except a call, which adds two (the call and its argument); the index inside
+/// the last `[0]` adds one more.
+fn nested_programs(levels: usize) -> Vec<(&'static str, String)> {
+    let n = levels - 1;
+    vec![
+        (
+            "parens",
+            format!("x = {}1{}\n", "(".repeat(n), ")".repeat(n)),
+        ),
+        (
+            "lists",
+            format!("x = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+        ),
+        (
+            "dicts",
+            format!("x = {}1{}\n", "{1: ".repeat(n), "}".repeat(n)),
+        ),
+        ("negations", format!("x = {}1\n", "-".repeat(n))),
+        ("nots", format!("x = {}1\n", "not ".repeat(n))),
+        ("sums", format!("x = 1{}\n", "+1".repeat(n))),
+        ("indexes", format!("x = \"s\"{}\n", "[0]".repeat(n - 1))),
+        (
+            "calls",
+            format!("x = {}1{}\n", "str(".repeat(n / 2), ")".repeat(n / 2)),
+        ),
+        (
+            "conditionals",
+            format!("x = {}1\n", "1 if False else ".repeat(n)),
+        ),
+        (
+            "ifs",
+            format!(
+                "{}x = 1\n{}",
+                "if True:\n".repeat(levels - 1),
+                "end\n".repeat(levels - 1)
+            ),
+        ),
+    ]
+}
+
+#[test]
+fn nesting_past_the_parser_limit_is_a_syntax_error_not_a_stack_overflow() {
+    // Debug builds take about 20 KiB of stack per level; release builds under 3 KiB.
+    let checks = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(|| {
+            for (what, src) in nested_programs(1000) {
+                // The deepest tree allowed parses and runs.
+                run(&src).unwrap_or_else(|e| panic!("{what} at 1000 levels: {}", e.msg));
+            }
+            for (what, src) in nested_programs(1002) {
+                let e = run(&src).expect_err(what);
+                assert_eq!(
+                    e.msg,
+                    "nesting too deep: more than 1000 levels of brackets, operators or blocks",
+                    "{what}"
+                );
+                let line = e.pos.as_ref().map(|p| p.line);
+                let want = if what == "ifs" { 1001 } else { 1 };
+                assert_eq!(line, Some(want), "{what}");
+            }
+            // 100,000 levels: the parser stops at the limit instead of recursing on.
+            for (what, src) in nested_programs(100_000) {
+                assert!(run(&src).is_err(), "{what}");
+            }
+        })
+        .unwrap();
+    checks.join().unwrap();
+}
