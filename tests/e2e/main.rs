@@ -16,6 +16,7 @@ mod bundle_registry;
 mod bundle_tar_conformance;
 mod cli_image;
 mod cli_image_tar;
+mod cli_process;
 mod layout;
 mod lock;
 mod pinniped_example;
