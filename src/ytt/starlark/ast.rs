@@ -133,7 +133,10 @@ pub enum CompBody {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Ident(Ident),
-    Int(i128),
+    /// An integer literal that fits 64 bits; larger ones are [`ExprKind::BigInt`], so
+    /// that an `Expr` needs 8-byte alignment, not 16 (88 bytes instead of 96).
+    Int(i64),
+    BigInt(Box<i128>),
     Float(f64),
     Str(Rc<str>),
     List(Vec<Expr>),
@@ -167,6 +170,10 @@ pub struct Expr {
     pub kind: ExprKind,
     pub pos: Position,
 }
+
+// The size `ExprKind::Int` documents, on 64-bit targets.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(std::mem::size_of::<Expr>() <= 88);
 
 impl Expr {
     pub fn new(kind: ExprKind, pos: Position) -> Self {
@@ -237,7 +244,9 @@ pub struct FuncDef {
 }
 
 /// What a statement does. Expressions beside other fields are boxed, so that a statement
-/// takes 144 bytes rather than 256 (a generated program has hundreds of statements).
+/// takes 120 bytes rather than 256 (a generated program has hundreds of statements; a
+/// list of 256 of them then fits one 30 KiB block of the allocator's arena instead of a
+/// 36 KiB block from the system allocator).
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     Expr(Expr),
@@ -283,7 +292,7 @@ pub struct Stmt {
 
 // The size the `StmtKind` documentation promises, on 64-bit targets.
 #[cfg(target_pointer_width = "64")]
-const _: () = assert!(std::mem::size_of::<Stmt>() <= 144);
+const _: () = assert!(std::mem::size_of::<Stmt>() <= 120);
 
 impl Stmt {
     pub fn new(kind: StmtKind, pos: Position) -> Self {

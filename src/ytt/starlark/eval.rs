@@ -511,7 +511,8 @@ impl Thread {
         // Small dispatcher: keeps the recursive path's stack frames small in debug builds.
         match &e.kind {
             ExprKind::Ident(id) => self.lookup(fr, id),
-            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Int(i) => Ok(Value::Int(i128::from(*i))),
+            ExprKind::BigInt(i) => Ok(Value::Int(**i)),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Call(f, args) => self.eval_call(fr, f, args, &e.pos),
             ExprKind::Binary(op, x, y) if !matches!(op, BinOp::And | BinOp::Or) => {
@@ -543,7 +544,8 @@ impl Thread {
     fn eval_other(&mut self, fr: &mut Frame, e: &Expr) -> Result<Value> {
         match &e.kind {
             ExprKind::Ident(id) => self.lookup(fr, id),
-            ExprKind::Int(i) => Ok(Value::Int(*i)),
+            ExprKind::Int(i) => Ok(Value::Int(i128::from(*i))),
+            ExprKind::BigInt(i) => Ok(Value::Int(**i)),
             ExprKind::Float(f) => Ok(Value::Float(*f)),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::List(l) => {

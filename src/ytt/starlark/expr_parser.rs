@@ -297,12 +297,12 @@ impl Parser {
             },
             &Tok::Int(v) => {
                 self.next();
-                Ok(Expr::new(ExprKind::Int(v.into()), pos))
+                Ok(Expr::new(ExprKind::Int(v), pos))
             }
             Tok::BigInt(v) => {
-                let v = **v;
+                let v = v.clone();
                 self.next();
-                Ok(Expr::new(ExprKind::Int(v), pos))
+                Ok(Expr::new(ExprKind::BigInt(v), pos))
             }
             &Tok::Float(v) => {
                 self.next();

@@ -287,7 +287,9 @@ impl Resolver<'_> {
     fn expr(&mut self, e: &mut Expr) -> Result<()> {
         match &mut e.kind {
             ExprKind::Ident(i) => self.ident(i),
-            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) => Ok(()),
+            ExprKind::Int(_) | ExprKind::BigInt(_) | ExprKind::Float(_) | ExprKind::Str(_) => {
+                Ok(())
+            }
             ExprKind::List(l) | ExprKind::Tuple(l) => l.iter_mut().try_for_each(|x| self.expr(x)),
             ExprKind::Dict(entries) => entries.iter_mut().try_for_each(|(k, v)| {
                 self.expr(k)?;

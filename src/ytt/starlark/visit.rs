@@ -53,7 +53,11 @@ pub fn for_each_expr(stmts: &[Stmt], into_defs: bool, f: &mut dyn FnMut(&Expr)) 
 pub fn walk_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
     match &e.kind {
-        ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Str(_) => {}
+        ExprKind::Ident(_)
+        | ExprKind::Int(_)
+        | ExprKind::BigInt(_)
+        | ExprKind::Float(_)
+        | ExprKind::Str(_) => {}
         ExprKind::List(l) | ExprKind::Tuple(l) => l.iter().for_each(|x| walk_expr(x, f)),
         ExprKind::Dict(entries) => {
             for (k, v) in entries {
