@@ -7,6 +7,7 @@
 
 pub mod allocator;
 pub mod bundle;
+pub mod byte_search;
 pub mod cli;
 pub mod lock;
 pub mod oci;

@@ -224,7 +224,7 @@ fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
 fn new_file(rel: String, bytes: Arc<[u8]>) -> InputFile {
     let (kind, library) = kind_of(&rel);
     InputFile {
-        mentions_data_values: memchr::memmem::find(&bytes, b"data/values").is_some(),
+        mentions_data_values: crate::byte_search::contains(&bytes, b"data/values"),
         rel,
         bytes,
         kind,

@@ -179,17 +179,11 @@ fn count(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 }
 
 fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(0);
-    }
-    memchr::memmem::find(hay, needle)
+    crate::byte_search::find(hay, needle)
 }
 
 fn rfind_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(hay.len());
-    }
-    memchr::memmem::rfind(hay, needle)
+    crate::byte_search::rfind(hay, needle)
 }
 
 fn startswith(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
