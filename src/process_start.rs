@@ -27,6 +27,18 @@ pub fn prepare() {
     report_stack_overflows();
 }
 
+/// How many CPUs this process may run on (its affinity mask; 1 when that cannot be read).
+pub fn usable_cpus() -> usize {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set, filled in by the call.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return 1;
+        }
+        libc::CPU_COUNT(&set) as usize
+    }
+}
+
 /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is not open.
 fn open_missing_standard_descriptors() {
     let mut fds = [0, 1, 2].map(|fd| libc::pollfd {

@@ -311,13 +311,46 @@ fn vm_flags_of_mapping_holding(addr: usize) -> Option<String> {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn the_arena_is_aligned_and_advised_as_huge_pages() {
+fn the_arena_keeps_small_pages_for_its_prefix_and_huge_pages_after() {
     let len = 8 << 20;
-    let base = reserve_huge_page_memory(len).expect("reserve");
-    assert_eq!(base % HUGE_PAGE, 0, "arena at {base:#x}");
-    for addr in [base, base + len - 1] {
+    let start = reserve_arena_memory(len).expect("reserve");
+    let huge = start + SMALL_PAGE_PREFIX;
+    assert_eq!(huge % HUGE_PAGE, 0, "huge pages start at {huge:#x}");
+    for addr in [start, huge - 1] {
+        let flags = vm_flags_of_mapping_holding(addr).expect("prefix not mapped");
+        assert!(!flags.contains(" hg"), "{addr:#x}: {flags}");
+    }
+    for addr in [huge, start + len - 1] {
         let flags = vm_flags_of_mapping_holding(addr).expect("arena not mapped");
         assert!(flags.contains(" hg"), "{addr:#x}: {flags}");
     }
-    unsafe { libc::munmap(base as *mut libc::c_void, len) };
+    assert!(vm_flags_of_mapping_holding(start + len).is_none_or(|f| !f.contains(" hg")));
+    unsafe { libc::munmap(start as *mut libc::c_void, len) };
+}
+
+/// Pages of `start..start + len` that are resident, by `mincore`.
+#[cfg(target_os = "linux")]
+fn resident_pages(start: usize, len: usize) -> usize {
+    let mut vec = vec![0u8; len.div_ceil(4096)];
+    let rc = unsafe { libc::mincore(start as *mut libc::c_void, len, vec.as_mut_ptr()) };
+    assert_eq!(rc, 0, "mincore");
+    vec.iter().filter(|&&v| v & 1 != 0).count()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn prefaulting_makes_the_first_huge_page_resident_and_keeps_blocks() {
+    let arena = leaked_arena(8 << 20);
+    // A block in the prefix, written before the prefault.
+    let layout = Layout::from_size_align(64, 16).unwrap();
+    let block = unsafe { arena.alloc(layout) };
+    fill(block, 64, 7);
+    let start = arena.base.load(Ordering::Acquire);
+    let huge = start + SMALL_PAGE_PREFIX;
+    assert_eq!(resident_pages(huge, HUGE_PAGE), 0);
+    arena.prefault_huge_page();
+    assert_eq!(resident_pages(huge, HUGE_PAGE), HUGE_PAGE / 4096);
+    assert_eq!(resident_pages(huge + HUGE_PAGE, HUGE_PAGE), 0);
+    check(block, 64, 7);
+    unsafe { arena.dealloc(block, layout) };
 }
