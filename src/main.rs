@@ -39,9 +39,10 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 /// Has a helper thread fault in the allocator's first huge page while this thread starts
 /// up in the arena's small-page prefix (see [`strake::allocator`]): the kernel zeroes
 /// the 2 MiB page on another core instead of in the middle of this thread's work.
-/// `scripts/bench-ab` against the same build without it: schema exports 0.93–0.94, renders
-/// 0.77–0.81 of the time. Skipped when the process may use a single CPU, where the helper
-/// would only take turns with this thread.
+/// `scripts/bench-ab`, PGO dist builds with and without it: renders 0.79–0.83 of the
+/// time; schema exports 1.00 (they reach the huge pages about when the helper has
+/// started). Skipped when the process may use a single CPU, where the helper would only
+/// take turns with this thread.
 #[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
 fn prefault_heap_in_background() {
     if process_start::usable_cpus() < 2 {
