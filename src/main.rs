@@ -4,13 +4,25 @@
 //! letting Rust's runtime start it (see [`process_start`]): Rust's start-up reads
 //! `/proc/self/maps` and maps a signal stack, about 45 µs of every run, which is 3% of a
 //! schema export. What that start-up does for us is done here at a fraction of the cost.
+//! (`cargo test` builds this file with its own test harness as `main`, so the C `main` is
+//! left out of test builds.)
 
 #![cfg_attr(
-    all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"),
+    all(
+        target_os = "linux",
+        target_arch = "x86_64",
+        target_env = "gnu",
+        not(test)
+    ),
     no_main
 )]
 
-#[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
+#[cfg(all(
+    target_os = "linux",
+    target_arch = "x86_64",
+    target_env = "gnu",
+    not(test)
+))]
 mod process_start;
 
 /// Small blocks from a huge-page arena, the rest from the system allocator; see
@@ -22,7 +34,12 @@ static ALLOCATOR: strake::allocator::ClassArena =
 /// The C entry point: prepares the process as Rust's runtime would, runs the command,
 /// and exits with its code, flushing stdout. A panic has printed its message through
 /// the panic hook already and exits with 101, as it would from a Rust `main`.
-#[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
+#[cfg(all(
+    target_os = "linux",
+    target_arch = "x86_64",
+    target_env = "gnu",
+    not(test)
+))]
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
     process_start::prepare();
@@ -43,7 +60,12 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 /// time; schema exports 1.00 (they reach the huge pages about when the helper has
 /// started). Skipped when the process may use a single CPU, where the helper would only
 /// take turns with this thread.
-#[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
+#[cfg(all(
+    target_os = "linux",
+    target_arch = "x86_64",
+    target_env = "gnu",
+    not(test)
+))]
 fn prefault_heap_in_background() {
     if process_start::usable_cpus() < 2 {
         return;
@@ -57,14 +79,24 @@ fn prefault_heap_in_background() {
 /// The exit status an `ExitCode` stands for. std has no stable accessor for it
 /// (`ExitCode::exit_process` is unstable), but two codes compare equal exactly when
 /// their statuses do, and strake's commands use a handful of small values.
-#[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
+#[cfg(all(
+    target_os = "linux",
+    target_arch = "x86_64",
+    target_env = "gnu",
+    not(test)
+))]
 fn exit_status(code: std::process::ExitCode) -> libc::c_int {
     (0..=u8::MAX)
         .find(|&n| std::process::ExitCode::from(n) == code)
         .map_or(1, libc::c_int::from)
 }
 
-#[cfg(not(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu")))]
+#[cfg(not(all(
+    target_os = "linux",
+    target_arch = "x86_64",
+    target_env = "gnu",
+    not(test)
+)))]
 fn main() -> std::process::ExitCode {
     strake::cli::main()
 }
@@ -73,7 +105,12 @@ fn main() -> std::process::ExitCode {
 /// 16 pages around every fault (fault-around): a run touches a small part of the
 /// large binary, and the neighbours it never executes would otherwise count in its
 /// resident memory.
-#[cfg(all(target_os = "linux", target_arch = "x86_64", target_env = "gnu"))]
+#[cfg(all(
+    target_os = "linux",
+    target_arch = "x86_64",
+    target_env = "gnu",
+    not(test)
+))]
 fn text_pages_on_demand() {
     unsafe extern "C" {
         static __executable_start: u8;
