@@ -11,5 +11,6 @@ pub mod byte_search;
 pub mod cli;
 pub mod lock;
 pub mod oci;
+pub mod other_cpus;
 pub mod yaml;
 pub mod ytt;

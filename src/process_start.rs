@@ -41,10 +41,12 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 /// the 2 MiB page on another core instead of in the middle of this thread's work.
 /// `scripts/bench-ab`, PGO dist builds with and without it: renders 0.79–0.83 of the
 /// time; schema exports 1.00 (they reach the huge pages about when the helper has
-/// started). Skipped when the process may use a single CPU, where the helper would only
-/// take turns with this thread.
+/// started). Skipped when the process may run on one CPU only (no
+/// [`strake::other_cpus`]), where the helper would only take turns with this thread. It
+/// is not pinned to the other CPUs as the template parse-ahead helpers are: pinned, it
+/// shares their CPU, and renders took 1.13–1.18 times as long (`scripts/bench-ab`).
 fn prefault_heap_in_background() {
-    if usable_cpus() < 2 {
+    if strake::other_cpus::other_cpus().is_none() {
         return;
     }
     // A failed spawn leaves the page to be faulted in on first use, as without the helper.
@@ -91,18 +93,6 @@ pub fn prepare() {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
     report_stack_overflows();
-}
-
-/// How many CPUs this process may run on (its affinity mask; 1 when that cannot be read).
-pub fn usable_cpus() -> usize {
-    // SAFETY: a zeroed cpu_set_t is a valid empty set, filled in by the call.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return 1;
-        }
-        libc::CPU_COUNT(&set) as usize
-    }
 }
 
 /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is not open.
