@@ -290,19 +290,15 @@ impl Parser {
     fn operand(&mut self) -> Result<Expr> {
         let pos = self.pos();
         match self.peek() {
-            Tok::Ident(_) | Tok::Str(_) => match self.next_tok() {
+            Tok::Ident(_) | Tok::Str(_) | Tok::BigInt(_) => match self.next_tok() {
                 Tok::Ident(n) => Ok(Expr::new(ExprKind::Ident(Ident::new(n, pos.clone())), pos)),
                 Tok::Str(s) => Ok(Expr::new(ExprKind::Str(s), pos)),
-                _ => unreachable!("peeked an identifier or a string"),
+                Tok::BigInt(v) => Ok(Expr::new(ExprKind::BigInt(v), pos)),
+                _ => unreachable!("peeked an identifier, a string or a big int"),
             },
             &Tok::Int(v) => {
                 self.next();
                 Ok(Expr::new(ExprKind::Int(v), pos))
-            }
-            Tok::BigInt(v) => {
-                let v = v.clone();
-                self.next();
-                Ok(Expr::new(ExprKind::BigInt(v), pos))
             }
             &Tok::Float(v) => {
                 self.next();
