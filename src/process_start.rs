@@ -16,7 +16,7 @@
 //! with the default segmentation fault.
 //!
 //! The C `main` itself is here too, with the start-up work of strake's own: code paging
-//! advice and the helper thread that faults in the allocator's first huge page.
+//! advice and the choice of how the heap starts (see [`start_heap`]).
 
 use std::cell::UnsafeCell;
 
@@ -24,10 +24,14 @@ use std::cell::UnsafeCell;
 /// and exits with its code, flushing stdout. A panic has printed its message through
 /// the panic hook already and exits with 101, as it would from a Rust `main`.
 #[unsafe(no_mangle)]
-extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
+extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc::c_int {
     prepare();
     text_pages_on_demand();
-    prefault_heap_in_background();
+    // SAFETY: the C runtime passes `argc` valid NUL-terminated strings (the program
+    // name first), which live as long as the process.
+    let args = (1..usize::try_from(argc).unwrap_or(0))
+        .map(|i| unsafe { std::ffi::CStr::from_ptr(*argv.add(i)) }.to_bytes());
+    start_heap(strake::cli::renders_templates(args));
     let status = match std::panic::catch_unwind(strake::cli::main) {
         Ok(code) => exit_status(code),
         Err(_) => 101,
@@ -36,16 +40,28 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
     std::process::exit(status)
 }
 
-/// Has a helper thread fault in the allocator's first huge page while this thread starts
-/// up in the arena's small-page prefix (see [`strake::allocator`]): the kernel zeroes
-/// the 2 MiB page on another core instead of in the middle of this thread's work.
-/// `scripts/bench-ab`, PGO dist builds with and without it: renders 0.79–0.83 of the
-/// time; schema exports 1.00 (they reach the huge pages about when the helper has
-/// started). Skipped when the process may run on one CPU only (no
-/// [`strake::other_cpus`]), where the helper would only take turns with this thread. It
-/// is not pinned to the other CPUs as the template parse-ahead helpers are: pinned, it
-/// shares their CPU, and renders took 1.13–1.18 times as long (`scripts/bench-ab`).
-fn prefault_heap_in_background() {
+/// Chooses how the heap starts, before its first allocation.
+///
+/// A template render (`renders`) gets huge pages, and a helper thread faults in the
+/// allocator's first huge page while this thread starts up in the arena's small-page
+/// prefix (see [`strake::allocator`]): the kernel zeroes the 2 MiB page on another core
+/// instead of in the middle of this thread's work. With the helper, renders took
+/// 0.79–0.83 of the time they took without it (`scripts/bench-ab`), and 0.75 of the time
+/// they took on small pages. The helper is skipped when the process may run on one CPU only (no
+/// [`strake::other_cpus`]), where it would only take turns with this thread. It is not
+/// pinned to the other CPUs as the template parse-ahead helpers are: pinned, it shares
+/// their CPU, and renders took 1.13–1.18 times as long.
+///
+/// Every other command keeps the heap on 4 KiB pages. A schema export, which allocates
+/// about 500 KiB, took 0.94–0.95 of the time that way, and `strake version` 0.80
+/// (alternating runs of one binary, 10 × 20 each); the schema export's peak RSS dropped
+/// from 6.3 to 4.7 MiB. The registry and bundle commands run for much longer than a
+/// page fault takes, and their large buffers come from the system allocator anyway.
+fn start_heap(renders: bool) {
+    if !renders {
+        crate::ALLOCATOR.use_small_pages();
+        return;
+    }
     if strake::other_cpus::other_cpus().is_none() {
         return;
     }

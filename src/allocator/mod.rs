@@ -36,6 +36,9 @@
 //!   has the kernel zero the first 2 MiB page on another core. Zeroing that page took
 //!   0.1–0.15 ms of the main thread's time; a render now starts without waiting for it
 //!   (a schema export reaches the huge pages too soon to gain).
+//! - [`ClassArena::use_small_pages`] keeps the whole arena on 4 KiB pages; the binary
+//!   uses it for every command but a template render, as a short run that allocates a
+//!   few hundred KiB loses more zeroing a 2 MiB page than it saves in page faults.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::UnsafeCell;
@@ -181,6 +184,9 @@ pub struct ClassArena {
     /// `dealloc` and `realloc` to tell arena blocks from system ones.
     base: AtomicUsize,
     len: AtomicUsize,
+    /// Whether the arena past its prefix is advised as huge-page memory (the default; see
+    /// [`ClassArena::use_small_pages`]).
+    huge_pages: AtomicBool,
 }
 
 // SAFETY: `shared` is only touched while `lock` is held; `base` and `len` are atomics;
@@ -205,7 +211,27 @@ impl ClassArena {
             }),
             base: AtomicUsize::new(0),
             len: AtomicUsize::new(0),
+            huge_pages: AtomicBool::new(true),
         }
+    }
+
+    /// Keeps the whole arena on ordinary 4 KiB pages: no huge-page advice. For a short
+    /// process that allocates a few hundred KiB, zeroing a 2 MiB page costs more than the
+    /// small page faults it saves (the `strake` binary does this for every command but a
+    /// template render; see its `process_start`). Call it before the first allocation;
+    /// called later it withdraws the advice for pages not touched yet.
+    pub fn use_small_pages(&self) {
+        self.huge_pages.store(false, Ordering::Release);
+        #[cfg(target_os = "linux")]
+        self.locked(|shared| {
+            if shared.reservation == Reservation::Reserved {
+                let start = self.base.load(Ordering::Acquire);
+                // SAFETY: advice on the arena's own mapping; contents are kept.
+                unsafe {
+                    advise_after_prefix(start, self.reserve, libc::MADV_NOHUGEPAGE);
+                }
+            }
+        });
     }
 
     /// Whether `ptr` is an arena block.
@@ -423,7 +449,8 @@ impl ClassArena {
             return;
         }
         shared.reservation = Reservation::Unavailable;
-        if let Some(base) = reserve_arena_memory(self.reserve) {
+        let huge_pages = self.huge_pages.load(Ordering::Acquire);
+        if let Some(base) = reserve_arena_memory(self.reserve, huge_pages) {
             shared.reservation = Reservation::Reserved;
             shared.bump = base;
             shared.end = base + self.reserve;
@@ -482,7 +509,9 @@ impl ClassArena {
     /// be reserved, and is only advice where the kernel lacks the call (before 5.14).
     pub fn prefault_huge_page(&self) {
         self.locked(|shared| self.ensure_reserved(shared));
-        if self.len.load(Ordering::Acquire) < SMALL_PAGE_PREFIX + HUGE_PAGE {
+        if self.len.load(Ordering::Acquire) < SMALL_PAGE_PREFIX + HUGE_PAGE
+            || !self.huge_pages.load(Ordering::Acquire)
+        {
             return;
         }
         #[cfg(target_os = "linux")]
@@ -501,9 +530,10 @@ impl ClassArena {
 
 /// Maps `len` bytes for the arena and returns their start: the first
 /// [`SMALL_PAGE_PREFIX`] bytes end on a huge-page boundary and keep ordinary pages; the
-/// rest is advised as huge-page memory. Nothing is committed until touched.
+/// rest is advised as huge-page memory when `huge_pages`. Nothing is committed until
+/// touched.
 #[cfg(target_os = "linux")]
-fn reserve_arena_memory(len: usize) -> Option<usize> {
+fn reserve_arena_memory(len: usize, huge_pages: bool) -> Option<usize> {
     let prefix = SMALL_PAGE_PREFIX.min(len);
     let aligned = reserve_aligned(len + HUGE_PAGE)?;
     let start = aligned + HUGE_PAGE - prefix;
@@ -513,19 +543,31 @@ fn reserve_arena_memory(len: usize) -> Option<usize> {
     unsafe {
         libc::munmap(aligned as *mut libc::c_void, HUGE_PAGE - prefix);
         libc::munmap((start + len) as *mut libc::c_void, prefix);
-        if len > prefix {
-            libc::madvise(
-                (start + prefix) as *mut libc::c_void,
-                len - prefix,
-                libc::MADV_HUGEPAGE,
-            );
+        if huge_pages {
+            advise_after_prefix(start, len, libc::MADV_HUGEPAGE);
         }
     }
     Some(start)
 }
 
+/// Gives paging `advice` for the part of the arena at `start` (`len` bytes) past its
+/// small-page prefix.
+///
+/// # Safety
+/// `start..start + len` must be the arena's mapping; the advice must keep its contents.
+#[cfg(target_os = "linux")]
+unsafe fn advise_after_prefix(start: usize, len: usize, advice: libc::c_int) {
+    let prefix = SMALL_PAGE_PREFIX.min(len);
+    if len > prefix {
+        // SAFETY: per the caller, the range is our own mapping.
+        unsafe {
+            libc::madvise((start + prefix) as *mut libc::c_void, len - prefix, advice);
+        }
+    }
+}
+
 #[cfg(not(target_os = "linux"))]
-fn reserve_arena_memory(_len: usize) -> Option<usize> {
+fn reserve_arena_memory(_len: usize, _huge_pages: bool) -> Option<usize> {
     None
 }
 

@@ -313,7 +313,7 @@ fn vm_flags_of_mapping_holding(addr: usize) -> Option<String> {
 #[test]
 fn the_arena_keeps_small_pages_for_its_prefix_and_huge_pages_after() {
     let len = 8 << 20;
-    let start = reserve_arena_memory(len).expect("reserve");
+    let start = reserve_arena_memory(len, true).expect("reserve");
     let huge = start + SMALL_PAGE_PREFIX;
     assert_eq!(huge % HUGE_PAGE, 0, "huge pages start at {huge:#x}");
     for addr in [start, huge - 1] {
@@ -352,5 +352,42 @@ fn prefaulting_makes_the_first_huge_page_resident_and_keeps_blocks() {
     assert_eq!(resident_pages(huge, HUGE_PAGE), HUGE_PAGE / 4096);
     assert_eq!(resident_pages(huge + HUGE_PAGE, HUGE_PAGE), 0);
     check(block, 64, 7);
+    unsafe { arena.dealloc(block, layout) };
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_arena_told_to_use_small_pages_gets_no_huge_page_advice_and_no_prefault() {
+    let arena = leaked_arena(8 << 20);
+    arena.use_small_pages();
+    let layout = Layout::from_size_align(64, 16).unwrap();
+    let block = unsafe { arena.alloc(layout) };
+    fill(block, 64, 3);
+    let start = arena.base.load(Ordering::Acquire);
+    let huge = start + SMALL_PAGE_PREFIX;
+    for addr in [start, huge, start + (8 << 20) - 1] {
+        let flags = vm_flags_of_mapping_holding(addr).expect("arena not mapped");
+        assert!(!flags.contains(" hg"), "{addr:#x}: {flags}");
+    }
+    arena.prefault_huge_page();
+    assert_eq!(resident_pages(huge, HUGE_PAGE), 0, "prefaulted anyway");
+    check(block, 64, 3);
+    unsafe { arena.dealloc(block, layout) };
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn small_pages_asked_for_after_the_first_allocation_withdraw_the_advice() {
+    let arena = leaked_arena(8 << 20);
+    let layout = Layout::from_size_align(64, 16).unwrap();
+    let block = unsafe { arena.alloc(layout) };
+    fill(block, 64, 5);
+    let huge = arena.base.load(Ordering::Acquire) + SMALL_PAGE_PREFIX;
+    let before = vm_flags_of_mapping_holding(huge).expect("arena not mapped");
+    assert!(before.contains(" hg"), "{before}");
+    arena.use_small_pages();
+    let after = vm_flags_of_mapping_holding(huge).expect("arena not mapped");
+    assert!(!after.contains(" hg") && after.contains(" nh"), "{after}");
+    check(block, 64, 5);
     unsafe { arena.dealloc(block, layout) };
 }
