@@ -48,6 +48,35 @@ fn export_with_every_annotation_matches_ytt() {
     assert_eq!(out, want);
 }
 
+/// Constant annotations (plain string literals, made at compile time) and evaluated ones
+/// on one node apply in source order: of two `schema/desc`, the later wins, as in ytt.
+#[test]
+fn constant_and_evaluated_annotations_apply_in_source_order() {
+    let schema = "#@data/values-schema\n---\n\
+                  #@schema/desc \"constant first\"\n#@schema/desc (\"evaluated second\")\na: 1\n\
+                  #@schema/desc (\"evaluated first\")\n#@schema/desc \"constant second\"\n\
+                  #@schema/title 'title'\nb: \"\"\n\
+                  #@schema/nullable\n#@schema/desc (\"x\" + \"y\")\n#@schema/title \"t\"\nc: 0\n";
+    let out = render(
+        &[("schema.yml", schema)],
+        &[
+            "-f",
+            ".",
+            "--data-values-schema-inspect",
+            "-o",
+            "openapi-v3",
+        ],
+    )
+    .unwrap();
+    let properties = out.split("properties:\n").nth(1).unwrap();
+    assert_eq!(
+        properties,
+        "        a:\n          type: integer\n          description: evaluated second\n          default: 1\n\
+         \x20       b:\n          title: title\n          type: string\n          description: constant second\n          default: \"\"\n\
+         \x20       c:\n          title: t\n          type: integer\n          nullable: true\n          description: xy\n          default: null\n"
+    );
+}
+
 #[test]
 fn extended_export_adds_validations_required_and_examples() {
     let out = render(

@@ -13,7 +13,8 @@ use crate::yaml::{self, CommentKind, DocumentSet, Value};
 
 use super::program::{BlockError, Program, host_call};
 use super::text::{self, starlark_string};
-use crate::ytt::node::Pos;
+use crate::ytt::node::{Ann, Pos};
+use crate::ytt::starlark::Value as SValue;
 
 /// Starts an instance of a node: `__ytt_start(tag)` or `__ytt_start(tag, key)`.
 pub use super::program::START;
@@ -47,6 +48,21 @@ pub struct TNode {
     pub kind: TKind,
     pub parent: Option<usize>,
     pub pos: Pos,
+    /// The node's annotations in source order when some of them are constant (see
+    /// [`AnnSlot`]); empty when all of them are recorded by `__ytt_annot` calls.
+    pub anns: Box<[AnnSlot]>,
+}
+
+/// One annotation of a node. An annotation whose arguments are nothing or one plain
+/// string literal (`#@schema/nullable`, `#@schema/title "Replicas"`) has the same value
+/// at every instance of the node: it is made here, once, instead of by an `__ytt_annot`
+/// call that the program would lex, parse and run (55 of the 92 annotations of the
+/// Pinniped supervisor's values schema). The others stay calls, and each instance's
+/// annotations are the constant ones with the called ones in their places.
+#[derive(Debug, Clone)]
+pub enum AnnSlot {
+    Constant(Ann),
+    Called,
 }
 
 /// A compiled YAML template.
@@ -106,6 +122,30 @@ pub fn compile(ds: &DocumentSet, opts: CompileOpts) -> Result<Compiled, CompileE
     })
 }
 
+/// The arguments of an annotation whose content is empty or one plain string literal
+/// (quoted with `"` or `'`, holding neither its quote nor a backslash), whose value is
+/// its text; `None` for any other content, which the program evaluates.
+fn constant_args(content: &str) -> Option<Vec<SValue>> {
+    let content = content.trim();
+    if content.is_empty() {
+        return Some(Vec::new());
+    }
+    let quote = *content.as_bytes().first()?;
+    if !matches!(quote, b'"' | b'\'') || content.len() < 2 {
+        return None;
+    }
+    let text = content
+        .strip_prefix(quote as char)?
+        .strip_suffix(quote as char)?;
+    if text
+        .bytes()
+        .any(|b| b == quote || b == b'\\' || b == b'\n' || b == b'\r')
+    {
+        return None;
+    }
+    Some(vec![SValue::Str(Rc::from(text))])
+}
+
 fn line_of(p: &yaml::Position) -> usize {
     p.line.unwrap_or(0)
 }
@@ -119,6 +159,7 @@ impl Compiler {
                 file: self.file.clone(),
                 line,
             },
+            anns: Box::default(),
         });
         self.nodes.len() - 1
     }
@@ -164,7 +205,25 @@ impl Compiler {
                 }
             }
         }
+        let mut slots = Vec::new();
+        let mut any_constant = false;
         for (name, content, line) in anns {
+            if tag < self.nodes.len()
+                && let Some(args) = constant_args(&content)
+            {
+                any_constant = true;
+                slots.push(AnnSlot::Constant(Ann {
+                    name,
+                    args,
+                    kwargs: Vec::new(),
+                    pos: Pos {
+                        file: self.file.clone(),
+                        line,
+                    },
+                }));
+                continue;
+            }
+            slots.push(AnnSlot::Called);
             let name = starlark_string(&name);
             let line_text = line.to_string();
             let mut args = vec![", ", name.as_str(), ", ", line_text.as_str()];
@@ -173,6 +232,9 @@ impl Compiler {
             }
             // The annotation's own line goes along (schema reports point at it).
             self.prog.push_plain(host_call(ANNOT, tag, &args), line);
+        }
+        if any_constant {
+            self.nodes[tag].anns = slots.into_boxed_slice();
         }
         Ok((value, templated))
     }
@@ -399,6 +461,70 @@ mod tests {
             host_call(SET, usize::MAX, &[", (", "x", ")"]),
             format!("__ytt_set({}, (x))", usize::MAX)
         );
+    }
+
+    #[test]
+    fn constant_annotations_stay_out_of_the_program_and_keep_their_places() {
+        let src = "#@a\n#@b 1 + 1\n#@c \"text\"\n#@d 'it'\nx: 1\n#@e\ny: 2\n";
+        let ds = yaml::parse_document_set(src, "t.yml").unwrap();
+        let c = compile(&ds, CompileOpts::default()).unwrap();
+        let prog = c.prog.source();
+        assert_eq!(prog.matches(ANNOT).count(), 1, "{prog}");
+        assert!(prog.contains("__ytt_annot(3, \"b\", 2, 1 + 1)"), "{prog}");
+        let describe = |tag: usize| {
+            c.nodes[tag]
+                .anns
+                .iter()
+                .map(|slot| match slot {
+                    AnnSlot::Constant(a) => format!(
+                        "{}@{}{:?}",
+                        a.name,
+                        a.pos.line,
+                        a.args
+                            .iter()
+                            .map(|v| v.as_str().unwrap())
+                            .collect::<Vec<_>>()
+                    ),
+                    AnnSlot::Called => "called".into(),
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            describe(3),
+            ["a@1[]", "called", "c@3[\"text\"]", "d@4[\"it\"]"]
+        );
+        assert_eq!(describe(4), ["e@6[]"]);
+    }
+
+    #[test]
+    fn only_plain_string_literals_are_constant_arguments() {
+        let text = |c: &str| {
+            constant_args(c).map(|args| {
+                args.iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(text(""), Some(vec![]));
+        assert_eq!(text("  "), Some(vec![]));
+        assert_eq!(text(" \"a b\" "), Some(vec!["a b".to_string()]));
+        assert_eq!(text("'it'"), Some(vec!["it".to_string()]));
+        assert_eq!(text("\"\""), Some(vec![String::new()]));
+        for called in [
+            "\"a\\nb\"",
+            "\"a\" + \"b\"",
+            "\"a\", \"b\"",
+            "\"\"\"a\"\"\"",
+            "\"a\" # note",
+            "'a\"",
+            "\"",
+            "x",
+            "1",
+            "min_len=1",
+            "(\"a\")",
+        ] {
+            assert_eq!(text(called), None, "{called}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::ytt::starlark::fast_hash::FastMap;
 use std::rc::Rc;
 
 use crate::yaml::Value;
-use crate::ytt::compile::yaml::{TKind, TNode};
+use crate::ytt::compile::yaml::{AnnSlot, TKind, TNode};
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::{Error as SError, Value as SValue};
 
@@ -192,12 +192,29 @@ impl Builder {
             .ok_or_else(|| SError::new(format!("internal: unknown node tag {tag}")))
     }
 
-    /// Annotations recorded for the next instance of `tag`.
-    fn take_pending(&mut self, tag: usize) -> Vec<Ann> {
-        if self.pending.is_empty() {
-            return Vec::new();
+    /// The annotations of the next instance of `tag` (node `t`): those `__ytt_annot`
+    /// recorded for it, with the node's constant ones in their places.
+    fn take_anns(&mut self, t: &TNode, tag: usize) -> Vec<Ann> {
+        let called = if self.pending.is_empty() {
+            Vec::new()
+        } else {
+            self.pending.remove(&tag).unwrap_or_default()
+        };
+        if t.anns.is_empty() {
+            return called;
         }
-        self.pending.remove(&tag).unwrap_or_default()
+        let mut called = called.into_iter();
+        let mut anns = Vec::with_capacity(t.anns.len());
+        for slot in &t.anns {
+            match slot {
+                AnnSlot::Constant(ann) => anns.push(ann.clone()),
+                AnnSlot::Called => anns.extend(called.next()),
+            }
+        }
+        // Calls left over from an instance that was never started (an error caught
+        // between its annotations and its start).
+        anns.extend(called);
+        anns
     }
 
     fn yaml_ctx(&mut self) -> SResult<&mut YamlCtx> {
@@ -255,7 +272,7 @@ impl Builder {
     pub fn start(&mut self, tag: usize, key: Option<&SValue>) -> SResult<()> {
         let nodes = self.nodes.clone();
         let t = Self::tnode(&nodes, tag)?;
-        let anns = self.take_pending(tag);
+        let anns = self.take_anns(t, tag);
         let mut slot = Self::new_slot(t, anns);
         if let Some(k) = key {
             slot.key = starlark_to_scalar(k)?;
@@ -282,7 +299,7 @@ impl Builder {
     pub fn set(&mut self, tag: usize, v: &SValue, key: Option<&SValue>) -> SResult<()> {
         let nodes = self.nodes.clone();
         let t = Self::tnode(&nodes, tag)?;
-        let anns = self.take_pending(tag);
+        let anns = self.take_anns(t, tag);
         if let SValue::Host(h) = v
             && let Some(r) = h.as_any().downcast_ref::<Replace>()
         {
