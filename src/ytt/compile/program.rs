@@ -157,7 +157,7 @@ impl Program {
         self.quote = quote;
         self.continued = ends_backslash;
         if starts_statement {
-            let first = first_word(&stmt);
+            let first = first_word(stmt);
             let idx = self.lines.len();
             match first {
                 "def" => self.blocks.push(Block::Def {
@@ -166,7 +166,7 @@ impl Program {
                     returns: Vec::new(),
                 }),
                 "if" | "for" | "while"
-                    if (ends_with_colon(&stmt) || self.depth != 0 || ends_backslash) =>
+                    if (ends_with_colon(stmt) || self.depth != 0 || ends_backslash) =>
                 {
                     self.blocks.push(Block::Other(src_line))
                 }
@@ -343,58 +343,53 @@ pub fn split_comment(s: &str) -> (&str, &str) {
 
 /// Returns the statement text (without a trailing comment when the line starts outside
 /// a string), the bracket depth after the line, whether the line ends in a `\`
-/// continuation, and the string literal still open at its end.
+/// continuation, and the string literal still open at its end. Works on bytes: every
+/// character it looks for is ASCII, and no byte of a multi-byte UTF-8 character is.
 fn scan_code(
     text: &str,
     depth: i32,
     open: Option<(char, bool)>,
-) -> (String, i32, bool, Option<(char, bool)>) {
+) -> (&str, i32, bool, Option<(char, bool)>) {
+    let bytes = text.as_bytes();
     let mut d = depth;
-    let mut quote = open;
-    let chars: Vec<char> = text.chars().collect();
-    let mut code_end = text.len();
+    // Quotes are ASCII: `"` or `'`.
+    let mut quote = open.map(|(q, tri)| (q as u8, tri));
+    let mut code_end = bytes.len();
+    let triple = |i: usize, q: u8| i + 2 < bytes.len() && bytes[i + 1] == q && bytes[i + 2] == q;
     let mut i = 0;
-    let mut byte = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        let triple = |q: char| i + 2 < chars.len() && chars[i + 1] == q && chars[i + 2] == q;
+    while i < bytes.len() {
+        let c = bytes[i];
         match quote {
             Some((q, tri)) => {
-                if c == '\\' {
-                    byte += c.len_utf8();
-                    i += 1;
-                    if i < chars.len() {
-                        byte += chars[i].len_utf8();
-                        i += 1;
-                    }
+                if c == b'\\' {
+                    // The escaped character is skipped (its first byte; the rest of a
+                    // multi-byte one matches nothing).
+                    i += 2;
                     continue;
-                } else if c == q && (!tri || triple(q)) {
+                } else if c == q && (!tri || triple(i, q)) {
                     quote = None;
                     if tri {
-                        byte += 2;
                         i += 2;
                     }
                 }
             }
             None => match c {
-                '"' | '\'' => {
-                    let tri = triple(c);
+                b'"' | b'\'' => {
+                    let tri = triple(i, c);
                     quote = Some((c, tri));
                     if tri {
-                        byte += 2;
                         i += 2;
                     }
                 }
-                '#' => {
-                    code_end = byte;
+                b'#' => {
+                    code_end = i;
                     break;
                 }
-                '(' | '[' | '{' => d += 1,
-                ')' | ']' | '}' => d -= 1,
+                b'(' | b'[' | b'{' => d += 1,
+                b')' | b']' | b'}' => d -= 1,
                 _ => {}
             },
         }
-        byte += c.len_utf8();
         i += 1;
     }
     let code = &text[..code_end];
@@ -405,12 +400,47 @@ fn scan_code(
     {
         quote = None;
     }
-    (code.to_string(), d.max(0), backslash, quote)
+    (
+        code,
+        d.max(0),
+        backslash,
+        quote.map(|(q, tri)| (char::from(q), tri)),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scan_code_finds_comments_brackets_and_open_strings_around_multibyte_text() {
+        // A `#` inside a string is text; after it, a comment.
+        assert_eq!(
+            scan_code("x = \"é#ü\" # ß", 0, None),
+            ("x = \"é#ü\" ", 0, false, None)
+        );
+        // An escaped multi-byte character and an escaped quote stay inside the string.
+        assert_eq!(
+            scan_code("f(\"\\é\\\"(\", [", 0, None),
+            ("f(\"\\é\\\"(\", [", 2, false, None)
+        );
+        // A triple-quoted string opened here is still open at the end of the line...
+        assert_eq!(
+            scan_code("s = \"\"\"ñ # (", 0, None),
+            ("s = \"\"\"ñ # (", 0, false, Some(('"', true)))
+        );
+        // ...and closed on the next, where code resumes.
+        assert_eq!(
+            scan_code("ö\"\"\") # c", 1, Some(('"', true))),
+            ("ö\"\"\") ", 0, false, None)
+        );
+        // A continued line, and a single-quoted string that a line end closes.
+        assert_eq!(
+            scan_code("y = 'ä' + \\", 0, None),
+            ("y = 'ä' + \\", 0, true, None)
+        );
+        assert_eq!(scan_code("z = 'ä", 0, None), ("z = 'ä", 0, false, None));
+    }
 
     #[test]
     fn def_with_nodes_gets_context() {
