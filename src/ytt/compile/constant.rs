@@ -109,9 +109,13 @@ impl Reader<'_> {
 
     fn string(&mut self, quote: u8) -> Option<SValue> {
         let start = self.i + 1;
-        let len = self.s[start..].iter().position(|&b| b == quote)?;
+        // The closing quote must come before any backslash or line break.
+        let len = crate::byte_search::find_any3(quote, b'\\', b'\n', &self.s[start..])?;
+        if self.s[start + len] != quote {
+            return None;
+        }
         let text = &self.s[start..start + len];
-        if text.iter().any(|&b| matches!(b, b'\\' | b'\n' | b'\r')) {
+        if crate::byte_search::contains(text, b"\r") {
             return None;
         }
         // A `"""` string: its text would have started with the two quotes found empty.
@@ -219,6 +223,8 @@ mod tests {
     fn everything_else_is_left_to_the_program() {
         for called in [
             "\"a\\nb\"",
+            "\"a\rb\"",
+            "\"a\nb\"",
             "\"a\" + \"b\"",
             "\"\"\"a\"\"\"",
             "\"a\" # note",
