@@ -328,6 +328,15 @@ fn the_arena_keeps_small_pages_for_its_prefix_and_huge_pages_after() {
     unsafe { libc::munmap(start as *mut libc::c_void, len) };
 }
 
+/// A 64-byte block of `arena` filled by [`fill`] with `tag`, and its layout.
+#[cfg(target_os = "linux")]
+fn filled_block(arena: &ClassArena, tag: usize) -> (*mut u8, Layout) {
+    let layout = Layout::from_size_align(64, 16).unwrap();
+    let block = unsafe { arena.alloc(layout) };
+    fill(block, 64, tag);
+    (block, layout)
+}
+
 /// Pages of `start..start + len` that are resident, by `mincore`.
 #[cfg(target_os = "linux")]
 fn resident_pages(start: usize, len: usize) -> usize {
@@ -342,9 +351,7 @@ fn resident_pages(start: usize, len: usize) -> usize {
 fn prefaulting_makes_the_first_huge_page_resident_and_keeps_blocks() {
     let arena = leaked_arena(8 << 20);
     // A block in the prefix, written before the prefault.
-    let layout = Layout::from_size_align(64, 16).unwrap();
-    let block = unsafe { arena.alloc(layout) };
-    fill(block, 64, 7);
+    let (block, layout) = filled_block(arena, 7);
     let start = arena.base.load(Ordering::Acquire);
     let huge = start + SMALL_PAGE_PREFIX;
     assert_eq!(resident_pages(huge, HUGE_PAGE), 0);
@@ -360,9 +367,7 @@ fn prefaulting_makes_the_first_huge_page_resident_and_keeps_blocks() {
 fn an_arena_told_to_use_small_pages_gets_no_huge_page_advice_and_no_prefault() {
     let arena = leaked_arena(8 << 20);
     arena.use_small_pages();
-    let layout = Layout::from_size_align(64, 16).unwrap();
-    let block = unsafe { arena.alloc(layout) };
-    fill(block, 64, 3);
+    let (block, layout) = filled_block(arena, 3);
     let start = arena.base.load(Ordering::Acquire);
     let huge = start + SMALL_PAGE_PREFIX;
     for addr in [start, huge, start + (8 << 20) - 1] {
@@ -379,9 +384,7 @@ fn an_arena_told_to_use_small_pages_gets_no_huge_page_advice_and_no_prefault() {
 #[test]
 fn small_pages_asked_for_after_the_first_allocation_withdraw_the_advice() {
     let arena = leaked_arena(8 << 20);
-    let layout = Layout::from_size_align(64, 16).unwrap();
-    let block = unsafe { arena.alloc(layout) };
-    fill(block, 64, 5);
+    let (block, layout) = filled_block(arena, 5);
     let huge = arena.base.load(Ordering::Acquire) + SMALL_PAGE_PREFIX;
     let before = vm_flags_of_mapping_holding(huge).expect("arena not mapped");
     assert!(before.contains(" hg"), "{before}");

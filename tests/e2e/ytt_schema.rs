@@ -27,23 +27,22 @@ fn render(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// The flags of a schema export as OpenAPI v3, from the current directory.
+const OPENAPI_EXPORT: &[&str] = &[
+    "-f",
+    ".",
+    "--data-values-schema-inspect",
+    "-o",
+    "openapi-v3",
+];
+
 fn schema_text() -> String {
     std::fs::read_to_string(fixtures().join("values-schema.yml")).unwrap()
 }
 
 #[test]
 fn export_with_every_annotation_matches_ytt() {
-    let out = render(
-        &[("schema.yml", &schema_text())],
-        &[
-            "-f",
-            ".",
-            "--data-values-schema-inspect",
-            "-o",
-            "openapi-v3",
-        ],
-    )
-    .unwrap();
+    let out = render(&[("schema.yml", &schema_text())], OPENAPI_EXPORT).unwrap();
     let want = std::fs::read_to_string(fixtures().join("ytt-schema-openapi-v3.yml")).unwrap();
     assert_eq!(out, want);
 }
@@ -57,17 +56,7 @@ fn constant_and_evaluated_annotations_apply_in_source_order() {
                   #@schema/desc (\"evaluated first\")\n#@schema/desc \"constant second\"\n\
                   #@schema/title 'title'\nb: \"\"\n\
                   #@schema/nullable\n#@schema/desc (\"x\" + \"y\")\n#@schema/title \"t\"\nc: 0\n";
-    let out = render(
-        &[("schema.yml", schema)],
-        &[
-            "-f",
-            ".",
-            "--data-values-schema-inspect",
-            "-o",
-            "openapi-v3",
-        ],
-    )
-    .unwrap();
+    let out = render(&[("schema.yml", schema)], OPENAPI_EXPORT).unwrap();
     let properties = out.split("properties:\n").nth(1).unwrap();
     assert_eq!(
         properties,
@@ -81,14 +70,7 @@ fn constant_and_evaluated_annotations_apply_in_source_order() {
 fn extended_export_adds_validations_required_and_examples() {
     let out = render(
         &[("schema.yml", &schema_text())],
-        &[
-            "-f",
-            ".",
-            "--data-values-schema-inspect",
-            "-o",
-            "openapi-v3",
-            "--openapi-validations",
-        ],
+        &[OPENAPI_EXPORT, &["--openapi-validations"]].concat(),
     )
     .unwrap();
     let want = std::fs::read_to_string(fixtures().join("openapi-extended.yml")).unwrap();
