@@ -47,10 +47,10 @@ extern "C" fn main(argc: libc::c_int, argv: *const *const libc::c_char) -> libc:
 /// prefix (see [`strake::allocator`]): the kernel zeroes the 2 MiB page on another core
 /// instead of in the middle of this thread's work. With the helper, renders took
 /// 0.79–0.83 of the time they took without it (`scripts/bench-ab`), and 0.75 of the time
-/// they took on small pages. The helper is skipped when the process may run on one CPU only (no
-/// [`strake::other_cpus`]), where it would only take turns with this thread. It is not
-/// pinned to the other CPUs as the template parse-ahead helpers are: pinned, it shares
-/// their CPU, and renders took 1.13–1.18 times as long.
+/// they took on small pages. The helper is skipped when the process may run on one CPU
+/// only (no [`strake::other_cpus`]), where it would only take turns with this thread. It
+/// is not pinned to the other CPUs as the template parse-ahead helpers are: pinned, it
+/// shares their CPU, and renders took 1.13–1.18 times as long.
 ///
 /// Every other command keeps the heap on 4 KiB pages. A schema export, which allocates
 /// about 500 KiB, took 0.94–0.95 of the time that way, and `strake version` 0.80
