@@ -151,7 +151,8 @@ pub fn collect(
             std::fs::metadata(&full).map_err(|e| Error::Io(format!("checking file '{p}': {e}")))?;
         if meta.is_dir() {
             let mut files = Vec::new();
-            for entry in walkdir::WalkDir::new(&full).sort_by_file_name() {
+            // Unsorted: the list is sorted by relative path below.
+            for entry in walkdir::WalkDir::new(&full) {
                 let entry =
                     entry.map_err(|e| Error::Io(format!("listing directory '{p}': {e}")))?;
                 if entry.file_type().is_file() {
