@@ -1,5 +1,6 @@
-//! The CPUs this process may use besides the calling thread's, for pinning helper
-//! threads to: the template parse-ahead helpers and the binary's heap prefault helper.
+//! The CPUs this process may use besides the calling thread's: the template parse-ahead
+//! helpers are pinned to them, and the binary starts its heap prefault helper (unpinned)
+//! only when there are any.
 
 /// The CPUs this process may run on other than the calling thread's own.
 ///

@@ -102,7 +102,7 @@ fn text_pages_on_demand() {
 }
 
 /// Runs the start-up steps; call first thing in `main`.
-pub fn prepare() {
+fn prepare() {
     open_missing_standard_descriptors();
     // SAFETY: installing SIG_IGN for SIGPIPE has no preconditions.
     unsafe {
