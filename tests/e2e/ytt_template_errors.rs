@@ -151,6 +151,18 @@ fn expression_past_the_nesting_limit() {
     );
 }
 
+/// Runs `strake template -f NAME` on a file NAME holding `text`, in a fresh directory.
+fn template_cli(name: &str, text: &str) -> std::process::Output {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), text).unwrap();
+    Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["template", "-f", name])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn cli_reports_blocks_past_the_nesting_limit() {
     // 100,000 nested `if` blocks: the 1,000th level (its statement, on line 1,001) is the
@@ -161,14 +173,7 @@ fn cli_reports_blocks_past_the_nesting_limit() {
         "#@ if True:\n".repeat(depth),
         "#@ end\n".repeat(depth)
     );
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("deep.yml"), template).unwrap();
-    let out = Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["template", "-f", "deep.yml"])
-        .output()
-        .unwrap();
+    let out = template_cli("deep.yml", &template);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("nesting too deep"), "{stderr}");
@@ -178,14 +183,7 @@ fn cli_reports_blocks_past_the_nesting_limit() {
 
 #[test]
 fn cli_prints_error_and_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("config.yml"), "a: #@ nope\n").unwrap();
-    let out = Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["template", "-f", "config.yml"])
-        .output()
-        .unwrap();
+    let out = template_cli("config.yml", "a: #@ nope\n");
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("undefined: nope"), "{stderr}");
