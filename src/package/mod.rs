@@ -2,3 +2,4 @@
 //! side: which version a constraint selects, install manifests with checked values).
 
 pub mod constraints;
+pub mod source;
