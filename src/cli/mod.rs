@@ -10,6 +10,8 @@ use clap::{Parser, Subcommand};
 
 pub mod bundle;
 pub mod image;
+pub mod package;
+pub mod package_consume;
 pub mod stores;
 pub mod tag;
 pub mod template;
@@ -50,6 +52,9 @@ enum Command {
     Lock(Box<lock::LockArgs>),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(Box<template::TemplateArgs>),
+    /// Carvel packages: what a repository offers, install manifests.
+    #[command(subcommand)]
+    Package(package::PackageCommand),
     /// Work with package values (check a values file against a values schema).
     #[command(subcommand)]
     Values(values::ValuesCommand),
@@ -85,6 +90,7 @@ pub fn main() -> ExitCode {
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
+        Command::Package(command) => package::run(command),
     }
 }
 
