@@ -12,5 +12,6 @@ pub mod cli;
 pub mod lock;
 pub mod oci;
 pub mod other_cpus;
+pub mod package;
 pub mod yaml;
 pub mod ytt;
