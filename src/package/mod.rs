@@ -1,6 +1,28 @@
-//! Carvel packages: releasing them (kctrl's side) and consuming them (kapp-controller's
-//! side: which version a constraint selects, install manifests with checked values).
+//! Carvel packages, kctrl-compatible: the build files (`package-build.yml`,
+//! `package-resources.yml`, `pkgrepo-build.yml`), the generated resources (Package,
+//! PackageMetadata, PackageRepository, PackageInstall, ...) from the minijinja templates in
+//! `templates/`, their validation against the JSON Schemas in `schemas/` plus
+//! kapp-controller's own rules, and the release of a package and of a repository bundle.
+//!
+//! * [`resources`]: templates and schemas ([`resources::Resources`]).
+//! * [`kapp_rules`], [`versions`]: kapp-controller's Package/PackageMetadata validation.
+//! * [`yaml_doc`]: YAML ⇄ JSON for the resources, and kctrl's way of printing them.
+//!
+//! The consumer's side:
+//!
+//! * [`constraints`]: which version a PackageInstall's `versionSelection` selects.
+//! * [`source`]: Packages and PackageMetadata from a repository bundle, directory or files.
+//! * [`available`]: what a repository offers (`strake package available`).
 
 pub mod available;
 pub mod constraints;
+pub mod kapp_rules;
+pub mod resources;
 pub mod source;
+pub mod versions;
+pub mod yaml_doc;
+
+#[cfg(test)]
+mod schema_derivation;
+
+pub use resources::{ResourceError, Resources};
