@@ -162,12 +162,18 @@ pub struct InstallManifestArgs {
     /// ServiceAccount the install runs as (default: `<name>-sa` with --create-rbac).
     #[arg(long = "service-account", value_name = "SA")]
     pub service_account: Option<String>,
-    /// Also write the ServiceAccount, a Role or ClusterRole and its binding.
+    /// Also write the ServiceAccount, a Role or ClusterRole with every permission, and
+    /// its binding.
     #[arg(long = "create-rbac")]
     pub create_rbac: bool,
-    /// Scope of the generated role.
-    #[arg(long = "rbac-scope", value_enum, default_value_t = RbacScopeArg::Namespace, requires = "create_rbac")]
+    /// Scope of the generated role and binding: a Role and RoleBinding in the namespace,
+    /// or a ClusterRole and ClusterRoleBinding.
+    #[arg(long = "rbac-scope", value_enum, default_value_t = RbacScopeArg::Namespace)]
     pub rbac_scope: RbacScopeArg,
+    /// Write the ServiceAccount and a binding to this existing ClusterRole (`admin`,
+    /// `cluster-admin`, ...) instead of a role of its own (implies --create-rbac).
+    #[arg(long = "cluster-role", value_name = "NAME")]
+    pub cluster_role: Option<String>,
     /// Name of the values Secret (default: `<name>-values-<hash of the values>`).
     #[arg(long = "values-secret-name", value_name = "N")]
     pub values_secret_name: Option<String>,
@@ -183,4 +189,90 @@ pub struct InstallManifestArgs {
 pub enum RbacScopeArg {
     Namespace,
     Cluster,
+}
+
+/// Runs `strake package install-manifest`: nothing is written unless every step
+/// succeeds; the output file is replaced atomically.
+pub fn run_install_manifest(args: &InstallManifestArgs) -> ExitCode {
+    match install_manifest(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => print_error(&e),
+    }
+}
+
+fn install_manifest(args: &InstallManifestArgs) -> anyhow::Result<()> {
+    use crate::package::install::{InstallRequest, Rbac, RbacScope, ValuesFile, build};
+    let selection = args.selection.selection()?;
+    let values = args
+        .values
+        .iter()
+        .map(|path| {
+            std::fs::read_to_string(path)
+                .map(|text| ValuesFile {
+                    origin: path.display().to_string(),
+                    text,
+                })
+                .map_err(|e| anyhow::anyhow!("reading values file '{}': {e}", path.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let resources = match &args.templates {
+        Some(dir) => crate::package::Resources::with_template_dir(dir)?,
+        None => crate::package::Resources::embedded(),
+    };
+    let catalog = args.repo.read()?;
+    let rbac = (args.create_rbac || args.cluster_role.is_some()).then(|| Rbac {
+        scope: match args.rbac_scope {
+            RbacScopeArg::Namespace => RbacScope::Namespace,
+            RbacScopeArg::Cluster => RbacScope::Cluster,
+        },
+        existing_cluster_role: args.cluster_role.clone(),
+    });
+    let request = InstallRequest {
+        ref_name: args.package.clone(),
+        selection,
+        environment: args.selection.environment(),
+        values,
+        namespace: args.namespace.clone(),
+        name: args.name.clone(),
+        service_account: args.service_account.clone(),
+        rbac,
+        values_secret_name: args.values_secret_name.clone(),
+    };
+    let manifest = build(&catalog, &request, &resources)?;
+    let text = manifest.to_yaml()?;
+    eprintln!(
+        "Selected {} {} ({})",
+        args.package, manifest.selected_version, manifest.package_origin
+    );
+    match &args.output {
+        Some(path) => {
+            write_atomically(path, text.as_bytes())?;
+            eprintln!(
+                "Wrote {} resources to {}",
+                manifest.documents.len(),
+                path.display()
+            );
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    use std::io::Write;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(".strake-manifest-")
+        .tempfile_in(parent)
+        .map_err(|e| anyhow::anyhow!("creating a temporary file in '{}': {e}", parent.display()))?;
+    temp.write_all(bytes)
+        .and_then(|()| temp.as_file().sync_all())
+        .map_err(|e| anyhow::anyhow!("writing '{}': {e}", temp.path().display()))?;
+    temp.persist(path)
+        .map_err(|e| anyhow::anyhow!("writing '{}': {}", path.display(), e.error))?;
+    Ok(())
 }

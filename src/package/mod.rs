@@ -13,9 +13,11 @@
 //! * [`constraints`]: which version a PackageInstall's `versionSelection` selects.
 //! * [`source`]: Packages and PackageMetadata from a repository bundle, directory or files.
 //! * [`available`]: what a repository offers (`strake package available`).
+//! * [`install`]: PackageInstall, values Secret and RBAC (`strake package install-manifest`).
 
 pub mod available;
 pub mod constraints;
+pub mod install;
 pub mod kapp_rules;
 pub mod resources;
 pub mod source;

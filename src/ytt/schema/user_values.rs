@@ -245,7 +245,12 @@ fn dotted(pointer: &str, instance: &J) -> String {
 /// Checks `values` against the `dataValues` schema `schema` (OpenAPI form), after filling
 /// in defaults. Returns every violation.
 pub fn check(schema: &J, values: &Value) -> Result<Vec<Problem>, String> {
-    let mut inst = to_json(values);
+    check_json(schema, to_json(values))
+}
+
+/// [`check`] for values already in JSON form.
+pub fn check_json(schema: &J, values: J) -> Result<Vec<Problem>, String> {
+    let mut inst = values;
     if inst.is_null() {
         inst = J::Object(Map::new());
     }
