@@ -288,8 +288,13 @@ pub fn check_json(schema: &J, values: J) -> Result<Vec<Problem>, String> {
 /// `strake values check`: loads the schema at `schema_path` and checks `values_path`.
 pub fn check_files(schema_path: &Path, values_path: &Path) -> Result<Vec<Problem>, String> {
     let schema = load_schema(schema_path)?;
+    check_file(&schema, values_path)
+}
+
+/// Checks the values file `values_path` against `schema` (OpenAPI form).
+pub fn check_file(schema: &J, values_path: &Path) -> Result<Vec<Problem>, String> {
     let values = parse_yaml_file(values_path)?;
-    check(&schema, &values)
+    check(schema, &values)
 }
 
 #[cfg(test)]
