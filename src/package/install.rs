@@ -83,7 +83,7 @@ impl InstallManifest {
 /// Why no manifest was made.
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    #[error("{0}")]
+    #[error(transparent)]
     NoSelection(#[from] NoSelection),
     #[error(
         "values ({files}): {} violation{} of the values schema of {ref_name} {version} ({origin}):{}",
@@ -98,7 +98,7 @@ pub enum InstallError {
         origin: String,
         problems: Vec<Problem>,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Resource(#[from] ResourceError),
     #[error("{0}")]
     Input(String),

@@ -27,9 +27,9 @@ const FILE_LIMIT: u64 = 16 << 20;
 /// Why a source could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
-    #[error("{0}")]
+    #[error(transparent)]
     Oci(#[from] crate::oci::OciError),
-    #[error("{0}")]
+    #[error(transparent)]
     Bundle(#[from] crate::bundle::BundleError),
     #[error("{0}")]
     Invalid(String),

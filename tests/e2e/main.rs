@@ -20,6 +20,7 @@ mod cli_process;
 mod kapp_controller_selection;
 mod layout;
 mod lock;
+mod package_consume;
 mod pinniped_example;
 mod registry_auth;
 mod registry_env;
