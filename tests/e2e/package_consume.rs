@@ -416,9 +416,11 @@ fn five_hundred_package_versions_answer_in_under_a_second_reading_each_blob_once
         .collect();
     let repo = push_repository(home, &reg, "repos/large", &packages);
     let before = blob_reads(&reg, "repos/large");
+    let cpu_before = children_cpu_seconds();
     let started = Instant::now();
     let report = available_json(home, &repo, &["--constraint", ">=1.5.0 <1.8.0"]);
     let elapsed = started.elapsed();
+    let cpu = children_cpu_seconds() - cpu_before;
     let reads = blob_reads(&reg, "repos/large");
     let report = report.as_array().unwrap();
     assert_eq!(report.len(), 50);
@@ -434,7 +436,8 @@ fn five_hundred_package_versions_answer_in_under_a_second_reading_each_blob_once
         .filter(|(_, n)| *n > 0)
         .collect();
     println!(
-        "package available: 500 package versions in {} ms, blob reads {fetched:?}",
+        "package available: 500 package versions, {:.0} ms CPU, {} ms wall, blob reads {fetched:?}",
+        cpu * 1000.0,
         elapsed.as_millis()
     );
     assert_eq!(fetched.len(), 2, "the config and the layer: {fetched:?}");
@@ -442,5 +445,18 @@ fn five_hundred_package_versions_answer_in_under_a_second_reading_each_blob_once
         fetched.values().all(|n| *n == 1),
         "each blob once: {fetched:?}"
     );
-    assert!(elapsed.as_secs_f64() < 1.0, "took {elapsed:?}");
+    // The CPU time (user and system) of the strake process, a debug build: wall time on
+    // a shared test machine measures the machine's load more than the command.
+    assert!(cpu < 1.0, "took {cpu:.3} s of CPU ({elapsed:?} wall)");
+}
+
+/// User plus system CPU seconds of this process's waited-for children so far: fields
+/// `cutime` and `cstime` of `/proc/self/stat`, in Linux's fixed 100 ticks a second.
+fn children_cpu_seconds() -> f64 {
+    let stat = fs::read_to_string("/proc/self/stat").unwrap();
+    // The command name (field 2) may hold spaces; count fields after its closing ')'.
+    let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+    // Fields 16 and 17 of the whole line are at 13 and 14 after the name.
+    let ticks: u64 = fields[13].parse::<u64>().unwrap() + fields[14].parse::<u64>().unwrap();
+    ticks as f64 / 100.0
 }
