@@ -13,7 +13,7 @@ use super::source::{Catalog, Package};
 #[error("{verdict}{}", offer_text(.ref_name, .offered))]
 pub struct NoSelection {
     pub ref_name: String,
-    pub verdict: SelectionError,
+    pub verdict: Box<SelectionError>,
     /// Every version of the package on offer, as written.
     pub offered: Vec<String>,
 }
@@ -61,7 +61,7 @@ pub fn select_package<'a>(
             .expect("the selected candidate is one of the packages")),
         Err(verdict) => Err(NoSelection {
             ref_name: ref_name.to_string(),
-            verdict,
+            verdict: Box::new(verdict),
             offered: packages.iter().map(|p| p.version.clone()).collect(),
         }),
     }
@@ -113,7 +113,7 @@ pub fn report(
         if versions.is_empty() && metadata.is_none() {
             return Err(NoSelection {
                 ref_name: name.to_string(),
-                verdict: SelectionError::NoPackages(name.to_string()),
+                verdict: Box::new(SelectionError::NoPackages(name.to_string())),
                 offered: Vec::new(),
             });
         }

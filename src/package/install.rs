@@ -80,24 +80,29 @@ impl InstallManifest {
     }
 }
 
+/// Values that break the selected Package's values schema.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "values ({files}): {} violation{} of the values schema of {ref_name} {version} ({origin}):{}",
+    problems.len(),
+    if problems.len() == 1 { "" } else { "s" },
+    problems.iter().map(|p| format!("\n  {p}")).collect::<String>()
+)]
+pub struct ValuesViolations {
+    pub files: String,
+    pub ref_name: String,
+    pub version: String,
+    pub origin: String,
+    pub problems: Vec<Problem>,
+}
+
 /// Why no manifest was made.
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
     #[error(transparent)]
     NoSelection(#[from] NoSelection),
-    #[error(
-        "values ({files}): {} violation{} of the values schema of {ref_name} {version} ({origin}):{}",
-        problems.len(),
-        if problems.len() == 1 { "" } else { "s" },
-        problems.iter().map(|p| format!("\n  {p}")).collect::<String>()
-    )]
-    Values {
-        files: String,
-        ref_name: String,
-        version: String,
-        origin: String,
-        problems: Vec<Problem>,
-    },
+    #[error(transparent)]
+    Values(Box<ValuesViolations>),
     #[error(transparent)]
     Resource(#[from] ResourceError),
     #[error("{0}")]
@@ -179,13 +184,13 @@ pub fn build(
             InstallError::Input(format!("{}: valuesSchema.openAPIv3: {e}", package.origin))
         })?;
         if !problems.is_empty() {
-            return Err(InstallError::Values {
+            return Err(InstallError::Values(Box::new(ValuesViolations {
                 files: files.join(", "),
                 ref_name: package.ref_name.clone(),
                 version: package.version.clone(),
                 origin: package.origin.clone(),
                 problems,
-            });
+            })));
         }
     } else {
         // Still refuse a values file that is not YAML.
@@ -313,16 +318,16 @@ mod tests {
         let files = [
             ValuesFile {
                 origin: "a.yml".into(),
-                text: "a: {x: 1, y: 2}\nlist: [1]\n".into(),
+                text: "a: {x: 1, z: 2}\nlist: [1]\n".into(),
             },
             ValuesFile {
                 origin: "b.yml".into(),
-                text: "a: {y: 3}\nlist: [2]\n".into(),
+                text: "a: {z: 3}\nlist: [2]\n".into(),
             },
         ];
         assert_eq!(
             merged_values(&files).unwrap(),
-            json!({"a": {"x": 1, "y": 3}, "list": [2]})
+            json!({"a": {"x": 1, "z": 3}, "list": [2]})
         );
     }
 }

@@ -348,8 +348,11 @@ fn committed_schemas_are_the_derived_ones() {
             );
         }
     }
-    assert_eq!(
-        crate::package::resources::EMBEDDED_SCHEMAS.len(),
-        derived().len()
-    );
+    // Every embedded schema is derived here, except the Kubernetes kinds written from the
+    // Kubernetes API reference (schemas/README.md), whose $comment says so.
+    let embedded_derived = crate::package::resources::EMBEDDED_SCHEMAS
+        .iter()
+        .filter(|(_, text)| !text.contains("Written from the Kubernetes API reference"))
+        .count();
+    assert_eq!(embedded_derived, derived().len());
 }
