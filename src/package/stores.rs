@@ -1,0 +1,79 @@
+//! Where package and repository bundles go and come from: a registry repository or an OCI
+//! image layout (`oci:DIR`), opened from the location string a build file or flag gives.
+
+use crate::oci::location::{Location, open_destination, open_repository, open_source};
+use crate::oci::registry::RegistryOptions;
+use crate::oci::{Digest, Store};
+use crate::package::PackageError;
+
+/// A bundle destination: the store and how to name a digest in it.
+pub struct Destination {
+    pub store: Box<dyn Store>,
+    pub location: Location,
+}
+
+impl Destination {
+    /// Opens `repo` (a registry repository without tag, or `oci:DIR`) for pushing.
+    pub async fn open(repo: &str, registry: &RegistryOptions) -> Result<Self, PackageError> {
+        let location = Location::parse(repo)?;
+        match &location {
+            Location::Tarball { .. } => {
+                return Err(PackageError::Usage(format!(
+                    "{repo}: a bundle is pushed to a registry repository or an OCI layout (oci:DIR), not a tarball"
+                )));
+            }
+            Location::Layout { reference: Some(r), .. } => {
+                return Err(PackageError::Usage(format!(
+                    "{repo}: name the layout without a tag or digest (found {r:?}); the tag comes from the version"
+                )));
+            }
+            Location::Registry(r) if r.digest().is_some() || r.tag().is_some() => {
+                return Err(PackageError::Usage(format!(
+                    "{repo}: name the repository without a tag or digest; the tag comes from the version (--tag to choose it)"
+                )));
+            }
+            _ => {}
+        }
+        let opened = open_destination(&location, registry).await?;
+        Ok(Destination {
+            store: opened.store,
+            location,
+        })
+    }
+
+    /// `repo@sha256:…` (or `oci:DIR@sha256:…`).
+    pub fn digest_reference(&self, digest: &Digest) -> String {
+        match &self.location {
+            Location::Registry(r) => format!("{}@{digest}", r.name()),
+            other => other.digest_location(digest),
+        }
+    }
+}
+
+/// Opens a bundle to read: the store and the tag or digest in it.
+pub async fn open_bundle(
+    location: &str,
+    registry: &RegistryOptions,
+) -> Result<(Box<dyn Store>, String), PackageError> {
+    let parsed = Location::parse(location)?;
+    let opened = open_source(&parsed, registry).await?;
+    let reference = opened.reference.ok_or_else(|| {
+        PackageError::Usage(format!("{location}: name a tag or digest of the bundle"))
+    })?;
+    Ok((opened.store, reference))
+}
+
+/// Opens the repository `location` names, ignoring any tag (to list its tags), or `None`
+/// when it is a layout that does not exist yet.
+pub fn open_existing_repository(
+    location: &str,
+    registry: &RegistryOptions,
+) -> Result<Option<Box<dyn Store>>, PackageError> {
+    let parsed = Location::parse(location)?;
+    if let Location::Layout { dir, .. } = &parsed
+        && !dir.join("index.json").exists()
+    {
+        return Ok(None);
+    }
+    Ok(Some(open_repository(&parsed, registry)?))
+}
