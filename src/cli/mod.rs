@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 
 pub mod bundle;
 pub mod image;
+pub mod package;
 pub mod stores;
 pub mod tag;
 pub mod template;
@@ -53,6 +54,9 @@ enum Command {
     /// Work with package values (check a values file against a values schema).
     #[command(subcommand)]
     Values(values::ValuesCommand),
+    /// Carvel packages (kctrl-compatible): init, release, repository release.
+    #[command(subcommand)]
+    Package(package::PackageCommand),
 }
 
 impl Command {
@@ -85,6 +89,7 @@ pub fn main() -> ExitCode {
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
+        Command::Package(cmd) => package::run(cmd),
     }
 }
 

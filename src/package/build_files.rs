@@ -98,7 +98,10 @@ fn string_list(v: &Value) -> Vec<String> {
 }
 
 /// Reads and validates `package-build.yml`.
-pub fn read_package_build(path: &Path, resources: &Resources) -> Result<PackageBuild, PackageError> {
+pub fn read_package_build(
+    path: &Path,
+    resources: &Resources,
+) -> Result<PackageBuild, PackageError> {
     let doc = single_document(path)?;
     resources.validate("PackageBuild", &doc, &origin(path))?;
     let ref_name = doc["metadata"]["name"].as_str().unwrap_or("").to_string();
@@ -235,7 +238,8 @@ mod tests {
         );
         let init = read_package_build(&dir.join("after-init/package-build.yml"), &r).unwrap();
         assert_eq!(init.exports[0].image, None);
-        let res = read_package_resources(&dir.join("after-init/package-resources.yml"), &r).unwrap();
+        let res =
+            read_package_resources(&dir.join("after-init/package-resources.yml"), &r).unwrap();
         assert_eq!(res.metadata["spec"]["displayName"], "demo");
         assert!(res.install.is_some());
     }
@@ -248,7 +252,9 @@ mod tests {
             .unwrap()
             .replace("      export:", "      exprot: []\n      export:");
         std::fs::write(&path, text).unwrap();
-        let err = read_package_build(&path, &Resources::embedded()).unwrap_err().to_string();
+        let err = read_package_build(&path, &Resources::embedded())
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("package-build.yml"), "{err}");
         assert!(err.contains("spec.template.spec"), "{err}");
         assert!(err.contains("exprot"), "{err}");

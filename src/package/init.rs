@@ -79,7 +79,10 @@ pub fn init_package(o: &InitOptions) -> Result<Vec<PathBuf>, PackageError> {
         }
         resources_text.push_str(&to_kctrl_yaml(doc).map_err(PackageError::Other)?);
     }
-    staged.add(&o.dir.join(PACKAGE_RESOURCES_FILE), resources_text.as_bytes())?;
+    staged.add(
+        &o.dir.join(PACKAGE_RESOURCES_FILE),
+        resources_text.as_bytes(),
+    )?;
     staged.commit()
 }
 

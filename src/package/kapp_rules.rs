@@ -101,7 +101,11 @@ pub fn version_errors(field: &str, version: &str) -> Vec<FieldError> {
         errors.push(invalid(field, version, "cannot be empty"));
     }
     if let Err(e) = parse_strict(version) {
-        errors.push(invalid(field, version, &format!("must be valid semver: {e}")));
+        errors.push(invalid(
+            field,
+            version,
+            &format!("must be valid semver: {e}"),
+        ));
     }
     errors
 }
@@ -124,7 +128,10 @@ pub fn validate_package(doc: &Value) -> Vec<FieldError> {
             "must be <spec.refName> + '.' + <spec.version>",
         ));
     }
-    for selection in ["kubernetesVersionSelection", "kappControllerVersionSelection"] {
+    for selection in [
+        "kubernetesVersionSelection",
+        "kappControllerVersionSelection",
+    ] {
         let Some(sel) = doc.get("spec").and_then(|s| s.get(selection)) else {
             continue;
         };
@@ -186,7 +193,10 @@ mod tests {
             ]
         );
         let errors = validate_package(&pkg(".1.0.0", "", "1.0.0"));
-        assert_eq!(errors[0].to_string(), "spec.refName: Required value: can not be empty");
+        assert_eq!(
+            errors[0].to_string(),
+            "spec.refName: Required value: can not be empty"
+        );
         assert_eq!(errors[1].to_string(), "spec.refName: Required value");
     }
 }

@@ -65,6 +65,8 @@ pub struct ReleaseOptions {
     /// Contact no registry to resolve images.
     pub offline: bool,
     pub registry: RegistryOptions,
+    /// The bundle repository for this release, instead of `export[0].imgpkgBundle.image`.
+    pub bundle_repo: Option<String>,
 }
 
 /// What a release did.
@@ -118,10 +120,8 @@ pub fn rfc3339_utc(secs: i64) -> String {
 
 /// Checks a `--released-at` value: RFC 3339 date-time.
 pub fn check_released_at(value: &str) -> Result<(), PackageError> {
-    let re = regex::Regex::new(
-        r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$",
-    )
-    .expect("static regex");
+    let re = regex::Regex::new(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$")
+        .expect("static regex");
     if re.is_match(value) {
         Ok(())
     } else {
@@ -153,10 +153,15 @@ fn pipeline(build: &PackageBuild, file: &Path) -> Result<Pipeline, PackageError>
         path: file.to_path_buf(),
         message,
     };
-    let steps = build.app_spec["template"].as_array().cloned().unwrap_or_default();
-    let first = steps
-        .first()
-        .ok_or_else(|| err(format!("{STEPS_FIELD}: no template steps (expected a ytt step)")))?;
+    let steps = build.app_spec["template"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let first = steps.first().ok_or_else(|| {
+        err(format!(
+            "{STEPS_FIELD}: no template steps (expected a ytt step)"
+        ))
+    })?;
     let ytt = first
         .get("ytt")
         .ok_or_else(|| {
@@ -165,7 +170,10 @@ fn pipeline(build: &PackageBuild, file: &Path) -> Result<Pipeline, PackageError>
         })?;
     for (i, s) in steps.iter().enumerate().skip(1) {
         if s.get("kbld").is_none() {
-            let kind = s.as_object().and_then(|o| o.keys().next().cloned()).unwrap_or_default();
+            let kind = s
+                .as_object()
+                .and_then(|o| o.keys().next().cloned())
+                .unwrap_or_default();
             return Err(err(format!(
                 "{STEPS_FIELD}[{i}]: only kbld steps may follow the ytt step (found {kind})"
             )));
@@ -178,10 +186,16 @@ fn pipeline(build: &PackageBuild, file: &Path) -> Result<Pipeline, PackageError>
     }
     let paths: Vec<String> = ytt["paths"]
         .as_array()
-        .map(|a| a.iter().filter_map(|p| p.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|p| p.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     if paths.is_empty() {
-        return Err(err(format!("{STEPS_FIELD}[0].ytt.paths: no paths to render")));
+        return Err(err(format!(
+            "{STEPS_FIELD}[0].ytt.paths: no paths to render"
+        )));
     }
     for (i, p) in paths.iter().enumerate() {
         if p == "-" {
@@ -197,12 +211,20 @@ fn pipeline(build: &PackageBuild, file: &Path) -> Result<Pipeline, PackageError>
     })
 }
 
-fn check_paths_exist(dir: &Path, file: &Path, field: &str, paths: &[String]) -> Result<(), PackageError> {
+fn check_paths_exist(
+    dir: &Path,
+    file: &Path,
+    field: &str,
+    paths: &[String],
+) -> Result<(), PackageError> {
     for (i, p) in paths.iter().enumerate() {
         if !dir.join(p).exists() {
             return Err(PackageError::File {
                 path: file.to_path_buf(),
-                message: format!("{field}[{i}]: path {p:?} does not exist in {}", dir.display()),
+                message: format!(
+                    "{field}[{i}]: path {p:?} does not exist in {}",
+                    dir.display()
+                ),
             });
         }
     }
@@ -223,7 +245,9 @@ fn ytt_options(p: &Pipeline, values: &[PathBuf]) -> Options {
 }
 
 fn no_stdin() -> std::io::Result<Vec<u8>> {
-    Err(std::io::Error::other("a package release reads no standard input"))
+    Err(std::io::Error::other(
+        "a package release reads no standard input",
+    ))
 }
 
 /// Renders the ytt step into documents named after their templates.
@@ -285,7 +309,10 @@ fn stage_path(dir: &Path, stage: &Path, rel: &str) -> Result<(), PackageError> {
     }
     for entry in walkdir::WalkDir::new(&source).sort_by_file_name() {
         let entry = entry.map_err(|e| PackageError::Other(format!("{}: {e}", source.display())))?;
-        let rel_path = entry.path().strip_prefix(&source).expect("walk stays below its root");
+        let rel_path = entry
+            .path()
+            .strip_prefix(&source)
+            .expect("walk stays below its root");
         let to = target.join(rel_path);
         let ft = entry.file_type();
         if ft.is_dir() {
@@ -312,7 +339,10 @@ fn link_or_copy(from: &Path, to: &Path) -> std::io::Result<()> {
 /// The template steps as the Package runs them: with the lock, every kbld step reads
 /// the rendered output and `.imgpkg/images.yml`.
 fn package_template_steps(build: &PackageBuild, use_lock: bool) -> Value {
-    let steps = build.app_spec["template"].as_array().cloned().unwrap_or_default();
+    let steps = build.app_spec["template"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     Value::Array(
         steps
             .into_iter()
@@ -353,7 +383,10 @@ fn check_names(ref_name: &str, version: &str, build_file: &Path) -> Result<(), P
     let v = version_errors("--version", version);
     if !v.is_empty() {
         return Err(PackageError::Usage(
-            v.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
         ));
     }
     Ok(())
@@ -370,23 +403,38 @@ pub async fn release_package(
 
     // 1. Build files.
     let resources = step("templates", load_resources(dir, o.templates.as_deref()))?;
-    let build = step("read build files", read_package_build(&build_file, &resources))?;
+    let build = step(
+        "read build files",
+        read_package_build(&build_file, &resources),
+    )?;
     let pkg_resources = step(
         "read build files",
         read_package_resources(&resources_file, &resources),
     )?;
-    step("check names", check_names(&build.ref_name, &o.version, &build_file))?;
+    step(
+        "check names",
+        check_names(&build.ref_name, &o.version, &build_file),
+    )?;
     if let Some(at) = &o.released_at {
         check_released_at(at)?;
     }
-    let export = build.exports.first().cloned().unwrap_or(crate::package::build_files::Export {
-        use_kbld_images_lock: true,
-        ..Default::default()
-    });
+    let export = build
+        .exports
+        .first()
+        .cloned()
+        .unwrap_or(crate::package::build_files::Export {
+            use_kbld_images_lock: true,
+            ..Default::default()
+        });
     let p = step("read build files", pipeline(&build, &build_file))?;
     step(
         "read build files",
-        check_paths_exist(dir, &build_file, &format!("{STEPS_FIELD}[0].ytt.paths"), &p.ytt_paths),
+        check_paths_exist(
+            dir,
+            &build_file,
+            &format!("{STEPS_FIELD}[0].ytt.paths"),
+            &p.ytt_paths,
+        ),
     )?;
     let include_paths = if export.include_paths.is_empty() {
         p.ytt_paths.clone()
@@ -395,23 +443,45 @@ pub async fn release_package(
     };
     step(
         "read build files",
-        check_paths_exist(dir, &build_file, "spec.template.spec.export[0].includePaths", &include_paths),
+        check_paths_exist(
+            dir,
+            &build_file,
+            "spec.template.spec.export[0].includePaths",
+            &include_paths,
+        ),
     )?;
     for v in &o.build_values {
         if !dir.join(v).is_file() {
-            return Err(PackageError::Usage(format!("--build-values {}: no such file in {}", v.display(), dir.display())));
+            return Err(PackageError::Usage(format!(
+                "--build-values {}: no such file in {}",
+                v.display(),
+                dir.display()
+            )));
         }
     }
-    let repo = export.image.clone().unwrap_or_else(|| default_bundle_repo(&build.ref_name));
+    let repo = o
+        .bundle_repo
+        .clone()
+        .or_else(|| export.image.clone())
+        .unwrap_or_else(|| default_bundle_repo(&build.ref_name));
     let tag = o.tag.clone().unwrap_or_else(|| default_tag(&o.version));
     if !crate::oci::location::is_valid_tag(&tag) {
-        return Err(PackageError::Usage(format!("--tag {tag:?} is not a valid tag ([A-Za-z0-9_][A-Za-z0-9_.-]{{0,127}})")));
+        return Err(PackageError::Usage(format!(
+            "--tag {tag:?} is not a valid tag ([A-Za-z0-9_][A-Za-z0-9_.-]{{0,127}})"
+        )));
     }
-    progress(&format!("read {PACKAGE_BUILD_FILE} and {PACKAGE_RESOURCES_FILE}: package {}", build.ref_name));
+    progress(&format!(
+        "read {PACKAGE_BUILD_FILE} and {PACKAGE_RESOURCES_FILE}: package {}",
+        build.ref_name
+    ));
 
     // 2. Render.
     let docs = step("render", render(dir, &p, &o.build_values))?;
-    progress(&format!("render: ytt -f {} ({} documents)", p.ytt_paths.join(" -f "), docs.len()));
+    progress(&format!(
+        "render: ytt -f {} ({} documents)",
+        p.ytt_paths.join(" -f "),
+        docs.len()
+    ));
 
     // 3. Values schema.
     let schema = if o.openapi_schema {
@@ -430,29 +500,50 @@ pub async fn release_package(
         ..LockOptions::default()
     };
     let locked = step("lock images", lock_documents(docs, &lock_options).await)?;
-    let lock_doc = parse_documents(&locked.images_lock, ".imgpkg/images.yml")
-        .map_err(PackageError::Other)?;
+    let lock_doc =
+        parse_documents(&locked.images_lock, ".imgpkg/images.yml").map_err(PackageError::Other)?;
     if let Some(doc) = lock_doc.first() {
-        step("lock images", resources.validate("ImagesLock", &to_json(doc), ".imgpkg/images.yml"))?;
+        step(
+            "lock images",
+            resources.validate("ImagesLock", &to_json(doc), ".imgpkg/images.yml"),
+        )?;
     }
-    progress(&format!("lock: {} images -> .imgpkg/images.yml", locked.resolved.len()));
+    progress(&format!(
+        "lock: {} images -> .imgpkg/images.yml",
+        locked.resolved.len()
+    ));
 
     // 5. Bundle, pushed without a tag.
     let stage = tempfile::Builder::new()
         .prefix(".strake-bundle-")
         .tempdir_in(dir)
-        .map_err(|source| PackageError::Io { path: dir.clone(), source })?;
+        .map_err(|source| PackageError::Io {
+            path: dir.clone(),
+            source,
+        })?;
     for rel in &include_paths {
         step("bundle", stage_path(dir, stage.path(), rel))?;
     }
     let imgpkg = stage.path().join(".imgpkg");
-    std::fs::create_dir_all(&imgpkg).map_err(|source| PackageError::Io { path: imgpkg.clone(), source })?;
-    std::fs::write(imgpkg.join("images.yml"), &locked.images_lock)
-        .map_err(|source| PackageError::Io { path: imgpkg.join("images.yml"), source })?;
+    std::fs::create_dir_all(&imgpkg).map_err(|source| PackageError::Io {
+        path: imgpkg.clone(),
+        source,
+    })?;
+    std::fs::write(imgpkg.join("images.yml"), &locked.images_lock).map_err(|source| {
+        PackageError::Io {
+            path: imgpkg.join("images.yml"),
+            source,
+        }
+    })?;
     let dest = step("bundle", Destination::open(&repo, &o.registry).await)?;
     let (pushed, manifest) = step(
         "bundle",
-        push_bundle_untagged(dest.store.as_ref(), &[stage.path().to_path_buf()], &PushOptions::default()).await,
+        push_bundle_untagged(
+            dest.store.as_ref(),
+            &[stage.path().to_path_buf()],
+            &PushOptions::default(),
+        )
+        .await,
     )?;
     drop(stage);
     let bundle = dest.digest_reference(&pushed.digest);
@@ -471,7 +562,10 @@ pub async fn release_package(
         "template_spec": template_spec,
         "values_schema": schema,
     });
-    let package = step("package", resources.render_document("package.yml.j2", &ctx, "package.yml"))?;
+    let package = step(
+        "package",
+        resources.render_document("package.yml.j2", &ctx, "package.yml"),
+    )?;
     let meta_ctx = json!({
         "metadata": object_meta(&pkg_resources.metadata["metadata"]),
         "spec": pkg_resources.metadata.get("spec").cloned().unwrap_or(json!({})),
@@ -483,25 +577,46 @@ pub async fn release_package(
     let package_yaml = to_kctrl_yaml(&package).map_err(PackageError::Other)?;
     let metadata_yaml = to_kctrl_yaml(&metadata).map_err(PackageError::Other)?;
     let mut staged = Staged::default();
-    let out = dir.join(ARTIFACTS_DIR).join("packages").join(&build.ref_name);
-    step("write artifacts", staged.add(&out.join("metadata.yml"), metadata_yaml.as_bytes()))?;
-    step("write artifacts", staged.add(&out.join("package.yml"), package_yaml.as_bytes()))?;
+    let out = dir
+        .join(ARTIFACTS_DIR)
+        .join("packages")
+        .join(&build.ref_name);
+    step(
+        "write artifacts",
+        staged.add(&out.join("metadata.yml"), metadata_yaml.as_bytes()),
+    )?;
+    step(
+        "write artifacts",
+        staged.add(&out.join("package.yml"), package_yaml.as_bytes()),
+    )?;
     if let Some(repo_out) = &o.repo_output {
         let out = dir.join(repo_out).join("packages").join(&build.ref_name);
-        step("write artifacts", staged.add(&out.join("metadata.yml"), metadata_yaml.as_bytes()))?;
         step(
             "write artifacts",
-            staged.add(&out.join(format!("{}.yml", o.version)), package_yaml.as_bytes()),
+            staged.add(&out.join("metadata.yml"), metadata_yaml.as_bytes()),
+        )?;
+        step(
+            "write artifacts",
+            staged.add(
+                &out.join(format!("{}.yml", o.version)),
+                package_yaml.as_bytes(),
+            ),
         )?;
     }
 
     // 7. Tag, then the files.
-    step("tag", tag_bundle(dest.store.as_ref(), &manifest, &tag).await)?;
+    step(
+        "tag",
+        tag_bundle(dest.store.as_ref(), &manifest, &tag).await,
+    )?;
     let tagged = format!("{repo}:{tag}");
     progress(&format!("tag: {tagged}"));
     let artifacts = step("write artifacts", staged.commit())?;
     for a in &artifacts {
-        progress(&format!("artifact: {}", a.strip_prefix(dir).unwrap_or(a).display()));
+        progress(&format!(
+            "artifact: {}",
+            a.strip_prefix(dir).unwrap_or(a).display()
+        ));
     }
     Ok(ReleaseOutcome {
         ref_name: build.ref_name,

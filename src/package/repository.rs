@@ -82,14 +82,22 @@ struct PackageFile {
 }
 
 /// Reads every file below `root` (a `packages/` directory), validating each document.
-fn read_packages(root: &Path, resources: &Resources, shown: &str) -> Result<Vec<PackageFile>, PackageError> {
+fn read_packages(
+    root: &Path,
+    resources: &Resources,
+    shown: &str,
+) -> Result<Vec<PackageFile>, PackageError> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
         let entry = entry.map_err(|e| PackageError::Other(format!("{}: {e}", root.display())))?;
         if !entry.file_type().is_file() {
             continue;
         }
-        let rel = entry.path().strip_prefix(root).expect("below root").to_path_buf();
+        let rel = entry
+            .path()
+            .strip_prefix(root)
+            .expect("below root")
+            .to_path_buf();
         let name = format!("{shown}/{}", rel.display());
         let mut file = PackageFile {
             rel: rel.clone(),
@@ -125,7 +133,11 @@ fn read_packages(root: &Path, resources: &Resources, shown: &str) -> Result<Vec<
 }
 
 /// The highest semver tag of `repo` that is not above `version`.
-async fn previous_tag(repo: &str, version: &str, registry: &RegistryOptions) -> Result<Option<String>, PackageError> {
+async fn previous_tag(
+    repo: &str,
+    version: &str,
+    registry: &RegistryOptions,
+) -> Result<Option<String>, PackageError> {
     let Some(store) = open_existing_repository(repo, registry)? else {
         return Ok(None);
     };
@@ -143,7 +155,10 @@ async fn previous_tag(repo: &str, version: &str, registry: &RegistryOptions) -> 
         if wanted.as_ref().is_some_and(|w| v.cmp_precedence(w).is_gt()) {
             continue;
         }
-        if best.as_ref().is_none_or(|(b, _)| v.cmp_precedence(b).is_gt()) {
+        if best
+            .as_ref()
+            .is_none_or(|(b, _)| v.cmp_precedence(b).is_gt())
+        {
             best = Some((v, t));
         }
     }
@@ -164,19 +179,40 @@ async fn pull_previous(
     let holder = tempfile::Builder::new()
         .prefix(".strake-previous-")
         .tempdir_in(dir)
-        .map_err(|source| PackageError::Io { path: dir.to_path_buf(), source })?;
+        .map_err(|source| PackageError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
     let out = holder.path().join("bundle");
-    pull_bundle(store.as_ref(), &reference, &out, &PullOptions::default(), None).await?;
+    pull_bundle(
+        store.as_ref(),
+        &reference,
+        &out,
+        &PullOptions::default(),
+        None,
+    )
+    .await?;
     Ok((holder, out.join("packages")))
 }
 
 /// Merges the previous bundle's files into the local ones.
-fn merge(local: Vec<PackageFile>, previous: Vec<PackageFile>, from: &str) -> Result<Vec<PackageFile>, PackageError> {
+fn merge(
+    local: Vec<PackageFile>,
+    previous: Vec<PackageFile>,
+    from: &str,
+) -> Result<Vec<PackageFile>, PackageError> {
     let local_packages: BTreeMap<&str, (&Value, &Path)> = local
         .iter()
-        .flat_map(|f| f.packages.iter().map(move |(n, d)| (n.as_str(), (d, f.rel.as_path()))))
+        .flat_map(|f| {
+            f.packages
+                .iter()
+                .map(move |(n, d)| (n.as_str(), (d, f.rel.as_path())))
+        })
         .collect();
-    let local_metadata: BTreeSet<&str> = local.iter().flat_map(|f| f.metadata.iter().map(String::as_str)).collect();
+    let local_metadata: BTreeSet<&str> = local
+        .iter()
+        .flat_map(|f| f.metadata.iter().map(String::as_str))
+        .collect();
     let local_paths: BTreeSet<&Path> = local.iter().map(|f| f.rel.as_path()).collect();
     let mut added = Vec::new();
     for old in previous {
@@ -194,7 +230,10 @@ fn merge(local: Vec<PackageFile>, previous: Vec<PackageFile>, from: &str) -> Res
                 None => all_here = false,
             }
         }
-        let only_known_metadata = old.metadata.iter().all(|m| local_metadata.contains(m.as_str()));
+        let only_known_metadata = old
+            .metadata
+            .iter()
+            .all(|m| local_metadata.contains(m.as_str()));
         let redundant = all_here && only_known_metadata;
         if local_paths.contains(old.rel.as_path()) {
             if !all_here {
@@ -220,23 +259,48 @@ fn bundle_images(files: &[PackageFile]) -> Result<BTreeMap<String, Resolved>, Pa
     let mut entries = BTreeMap::new();
     for f in files {
         for (name, doc) in &f.packages {
-            let fetch = doc["spec"]["template"]["spec"]["fetch"].as_array().cloned().unwrap_or_default();
+            let fetch = doc["spec"]["template"]["spec"]["fetch"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
             for (i, step) in fetch.iter().enumerate() {
-                let Some(image) = step["imgpkgBundle"]["image"].as_str() else { continue };
-                let field = format!("packages/{} ({name}): spec.template.spec.fetch[{i}].imgpkgBundle.image", f.rel.display());
+                let Some(image) = step["imgpkgBundle"]["image"].as_str() else {
+                    continue;
+                };
+                let field = format!(
+                    "packages/{} ({name}): spec.template.spec.fetch[{i}].imgpkgBundle.image",
+                    f.rel.display()
+                );
                 let url = if image.starts_with(LAYOUT_PREFIX) {
                     match Location::parse(image)? {
-                        Location::Layout { reference: Some(r), .. } if r.starts_with("sha256:") => image.to_string(),
-                        _ => return Err(PackageError::Other(format!("{field}: {image:?} is not a bundle by digest (oci:DIR@sha256:…)"))),
+                        Location::Layout {
+                            reference: Some(r), ..
+                        } if r.starts_with("sha256:") => image.to_string(),
+                        _ => {
+                            return Err(PackageError::Other(format!(
+                                "{field}: {image:?} is not a bundle by digest (oci:DIR@sha256:…)"
+                            )));
+                        }
                     }
                 } else {
-                    let r = Reference::parse(image).map_err(|e| PackageError::Other(format!("{field}: {e}")))?;
+                    let r = Reference::parse(image)
+                        .map_err(|e| PackageError::Other(format!("{field}: {e}")))?;
                     match r.digest() {
                         Some(d) => format!("{}@{d}", r.name()),
-                        None => return Err(PackageError::Other(format!("{field}: {image:?} is not pinned to a digest (release the package with `strake package release`)"))),
+                        None => {
+                            return Err(PackageError::Other(format!(
+                                "{field}: {image:?} is not pinned to a digest (release the package with `strake package release`)"
+                            )));
+                        }
                     }
                 };
-                entries.insert(image.to_string(), Resolved { url, origins: Vec::new() });
+                entries.insert(
+                    image.to_string(),
+                    Resolved {
+                        url,
+                        origins: Vec::new(),
+                    },
+                );
             }
         }
     }
@@ -252,7 +316,12 @@ pub async fn release_repository(
     let resources = step("templates", load_resources(dir, o.templates.as_deref()))?;
     let v = kapp_rules::version_errors("--version", &o.version);
     if !v.is_empty() {
-        return Err(PackageError::Usage(v.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
+        return Err(PackageError::Usage(
+            v.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; "),
+        ));
     }
     if let Some(at) = &o.created_at {
         check_released_at(at)?;
@@ -263,14 +332,27 @@ pub async fn release_repository(
     let build_path = dir.join(PKGREPO_BUILD_FILE);
     let mut staged = Staged::default();
     let (name, repo) = if build_path.exists() {
-        let b = step("read build file", read_pkgrepo_build(&build_path, &resources))?;
-        let repo = o.repo.clone().or(b.image).unwrap_or_else(|| default_repository_repo(&b.name));
+        let b = step(
+            "read build file",
+            read_pkgrepo_build(&build_path, &resources),
+        )?;
+        let repo = o
+            .repo
+            .clone()
+            .or(b.image)
+            .unwrap_or_else(|| default_repository_repo(&b.name));
         (b.name, repo)
     } else {
         let name = o.name.clone().ok_or_else(|| {
-            PackageError::Usage(format!("no {PKGREPO_BUILD_FILE} in {}: give --name (and --repo) to create one", dir.display()))
+            PackageError::Usage(format!(
+                "no {PKGREPO_BUILD_FILE} in {}: give --name (and --repo) to create one",
+                dir.display()
+            ))
         })?;
-        let repo = o.repo.clone().unwrap_or_else(|| default_repository_repo(&name));
+        let repo = o
+            .repo
+            .clone()
+            .unwrap_or_else(|| default_repository_repo(&name));
         let doc = step(
             "read build file",
             resources.render_document(
@@ -279,11 +361,17 @@ pub async fn release_repository(
                 PKGREPO_BUILD_FILE,
             ),
         )?;
-        staged.add(&build_path, to_kctrl_yaml(&doc).map_err(PackageError::Other)?.as_bytes())?;
+        staged.add(
+            &build_path,
+            to_kctrl_yaml(&doc).map_err(PackageError::Other)?.as_bytes(),
+        )?;
         (name, repo)
     };
     if name.is_empty() {
-        return Err(PackageError::File { path: build_path, message: "metadata.name: Required value".into() });
+        return Err(PackageError::File {
+            path: build_path,
+            message: "metadata.name: Required value".into(),
+        });
     }
     let packages_dir = dir.join("packages");
     if !packages_dir.is_dir() {
@@ -292,7 +380,10 @@ pub async fn release_repository(
             packages_dir.display()
         )));
     }
-    let local = step("read packages", read_packages(&packages_dir, &resources, "packages"))?;
+    let local = step(
+        "read packages",
+        read_packages(&packages_dir, &resources, "packages"),
+    )?;
     progress(&format!("read packages/: {} files", local.len()));
 
     // 2. Merge with the previous bundle.
@@ -320,15 +411,25 @@ pub async fn release_repository(
     // 3. Lock the package bundles; stage the bundle.
     let entries = step("lock", bundle_images(&merged))?;
     let lock_text = images_lock(&entries);
-    let lock_doc = parse_documents(&lock_text, ".imgpkg/images.yml").map_err(PackageError::Other)?;
+    let lock_doc =
+        parse_documents(&lock_text, ".imgpkg/images.yml").map_err(PackageError::Other)?;
     if let Some(doc) = lock_doc.first() {
-        step("lock", resources.validate("ImagesLock", &to_json(doc), ".imgpkg/images.yml"))?;
+        step(
+            "lock",
+            resources.validate("ImagesLock", &to_json(doc), ".imgpkg/images.yml"),
+        )?;
     }
-    progress(&format!("lock: {} package bundles -> .imgpkg/images.yml", entries.len()));
+    progress(&format!(
+        "lock: {} package bundles -> .imgpkg/images.yml",
+        entries.len()
+    ));
     let stage = tempfile::Builder::new()
         .prefix(".strake-repo-bundle-")
         .tempdir_in(dir)
-        .map_err(|source| PackageError::Io { path: dir.clone(), source })?;
+        .map_err(|source| PackageError::Io {
+            path: dir.clone(),
+            source,
+        })?;
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| PackageError::Io { path, source }
@@ -349,7 +450,12 @@ pub async fn release_repository(
     let dest = step("bundle", Destination::open(&repo, &o.registry).await)?;
     let (pushed, manifest) = step(
         "bundle",
-        push_bundle_untagged(dest.store.as_ref(), &[stage.path().to_path_buf()], &PushOptions::default()).await,
+        push_bundle_untagged(
+            dest.store.as_ref(),
+            &[stage.path().to_path_buf()],
+            &PushOptions::default(),
+        )
+        .await,
     )?;
     drop(stage);
     let bundle = dest.digest_reference(&pushed.digest);
@@ -362,21 +468,44 @@ pub async fn release_repository(
             PACKAGE_REPOSITORY_FILE,
         ),
     )?;
-    staged.add(&dir.join(PACKAGE_REPOSITORY_FILE), to_kctrl_yaml(&doc).map_err(PackageError::Other)?.as_bytes())?;
+    staged.add(
+        &dir.join(PACKAGE_REPOSITORY_FILE),
+        to_kctrl_yaml(&doc).map_err(PackageError::Other)?.as_bytes(),
+    )?;
 
     // 5. Tag, then the files.
     let tag = default_tag(&o.version);
-    step("tag", tag_bundle(dest.store.as_ref(), &manifest, &tag).await)?;
+    step(
+        "tag",
+        tag_bundle(dest.store.as_ref(), &manifest, &tag).await,
+    )?;
     let tagged = with_tag(&repo, &tag);
     progress(&format!("tag: {tagged}"));
     let artifacts = step("write artifacts", staged.commit())?;
     for a in &artifacts {
-        progress(&format!("artifact: {}", a.strip_prefix(dir).unwrap_or(a).display()));
+        progress(&format!(
+            "artifact: {}",
+            a.strip_prefix(dir).unwrap_or(a).display()
+        ));
     }
     let packages = merged
         .iter()
         .flat_map(|f| f.packages.values())
-        .map(|d| format!("{}/{}", d["spec"]["refName"].as_str().unwrap_or(""), d["spec"]["version"].as_str().unwrap_or("")))
+        .map(|d| {
+            format!(
+                "{}/{}",
+                d["spec"]["refName"].as_str().unwrap_or(""),
+                d["spec"]["version"].as_str().unwrap_or("")
+            )
+        })
         .collect();
-    Ok(RepositoryOutcome { name, version: o.version.clone(), bundle, tagged, merged_from: from, packages, artifacts })
+    Ok(RepositoryOutcome {
+        name,
+        version: o.version.clone(),
+        bundle,
+        tagged,
+        merged_from: from,
+        packages,
+        artifacts,
+    })
 }

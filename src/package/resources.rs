@@ -16,7 +16,10 @@ use crate::package::yaml_doc::{parse_documents, to_json};
 
 /// The templates shipped in the binary, by file name.
 pub const EMBEDDED_TEMPLATES: &[(&str, &str)] = &[
-    ("package.yml.j2", include_str!("../../templates/package.yml.j2")),
+    (
+        "package.yml.j2",
+        include_str!("../../templates/package.yml.j2"),
+    ),
     (
         "packagemetadata.yml.j2",
         include_str!("../../templates/packagemetadata.yml.j2"),
@@ -54,7 +57,10 @@ pub const EMBEDDED_SCHEMAS: &[(&str, &str)] = &[
         "PackageInstall",
         include_str!("../../schemas/PackageInstall.json"),
     ),
-    ("PackageBuild", include_str!("../../schemas/PackageBuild.json")),
+    (
+        "PackageBuild",
+        include_str!("../../schemas/PackageBuild.json"),
+    ),
     (
         "PackageRepositoryBuild",
         include_str!("../../schemas/PackageRepositoryBuild.json"),
@@ -158,10 +164,12 @@ impl Resources {
                 name: name.to_string(),
                 message: template_message(&e),
             })?;
-        template.render(minijinja::value::Serde(ctx)).map_err(|e| ResourceError::Template {
-            name: name.to_string(),
-            message: template_message(&e),
-        })
+        template
+            .render(minijinja::value::Serde(ctx))
+            .map_err(|e| ResourceError::Template {
+                name: name.to_string(),
+                message: template_message(&e),
+            })
     }
 
     /// Renders template `name`, parses its documents and validates each one against the
@@ -274,9 +282,8 @@ fn tojson(value: minijinja::Value) -> Result<String, minijinja::Error> {
     if value.is_undefined() {
         return Err(minijinja::Error::from(minijinja::ErrorKind::UndefinedError));
     }
-    serde_json::to_string(&value).map_err(|e| {
-        minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string())
-    })
+    serde_json::to_string(&value)
+        .map_err(|e| minijinja::Error::new(minijinja::ErrorKind::InvalidOperation, e.to_string()))
 }
 
 /// A minijinja error with its template line and cause chain.
@@ -327,7 +334,10 @@ mod tests {
     fn field_paths_are_dotted() {
         assert_eq!(dotted_path("/spec/fetch/0/git"), "spec.fetch[0].git");
         assert_eq!(dotted_path(""), "<root>");
-        assert_eq!(dotted_path("/metadata/annotations/a~1b"), "metadata.annotations.a/b");
+        assert_eq!(
+            dotted_path("/metadata/annotations/a~1b"),
+            "metadata.annotations.a/b"
+        );
     }
 
     #[test]
@@ -339,18 +349,29 @@ mod tests {
                               "template": [{"ytt": {"paths": ["config"]}}], "deploy": [{"kapp": {}}]},
             "values_schema": {"type": "object"},
         });
-        let doc = r.render_document("package.yml.j2", &ctx, "package.yml").unwrap();
+        let doc = r
+            .render_document("package.yml.j2", &ctx, "package.yml")
+            .unwrap();
         assert_eq!(doc["metadata"]["name"], "app.test.carvel.dev.1.0.0");
         assert!(doc["spec"].get("releasedAt").is_none());
 
         let mut bad = doc.clone();
         bad["spec"]["version"] = json!("v1.0.0");
         bad["spec"]["template"]["spec"]["fetch"][0]["imgpkgBundle"]["imagee"] = json!("x");
-        let err = r.validate("Package", &bad, "package.yml").unwrap_err().to_string();
+        let err = r
+            .validate("Package", &bad, "package.yml")
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with("package.yml: invalid Package:"), "{err}");
-        assert!(err.contains("spec.template.spec.fetch[0].imgpkgBundle: "), "{err}");
+        assert!(
+            err.contains("spec.template.spec.fetch[0].imgpkgBundle: "),
+            "{err}"
+        );
         assert!(err.contains("imagee"), "{err}");
-        assert!(err.contains("spec.version: Invalid value: \"v1.0.0\""), "{err}");
+        assert!(
+            err.contains("spec.version: Invalid value: \"v1.0.0\""),
+            "{err}"
+        );
         assert!(err.contains("metadata.name: Invalid value"), "{err}");
     }
 
@@ -364,7 +385,11 @@ mod tests {
         .unwrap();
         let r = Resources::with_template_dir(dir.path()).unwrap();
         let doc = r
-            .render_document("packagemetadata.yml.j2", &json!({"metadata": {"name": "a.b.c"}, "spec": {}}), "m.yml")
+            .render_document(
+                "packagemetadata.yml.j2",
+                &json!({"metadata": {"name": "a.b.c"}, "spec": {}}),
+                "m.yml",
+            )
             .unwrap();
         assert_eq!(doc["metadata"]["labels"]["team"], "a");
         // The other templates stay the embedded ones.

@@ -79,7 +79,12 @@ fn with_header(title: &str, source: &str, root: Value, defs: Option<Map<String, 
     let mut out = Map::new();
     out.insert("$schema".into(), json!(DRAFT));
     out.insert("title".into(), json!(title));
-    out.insert("$comment".into(), json!(format!("Derived by src/package/schema_derivation.rs from {source}; see schemas/README.md.")));
+    out.insert(
+        "$comment".into(),
+        json!(format!(
+            "Derived by src/package/schema_derivation.rs from {source}; see schemas/README.md."
+        )),
+    );
     if let Value::Object(root) = root {
         out.extend(root);
     }
@@ -92,14 +97,22 @@ fn with_header(title: &str, source: &str, root: Value, defs: Option<Map<String, 
 /// Package and PackageMetadata: the aggregated API's OpenAPI v3 document.
 fn from_openapi(file: &str, title: &str) -> Value {
     let doc: Value = serde_json::from_str(&fixture(file)).unwrap();
-    let root = doc["x-root"].as_str().unwrap().replace("#/components/schemas/", "#/$defs/");
+    let root = doc["x-root"]
+        .as_str()
+        .unwrap()
+        .replace("#/components/schemas/", "#/$defs/");
     let defs: Map<String, Value> = doc["components"]["schemas"]
         .as_object()
         .unwrap()
         .iter()
         .map(|(k, v)| (k.clone(), transform(v)))
         .collect();
-    with_header(title, &format!("tests/fixtures/kapp-controller/{file}"), json!({"$ref": root}), Some(defs))
+    with_header(
+        title,
+        &format!("tests/fixtures/kapp-controller/{file}"),
+        json!({"$ref": root}),
+        Some(defs),
+    )
 }
 
 /// The `openAPIV3Schema` of a CRD's served version.
@@ -140,7 +153,10 @@ fn collect_refs(node: &Value, out: &mut Vec<String>) {
         Value::Object(map) => {
             for (k, v) in map {
                 if k == "$ref" {
-                    if let Some(name) = v.as_str().and_then(|r| r.strip_prefix("#/components/schemas/")) {
+                    if let Some(name) = v
+                        .as_str()
+                        .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                    {
                         out.push(name.to_string());
                     }
                 } else {
@@ -160,7 +176,8 @@ fn nullable(t: &str) -> Value {
 }
 
 fn closed(props: Value, required: &[&str]) -> Value {
-    let mut o = json!({"type": nullable("object"), "properties": props, "additionalProperties": false});
+    let mut o =
+        json!({"type": nullable("object"), "properties": props, "additionalProperties": false});
     if !required.is_empty() {
         o["required"] = json!(required);
     }
@@ -254,7 +271,12 @@ fn images_lock() -> Value {
         }),
         &["apiVersion", "kind"],
     );
-    with_header("ImagesLock", "imgpkg lockconfig/images_lock.go as described in carvel-formats.md §2.1", root, None)
+    with_header(
+        "ImagesLock",
+        "imgpkg lockconfig/images_lock.go as described in carvel-formats.md §2.1",
+        root,
+        None,
+    )
 }
 
 /// Bundle metadata, `.imgpkg/bundle.yml` (carvel-formats.md §2.2).
@@ -273,15 +295,29 @@ fn bundle_metadata() -> Value {
         }),
         &["apiVersion", "kind"],
     );
-    with_header("BundleMetadata", "imgpkg's bundle.yml as described in carvel-formats.md §2.2", root, None)
+    with_header(
+        "BundleMetadata",
+        "imgpkg's bundle.yml as described in carvel-formats.md §2.2",
+        root,
+        None,
+    )
 }
 
 fn derived() -> Vec<(&'static str, Value)> {
     vec![
         ("Package", from_openapi("openapi/package.json", "Package")),
-        ("PackageMetadata", from_openapi("openapi/packagemetadata.json", "PackageMetadata")),
-        ("PackageInstall", from_crd("crds/packageinstall.yml", "PackageInstall")),
-        ("PackageRepository", from_crd("crds/packagerepository.yml", "PackageRepository")),
+        (
+            "PackageMetadata",
+            from_openapi("openapi/packagemetadata.json", "PackageMetadata"),
+        ),
+        (
+            "PackageInstall",
+            from_crd("crds/packageinstall.yml", "PackageInstall"),
+        ),
+        (
+            "PackageRepository",
+            from_crd("crds/packagerepository.yml", "PackageRepository"),
+        ),
         ("PackageBuild", package_build()),
         ("PackageRepositoryBuild", package_repository_build()),
         ("ImagesLock", images_lock()),
@@ -290,7 +326,9 @@ fn derived() -> Vec<(&'static str, Value)> {
 }
 
 fn schema_path(kind: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas").join(format!("{kind}.json"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schemas")
+        .join(format!("{kind}.json"))
 }
 
 #[test]
@@ -303,8 +341,15 @@ fn committed_schemas_are_the_derived_ones() {
             std::fs::write(&path, &text).unwrap();
         } else {
             let committed = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(committed == text, "{} is not what the derivation gives; run STRAKE_WRITE_SCHEMAS=1 cargo test --lib schema_derivation", path.display());
+            assert!(
+                committed == text,
+                "{} is not what the derivation gives; run STRAKE_WRITE_SCHEMAS=1 cargo test --lib schema_derivation",
+                path.display()
+            );
         }
     }
-    assert_eq!(crate::package::resources::EMBEDDED_SCHEMAS.len(), derived().len());
+    assert_eq!(
+        crate::package::resources::EMBEDDED_SCHEMAS.len(),
+        derived().len()
+    );
 }

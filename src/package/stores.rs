@@ -22,7 +22,9 @@ impl Destination {
                     "{repo}: a bundle is pushed to a registry repository or an OCI layout (oci:DIR), not a tarball"
                 )));
             }
-            Location::Layout { reference: Some(r), .. } => {
+            Location::Layout {
+                reference: Some(r), ..
+            } => {
                 return Err(PackageError::Usage(format!(
                     "{repo}: name the layout without a tag or digest (found {r:?}); the tag comes from the version"
                 )));

@@ -301,15 +301,30 @@ mod tests {
 
     #[test]
     fn strict_parse_accepts_semver_and_names_what_is_wrong() {
-        for ok in ["1.0.0", "0.0.0+build.123", "1.0.0-rc.1", "1.0.0-alpha1", "1.0.0-RC.1"] {
+        for ok in [
+            "1.0.0",
+            "0.0.0+build.123",
+            "1.0.0-rc.1",
+            "1.0.0-alpha1",
+            "1.0.0-RC.1",
+        ] {
             assert_eq!(parse_strict(ok).unwrap().to_string(), ok);
         }
         let err = |s: &str| parse_strict(s).unwrap_err();
-        assert_eq!(err("v1.0.0"), "Invalid character(s) found in major number \"v1\"");
+        assert_eq!(
+            err("v1.0.0"),
+            "Invalid character(s) found in major number \"v1\""
+        );
         assert_eq!(err("1.0"), "No Major.Minor.Patch elements found");
-        assert_eq!(err("01.0.0"), "Major number must not contain leading zeroes \"01\"");
+        assert_eq!(
+            err("01.0.0"),
+            "Major number must not contain leading zeroes \"01\""
+        );
         assert_eq!(err("1.0.0+"), "BuildMeta is empty");
-        assert_eq!(err("1.0.0 "), "Invalid character(s) found in patch number \"0 \"");
+        assert_eq!(
+            err("1.0.0 "),
+            "Invalid character(s) found in patch number \"0 \""
+        );
         assert_eq!(
             err("1.0.0-alpha.01"),
             "Numeric PreRelease version must not contain leading zeroes \"01\""
@@ -319,11 +334,24 @@ mod tests {
 
     #[test]
     fn ranges_follow_the_library_quirks() {
-        for ok in [">=1.0.0", ">= 1.0.0 <2.0.0", "1.x", ">=0.50.0 x", "<1.0.0 || >=2.0.0", "1.2.x"] {
+        for ok in [
+            ">=1.0.0",
+            ">= 1.0.0 <2.0.0",
+            "1.x",
+            ">=0.50.0 x",
+            "<1.0.0 || >=2.0.0",
+            "1.2.x",
+        ] {
             assert_eq!(check_range(ok), Ok(()), "{ok}");
         }
-        assert_eq!(check_range("").unwrap_err(), "Last element in range is '||'");
-        assert_eq!(check_range("*").unwrap_err(), "Last element in range is '||'");
+        assert_eq!(
+            check_range("").unwrap_err(),
+            "Last element in range is '||'"
+        );
+        assert_eq!(
+            check_range("*").unwrap_err(),
+            "Last element in range is '||'"
+        );
         assert_eq!(
             check_range("~1.20").unwrap_err(),
             "Could not parse Range \"~1.20\": Could not parse comparator \"~\" in \"~1.20\""

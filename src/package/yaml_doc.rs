@@ -103,8 +103,8 @@ mod tests {
 
     #[test]
     fn json_round_trip_keeps_types_and_order() {
-        let docs = parse_documents("b: 1\na: [x, 2.5, null, true]\n---\n---\nc: {}\n", "f.yml")
-            .unwrap();
+        let docs =
+            parse_documents("b: 1\na: [x, 2.5, null, true]\n---\n---\nc: {}\n", "f.yml").unwrap();
         assert_eq!(docs.len(), 2);
         let json = to_json(&docs[0]);
         assert_eq!(json.to_string(), r#"{"b":1,"a":["x",2.5,null,true]}"#);

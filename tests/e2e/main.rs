@@ -19,6 +19,7 @@ mod cli_image_tar;
 mod cli_process;
 mod layout;
 mod lock;
+mod package_release;
 mod package_validation;
 mod pinniped_example;
 mod registry_auth;

@@ -38,7 +38,9 @@ fn every_case_gets_kapp_controllers_verdict_and_errors() {
         };
         let valid = case["expected"]["valid"].as_bool().unwrap();
         if got.is_empty() != valid || got != expected {
-            failures.push(format!("{id}:\n  expected {expected:?}\n  got      {got:?}"));
+            failures.push(format!(
+                "{id}:\n  expected {expected:?}\n  got      {got:?}"
+            ));
         }
     }
     eprintln!(
