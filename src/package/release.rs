@@ -76,6 +76,8 @@ pub struct ReleaseOutcome {
     pub version: String,
     /// The bundle by digest, as the Package fetches it.
     pub bundle: String,
+    /// Where it is stored (`repo@sha256:…` or `oci:DIR@sha256:…`).
+    pub stored_at: String,
     /// Where the tag was put (`repo:tag`).
     pub tagged: String,
     pub diff_id: String,
@@ -547,7 +549,8 @@ pub async fn release_package(
     )?;
     drop(stage);
     let bundle = dest.digest_reference(&pushed.digest);
-    progress(&format!("bundle: {bundle} (diff_id {})", pushed.diff_id));
+    let stored_at = dest.stored_at(&pushed.digest);
+    progress(&format!("bundle: {stored_at} (diff_id {})", pushed.diff_id));
 
     // 6. Package and PackageMetadata, validated, staged.
     let template_spec = json!({
@@ -622,6 +625,7 @@ pub async fn release_package(
         ref_name: build.ref_name,
         version: o.version.clone(),
         bundle,
+        stored_at,
         tagged,
         diff_id: pushed.diff_id.to_string(),
         images_locked: locked.resolved.len(),

@@ -60,6 +60,8 @@ pub struct RepositoryOutcome {
     pub name: String,
     pub version: String,
     pub bundle: String,
+    /// Where it is stored (`repo@sha256:…` or `oci:DIR@sha256:…`).
+    pub stored_at: String,
     pub tagged: String,
     /// The bundle merged with, if any.
     pub merged_from: Option<String>,
@@ -459,7 +461,8 @@ pub async fn release_repository(
     )?;
     drop(stage);
     let bundle = dest.digest_reference(&pushed.digest);
-    progress(&format!("bundle: {bundle}"));
+    let stored_at = dest.stored_at(&pushed.digest);
+    progress(&format!("bundle: {stored_at}"));
     let doc = step(
         "package repository",
         resources.render_document(
@@ -503,6 +506,7 @@ pub async fn release_repository(
         name,
         version: o.version.clone(),
         bundle,
+        stored_at,
         tagged,
         merged_from: from,
         packages,

@@ -43,12 +43,60 @@ impl Destination {
         })
     }
 
-    /// `repo@sha256:…` (or `oci:DIR@sha256:…`).
+    /// How Packages and locks name the bundle `digest`: `repo@sha256:…`. A bundle in an
+    /// OCI layout has no registry name yet; it is recorded as
+    /// `localhost/<layout directory name>@sha256:…` (lower-cased, other characters as
+    /// `-`), a reference that `strake copy` relocates by digest. [`Self::stored_at`] says
+    /// where it really is.
     pub fn digest_reference(&self, digest: &Digest) -> String {
+        match &self.location {
+            Location::Registry(r) => format!("{}@{digest}", r.name()),
+            Location::Layout { dir, .. } => {
+                format!("{LAYOUT_REGISTRY}/{}@{digest}", layout_repository_name(dir))
+            }
+            other => other.digest_location(digest),
+        }
+    }
+
+    /// Where the bundle `digest` is: `repo@sha256:…` or `oci:DIR@sha256:…`.
+    pub fn stored_at(&self, digest: &Digest) -> String {
         match &self.location {
             Location::Registry(r) => format!("{}@{digest}", r.name()),
             other => other.digest_location(digest),
         }
+    }
+}
+
+/// The registry part of the reference recorded for a bundle stored in an OCI layout.
+pub const LAYOUT_REGISTRY: &str = "localhost";
+
+/// A repository name for a layout directory: its last component, lower-cased, with every
+/// character a repository name cannot hold written as `-`.
+pub fn layout_repository_name(dir: &std::path::Path) -> String {
+    let base = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let mut name: String = base
+        .chars()
+        .map(|c| {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    while name.starts_with(['.', '_', '-']) {
+        name.remove(0);
+    }
+    while name.ends_with(['.', '_', '-']) {
+        name.pop();
+    }
+    if name.is_empty() {
+        "bundle".into()
+    } else {
+        name
     }
 }
 

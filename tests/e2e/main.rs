@@ -20,6 +20,7 @@ mod cli_process;
 mod layout;
 mod lock;
 mod package_release;
+mod package_repository;
 mod package_validation;
 mod pinniped_example;
 mod registry_auth;

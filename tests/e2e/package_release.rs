@@ -503,7 +503,12 @@ fn offline_release_to_a_layout_gives_kctrls_diff_id() {
         read_sub(&fixture("package-bundle/diff_id"), RECORDED_REGISTRY).trim()
     );
     let bundle = outcome["bundle"].as_str().unwrap();
-    assert!(bundle.starts_with("oci:bundles/demo@sha256:"), "{bundle}");
+    assert!(bundle.starts_with("localhost/demo@sha256:"), "{bundle}");
+    let stored_at = outcome["stored_at"].as_str().unwrap();
+    assert_eq!(
+        stored_at,
+        format!("oci:bundles/demo@{}", bundle.split_once('@').unwrap().1)
+    );
     let package = std::fs::read_to_string(
         dir.join("carvel-artifacts/packages/demo.conformance.example.com/package.yml"),
     )
