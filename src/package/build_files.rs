@@ -120,9 +120,11 @@ pub fn read_package_build(
                         .as_str()
                         .filter(|s| !s.is_empty())
                         .map(str::to_string),
-                    use_kbld_images_lock: e["imgpkgBundle"]["useKbldImagesLock"]
-                        .as_bool()
-                        .unwrap_or(false),
+                    // Without an imgpkgBundle, kctrl creates one with the lock on.
+                    use_kbld_images_lock: match &e["imgpkgBundle"] {
+                        Value::Null => true,
+                        b => b["useKbldImagesLock"].as_bool().unwrap_or(false),
+                    },
                     include_paths: string_list(&e["includePaths"]),
                 })
                 .collect()

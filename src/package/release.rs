@@ -309,6 +309,8 @@ fn stage_path(dir: &Path, stage: &Path, rel: &str) -> Result<(), PackageError> {
         }
         return link_or_copy(&source, &target).map_err(io(&source));
     }
+    // A symbolic link to a directory (examples/pinniped/packages/*/config) is followed.
+    let source = std::fs::canonicalize(&source).map_err(io(&source))?;
     for entry in walkdir::WalkDir::new(&source).sort_by_file_name() {
         let entry = entry.map_err(|e| PackageError::Other(format!("{}: {e}", source.display())))?;
         let rel_path = entry
@@ -537,7 +539,7 @@ pub async fn release_package(
             source,
         }
     })?;
-    let dest = step("bundle", Destination::open(&repo, &o.registry).await)?;
+    let dest = step("bundle", Destination::open(&repo, dir, &o.registry).await)?;
     let (pushed, manifest) = step(
         "bundle",
         push_bundle_untagged(

@@ -137,10 +137,11 @@ fn read_packages(
 /// The highest semver tag of `repo` that is not above `version`.
 async fn previous_tag(
     repo: &str,
+    dir: &Path,
     version: &str,
     registry: &RegistryOptions,
 ) -> Result<Option<String>, PackageError> {
-    let Some(store) = open_existing_repository(repo, registry)? else {
+    let Some(store) = open_existing_repository(repo, dir, registry)? else {
         return Ok(None);
     };
     let tags = match store.list_tags().await {
@@ -177,7 +178,7 @@ async fn pull_previous(
     from: &str,
     registry: &RegistryOptions,
 ) -> Result<(tempfile::TempDir, PathBuf), PackageError> {
-    let (store, reference) = open_bundle(from, registry).await?;
+    let (store, reference) = open_bundle(from, dir, registry).await?;
     let holder = tempfile::Builder::new()
         .prefix(".strake-previous-")
         .tempdir_in(dir)
@@ -391,7 +392,10 @@ pub async fn release_repository(
     // 2. Merge with the previous bundle.
     let from = match &o.from {
         Some(f) => Some(f.clone()),
-        None => step("merge", previous_tag(&repo, &o.version, &o.registry).await)?,
+        None => step(
+            "merge",
+            previous_tag(&repo, dir, &o.version, &o.registry).await,
+        )?,
     };
     let mut _previous_dir = None;
     let merged = match &from {
@@ -449,7 +453,7 @@ pub async fn release_repository(
     std::fs::write(imgpkg.join("images.yml"), &lock_text).map_err(io(&imgpkg))?;
 
     // 4. Push without a tag, then the PackageRepository.
-    let dest = step("bundle", Destination::open(&repo, &o.registry).await)?;
+    let dest = step("bundle", Destination::open(&repo, dir, &o.registry).await)?;
     let (pushed, manifest) = step(
         "bundle",
         push_bundle_untagged(

@@ -14,8 +14,13 @@ pub struct Destination {
 
 impl Destination {
     /// Opens `repo` (a registry repository without tag, or `oci:DIR`) for pushing.
-    pub async fn open(repo: &str, registry: &RegistryOptions) -> Result<Self, PackageError> {
-        let location = Location::parse(repo)?;
+    /// A relative layout directory is taken relative to `base`.
+    pub async fn open(
+        repo: &str,
+        base: &std::path::Path,
+        registry: &RegistryOptions,
+    ) -> Result<Self, PackageError> {
+        let location = relative_to(Location::parse(repo)?, base);
         match &location {
             Location::Tarball { .. } => {
                 return Err(PackageError::Usage(format!(
@@ -67,6 +72,22 @@ impl Destination {
     }
 }
 
+/// A layout or tarball path of `location` taken relative to `base` (the `--chdir`
+/// directory) when it is relative.
+pub fn relative_to(location: Location, base: &std::path::Path) -> Location {
+    match location {
+        Location::Layout { dir, reference } if dir.is_relative() => Location::Layout {
+            dir: base.join(dir),
+            reference,
+        },
+        Location::Tarball { path, reference } if path.is_relative() => Location::Tarball {
+            path: base.join(path),
+            reference,
+        },
+        other => other,
+    }
+}
+
 /// The registry part of the reference recorded for a bundle stored in an OCI layout.
 pub const LAYOUT_REGISTRY: &str = "localhost";
 
@@ -103,9 +124,10 @@ pub fn layout_repository_name(dir: &std::path::Path) -> String {
 /// Opens a bundle to read: the store and the tag or digest in it.
 pub async fn open_bundle(
     location: &str,
+    base: &std::path::Path,
     registry: &RegistryOptions,
 ) -> Result<(Box<dyn Store>, String), PackageError> {
-    let parsed = Location::parse(location)?;
+    let parsed = relative_to(Location::parse(location)?, base);
     let opened = open_source(&parsed, registry).await?;
     let reference = opened.reference.ok_or_else(|| {
         PackageError::Usage(format!("{location}: name a tag or digest of the bundle"))
@@ -117,9 +139,10 @@ pub async fn open_bundle(
 /// when it is a layout that does not exist yet.
 pub fn open_existing_repository(
     location: &str,
+    base: &std::path::Path,
     registry: &RegistryOptions,
 ) -> Result<Option<Box<dyn Store>>, PackageError> {
-    let parsed = Location::parse(location)?;
+    let parsed = relative_to(Location::parse(location)?, base);
     if let Location::Layout { dir, .. } = &parsed
         && !dir.join("index.json").exists()
     {
