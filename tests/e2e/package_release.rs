@@ -507,7 +507,7 @@ fn offline_release_to_a_layout_gives_kctrls_diff_id() {
     let stored_at = outcome["stored_at"].as_str().unwrap();
     assert_eq!(
         stored_at,
-        format!("oci:bundles/demo@{}", bundle.split_once('@').unwrap().1)
+        format!("oci:./bundles/demo@{}", bundle.split_once('@').unwrap().1)
     );
     let package = std::fs::read_to_string(
         dir.join("carvel-artifacts/packages/demo.conformance.example.com/package.yml"),
