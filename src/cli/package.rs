@@ -244,8 +244,8 @@ fn release(a: ReleaseArgs) -> Result<(), PackageError> {
         );
     } else {
         println!(
-            "Released {} {} as {}",
-            outcome.ref_name, outcome.version, outcome.bundle
+            "Released {} {}: the Package fetches {} (stored at {})",
+            outcome.ref_name, outcome.version, outcome.bundle, outcome.stored_at
         );
     }
     Ok(())
@@ -304,11 +304,12 @@ fn repository_release(a: RepositoryReleaseArgs) -> Result<(), PackageError> {
         );
     } else {
         println!(
-            "Released repository {} {} as {} ({} packages)",
+            "Released repository {} {} with {} package versions: {} (stored at {})",
             outcome.name,
             outcome.version,
+            outcome.packages.len(),
             outcome.bundle,
-            outcome.packages.len()
+            outcome.stored_at
         );
     }
     Ok(())

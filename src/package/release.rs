@@ -614,7 +614,7 @@ pub async fn release_package(
         "tag",
         tag_bundle(dest.store.as_ref(), &manifest, &tag).await,
     )?;
-    let tagged = format!("{repo}:{tag}");
+    let tagged = dest.tagged(&tag);
     progress(&format!("tag: {tagged}"));
     let artifacts = step("write artifacts", staged.commit())?;
     for a in &artifacts {

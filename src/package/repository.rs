@@ -486,7 +486,7 @@ pub async fn release_repository(
         "tag",
         tag_bundle(dest.store.as_ref(), &manifest, &tag).await,
     )?;
-    let tagged = with_tag(&repo, &tag);
+    let tagged = dest.tagged(&tag);
     progress(&format!("tag: {tagged}"));
     let artifacts = step("write artifacts", staged.commit())?;
     for a in &artifacts {

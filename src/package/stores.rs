@@ -63,6 +63,15 @@ impl Destination {
         }
     }
 
+    /// Where the tag `tag` is: `repo:tag` or `oci:DIR:tag`.
+    pub fn tagged(&self, tag: &str) -> String {
+        match &self.location {
+            Location::Registry(r) => format!("{}:{tag}", r.name()),
+            Location::Layout { dir, .. } => format!("oci:{}:{tag}", dir.display()),
+            Location::Tarball { path, .. } => format!("tar:{}:{tag}", path.display()),
+        }
+    }
+
     /// Where the bundle `digest` is: `repo@sha256:…` or `oci:DIR@sha256:…`.
     pub fn stored_at(&self, digest: &Digest) -> String {
         match &self.location {

@@ -545,3 +545,54 @@ fn offline_release_to_a_layout_gives_kctrls_diff_id() {
         .collect();
     assert_eq!(before, after);
 }
+
+/// `scripts/quickstart`, the README's first command: the Pinniped Supervisor and Concierge
+/// packages and a repository holding both, released offline into OCI layouts.
+#[test]
+fn quickstart_releases_pinniped_and_a_repository_offline() {
+    let out = tempfile::tempdir().unwrap();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/quickstart");
+    let run = std::process::Command::new(&script)
+        .arg(out.path())
+        .env("STRAKE_BIN", assert_cmd::cargo::cargo_bin("strake"))
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(
+        stdout.contains("render: ytt -f config (18 documents)"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("render: ytt -f config (30 documents)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("with 2 package versions"), "{stdout}");
+    for app in ["supervisor", "concierge"] {
+        let pkg = out.path().join(format!(
+            "{app}/carvel-artifacts/packages/pinniped-{app}.pinniped.dev"
+        ));
+        assert_valid_resources(&pkg.join("package.yml"));
+        assert_valid_resources(&pkg.join("metadata.yml"));
+        assert!(
+            out.path()
+                .join(format!(
+                    "repository/packages/pinniped-{app}.pinniped.dev/0.39.0.yml"
+                ))
+                .is_file()
+        );
+    }
+    assert_valid_resources(&out.path().join("repository/package-repository.yml"));
+    let layout = LayoutStore::open(
+        out.path()
+            .join("repository/build/bundles/pinniped-package-repository"),
+    )
+    .unwrap();
+    let tags = block_on(async { layout.list_tags().await }).unwrap();
+    assert!(tags.contains(&"1.0.0".to_string()), "{tags:?}");
+}
