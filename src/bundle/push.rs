@@ -23,7 +23,7 @@ use crate::bundle::lockfiles::{BundleLock, ImagesLock};
 use crate::bundle::tar::{TarOptions, TarPlan, plan};
 use crate::bundle::{BundleError, Result};
 use crate::oci::store::bytes_stream;
-use crate::oci::{BlobStream, Descriptor, Digest, OciError, Store, media_types};
+use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Store, media_types};
 
 /// How to push.
 #[derive(Clone, Debug)]
@@ -291,6 +291,28 @@ pub async fn push_image(
     options: &PushOptions,
     labels: &BTreeMap<String, String>,
 ) -> Result<PushResult> {
+    let (result, m) = store_image(store, Some(tag), inputs, options, labels).await?;
+    let digest_tag = format!("{}.imgpkg", m.digest.dashed());
+    store.put_manifest(&m, Some(&digest_tag)).await?;
+    if let Some(path) = &options.lock_output {
+        BundleLock {
+            image: result.reference.clone(),
+            tag: tag.to_string(),
+        }
+        .write(path)?;
+    }
+    Ok(result)
+}
+
+/// Stores the blobs and the manifest of an image made of `inputs` (at `tag`, when given;
+/// the caller adds the digest tag).
+async fn store_image(
+    store: &dyn Store,
+    tag: Option<&str>,
+    inputs: &[PathBuf],
+    options: &PushOptions,
+    labels: &BTreeMap<String, String>,
+) -> Result<(PushResult, ManifestBytes)> {
     let inputs_owned = inputs.to_vec();
     let tar_options = options.tar.clone();
     let tar_plan: TarPlan = blocking(move || plan(&inputs_owned, &tar_options)).await?;
@@ -345,23 +367,38 @@ pub async fn push_image(
     };
 
     let m = manifest(&config, &layer);
-    store.put_manifest(&m, Some(tag)).await?;
-    let digest_tag = format!("{}.imgpkg", m.digest.dashed());
-    store.put_manifest(&m, Some(&digest_tag)).await?;
+    store.put_manifest(&m, tag).await?;
     let reference = digest_reference(store, &m.digest);
-    if let Some(path) = &options.lock_output {
-        BundleLock {
-            image: reference.clone(),
-            tag: tag.to_string(),
-        }
-        .write(path)?;
-    }
-    Ok(PushResult {
-        digest: m.digest.clone(),
-        reference,
-        layer,
-        diff_id,
-        layer_reused: reused.is_some(),
-        layer_uploaded,
-    })
+    Ok((
+        PushResult {
+            digest: m.digest.clone(),
+            reference,
+            layer,
+            diff_id,
+            layer_reused: reused.is_some(),
+            layer_uploaded,
+        },
+        m,
+    ))
+}
+
+/// Pushes a bundle made of `inputs` with no tag: every blob and the manifest (by digest)
+/// are stored, nothing names them yet. [`tag_bundle`] names it once the caller has done
+/// everything else that could fail, so a failed release leaves no tag behind.
+pub async fn push_bundle_untagged(
+    store: &dyn Store,
+    inputs: &[PathBuf],
+    options: &PushOptions,
+) -> Result<(PushResult, ManifestBytes)> {
+    validate_bundle_inputs(inputs)?;
+    let labels = bundle_labels(&options.labels);
+    store_image(store, None, inputs, options, &labels).await
+}
+
+/// Tags a stored bundle manifest as imgpkg does: `tag`, then `sha256-<hex>.imgpkg`.
+pub async fn tag_bundle(store: &dyn Store, m: &ManifestBytes, tag: &str) -> Result<()> {
+    store.put_manifest(m, Some(tag)).await?;
+    let digest_tag = format!("{}.imgpkg", m.digest.dashed());
+    store.put_manifest(m, Some(&digest_tag)).await?;
+    Ok(())
 }

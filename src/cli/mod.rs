@@ -52,12 +52,13 @@ enum Command {
     Lock(Box<lock::LockArgs>),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
     Template(Box<template::TemplateArgs>),
-    /// Carvel packages: what a repository offers, install manifests.
-    #[command(subcommand)]
-    Package(package::PackageCommand),
     /// Work with package values (check a values file against a values schema).
     #[command(subcommand)]
     Values(values::ValuesCommand),
+    /// Carvel packages (kctrl-compatible): init, release, repository release; what a
+    /// repository offers and install manifests.
+    #[command(subcommand)]
+    Package(package::PackageCommand),
 }
 
 impl Command {
@@ -90,7 +91,7 @@ pub fn main() -> ExitCode {
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
-        Command::Package(command) => package::run(command),
+        Command::Package(cmd) => package::run(cmd),
     }
 }
 
