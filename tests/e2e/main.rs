@@ -21,6 +21,7 @@ mod layout;
 mod lock;
 mod package_release;
 mod package_repository;
+mod package_templates;
 mod package_validation;
 mod pinniped_example;
 mod registry_auth;
