@@ -149,6 +149,13 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
             let path = PathBuf::from(path);
             let tar_layout = layout(&closure, request.include_non_distributable).await?;
             let out = TarOut::open(&path, &tar_layout)?;
+            // Configs travel inside manifest.json; only layers have entries.
+            let entries: std::collections::HashSet<&Digest> =
+                tar_layout.layers.iter().map(|(d, _)| &d.digest).collect();
+            let jobs: Vec<BlobJob> = jobs
+                .into_iter()
+                .filter(|j| entries.contains(&j.blob.digest))
+                .collect();
             let progress = Progress::new(plan.bytes, plan.blobs.len() as u64, request.quiet);
             let result = transfer(jobs, &out, &options, &progress).await;
             progress.finish();
