@@ -171,7 +171,7 @@ pub async fn walk(
             tag: start.tag.clone(),
             expect_bundle: start.expect_bundle,
             root: start.root,
-            signature_of: None,
+            signature_of: signature_subject(&start.tag),
         });
     }
     while let Some(pending) = queue.pop_front() {
@@ -295,6 +295,18 @@ pub fn signature_tags(digest: &Digest) -> Vec<String> {
         .collect();
     tags.push(digest.dashed());
     tags
+}
+
+/// The subject of a signature, attestation, SBOM or referrers tag
+/// (`sha256-<hex>.sig`, …, `sha256-<hex>`), `None` for other tags.
+pub fn signature_subject(tag: &str) -> Option<Digest> {
+    let rest = tag.strip_prefix("sha256-")?;
+    let hex = match rest.split_once('.') {
+        Some((hex, suffix)) if SIGNATURE_SUFFIXES.contains(&suffix) => hex,
+        Some(_) => return None,
+        None => rest,
+    };
+    format!("sha256:{hex}").parse().ok()
 }
 
 fn describe_pending(p: &Pending) -> String {

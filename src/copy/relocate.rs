@@ -63,7 +63,7 @@ pub async fn write_manifests(
             .await
             .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
         written.push(tag);
-        if matches!(item.kind, Kind::Signature { .. }) && !item.tag.is_empty() {
+        if !item.root && !item.tag.is_empty() {
             dst.put_manifest(root, Some(&item.tag)).await?;
             written.push(item.tag.clone());
         }

@@ -18,6 +18,8 @@ mod cli_image;
 mod cli_image_tar;
 mod cli_process;
 mod copy_imgpkg_fixtures;
+mod copy_registry;
+mod copy_support;
 mod layout;
 mod lock;
 mod pinniped_example;
