@@ -126,14 +126,27 @@ async fn write_locations_image(
         cache: None,
         ..PushOptions::default()
     };
-    let pushed = push_image(
-        dst,
-        &tag,
-        &[dir.path().to_path_buf()],
-        &options,
-        &BTreeMap::new(),
-    )
-    .await?;
+    let mut attempt = 0;
+    let pushed = loop {
+        match push_image(
+            dst,
+            &tag,
+            &[dir.path().to_path_buf()],
+            &options,
+            &BTreeMap::new(),
+        )
+        .await
+        {
+            Err(crate::bundle::BundleError::Oci(e))
+                if attempt < 5 && crate::copy::transfer::is_transient(&e) =>
+            {
+                tracing::info!(%e, "pushing the locations image again");
+                tokio::time::sleep(std::time::Duration::from_millis(100 << attempt)).await;
+                attempt += 1;
+            }
+            other => break other?,
+        }
+    };
     Ok(vec![tag, crate::copy::naming::digest_tag(&pushed.digest)])
 }
 

@@ -143,6 +143,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
     let options = TransferOptions {
         concurrency: request.concurrency,
         client: Some(client.clone()),
+        retries: request.registry.retry_count,
     };
     match &request.destination {
         DestinationSpec::Tar(path) => {
@@ -634,6 +635,7 @@ async fn run_shard(
     let options = TransferOptions {
         concurrency: request.concurrency,
         client: Some(client.clone()),
+        retries: request.registry.retry_count,
     };
     let result = transfer(jobs, &sink, &options, &progress).await;
     progress.finish();

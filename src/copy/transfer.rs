@@ -77,6 +77,8 @@ pub struct TransferOptions {
     pub concurrency: usize,
     /// The registry client, whose 429 count drives the back-off.
     pub client: Option<RegistryClient>,
+    /// Times a blob is moved again after a transient error.
+    pub retries: u32,
 }
 
 /// What a transfer did.
@@ -163,7 +165,49 @@ async fn move_blob(
         None => None,
     };
     let throttled_before = options.client.as_ref().map(|c| c.throttled_responses());
-    let result: std::result::Result<Outcome, crate::oci::OciError> = async {
+    let mut attempt = 0;
+    let result = loop {
+        match try_move(job, &descriptor, sink, progress).await {
+            Err(e) if attempt < options.retries && is_transient(&e) => {
+                let wait = std::time::Duration::from_millis(100 << attempt.min(4));
+                tracing::info!(blob = %descriptor.digest, %e, ?wait, "moving the blob again");
+                tokio::time::sleep(wait).await;
+                attempt += 1;
+            }
+            other => break other,
+        }
+    };
+    if let (Some(client), Some(before)) = (&options.client, throttled_before) {
+        let throttled = client.throttled_responses() > before;
+        for limit in source_limit.iter().chain(sink_limit.iter()) {
+            limit.record(throttled);
+        }
+    }
+    let outcome = result.map_err(|e| fail(e.to_string()))?;
+    progress.blob_done();
+    Ok(outcome)
+}
+
+/// Errors worth moving a blob again for: a registry's answer (a 5xx or 429 that
+/// outlived the client's own retries, or a streamed upload that cannot be
+/// replayed) or a broken connection. Content errors (digest or size mismatch)
+/// and missing or forbidden blobs are final.
+pub fn is_transient(e: &crate::oci::OciError) -> bool {
+    matches!(
+        e,
+        crate::oci::OciError::Registry { .. } | crate::oci::OciError::Io { .. }
+    )
+}
+
+/// One attempt at moving a blob.
+async fn try_move(
+    job: &BlobJob,
+    descriptor: &Descriptor,
+    sink: &dyn BlobSink,
+    progress: &Progress,
+) -> std::result::Result<Outcome, crate::oci::OciError> {
+    let descriptor = descriptor.clone();
+    {
         if sink.has(&descriptor).await? {
             return Ok(Outcome::Present);
         }
@@ -180,16 +224,6 @@ async fn move_blob(
         sink.put(&descriptor, counted).await?;
         Ok(Outcome::Moved)
     }
-    .await;
-    if let (Some(client), Some(before)) = (&options.client, throttled_before) {
-        let throttled = client.throttled_responses() > before;
-        for limit in source_limit.iter().chain(sink_limit.iter()) {
-            limit.record(throttled);
-        }
-    }
-    let outcome = result.map_err(|e| fail(e.to_string()))?;
-    progress.blob_done();
-    Ok(outcome)
 }
 
 /// One [`Limiter`] per registry host.
