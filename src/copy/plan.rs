@@ -339,7 +339,7 @@ mod tests {
         assert!(max - min <= 100, "{loads:?}");
         assert_eq!(
             loads.iter().sum::<u64>(),
-            blobs.iter().map(|b| b.size).sum()
+            blobs.iter().map(|b| b.size).sum::<u64>()
         );
     }
 

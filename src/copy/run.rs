@@ -308,14 +308,14 @@ struct OpenedSource {
 
 fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedSource> {
     match spec {
-        SourceSpec::Bundle(r) => open_refs(&[r.clone()], Some(true), client),
+        SourceSpec::Bundle(r) => open_refs(std::slice::from_ref(r), Some(true), client),
         SourceSpec::Images(refs) => open_refs(refs, Some(false), client),
         SourceSpec::Lock(file) => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| CopyError::invalid(format!("reading --lock {file}: {e}")))?;
             if text.lines().any(|l| l.trim() == "kind: BundleLock") {
                 let lock = BundleLock::parse(&text, file)?;
-                let mut opened = open_refs(&[lock.image.clone()], Some(true), client)?;
+                let mut opened = open_refs(std::slice::from_ref(&lock.image), Some(true), client)?;
                 if !lock.tag.is_empty() {
                     opened.starts[0].tag = lock.tag.clone();
                 }

@@ -298,28 +298,11 @@ fn a_tarball_with_a_flipped_byte_fails_naming_the_blob_and_tags_nothing() {
         "{err}"
     );
     assert!(err.contains("image "), "{err}");
-    let tags = block_on(async {
-        let url = format!("{}/v2/damaged/tags/list", b.url());
-        reqwest_status(&url).await
-    });
-    assert_eq!(tags, 404, "nothing may be tagged");
-}
-
-async fn reqwest_status(url: &str) -> u16 {
-    let client = reqwest::Client::builder()
-        .use_preconfigured_tls(
-            rustls::ClientConfig::builder_with_provider(std::sync::Arc::new(
-                rustls::crypto::ring::default_provider(),
-            ))
-            .with_safe_default_protocol_versions()
-            .unwrap()
-            .with_root_certificates(rustls::RootCertStore::empty())
-            .with_no_client_auth(),
-        )
-        .no_proxy()
-        .build()
-        .unwrap();
-    client.get(url).send().await.unwrap().status().as_u16()
+    assert_eq!(
+        block_on(b.pusher().status("damaged", "tags/list")),
+        404,
+        "nothing may be tagged"
+    );
 }
 
 /// The name, body offset and size of the largest entry of a tar.

@@ -108,7 +108,7 @@ pub fn push_repository(
     let addr = registry.addr();
     let p = registry.pusher();
     let mut blobs = Vec::new();
-    let mut record = |img: &PushedImage, blobs: &mut Vec<String>| {
+    let record = |img: &PushedImage, blobs: &mut Vec<String>| {
         blobs.push(img.config_digest.clone());
         blobs.extend(img.layers.iter().map(|(d, _)| d.clone()));
     };

@@ -20,6 +20,7 @@ mod cli_process;
 mod copy_faults;
 mod copy_imgpkg_fixtures;
 mod copy_registry;
+mod copy_shards;
 mod copy_support;
 mod layout;
 mod lock;

@@ -119,6 +119,17 @@ impl Pusher {
         resp.bytes().await.expect("body").to_vec()
     }
 
+    /// The status of `GET /v2/<repo>/<what>`.
+    pub async fn status(&self, repo: &str, what: &str) -> u16 {
+        let url = format!("{}/v2/{repo}/{what}", self.base);
+        self.authorize(self.client.get(&url), repo)
+            .send()
+            .await
+            .expect("GET")
+            .status()
+            .as_u16()
+    }
+
     /// Sorted tags of `repo`.
     pub async fn tags(&self, repo: &str) -> Vec<String> {
         let body: serde_json::Value =
