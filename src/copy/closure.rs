@@ -4,9 +4,9 @@
 //! package bundles of a repository bundle), walked to any depth and deduplicated
 //! by digest. Every image or index is walked with all its platforms. Unless
 //! signatures are skipped, each digest's cosign tags (`sha256-<hex>.sig`, `.att`,
-//! `.sbom`) and its OCI 1.1 referrers (the tag-schema index `sha256-<hex>`) are
-//! added when the source has them; a missing one (404, or DENIED/UNAUTHORIZED) is
-//! not an error.
+//! `.sbom`) and its OCI 1.1 referrers (from the referrers API, and the tag-schema
+//! index `sha256-<hex>` that registries without the API hold) are added when the
+//! source has them; a missing one (404, or DENIED/UNAUTHORIZED) is not an error.
 
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
@@ -246,6 +246,23 @@ pub async fn walk(
             Kind::Image
         };
         if options.signatures && pending.signature_of.is_none() {
+            let listed = match pending.store.referrers(&digest).await {
+                Ok(listed) => listed.unwrap_or_default(),
+                Err(e) if is_absent(&e) => Vec::new(),
+                Err(e) => return Err(e.into()),
+            };
+            for referrer in listed {
+                queue.push_back(Pending {
+                    store: pending.store.clone(),
+                    reference: referrer.digest.to_string(),
+                    source_ref: pending.source_ref.clone(),
+                    orig_ref: String::new(),
+                    tag: String::new(),
+                    expect_bundle: Some(false),
+                    root: false,
+                    signature_of: Some(digest.clone()),
+                });
+            }
             for tag in signature_tags(&digest) {
                 match pending.store.resolve(&tag).await {
                     Ok(Some(_)) => queue.push_back(Pending {
