@@ -191,6 +191,9 @@ pub async fn walk(
         }
         let source_ref = match sources {
             Sources::Registry(_) => format!("{}@{digest}", pending.source_ref),
+            Sources::Single(_) if pending.source_ref.is_empty() => {
+                format!("{}@{digest}", pending.store.location())
+            }
             Sources::Single(_) => with_digest(&pending.source_ref, &digest),
         };
         let is_bundle = match &pending.signature_of {
@@ -414,4 +417,25 @@ async fn read_images_lock(
         &String::from_utf8_lossy(text),
         &format!("{here}/.imgpkg/images.yml"),
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_tags_and_their_subjects() {
+        let digest = Digest::of(b"image");
+        let tags = signature_tags(&digest);
+        assert_eq!(tags.len(), 4);
+        for tag in &tags {
+            assert_eq!(signature_subject(tag), Some(digest.clone()), "{tag}");
+        }
+        assert_eq!(signature_subject("v1"), None);
+        assert_eq!(
+            signature_subject(&format!("{}.imgpkg", digest.dashed())),
+            None
+        );
+        assert_eq!(signature_subject("sha256-xyz.sig"), None);
+    }
 }

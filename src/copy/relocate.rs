@@ -63,7 +63,9 @@ pub async fn write_manifests(
             .await
             .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
         written.push(tag);
-        if !item.root && !item.tag.is_empty() {
+        // Signatures keep their cosign or referrers tag; a plain image's source
+        // tag is not written (every image shares the one destination repository).
+        if matches!(item.kind, Kind::Signature { .. }) && !item.tag.is_empty() {
             dst.put_manifest(root, Some(&item.tag)).await?;
             written.push(item.tag.clone());
         }

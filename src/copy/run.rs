@@ -376,7 +376,13 @@ fn open_refs(
                 registry = true;
                 starts.push(Start {
                     reference: parsed.to_string(),
-                    orig_ref: parsed.to_string(),
+                    // imgpkg records a bundle by its digest reference; an image
+                    // as given.
+                    orig_ref: if expect_bundle == Some(true) {
+                        String::new()
+                    } else {
+                        parsed.to_string()
+                    },
                     tag: parsed.tag().unwrap_or_default().to_string(),
                     expect_bundle,
                     root: expect_bundle == Some(true),

@@ -17,6 +17,7 @@ mod bundle_tar_conformance;
 mod cli_image;
 mod cli_image_tar;
 mod cli_process;
+mod copy_cli;
 mod copy_faults;
 mod copy_imgpkg_fixtures;
 mod copy_registry;
