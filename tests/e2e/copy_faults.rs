@@ -164,6 +164,9 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
     ]));
     let report = json(&out);
     let read = report["bytes_read"].as_u64().unwrap();
+    eprintln!(
+        "killed at {fraction}: total {total}, left {left}, rerun read {read}, largest blob {largest}"
+    );
     assert!(
         read < left + largest,
         "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction})"
