@@ -11,11 +11,13 @@
 //! together for the command line.
 
 pub mod closure;
+pub mod destination;
 pub mod naming;
 pub mod plan;
 pub mod progress;
 pub mod relocate;
 pub mod run;
+pub mod source;
 pub mod tar_out;
 pub mod transfer;
 

@@ -5,24 +5,23 @@
 //! lock output (registry or layout), or complete the tarball.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::bundle::lockfiles::{BundleLock, ImagesLock};
-use crate::copy::closure::{self, Closure, Sources, Start, WalkOptions};
+use crate::copy::closure::{self, Closure, Sources, WalkOptions};
+use crate::copy::destination::{open_destination_store, open_writable_destination, tar_layout_dir};
 use crate::copy::naming::TagScheme;
 use crate::copy::plan::{DestinationSpec, Plan, PlannedBlob, Shard, SourceSpec, shard_of};
 use crate::copy::progress::Progress;
 use crate::copy::relocate::{LockInput, RelocateOptions, write_lock_output, write_manifests};
+use crate::copy::source::open_source;
 use crate::copy::tar_out::{TarOut, layout};
 use crate::copy::transfer::{
     BlobJob, BlobSink, StoreSink, TransferOptions, TransferReport, transfer,
 };
 use crate::copy::{CopyError, Result};
-use crate::oci::layout::LayoutStore;
-use crate::oci::location::Location;
 use crate::oci::registry::{RegistryClient, RegistryOptions};
 use crate::oci::tarball::TarballStore;
 use crate::oci::{Digest, Reference, Store};
@@ -298,152 +297,6 @@ fn repo_name(repo: &str) -> String {
         .unwrap_or_else(|_| repo.to_string())
 }
 
-/// The source, opened.
-struct OpenedSource {
-    sources: Sources,
-    starts: Vec<Start>,
-    /// The ImagesLock given with `--lock`, for the lock output.
-    lock: Option<ImagesLock>,
-}
-
-fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedSource> {
-    match spec {
-        SourceSpec::Bundle(r) => open_refs(std::slice::from_ref(r), Some(true), client),
-        SourceSpec::Images(refs) => open_refs(refs, Some(false), client),
-        SourceSpec::Lock(file) => {
-            let text = std::fs::read_to_string(file)
-                .map_err(|e| CopyError::invalid(format!("reading --lock {file}: {e}")))?;
-            if text.lines().any(|l| l.trim() == "kind: BundleLock") {
-                let lock = BundleLock::parse(&text, file)?;
-                let mut opened = open_refs(std::slice::from_ref(&lock.image), Some(true), client)?;
-                if !lock.tag.is_empty() {
-                    opened.starts[0].tag = lock.tag.clone();
-                }
-                Ok(opened)
-            } else {
-                let lock = ImagesLock::parse(&text, file)?;
-                let refs: Vec<String> = lock.images.iter().map(|i| i.image.to_string()).collect();
-                let mut opened = open_refs(&refs, Some(false), client)?;
-                opened.lock = Some(lock);
-                Ok(opened)
-            }
-        }
-        SourceSpec::Tar(file) => {
-            let store = TarballStore::open(file)?;
-            let mut starts = Vec::new();
-            if let Some(root) = store.root_bundle() {
-                starts.push(Start {
-                    reference: root.descriptor.digest.to_string(),
-                    orig_ref: root.orig_ref.clone(),
-                    tag: root.tag.clone(),
-                    expect_bundle: Some(true),
-                    root: true,
-                });
-            }
-            for entry in store.entries() {
-                if entry.is_root_bundle() {
-                    continue;
-                }
-                starts.push(Start {
-                    reference: entry.descriptor.digest.to_string(),
-                    orig_ref: entry.orig_ref.clone(),
-                    tag: entry.tag.clone(),
-                    expect_bundle: None,
-                    root: false,
-                });
-            }
-            Ok(OpenedSource {
-                sources: Sources::Single(Arc::new(store)),
-                starts,
-                lock: None,
-            })
-        }
-    }
-}
-
-/// `-b`/`-i`/lock references: registry references, or `oci:DIR[:TAG|@DIGEST]`.
-fn open_refs(
-    refs: &[String],
-    expect_bundle: Option<bool>,
-    client: &RegistryClient,
-) -> Result<OpenedSource> {
-    let mut starts = Vec::new();
-    let mut layout: Option<(PathBuf, Arc<dyn Store>)> = None;
-    let mut registry = false;
-    for r in refs {
-        match Location::parse(r)? {
-            Location::Registry(parsed) => {
-                registry = true;
-                starts.push(Start {
-                    reference: parsed.to_string(),
-                    // imgpkg records a bundle by its digest reference; an image
-                    // as given.
-                    orig_ref: if expect_bundle == Some(true) {
-                        String::new()
-                    } else {
-                        parsed.to_string()
-                    },
-                    tag: parsed.tag().unwrap_or_default().to_string(),
-                    expect_bundle,
-                    root: expect_bundle == Some(true),
-                });
-            }
-            Location::Layout { dir, reference } => {
-                let store = match &layout {
-                    Some((d, s)) if *d == dir => s.clone(),
-                    Some((d, _)) => {
-                        return Err(CopyError::invalid(format!(
-                            "{r}: every source must be in the same layout ({})",
-                            d.display()
-                        )));
-                    }
-                    None => {
-                        let s: Arc<dyn Store> = Arc::new(LayoutStore::open(&dir)?);
-                        layout = Some((dir.clone(), s.clone()));
-                        s
-                    }
-                };
-                let reference = reference.ok_or_else(|| {
-                    CopyError::invalid(format!("{r}: name a tag or digest in the layout"))
-                })?;
-                let _ = store;
-                let tag = if reference.parse::<Digest>().is_ok() {
-                    String::new()
-                } else {
-                    reference.clone()
-                };
-                starts.push(Start {
-                    reference,
-                    orig_ref: String::new(),
-                    tag,
-                    expect_bundle,
-                    root: expect_bundle == Some(true),
-                });
-            }
-            Location::Tarball { path, .. } => {
-                return Err(CopyError::invalid(format!(
-                    "{r}: read a tarball with --tar {}",
-                    path.display()
-                )));
-            }
-        }
-    }
-    let sources = match (layout, registry) {
-        (Some(_), true) => {
-            return Err(CopyError::invalid(
-                "sources mix registry references and an OCI layout",
-            ));
-        }
-        (Some((_, store)), false) => Sources::Single(store),
-        (None, _) => Sources::Registry(client.clone()),
-    };
-    Ok(OpenedSource {
-        sources,
-        starts,
-        lock: None,
-    })
-}
-
 /// The store each blob is read from (the first item that uses it).
 fn blob_sources(closure: &Closure) -> HashMap<Digest, Arc<dyn Store>> {
     let mut out: HashMap<Digest, Arc<dyn Store>> = HashMap::new();
@@ -454,105 +307,6 @@ fn blob_sources(closure: &Closure) -> HashMap<Digest, Arc<dyn Store>> {
         }
     }
     out
-}
-
-/// The destination as a store, for registries and layout directories; `create`
-/// makes a missing layout.
-fn open_destination_store(
-    spec: &DestinationSpec,
-    client: &RegistryClient,
-    create: bool,
-) -> Result<Arc<dyn Store>> {
-    match spec {
-        DestinationSpec::Repo(repo) => Ok(Arc::new(client.store(&Reference::parse(repo)?))),
-        DestinationSpec::OciLayout(dir) => {
-            let dir = layout_dir_for(dir);
-            Ok(if create {
-                Arc::new(LayoutStore::create(&dir)?)
-            } else {
-                Arc::new(LayoutStore::open(&dir)?)
-            })
-        }
-        DestinationSpec::Tar(t) => Err(CopyError::invalid(format!("tar:{t} is not a store"))),
-    }
-}
-
-/// `--to-oci-layout X.tar` builds the layout in a hidden directory beside it
-/// (kept between runs, so a rerun resumes), then tars it.
-fn layout_dir_for(dest: &str) -> PathBuf {
-    let path = Path::new(dest);
-    if dest.ends_with(".tar") {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        crate::oci::atomic::parent_dir(path).join(format!(".{name}.strake-layout"))
-    } else {
-        path.to_path_buf()
-    }
-}
-
-#[allow(clippy::type_complexity)]
-fn open_writable_destination(
-    spec: &DestinationSpec,
-    client: &RegistryClient,
-) -> Result<(Arc<dyn Store>, Option<(PathBuf, PathBuf)>)> {
-    let store = open_destination_store(spec, client, true)?;
-    let tar = match spec {
-        DestinationSpec::OciLayout(dest) if dest.ends_with(".tar") => {
-            Some((layout_dir_for(dest), PathBuf::from(dest)))
-        }
-        _ => None,
-    };
-    Ok((store, tar))
-}
-
-/// Tars the layout directory `dir` into `dest` (temporary name, then rename) and
-/// removes the directory.
-async fn tar_layout_dir(dir: &Path, dest: &Path) -> Result<()> {
-    let dir = dir.to_path_buf();
-    let dest = dest.to_path_buf();
-    tokio::task::spawn_blocking(move || -> Result<()> {
-        let context =
-            |e: std::io::Error| CopyError::invalid(format!("writing {}: {e}", dest.display()));
-        let parent = crate::oci::atomic::parent_dir(&dest);
-        let temp = tempfile::Builder::new()
-            .prefix(crate::oci::atomic::TEMP_PREFIX)
-            .tempfile_in(&parent)
-            .map_err(context)?;
-        let mut builder =
-            tar::Builder::new(std::io::BufWriter::new(temp.reopen().map_err(context)?));
-        builder.mode(tar::HeaderMode::Deterministic);
-        let mut paths: Vec<PathBuf> = walkdir::WalkDir::new(&dir)
-            .sort_by_file_name()
-            .into_iter()
-            .filter_map(|e| e.ok())
-            .map(|e| e.path().to_path_buf())
-            .collect();
-        paths.sort();
-        for path in paths {
-            let rel = path.strip_prefix(&dir).expect("under the layout");
-            if rel.as_os_str().is_empty()
-                || rel.file_name().is_some_and(|n| {
-                    n.to_string_lossy()
-                        .starts_with(crate::oci::atomic::TEMP_PREFIX)
-                })
-            {
-                continue;
-            }
-            builder.append_path_with_name(&path, rel).map_err(context)?;
-        }
-        let out = builder.into_inner().map_err(context)?;
-        out.into_inner()
-            .map_err(|e| context(e.into_error()))?
-            .sync_all()
-            .map_err(context)?;
-        temp.persist(&dest).map_err(|e| context(e.error))?;
-        std::fs::remove_dir_all(&dir).map_err(context)?;
-        Ok(())
-    })
-    .await
-    .map_err(|e| CopyError::invalid(format!("internal error: {e}")))?
 }
 
 /// Asks the destination which blobs it has (HEAD requests, bounded concurrency).
