@@ -9,6 +9,7 @@ pub mod allocator;
 pub mod bundle;
 pub mod byte_search;
 pub mod cli;
+pub mod copy;
 pub mod lock;
 pub mod oci;
 pub mod other_cpus;

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod bundle;
+pub mod copy;
 pub mod image;
 pub mod package;
 pub mod package_consume;
@@ -43,6 +44,9 @@ enum Command {
     /// Image digests and copies between registries, OCI layouts and imgpkg tarballs.
     #[command(subcommand)]
     Image(image::ImageCommand),
+    /// Copy a bundle (with every nested bundle, image and signature) or images
+    /// between registries, imgpkg tarballs and OCI layouts (imgpkg-compatible).
+    Copy(Box<copy::CopyArgs>),
     /// Tags of a registry repository or an OCI layout.
     #[command(subcommand)]
     Tag(tag::TagCommand),
@@ -87,6 +91,7 @@ pub fn main() -> ExitCode {
         }
         Command::Image(command) => image::run(command),
         Command::Tag(command) => tag::run(command),
+        Command::Copy(args) => copy::run(*args),
         Command::Bundle(args) => bundle::run(*args),
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),

@@ -173,6 +173,13 @@ pub trait Store: Send + Sync {
     /// All tags, sorted.
     async fn list_tags(&self) -> Result<Vec<String>>;
 
+    /// The manifests whose `subject` is `digest`, from the OCI 1.1 referrers API;
+    /// `None` when the store has no such API (the default; callers fall back to
+    /// the `sha256-<hex>` tag schema).
+    async fn referrers(&self, _digest: &Digest) -> Result<Option<Vec<Descriptor>>> {
+        Ok(None)
+    }
+
     /// Completes pending writes (a tarball is assembled here). No-op by default.
     async fn finish(&self) -> Result<()> {
         Ok(())

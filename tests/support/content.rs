@@ -99,6 +99,49 @@ impl Pusher {
         }
     }
 
+    /// `GET /v2/<repo>/<what>` (`tags/list`, `manifests/<ref>` in any media type,
+    /// `blobs/<digest>`), asserting success; returns the body.
+    pub async fn get(&self, repo: &str, what: &str) -> Vec<u8> {
+        let url = format!("{}/v2/{repo}/{what}", self.base);
+        let resp = self
+            .authorize(self.client.get(&url), repo)
+            .header(
+                "accept",
+                "application/vnd.docker.distribution.manifest.v2+json, \
+                 application/vnd.docker.distribution.manifest.list.v2+json, \
+                 application/vnd.oci.image.manifest.v1+json, \
+                 application/vnd.oci.image.index.v1+json",
+            )
+            .send()
+            .await
+            .expect("GET");
+        assert!(resp.status().is_success(), "GET {url}: {}", resp.status());
+        resp.bytes().await.expect("body").to_vec()
+    }
+
+    /// The status of `GET /v2/<repo>/<what>`.
+    pub async fn status(&self, repo: &str, what: &str) -> u16 {
+        let url = format!("{}/v2/{repo}/{what}", self.base);
+        self.authorize(self.client.get(&url), repo)
+            .send()
+            .await
+            .expect("GET")
+            .status()
+            .as_u16()
+    }
+
+    /// Sorted tags of `repo`.
+    pub async fn tags(&self, repo: &str) -> Vec<String> {
+        let body: serde_json::Value =
+            serde_json::from_slice(&self.get(repo, "tags/list").await).expect("tags JSON");
+        let mut tags: Vec<String> = body["tags"]
+            .as_array()
+            .map(|a| a.iter().map(|t| t.as_str().unwrap().to_string()).collect())
+            .unwrap_or_default();
+        tags.sort();
+        tags
+    }
+
     /// Uploads a blob (POST + PUT) and returns its digest.
     pub async fn push_blob(&self, repo: &str, data: &[u8]) -> String {
         let digest = Digest::of(data).to_string();

@@ -35,6 +35,8 @@ struct Inner {
     endpoints: Mutex<HashMap<String, Arc<OnceCell<Arc<Endpoint>>>>>,
     credentials: tokio::sync::Mutex<HashMap<(String, String), Resolved>>,
     tokens: TokenCache,
+    /// How many 429 (Too Many Requests) answers this client has seen.
+    throttled: std::sync::atomic::AtomicU64,
 }
 
 /// A registry client; clones share connections, credentials and tokens.
@@ -129,12 +131,21 @@ impl RegistryClient {
                 endpoints: Mutex::new(HashMap::new()),
                 credentials: tokio::sync::Mutex::new(HashMap::new()),
                 tokens: TokenCache::default(),
+                throttled: std::sync::atomic::AtomicU64::new(0),
             }),
         })
     }
 
     pub fn options(&self) -> &RegistryOptions {
         &self.inner.options
+    }
+
+    /// How many 429 (Too Many Requests) answers this client has seen so far, retried
+    /// or not; a caller that schedules many requests backs off when it grows.
+    pub fn throttled_responses(&self) -> u64 {
+        self.inner
+            .throttled
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The repository `reference` names (its tag or digest is not used).
@@ -423,6 +434,11 @@ impl RegistryClient {
                     status,
                     &body,
                 ));
+            }
+            if status == StatusCode::TOO_MANY_REQUESTS {
+                self.inner
+                    .throttled
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             if retry::is_retryable_status(status) && attempt < options.retry_count {
                 let wait = retry::delay(options, attempt, retry::retry_after(resp.headers()));

@@ -128,6 +128,36 @@ pub(super) async fn get_manifest(store: &RegistryStore, reference: &str) -> Resu
     Ok(manifest)
 }
 
+/// `GET /v2/<repo>/referrers/<digest>` (OCI distribution 1.1): the manifests
+/// whose `subject` is `digest`. `None` when the registry has no referrers API
+/// (404 for the route, as distribution 2.8 answers, or an answer that is not an
+/// OCI index); the caller then falls back to the `sha256-<hex>` tag schema.
+pub(super) async fn referrers(
+    store: &RegistryStore,
+    digest: &Digest,
+) -> Result<Option<Vec<Descriptor>>> {
+    let url = store.url(&format!("referrers/{digest}")).await?;
+    let call = Call::new(Method::GET, url, vec![Scope::pull(store.repository())])
+        .header("accept", media_types::OCI_INDEX);
+    let resp = store.send(call).await?;
+    if resp.status() != StatusCode::OK
+        || content_type(&resp).as_deref() != Some(media_types::OCI_INDEX)
+    {
+        return Ok(None);
+    }
+    let body = resp.bytes().await.map_err(|e| {
+        store.registry_error(format!(
+            "reading the referrers of {digest}: {}",
+            transport_error(&e)
+        ))
+    })?;
+    if body.len() as u64 > MAX_MANIFEST {
+        return Ok(None);
+    }
+    let index = ManifestBytes::new(media_types::OCI_INDEX, body);
+    Ok(Some(index.references(&store.location())?))
+}
+
 /// The media type a manifest declares, or the one its shape implies.
 fn media_type_from_body(body: &[u8]) -> Option<String> {
     let value: serde_json::Value = serde_json::from_slice(body).ok()?;

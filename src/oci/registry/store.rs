@@ -118,4 +118,8 @@ impl Store for RegistryStore {
     async fn list_tags(&self) -> Result<Vec<String>> {
         tags::list_tags(self).await
     }
+
+    async fn referrers(&self, digest: &Digest) -> Result<Option<Vec<Descriptor>>> {
+        manifests::referrers(self, digest).await
+    }
 }

@@ -1,0 +1,441 @@
+//! The closure of a copy: starting from a bundle, images or a tarball, every
+//! manifest that must move. A bundle's `.imgpkg/images.yml` names its images;
+//! those that carry the bundle label are bundles in turn (nested bundles, or the
+//! package bundles of a repository bundle), walked to any depth and deduplicated
+//! by digest. Every image or index is walked with all its platforms. Unless
+//! signatures are skipped, each digest's cosign tags (`sha256-<hex>.sig`, `.att`,
+//! `.sbom`) and its OCI 1.1 referrers (from the referrers API, and the tag-schema
+//! index `sha256-<hex>` that registries without the API hold) are added when the
+//! source has them; a missing one (404, or DENIED/UNAUTHORIZED) is not an error.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::bundle::extract::find_files;
+use crate::bundle::image::parse_config;
+use crate::bundle::lockfiles::ImagesLock;
+use crate::bundle::pull::{download_blob, is_absent, read_small_blob};
+use crate::copy::{CopyError, Result};
+use crate::oci::copy::{ImageGraph, walk_image};
+use crate::oci::registry::RegistryClient;
+use crate::oci::{Digest, Reference, Store, media_types};
+
+/// The tag suffixes cosign uses for signatures, attestations and SBOMs.
+pub const SIGNATURE_SUFFIXES: [&str; 3] = ["sig", "att", "sbom"];
+
+/// Where the images of a closure are read from.
+#[derive(Clone)]
+pub enum Sources {
+    /// Registries: each image is read from its own repository.
+    Registry(RegistryClient),
+    /// One store that holds everything by digest (an OCI layout, an imgpkg tarball).
+    Single(Arc<dyn Store>),
+}
+
+impl Sources {
+    /// The store to read `reference`'s repository from.
+    pub fn store_for(&self, reference: &Reference) -> Arc<dyn Store> {
+        match self {
+            Sources::Registry(client) => Arc::new(client.store(reference)),
+            Sources::Single(store) => store.clone(),
+        }
+    }
+}
+
+/// What an item of the closure is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// An imgpkg bundle; `images` are the direct images of its `images.yml`, as
+    /// written there (original reference, digest).
+    Bundle { images: Vec<(String, Digest)> },
+    /// A plain image or an index.
+    Image,
+    /// A cosign signature, attestation or SBOM, or a referrers index, of `subject`.
+    Signature { subject: Digest },
+}
+
+/// One top-level manifest to copy and everything under it.
+#[derive(Clone)]
+pub struct Item {
+    pub digest: Digest,
+    /// The store it is read from.
+    pub source: Arc<dyn Store>,
+    /// Its digest reference in the source (`registry/repo@sha256:…`, or the
+    /// original reference when the source is a layout or tarball).
+    pub source_ref: String,
+    /// The reference as the parent `images.yml` (or the command line) wrote it.
+    pub orig_ref: String,
+    /// The tag it keeps at the destination besides the generated one: the
+    /// source tag of the root bundle, the cosign tag of a signature; `""` when none.
+    pub tag: String,
+    /// The root bundle of the copy.
+    pub root: bool,
+    pub kind: Kind,
+    /// Its manifests (children first) and blobs.
+    pub graph: ImageGraph,
+}
+
+impl Item {
+    pub fn is_bundle(&self) -> bool {
+        matches!(self.kind, Kind::Bundle { .. })
+    }
+}
+
+/// Everything a copy moves, in discovery order (the root, when there is one, first).
+#[derive(Clone, Default)]
+pub struct Closure {
+    pub items: Vec<Item>,
+}
+
+impl Closure {
+    /// The root bundle, if the copy has one.
+    pub fn root(&self) -> Option<&Item> {
+        self.items.iter().find(|i| i.root)
+    }
+
+    /// The item with manifest `digest`.
+    pub fn get(&self, digest: &Digest) -> Option<&Item> {
+        self.items.iter().find(|i| &i.digest == digest)
+    }
+}
+
+/// What the walk starts from.
+#[derive(Clone, Debug)]
+pub struct Start {
+    /// A reference in the source: a registry reference, or (for a single store)
+    /// a tag or digest in it.
+    pub reference: String,
+    /// How the item is named in lock output and tarball metadata.
+    pub orig_ref: String,
+    /// The tag it keeps.
+    pub tag: String,
+    /// `Some(true)`: must be a bundle (`-b`); `Some(false)`: must not be (`-i`,
+    /// ImagesLock); `None`: either (a tarball's entries).
+    pub expect_bundle: Option<bool>,
+    /// The root bundle.
+    pub root: bool,
+}
+
+/// How the walk behaves.
+#[derive(Clone, Debug)]
+pub struct WalkOptions {
+    /// Carry signatures, attestations, SBOMs and referrers.
+    pub signatures: bool,
+}
+
+struct Pending {
+    store: Arc<dyn Store>,
+    /// Tag or digest inside `store`.
+    reference: String,
+    source_ref: String,
+    orig_ref: String,
+    tag: String,
+    expect_bundle: Option<bool>,
+    root: bool,
+    signature_of: Option<Digest>,
+}
+
+/// Walks the closure of `starts` in `sources`; `scratch` holds bundle layers
+/// while their `images.yml` is read.
+pub async fn walk(
+    sources: &Sources,
+    starts: &[Start],
+    options: &WalkOptions,
+    scratch: &Path,
+) -> Result<Closure> {
+    let mut closure = Closure::default();
+    let mut seen: HashMap<Digest, usize> = HashMap::new();
+    let mut queue: VecDeque<Pending> = VecDeque::new();
+    for start in starts {
+        let (store, reference, source_ref) = match sources {
+            Sources::Registry(_) => {
+                let parsed = Reference::parse(&start.reference)?;
+                (
+                    sources.store_for(&parsed),
+                    parsed.manifest_reference(),
+                    parsed.name(),
+                )
+            }
+            Sources::Single(store) => (
+                store.clone(),
+                start.reference.clone(),
+                start.orig_ref.clone(),
+            ),
+        };
+        queue.push_back(Pending {
+            store,
+            reference,
+            source_ref,
+            orig_ref: start.orig_ref.clone(),
+            tag: start.tag.clone(),
+            expect_bundle: start.expect_bundle,
+            root: start.root,
+            signature_of: signature_subject(&start.tag),
+        });
+    }
+    while let Some(pending) = queue.pop_front() {
+        let graph = walk_image(pending.store.as_ref(), &pending.reference)
+            .await
+            .map_err(|e| {
+                CopyError::invalid(format!("image {}: {e}", describe_pending(&pending)))
+            })?;
+        let digest = graph.root().digest.clone();
+        if let Some(&index) = seen.get(&digest) {
+            let item = &mut closure.items[index];
+            item.root |= pending.root;
+            if item.tag.is_empty() {
+                item.tag = pending.tag;
+            }
+            continue;
+        }
+        let source_ref = match sources {
+            Sources::Registry(_) => format!("{}@{digest}", pending.source_ref),
+            Sources::Single(_) if pending.source_ref.is_empty() => {
+                format!("{}@{digest}", pending.store.location())
+            }
+            Sources::Single(_) => with_digest(&pending.source_ref, &digest),
+        };
+        let is_bundle = match &pending.signature_of {
+            Some(_) => false,
+            None => is_bundle(pending.store.as_ref(), &graph).await?,
+        };
+        match (pending.expect_bundle, is_bundle) {
+            (Some(true), false) => {
+                return Err(CopyError::invalid(format!(
+                    "{source_ref}: Expected bundle image but found plain image (hint: Did you use -i instead of -b?)"
+                )));
+            }
+            (Some(false), true) => {
+                return Err(CopyError::invalid(format!(
+                    "{source_ref}: Expected image flag when given an image reference, found a bundle (hint: use -b for bundles)"
+                )));
+            }
+            _ => {}
+        }
+        let kind = if let Some(subject) = pending.signature_of.clone() {
+            Kind::Signature { subject }
+        } else if is_bundle {
+            let lock =
+                read_images_lock(pending.store.as_ref(), &graph, &source_ref, scratch).await?;
+            let mut images = Vec::new();
+            for locked in &lock.images {
+                let image_digest = locked
+                    .image
+                    .digest()
+                    .expect("lock refs are digests")
+                    .clone();
+                images.push((locked.image.to_string(), image_digest.clone()));
+                let (store, child_source) = locate(
+                    sources,
+                    pending.store.clone(),
+                    &pending.source_ref,
+                    &locked.image,
+                )
+                .await?;
+                queue.push_back(Pending {
+                    store,
+                    reference: image_digest.to_string(),
+                    source_ref: child_source,
+                    orig_ref: locked.image.to_string(),
+                    tag: String::new(),
+                    expect_bundle: None,
+                    root: false,
+                    signature_of: None,
+                });
+            }
+            Kind::Bundle { images }
+        } else {
+            Kind::Image
+        };
+        if options.signatures && pending.signature_of.is_none() {
+            let listed = match pending.store.referrers(&digest).await {
+                Ok(listed) => listed.unwrap_or_default(),
+                Err(e) if is_absent(&e) => Vec::new(),
+                Err(e) => return Err(e.into()),
+            };
+            for referrer in listed {
+                queue.push_back(Pending {
+                    store: pending.store.clone(),
+                    reference: referrer.digest.to_string(),
+                    source_ref: pending.source_ref.clone(),
+                    orig_ref: String::new(),
+                    tag: String::new(),
+                    expect_bundle: Some(false),
+                    root: false,
+                    signature_of: Some(digest.clone()),
+                });
+            }
+            for tag in signature_tags(&digest) {
+                match pending.store.resolve(&tag).await {
+                    Ok(Some(_)) => queue.push_back(Pending {
+                        store: pending.store.clone(),
+                        reference: tag.clone(),
+                        source_ref: pending.source_ref.clone(),
+                        orig_ref: String::new(),
+                        tag,
+                        expect_bundle: Some(false),
+                        root: false,
+                        signature_of: Some(digest.clone()),
+                    }),
+                    Ok(None) => {}
+                    Err(e) if is_absent(&e) => {
+                        tracing::debug!(%digest, tag, "no signature: {e}");
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        let orig_ref = if pending.orig_ref.is_empty() {
+            source_ref.clone()
+        } else {
+            pending.orig_ref
+        };
+        seen.insert(digest.clone(), closure.items.len());
+        closure.items.push(Item {
+            digest,
+            source: pending.store,
+            source_ref,
+            orig_ref,
+            tag: pending.tag,
+            root: pending.root,
+            kind,
+            graph,
+        });
+    }
+    Ok(closure)
+}
+
+/// The tags under which signatures, attestations, SBOMs and the referrers
+/// index (OCI 1.1's tag schema) of `digest` live.
+pub fn signature_tags(digest: &Digest) -> Vec<String> {
+    let mut tags: Vec<String> = SIGNATURE_SUFFIXES
+        .iter()
+        .map(|s| format!("{}.{s}", digest.dashed()))
+        .collect();
+    tags.push(digest.dashed());
+    tags
+}
+
+/// The subject of a signature, attestation, SBOM or referrers tag
+/// (`sha256-<hex>.sig`, …, `sha256-<hex>`), `None` for other tags.
+pub fn signature_subject(tag: &str) -> Option<Digest> {
+    let rest = tag.strip_prefix("sha256-")?;
+    let hex = match rest.split_once('.') {
+        Some((hex, suffix)) if SIGNATURE_SUFFIXES.contains(&suffix) => hex,
+        Some(_) => return None,
+        None => rest,
+    };
+    format!("sha256:{hex}").parse().ok()
+}
+
+fn describe_pending(p: &Pending) -> String {
+    if p.orig_ref.is_empty() {
+        format!("{}@{}", p.store.location(), p.reference)
+    } else {
+        p.orig_ref.clone()
+    }
+}
+
+/// `name@digest` for a reference that may carry a tag or digest already.
+fn with_digest(reference: &str, digest: &Digest) -> String {
+    match Reference::parse(reference) {
+        Ok(r) => format!("{}@{digest}", r.name()),
+        Err(_) => format!("{reference}@{digest}"),
+    }
+}
+
+/// Where an image a bundle locks is read: in registries, the bundle's own
+/// repository first (a relocated bundle), then the reference as locked.
+async fn locate(
+    sources: &Sources,
+    bundle_store: Arc<dyn Store>,
+    bundle_repo: &str,
+    image: &Reference,
+) -> Result<(Arc<dyn Store>, String)> {
+    match sources {
+        Sources::Single(store) => Ok((store.clone(), image.to_string())),
+        Sources::Registry(_) => {
+            let digest = image.digest().expect("lock refs are digests");
+            match bundle_store.resolve(digest.as_str()).await {
+                Ok(Some(_)) => return Ok((bundle_store, bundle_repo.to_string())),
+                Ok(None) => {}
+                Err(e) if is_absent(&e) => {}
+                Err(e) => return Err(e.into()),
+            }
+            Ok((sources.store_for(image), image.name()))
+        }
+    }
+}
+
+/// Whether the root of `graph` is an imgpkg bundle (an image whose config has
+/// the bundle label).
+async fn is_bundle(store: &dyn Store, graph: &ImageGraph) -> Result<bool> {
+    let root = graph.root();
+    if !root.is_image() {
+        return Ok(false);
+    }
+    let refs = root.references(&store.location())?;
+    let config = &refs[0];
+    if !media_types::is_image(&root.media_type) || config.size > 1 << 20 {
+        return Ok(false);
+    }
+    let bytes = read_small_blob(store, config).await?;
+    match parse_config(&bytes, &format!("{}@{}", store.location(), root.digest)) {
+        Ok(info) => Ok(info.is_bundle()),
+        // Not an image config (a cosign payload, an artifact): not a bundle.
+        Err(_) => Ok(false),
+    }
+}
+
+/// Reads `.imgpkg/images.yml` out of a bundle's layer.
+async fn read_images_lock(
+    store: &dyn Store,
+    graph: &ImageGraph,
+    here: &str,
+    scratch: &Path,
+) -> Result<ImagesLock> {
+    let refs = graph.root().references(&store.location())?;
+    let layers = &refs[1..];
+    if layers.len() != 1 {
+        return Err(CopyError::invalid(format!(
+            "{here}: Expected bundle to only have a single layer, got {}",
+            layers.len()
+        )));
+    }
+    let blob = download_blob(store, &layers[0], scratch).await?;
+    let path = blob.path().to_path_buf();
+    let label = format!("{here} layer {}", layers[0].digest);
+    let files =
+        tokio::task::spawn_blocking(move || find_files(&path, &[".imgpkg/images.yml"], &label))
+            .await
+            .map_err(|e| CopyError::invalid(format!("internal error: {e}")))??;
+    let text = files
+        .get(".imgpkg/images.yml")
+        .ok_or_else(|| CopyError::invalid(format!("{here}: bundle has no .imgpkg/images.yml")))?;
+    Ok(ImagesLock::parse(
+        &String::from_utf8_lossy(text),
+        &format!("{here}/.imgpkg/images.yml"),
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_tags_and_their_subjects() {
+        let digest = Digest::of(b"image");
+        let tags = signature_tags(&digest);
+        assert_eq!(tags.len(), 4);
+        for tag in &tags {
+            assert_eq!(signature_subject(tag), Some(digest.clone()), "{tag}");
+        }
+        assert_eq!(signature_subject("v1"), None);
+        assert_eq!(
+            signature_subject(&format!("{}.imgpkg", digest.dashed())),
+            None
+        );
+        assert_eq!(signature_subject("sha256-xyz.sig"), None);
+    }
+}

@@ -1,0 +1,58 @@
+//! `strake copy`: moves a bundle (a repository bundle with every package bundle it
+//! lists, nested bundles, every image they lock and every platform of an index,
+//! plus signatures and referrers) or a set of images between registries, OCI
+//! layouts and imgpkg tarballs, the way `imgpkg copy` does (`carvel-formats.md` §3).
+//!
+//! The stages, each in its own module: [`closure`] walks what must move, [`plan`]
+//! turns it into a deduplicated list of blobs (and shards it), [`transfer`] moves
+//! the blobs with bounded, registry-friendly concurrency, [`relocate`] writes the
+//! manifests, tags, locations images and lock output at a registry or layout, and
+//! [`tar_out`] writes an imgpkg tarball in place, resumably. [`run`] ties them
+//! together for the command line.
+
+pub mod closure;
+pub mod destination;
+pub mod naming;
+pub mod plan;
+pub mod progress;
+pub mod relocate;
+pub mod run;
+pub mod source;
+pub mod tar_out;
+pub mod transfer;
+
+use crate::bundle::BundleError;
+use crate::oci::OciError;
+
+/// Result alias for copies.
+pub type Result<T, E = CopyError> = std::result::Result<T, E>;
+
+/// Errors of a copy. Every message names the image, the blob, the store and the
+/// cause.
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    #[error(transparent)]
+    Oci(#[from] OciError),
+
+    #[error(transparent)]
+    Bundle(#[from] BundleError),
+
+    /// A blob could not be moved.
+    #[error("image {image}: blob {blob} from {source_location}: {cause}")]
+    Blob {
+        image: String,
+        blob: String,
+        source_location: String,
+        cause: String,
+    },
+
+    /// Bad input, with a message naming the culprit.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl CopyError {
+    pub fn invalid(message: impl Into<String>) -> CopyError {
+        CopyError::Invalid(message.into())
+    }
+}

@@ -1,0 +1,163 @@
+//! Opening what a copy reads: `-b`/`-i` references (registries, or one OCI
+//! layout), a BundleLock or ImagesLock (`--lock`), or an imgpkg tarball
+//! (`--tar`, whose root bundle is found by imgpkg's label), as the sources of
+//! the closure walk and the points it starts from.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::bundle::lockfiles::{BundleLock, ImagesLock};
+use crate::copy::closure::{Sources, Start};
+use crate::copy::plan::SourceSpec;
+use crate::copy::{CopyError, Result};
+use crate::oci::layout::LayoutStore;
+use crate::oci::location::Location;
+use crate::oci::registry::RegistryClient;
+use crate::oci::tarball::TarballStore;
+use crate::oci::{Digest, Store};
+
+/// The source, opened.
+pub struct OpenedSource {
+    pub sources: Sources,
+    pub starts: Vec<Start>,
+    /// The ImagesLock given with `--lock`, for the lock output.
+    pub lock: Option<ImagesLock>,
+}
+
+pub fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedSource> {
+    match spec {
+        SourceSpec::Bundle(r) => open_refs(std::slice::from_ref(r), Some(true), client),
+        SourceSpec::Images(refs) => open_refs(refs, Some(false), client),
+        SourceSpec::Lock(file) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| CopyError::invalid(format!("reading --lock {file}: {e}")))?;
+            if text.lines().any(|l| l.trim() == "kind: BundleLock") {
+                let lock = BundleLock::parse(&text, file)?;
+                let mut opened = open_refs(std::slice::from_ref(&lock.image), Some(true), client)?;
+                if !lock.tag.is_empty() {
+                    opened.starts[0].tag = lock.tag.clone();
+                }
+                Ok(opened)
+            } else {
+                let lock = ImagesLock::parse(&text, file)?;
+                let refs: Vec<String> = lock.images.iter().map(|i| i.image.to_string()).collect();
+                let mut opened = open_refs(&refs, Some(false), client)?;
+                opened.lock = Some(lock);
+                Ok(opened)
+            }
+        }
+        SourceSpec::Tar(file) => {
+            let store = TarballStore::open(file)?;
+            let mut starts = Vec::new();
+            if let Some(root) = store.root_bundle() {
+                starts.push(Start {
+                    reference: root.descriptor.digest.to_string(),
+                    orig_ref: root.orig_ref.clone(),
+                    tag: root.tag.clone(),
+                    expect_bundle: Some(true),
+                    root: true,
+                });
+            }
+            for entry in store.entries() {
+                if entry.is_root_bundle() {
+                    continue;
+                }
+                starts.push(Start {
+                    reference: entry.descriptor.digest.to_string(),
+                    orig_ref: entry.orig_ref.clone(),
+                    tag: entry.tag.clone(),
+                    expect_bundle: None,
+                    root: false,
+                });
+            }
+            Ok(OpenedSource {
+                sources: Sources::Single(Arc::new(store)),
+                starts,
+                lock: None,
+            })
+        }
+    }
+}
+
+/// `-b`/`-i`/lock references: registry references, or `oci:DIR[:TAG|@DIGEST]`.
+fn open_refs(
+    refs: &[String],
+    expect_bundle: Option<bool>,
+    client: &RegistryClient,
+) -> Result<OpenedSource> {
+    let mut starts = Vec::new();
+    let mut layout: Option<(PathBuf, Arc<dyn Store>)> = None;
+    let mut registry = false;
+    for r in refs {
+        match Location::parse(r)? {
+            Location::Registry(parsed) => {
+                registry = true;
+                starts.push(Start {
+                    reference: parsed.to_string(),
+                    // imgpkg records a bundle by its digest reference; an image
+                    // as given.
+                    orig_ref: if expect_bundle == Some(true) {
+                        String::new()
+                    } else {
+                        parsed.to_string()
+                    },
+                    tag: parsed.tag().unwrap_or_default().to_string(),
+                    expect_bundle,
+                    root: expect_bundle == Some(true),
+                });
+            }
+            Location::Layout { dir, reference } => {
+                let store = match &layout {
+                    Some((d, s)) if *d == dir => s.clone(),
+                    Some((d, _)) => {
+                        return Err(CopyError::invalid(format!(
+                            "{r}: every source must be in the same layout ({})",
+                            d.display()
+                        )));
+                    }
+                    None => {
+                        let s: Arc<dyn Store> = Arc::new(LayoutStore::open(&dir)?);
+                        layout = Some((dir.clone(), s.clone()));
+                        s
+                    }
+                };
+                let reference = reference.ok_or_else(|| {
+                    CopyError::invalid(format!("{r}: name a tag or digest in the layout"))
+                })?;
+                let _ = store;
+                let tag = if reference.parse::<Digest>().is_ok() {
+                    String::new()
+                } else {
+                    reference.clone()
+                };
+                starts.push(Start {
+                    reference,
+                    orig_ref: String::new(),
+                    tag,
+                    expect_bundle,
+                    root: expect_bundle == Some(true),
+                });
+            }
+            Location::Tarball { path, .. } => {
+                return Err(CopyError::invalid(format!(
+                    "{r}: read a tarball with --tar {}",
+                    path.display()
+                )));
+            }
+        }
+    }
+    let sources = match (layout, registry) {
+        (Some(_), true) => {
+            return Err(CopyError::invalid(
+                "sources mix registry references and an OCI layout",
+            ));
+        }
+        (Some((_, store)), false) => Sources::Single(store),
+        (None, _) => Sources::Registry(client.clone()),
+    };
+    Ok(OpenedSource {
+        sources,
+        starts,
+        lock: None,
+    })
+}

@@ -1,0 +1,468 @@
+//! An imgpkg tarball (`--to-tar`, `carvel-formats.md` §3.5) written in place,
+//! from the plan: since `manifest.json` and every layer's size are known before
+//! the first byte moves, every entry's offset is known too. The archive is
+//! created under a hidden partial name next to the output, with its headers,
+//! `manifest.json` and end blocks, and each layer's body is streamed straight to
+//! its offset (no spool, no second copy). A journal beside it records each layer
+//! once its bytes are verified and synced, so a rerun of the same copy keeps the
+//! finished entries and moves only the rest; a different plan starts afresh.
+//! Only a complete archive is renamed to the output name, so a tarball that
+//! looks complete always is.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use futures_util::StreamExt;
+use tokio::io::{AsyncSeekExt, AsyncWriteExt};
+
+use crate::copy::closure::{Closure, Item};
+use crate::copy::transfer::BlobSink;
+use crate::copy::{CopyError, Result};
+use crate::oci::tarball::model::{
+    ConfigDescriptor, ImageDescriptor, ImageOrIndex, IndexDescriptor, LayerDescriptor,
+    ManifestDescriptor, encode_manifest_json,
+};
+use crate::oci::tarball::reader::has_diff_id;
+use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name, ustar};
+use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Reference, media_types};
+
+const JOURNAL_MAGIC: &str = "strake-imgpkg-tar v1";
+
+/// The archive's contents, decided before anything is written.
+pub struct TarLayout {
+    pub manifest_json: Vec<u8>,
+    /// Layer entries in archive order (by digest), with the offset of each body.
+    pub layers: Vec<(Descriptor, u64)>,
+    pub total_size: u64,
+}
+
+impl TarLayout {
+    /// A fingerprint of the archive's shape, to tell whether a partial file
+    /// belongs to the same copy.
+    fn fingerprint(&self) -> Digest {
+        let mut text = self.manifest_json.clone();
+        for (d, offset) in &self.layers {
+            text.extend_from_slice(format!("\n{} {} {offset}", d.digest, d.size).as_bytes());
+        }
+        Digest::of(&text)
+    }
+}
+
+/// Builds `manifest.json` (imgpkg's metadata for every item: Refs, Tag, OrigRef,
+/// Labels, configs inline) and places the layers.
+pub async fn layout(closure: &Closure, include_non_distributable: bool) -> Result<TarLayout> {
+    let mut elements = Vec::new();
+    let mut layers: BTreeMap<Digest, Descriptor> = BTreeMap::new();
+    for item in &closure.items {
+        let manifests: HashMap<&Digest, &ManifestBytes> = item
+            .graph
+            .manifests
+            .iter()
+            .map(|m| (&m.digest, m))
+            .collect();
+        let metadata = Metadata {
+            refs: vec![item.source_ref.clone()],
+            tag: item.tag.clone(),
+            orig_ref: item.orig_ref.clone(),
+            labels: item
+                .root
+                .then(|| BTreeMap::from([(ROOT_BUNDLE_LABEL.to_string(), String::new())])),
+        };
+        let root = item.graph.root();
+        let element = if root.is_index() {
+            ImageOrIndex {
+                image_index: Some(
+                    index_element(item, &manifests, root, &metadata, &mut layers).await?,
+                ),
+                image: None,
+            }
+        } else {
+            ImageOrIndex {
+                image_index: None,
+                image: Some(image_element(item, root, &metadata, &mut layers).await?),
+            }
+        };
+        elements.push(element);
+    }
+    elements.sort_by_key(ImageOrIndex::sort_key);
+    let manifest_json = encode_manifest_json(&elements);
+    let mut offset = ustar::BLOCK + padded(manifest_json.len() as u64);
+    let mut placed = Vec::new();
+    for (_, descriptor) in layers {
+        if media_types::is_non_distributable(&descriptor.media_type) && !include_non_distributable {
+            continue;
+        }
+        let body = offset + ustar::BLOCK;
+        offset = body + padded(descriptor.size);
+        placed.push((descriptor, body));
+    }
+    Ok(TarLayout {
+        manifest_json,
+        layers: placed,
+        total_size: offset + 2 * ustar::BLOCK,
+    })
+}
+
+fn padded(size: u64) -> u64 {
+    size.div_ceil(ustar::BLOCK) * ustar::BLOCK
+}
+
+struct Metadata {
+    refs: Vec<String>,
+    tag: String,
+    orig_ref: String,
+    labels: Option<BTreeMap<String, String>>,
+}
+
+fn text(bytes: &[u8], what: &str) -> Result<String> {
+    String::from_utf8(bytes.to_vec()).map_err(|_| {
+        CopyError::invalid(format!(
+            "{what} is not UTF-8 text and cannot be stored in an imgpkg tarball"
+        ))
+    })
+}
+
+async fn image_element(
+    item: &Item,
+    manifest: &ManifestBytes,
+    metadata: &Metadata,
+    layers: &mut BTreeMap<Digest, Descriptor>,
+) -> Result<ImageDescriptor> {
+    let here = format!("{}@{}", item.source.location(), manifest.digest);
+    let mut blobs = manifest.references(&here)?.into_iter();
+    let config = blobs
+        .next()
+        .ok_or_else(|| CopyError::invalid(format!("{here}: image has no config")))?;
+    let config_bytes = crate::bundle::pull::read_small_blob(item.source.as_ref(), &config).await?;
+    let config_text = text(&config_bytes, &format!("{here}: config {}", config.digest))?;
+    let config_json: serde_json::Value = serde_json::from_str(&config_text).unwrap_or_default();
+    let diff_ids = config_json["rootfs"]["diff_ids"].as_array();
+    let mut layer_descriptors = Vec::new();
+    for (i, layer) in blobs.enumerate() {
+        let diff_id = if has_diff_id(&layer.media_type) {
+            diff_ids
+                .and_then(|ids| ids.get(i))
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string()
+        } else {
+            String::new()
+        };
+        layer_descriptors.push(LayerDescriptor {
+            media_type: layer.media_type.clone(),
+            digest: layer.digest.to_string(),
+            diff_id,
+            size: layer.size as i64,
+        });
+        layers.insert(layer.digest.clone(), layer);
+    }
+    Ok(ImageDescriptor {
+        refs: metadata.refs.clone(),
+        layers: layer_descriptors,
+        config: ConfigDescriptor {
+            digest: config.digest.to_string(),
+            raw: config_text,
+        },
+        manifest: ManifestDescriptor {
+            media_type: manifest.media_type.clone(),
+            digest: manifest.digest.to_string(),
+            raw: text(&manifest.bytes, &format!("{here}: manifest"))?,
+        },
+        tag: metadata.tag.clone(),
+        orig_ref: metadata.orig_ref.clone(),
+        labels: metadata.labels.clone(),
+    })
+}
+
+fn index_element<'a>(
+    item: &'a Item,
+    manifests: &'a HashMap<&Digest, &ManifestBytes>,
+    manifest: &'a ManifestBytes,
+    metadata: &'a Metadata,
+    layers: &'a mut BTreeMap<Digest, Descriptor>,
+) -> futures_util::future::BoxFuture<'a, Result<IndexDescriptor>> {
+    Box::pin(async move {
+        let here = format!("{}@{}", item.source.location(), manifest.digest);
+        let repository = metadata
+            .refs
+            .first()
+            .map(|r| match Reference::parse(r) {
+                Ok(parsed) => parsed.name(),
+                Err(_) => r.split('@').next().unwrap_or_default().to_string(),
+            })
+            .unwrap_or_default();
+        let mut images = Vec::new();
+        let mut indexes = Vec::new();
+        for child in manifest.references(&here)? {
+            let child_manifest = manifests.get(&child.digest).ok_or_else(|| {
+                CopyError::invalid(format!("{here}: child {} was not walked", child.digest))
+            })?;
+            let child_metadata = Metadata {
+                refs: vec![format!("{repository}@{}", child.digest)],
+                tag: metadata.tag.clone(),
+                orig_ref: metadata.orig_ref.clone(),
+                labels: metadata.labels.clone(),
+            };
+            if child_manifest.is_index() {
+                indexes.push(
+                    index_element(item, manifests, child_manifest, &child_metadata, layers).await?,
+                );
+            } else {
+                images.push(image_element(item, child_manifest, &child_metadata, layers).await?);
+            }
+        }
+        Ok(IndexDescriptor {
+            refs: metadata.refs.clone(),
+            images,
+            indexes,
+            media_type: manifest.media_type.clone(),
+            digest: manifest.digest.to_string(),
+            raw: text(&manifest.bytes, &format!("{here}: manifest"))?,
+            tag: metadata.tag.clone(),
+            orig_ref: metadata.orig_ref.clone(),
+            labels: metadata.labels.clone(),
+        })
+    })
+}
+
+/// A tarball being written (a [`BlobSink`] for its layers).
+pub struct TarOut {
+    path: PathBuf,
+    partial: PathBuf,
+    journal: PathBuf,
+    offsets: HashMap<Digest, (u64, u64)>,
+    done: Mutex<HashSet<Digest>>,
+    journal_file: Mutex<std::fs::File>,
+}
+
+/// The hidden names of the archive in progress and of its journal.
+pub fn partial_paths(path: &Path) -> (PathBuf, PathBuf) {
+    let dir = crate::oci::atomic::parent_dir(path);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out.tar".into());
+    (
+        dir.join(format!(".{name}.strake-partial")),
+        dir.join(format!(".{name}.strake-journal")),
+    )
+}
+
+fn io(context: String) -> impl FnOnce(std::io::Error) -> CopyError {
+    move |e| CopyError::Oci(OciError::io(context, e))
+}
+
+impl TarOut {
+    /// Opens the partial archive for `layout`: continues one left by an earlier
+    /// run of the same copy, else starts a new one. Headers, `manifest.json` and
+    /// the end blocks are (re)written now; layer bodies by [`BlobSink::put`].
+    pub fn open(path: &Path, layout: &TarLayout) -> Result<TarOut> {
+        let dir = crate::oci::atomic::parent_dir(path);
+        std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
+        let (partial, journal) = partial_paths(path);
+        let header_line = format!("{JOURNAL_MAGIC} {}", layout.fingerprint());
+        let offsets: HashMap<Digest, (u64, u64)> = layout
+            .layers
+            .iter()
+            .map(|(d, offset)| (d.digest.clone(), (*offset, d.size)))
+            .collect();
+        let mut done = HashSet::new();
+        let resumable = partial.is_file()
+            && std::fs::read_to_string(&journal).ok().is_some_and(|text| {
+                let mut lines = text.lines();
+                if lines.next() != Some(header_line.as_str()) {
+                    return false;
+                }
+                for line in lines {
+                    if let Some(d) = line.strip_prefix("done ")
+                        && let Ok(d) = d.parse::<Digest>()
+                        && offsets.contains_key(&d)
+                    {
+                        done.insert(d);
+                    }
+                }
+                true
+            });
+        if !resumable {
+            done.clear();
+            let mut j = std::fs::File::create(&journal)
+                .map_err(io(format!("creating {}", journal.display())))?;
+            writeln!(j, "{header_line}").map_err(io(format!("writing {}", journal.display())))?;
+            j.sync_all()
+                .map_err(io(format!("writing {}", journal.display())))?;
+            std::fs::File::create(&partial)
+                .map_err(io(format!("creating {}", partial.display())))?;
+        } else {
+            tracing::info!(
+                partial = %partial.display(),
+                kept = done.len(),
+                "continuing a partial tarball"
+            );
+        }
+        write_frame(&partial, layout)?;
+        let journal_file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&journal)
+            .map_err(io(format!("opening {}", journal.display())))?;
+        Ok(TarOut {
+            path: path.to_path_buf(),
+            partial,
+            journal,
+            offsets,
+            done: Mutex::new(done),
+            journal_file: Mutex::new(journal_file),
+        })
+    }
+
+    /// Layers already complete in the partial archive.
+    pub fn kept(&self) -> usize {
+        self.done.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// Checks that every layer is in, syncs, and renames the archive into place.
+    pub fn complete(self) -> Result<()> {
+        let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(missing) = self.offsets.keys().find(|d| !done.contains(*d)) {
+            return Err(CopyError::invalid(format!(
+                "tar:{}: layer {missing} was not written",
+                self.path.display()
+            )));
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.partial)
+            .map_err(io(format!("opening {}", self.partial.display())))?;
+        file.sync_all()
+            .map_err(io(format!("syncing {}", self.partial.display())))?;
+        drop(file);
+        std::fs::rename(&self.partial, &self.path).map_err(io(format!(
+            "moving the finished tarball to {}",
+            self.path.display()
+        )))?;
+        let _ = std::fs::remove_file(&self.journal);
+        if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(&self.path)) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// Writes every header, `manifest.json` and the two end blocks, and sets the
+/// file's length; bodies of finished layers are left as they are.
+fn write_frame(partial: &Path, layout: &TarLayout) -> Result<()> {
+    use std::os::unix::fs::FileExt;
+    let context = || format!("writing {}", partial.display());
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(partial)
+        .map_err(io(context()))?;
+    file.set_len(layout.total_size).map_err(io(context()))?;
+    let to_error = |e: String| CopyError::invalid(format!("{}: {e}", partial.display()));
+    let header =
+        ustar::file_header("manifest.json", layout.manifest_json.len() as u64).map_err(to_error)?;
+    let mut head = header.to_vec();
+    head.extend_from_slice(&layout.manifest_json);
+    head.resize(
+        (ustar::BLOCK + padded(layout.manifest_json.len() as u64)) as usize,
+        0,
+    );
+    file.write_all_at(&head, 0).map_err(io(context()))?;
+    for (descriptor, body) in &layout.layers {
+        let header = ustar::file_header(&layer_entry_name(&descriptor.digest), descriptor.size)
+            .map_err(to_error)?;
+        file.write_all_at(&header, body - ustar::BLOCK)
+            .map_err(io(context()))?;
+        let pad = padded(descriptor.size) - descriptor.size;
+        if pad > 0 {
+            file.write_all_at(&vec![0u8; pad as usize], body + descriptor.size)
+                .map_err(io(context()))?;
+        }
+    }
+    file.write_all_at(&[0u8; 1024], layout.total_size - 1024)
+        .map_err(io(context()))?;
+    file.sync_all().map_err(io(context()))?;
+    Ok(())
+}
+
+#[async_trait::async_trait]
+impl BlobSink for TarOut {
+    fn location(&self) -> String {
+        format!("tar:{}", self.path.display())
+    }
+
+    async fn has(&self, blob: &Descriptor) -> crate::oci::Result<bool> {
+        if !self.offsets.contains_key(&blob.digest) {
+            // Configs live inside manifest.json, which is written already.
+            return Ok(true);
+        }
+        Ok(self
+            .done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&blob.digest))
+    }
+
+    async fn put(&self, blob: &Descriptor, mut data: BlobStream) -> crate::oci::Result<()> {
+        let Some(&(offset, size)) = self.offsets.get(&blob.digest) else {
+            // A config: drain it so that its verification runs.
+            while let Some(chunk) = data.next().await {
+                chunk?;
+            }
+            return Ok(());
+        };
+        let context = format!("{}: writing layer {}", self.location(), blob.digest);
+        let mut file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.partial)
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        file.seek(std::io::SeekFrom::Start(offset))
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        let mut written = 0u64;
+        let mut out = tokio::io::BufWriter::with_capacity(1 << 20, file);
+        while let Some(chunk) = data.next().await {
+            let chunk = chunk?;
+            written += chunk.len() as u64;
+            if written > size {
+                return Err(OciError::SizeMismatch {
+                    location: self.location(),
+                    digest: blob.digest.clone(),
+                    expected: size,
+                    actual: written,
+                });
+            }
+            out.write_all(&chunk)
+                .await
+                .map_err(|e| OciError::io(context.clone(), e))?;
+        }
+        if written != size {
+            return Err(OciError::SizeMismatch {
+                location: self.location(),
+                digest: blob.digest.clone(),
+                expected: size,
+                actual: written,
+            });
+        }
+        out.flush()
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        let file = out.into_inner();
+        file.sync_data()
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        {
+            let mut journal = self.journal_file.lock().unwrap_or_else(|p| p.into_inner());
+            writeln!(journal, "done {}", blob.digest)
+                .and_then(|_| journal.sync_data())
+                .map_err(|e| OciError::io(format!("writing {}", self.journal.display()), e))?;
+        }
+        self.done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(blob.digest.clone());
+        Ok(())
+    }
+}

@@ -1,0 +1,327 @@
+//! `strake copy` under faults: the process killed (SIGKILL) at 25%, 50% and 90%
+//! of the bytes for each destination kind, then run again, completes and fetches
+//! less than what was left plus one blob; a destination registry answering 503
+//! and 429 at random (through the fault proxy) still gets an uncorrupted copy; a
+//! tarball with one flipped byte fails naming the blob, and nothing is tagged.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::copy_support::{RepositoryContent, assert_relocated, push_repository};
+use crate::support::cli::{run_err, run_ok, strake};
+use crate::support::content::block_on;
+use crate::support::fault_proxy::{Fault, FaultProxy};
+use crate::support::registry::TestRegistry;
+
+/// Layer size of the fault tests' images (the copy moves about 8 of them).
+const LAYER: usize = 3 << 20;
+
+fn strake_std(home: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin!("strake"));
+    cmd.env("HOME", home)
+        .env("DOCKER_CONFIG", home.join(".docker"))
+        .env_remove("REGISTRY_AUTH_FILE")
+        .env_remove("RUST_LOG");
+    cmd
+}
+
+fn json(out: &str) -> serde_json::Value {
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// Sum of the sizes of the files under `dir` whose names pass `keep`.
+fn bytes_under(dir: &Path, keep: &dyn Fn(&str) -> bool) -> u64 {
+    walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_file() && keep(&e.file_name().to_string_lossy()))
+        .filter_map(|e| e.metadata().ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// The plan of copying `content`'s root bundle to `dest_flag dest`, as JSON.
+fn plan(
+    home: &Path,
+    content: &RepositoryContent,
+    dest_flag: &str,
+    dest: &str,
+) -> serde_json::Value {
+    let (out, _) = run_ok(strake(home).args([
+        "copy",
+        "-b",
+        &content.root_ref,
+        dest_flag,
+        dest,
+        "--dry-run",
+        "--json",
+    ]));
+    json(&out)["plan"].clone()
+}
+
+/// Runs the copy and kills it with SIGKILL once `measure` reaches `threshold`
+/// bytes; returns false when the copy finished first.
+fn kill_at(mut cmd: std::process::Command, threshold: u64, measure: &dyn Fn() -> u64) -> bool {
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if measure() >= threshold {
+            child.kill().unwrap();
+            let status = child.wait().unwrap();
+            return !status.success();
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "copy failed before the kill");
+            return false;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "copy hung");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+enum Dest {
+    Registry,
+    Layout,
+    Tar,
+}
+
+fn killed_and_resumed(dest: Dest, fraction: f64) {
+    let a = TestRegistry::start();
+    let b = TestRegistry::start();
+    let home = tempfile::tempdir().unwrap();
+    let content = push_repository(&a, home.path(), LAYER);
+    let work = tempfile::tempdir().unwrap();
+    let layout_dir = work.path().join("layout");
+    let tarball = work.path().join("out.tar");
+    let repo = format!("{}/resumed", b.addr());
+    let (flag, target) = match dest {
+        Dest::Registry => ("--to-repo", repo.clone()),
+        Dest::Layout => ("--to-oci-layout", layout_dir.display().to_string()),
+        Dest::Tar => ("--to-tar", tarball.display().to_string()),
+    };
+    let plan = plan(home.path(), &content, flag, &target);
+    let sizes: std::collections::HashMap<String, u64> = plan["blobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["digest"].as_str().unwrap().to_string(),
+                b["size"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let total: u64 = sizes.values().sum();
+    let largest = *sizes.values().max().unwrap();
+    let storage = b.storage();
+    let journal = work.path().join(".out.tar.strake-journal");
+    let measure = || -> u64 {
+        match dest {
+            Dest::Registry => {
+                bytes_under(&storage.join("docker/registry/v2/blobs"), &|n| n == "data")
+            }
+            Dest::Layout => bytes_under(&layout_dir.join("blobs"), &|n| !n.starts_with('.')),
+            Dest::Tar => std::fs::read_to_string(&journal)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.strip_prefix("done "))
+                .map(|d| sizes.get(d).copied().unwrap_or(0))
+                .sum(),
+        }
+    };
+    let mut cmd = strake_std(home.path());
+    cmd.args([
+        "copy",
+        "-b",
+        &content.root_ref,
+        flag,
+        &target,
+        "--concurrency",
+        "1",
+    ]);
+    let threshold = (total as f64 * fraction) as u64;
+    assert!(
+        kill_at(cmd, threshold, &measure),
+        "the copy finished before {fraction}"
+    );
+    let left = total - measure().min(total);
+    assert!(
+        !tarball.exists(),
+        "a killed copy left a tarball that looks complete"
+    );
+    let (out, _) = run_ok(strake(home.path()).args([
+        "copy",
+        "-b",
+        &content.root_ref,
+        flag,
+        &target,
+        "--json",
+    ]));
+    let report = json(&out);
+    let read = report["bytes_read"].as_u64().unwrap();
+    eprintln!(
+        "killed at {fraction}: total {total}, left {left}, rerun read {read}, largest blob {largest}"
+    );
+    assert!(
+        read < left + largest,
+        "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction})"
+    );
+    match dest {
+        Dest::Registry => assert_relocated(&b, "resumed", &content, home.path()),
+        Dest::Layout => {
+            run_ok(strake(home.path()).args([
+                "copy",
+                "-b",
+                &format!("oci:{}:v1", layout_dir.display()),
+                "--to-repo",
+                &repo,
+            ]));
+            assert_relocated(&b, "resumed", &content, home.path());
+        }
+        Dest::Tar => {
+            assert!(!journal.exists());
+            run_ok(strake(home.path()).args([
+                "copy",
+                "--tar",
+                tarball.to_str().unwrap(),
+                "--to-repo",
+                &repo,
+            ]));
+            assert_relocated(&b, "resumed", &content, home.path());
+        }
+    }
+}
+
+#[test]
+fn killed_copy_to_a_registry_resumes() {
+    for fraction in [0.25, 0.5, 0.9] {
+        killed_and_resumed(Dest::Registry, fraction);
+    }
+}
+
+#[test]
+fn killed_copy_to_an_oci_layout_resumes() {
+    for fraction in [0.25, 0.5, 0.9] {
+        killed_and_resumed(Dest::Layout, fraction);
+    }
+}
+
+#[test]
+fn killed_copy_to_a_tarball_resumes() {
+    for fraction in [0.25, 0.5, 0.9] {
+        killed_and_resumed(Dest::Tar, fraction);
+    }
+}
+
+#[test]
+fn random_503_and_429_answers_still_give_an_uncorrupted_copy() {
+    let a = TestRegistry::start();
+    let b = TestRegistry::start();
+    let home = tempfile::tempdir().unwrap();
+    let content = push_repository(&a, home.path(), 64 << 10);
+    let proxy = FaultProxy::start(&b.addr());
+    // A fixed seed: the same "random" faults every run.
+    let mut seed: u64 = 0x5eed;
+    let mut next = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    for (method, path) in [
+        (Some("HEAD"), "/blobs/sha256:"),
+        (Some("POST"), "/blobs/uploads/"),
+        (Some("PUT"), "/blobs/uploads/"),
+        (Some("PATCH"), "/blobs/uploads/"),
+        (Some("PUT"), "/manifests/"),
+        (Some("HEAD"), "/manifests/"),
+    ] {
+        let fault = if next(2) == 0 {
+            Fault::status(503)
+        } else {
+            Fault::too_many_requests(next(2))
+        };
+        proxy.inject(method, path, fault, 1 + next(3) as usize);
+    }
+    let (out, _) = run_ok(strake(home.path()).args([
+        "copy",
+        "-b",
+        &content.root_ref,
+        "--to-repo",
+        &format!("{}/faulty", proxy.addr()),
+        "--json",
+    ]));
+    assert_eq!(json(&out)["ok"], true);
+    let faults = proxy
+        .requests()
+        .iter()
+        .filter(|r| r.fault.is_some())
+        .count();
+    assert!(faults >= 6, "{faults} faults applied");
+    assert_relocated(&b, "faulty", &content, home.path());
+}
+
+#[test]
+fn a_tarball_with_a_flipped_byte_fails_naming_the_blob_and_tags_nothing() {
+    let a = TestRegistry::start();
+    let b = TestRegistry::start();
+    let home = tempfile::tempdir().unwrap();
+    let content = push_repository(&a, home.path(), 64 << 10);
+    let work = tempfile::tempdir().unwrap();
+    let tarball = work.path().join("repo.tar");
+    run_ok(strake(home.path()).args([
+        "copy",
+        "-b",
+        &content.root_ref,
+        "--to-tar",
+        tarball.to_str().unwrap(),
+    ]));
+    // Flip one byte in the middle of the largest layer entry.
+    let (name, offset, size) = largest_entry(&tarball);
+    let mut bytes = std::fs::read(&tarball).unwrap();
+    bytes[(offset + size / 2) as usize] ^= 0x20;
+    std::fs::write(&tarball, bytes).unwrap();
+    let digest = name
+        .trim_end_matches(".tar.gz")
+        .replacen("sha256-", "sha256:", 1);
+    let err = run_err(strake(home.path()).args([
+        "copy",
+        "--tar",
+        tarball.to_str().unwrap(),
+        "--to-repo",
+        &format!("{}/damaged", b.addr()),
+    ]));
+    assert!(
+        err.contains(&digest) && err.contains("does not match its digest"),
+        "{err}"
+    );
+    assert!(err.contains("image "), "{err}");
+    assert_eq!(
+        block_on(b.pusher().status("damaged", "tags/list")),
+        404,
+        "nothing may be tagged"
+    );
+}
+
+/// The name, body offset and size of the largest entry of a tar.
+fn largest_entry(path: &PathBuf) -> (String, u64, u64) {
+    let mut archive = tar::Archive::new(std::fs::File::open(path).unwrap());
+    archive
+        .entries()
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.path().unwrap().to_string_lossy().into_owned(),
+                e.raw_file_position(),
+                e.size(),
+            )
+        })
+        .max_by_key(|(_, _, size)| *size)
+        .unwrap()
+}
