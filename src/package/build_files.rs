@@ -4,7 +4,7 @@
 //! schema first, so an unknown or misspelt field is an error naming the file and the field;
 //! only then are the parts the release needs taken out.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -211,11 +211,6 @@ pub fn read_pkgrepo_build(
             .map(str::to_string),
         creation_timestamp: doc["metadata"]["creationTimestamp"].clone(),
     })
-}
-
-/// `dir/name`.
-pub fn build_file(dir: &Path, name: &str) -> PathBuf {
-    dir.join(name)
 }
 
 #[cfg(test)]

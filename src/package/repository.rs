@@ -24,7 +24,6 @@ use crate::package::build_files::{PKGREPO_BUILD_FILE, read_documents, read_pkgre
 use crate::package::release::{check_released_at, default_tag, load_resources};
 use crate::package::resources::Resources;
 use crate::package::stores::{Destination, open_bundle, open_existing_repository};
-use crate::package::versions::parse_strict;
 use crate::package::yaml_doc::{parse_documents, to_json, to_kctrl_yaml};
 use crate::package::{PackageError, kapp_rules, step};
 
@@ -329,7 +328,6 @@ pub async fn release_repository(
     if let Some(at) = &o.created_at {
         check_released_at(at)?;
     }
-    debug_assert!(parse_strict(&o.version).is_ok());
 
     // 1. The build file, or the flags that make one.
     let build_path = dir.join(PKGREPO_BUILD_FILE);
