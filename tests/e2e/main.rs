@@ -23,6 +23,7 @@ mod lock;
 mod package_consume;
 mod package_release;
 mod package_repository;
+mod package_templates;
 mod package_validation;
 mod pinniped_example;
 mod registry_auth;
