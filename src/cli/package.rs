@@ -32,7 +32,8 @@ pub enum PackageCommand {
     /// The packages and versions a repository offers, and the version a constraint selects.
     Available(Box<crate::cli::package_consume::AvailableArgs>),
     /// Write a PackageInstall, its values Secret and optionally its ServiceAccount and RBAC,
-    /// with the values checked against the selected Package's values schema.
+    /// with the values checked against the selected Package's values schema (without
+    /// --constraint, the version selected is pinned).
     InstallManifest(Box<crate::cli::package_consume::InstallManifestArgs>),
 }
 

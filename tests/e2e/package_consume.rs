@@ -72,6 +72,8 @@ spec:
     )
 }
 
+const EMPTY_LOCK: &str = "apiVersion: imgpkg.carvel.dev/v1alpha1\nkind: ImagesLock\nimages: []\n";
+
 /// A repository directory (`packages/<ref>/<version>.yml`, `metadata.yml`) pushed as a
 /// bundle; returns its location.
 fn push_repository(
@@ -90,11 +92,7 @@ fn push_repository(
         }
     }
     fs::create_dir_all(dir.join(".imgpkg")).unwrap();
-    fs::write(
-        dir.join(".imgpkg/images.yml"),
-        "apiVersion: imgpkg.carvel.dev/v1alpha1\nkind: ImagesLock\nimages: []\n",
-    )
-    .unwrap();
+    fs::write(dir.join(".imgpkg/images.yml"), EMPTY_LOCK).unwrap();
     let location = format!("{}/{repo}:1.0.0", reg.addr());
     run_ok(
         strake(home)
@@ -477,4 +475,57 @@ fn timed_available(home: &Path, repo: &str, extra: &[&str]) -> (J, f64) {
         serde_json::from_slice(&out.stdout).unwrap(),
         ticks as f64 / 100.0,
     )
+}
+
+#[test]
+fn an_oci_layout_a_tarball_and_an_extracted_directory_offer_the_same() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let dir = home.join("repo");
+    let folder = dir.join("packages").join(REF_NAME);
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(folder.join("metadata.yml"), metadata_yaml(REF_NAME)).unwrap();
+    for v in VERSIONS {
+        fs::write(folder.join(format!("{v}.yml")), package_yaml(REF_NAME, v)).unwrap();
+    }
+    fs::create_dir_all(dir.join(".imgpkg")).unwrap();
+    fs::write(dir.join(".imgpkg/images.yml"), EMPTY_LOCK).unwrap();
+    let layout = format!("oci:{}:1.0.0", home.join("layout").display());
+    run_ok(
+        strake(home)
+            .args(["bundle", "push", "-b", &layout, "-f"])
+            .arg(&dir),
+    );
+    let tarball = format!("tar:{}", home.join("repo.tar").display());
+    run_ok(strake(home).args(["image", "copy", &layout, &tarball]));
+    let package_file = folder.join("0.26.0.yml").display().to_string();
+    for repo in [layout.as_str(), tarball.as_str(), dir.to_str().unwrap()] {
+        assert_eq!(
+            selected(home, repo, &["--constraint", ">0.25.0"]),
+            "0.26.0",
+            "{repo}"
+        );
+        let report = available_json(home, repo, &[]);
+        assert_eq!(report[0]["versions"].as_array().unwrap().len(), 4, "{repo}");
+    }
+    let report = available_json(home, &package_file, &["--constraint", ">0.25.0"]);
+    assert_eq!(report[0]["selected"], "0.26.0");
+    assert_eq!(report[0]["versions"].as_array().unwrap().len(), 1);
+    // A bundle without packages/ is not a repository.
+    let other = home.join("other");
+    fs::create_dir_all(&other).unwrap();
+    fs::write(other.join("x.yml"), "a: 1\n").unwrap();
+    fs::create_dir_all(other.join(".imgpkg")).unwrap();
+    fs::write(other.join(".imgpkg/images.yml"), EMPTY_LOCK).unwrap();
+    let not_repo = format!("oci:{}:1.0.0", home.join("other-layout").display());
+    run_ok(
+        strake(home)
+            .args(["bundle", "push", "-b", &not_repo, "-f"])
+            .arg(&other),
+    );
+    let error = run_err(strake(home).args(["package", "available", "--repo", &not_repo]));
+    assert!(
+        error.contains("must contain 'packages/' directory but did not"),
+        "{error}"
+    );
 }
