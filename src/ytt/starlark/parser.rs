@@ -312,7 +312,7 @@ impl Parser {
                 }
                 els = body;
             }
-            Some(BlockEnd::Elif | BlockEnd::Else) => return self.unexpected("end"),
+            Some(BlockEnd::Else) => return self.unexpected("end"),
             _ => {}
         }
         Ok(Stmt::new(
