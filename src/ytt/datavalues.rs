@@ -341,8 +341,12 @@ fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
             let mut o = Overlay {
                 thread: &mut thread,
             };
-            o.merge_node(left, &d.value, &Defaults::default())
-                .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
+            o.merge_node(
+                left,
+                &d.value,
+                &Defaults::of_node(&d.meta, &Defaults::default()),
+            )
+            .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
         }
     }
 }
