@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::yaml::{CommentKind, Value};
 use crate::ytt::error::Error;
-use crate::ytt::eval::{LibRef, eval_yaml, parse_yaml};
+use crate::ytt::eval::{LibRef, eval_yaml, parse_yaml, parse_yaml_with};
 use crate::ytt::files::{FileKind, InputFile};
 use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
@@ -183,7 +183,8 @@ impl Pipeline<'_> {
                 let bytes = std::fs::read(&full)
                     .map_err(|e| Error::Io(format!("reading --data-values-file '{path}': {e}")))?;
                 let src = String::from_utf8_lossy(&bytes);
-                let ds = parse_yaml(&src, path)?;
+                let ds = parse_yaml_with(&src, path, self.lib.opts.strict)?;
+                reject_duplicate_keys(&ds, path, &src)?;
                 let mut bad = None;
                 ds.walk_comments(&mut |c| {
                     if c.kind() == CommentKind::Ytt && bad.is_none() {
@@ -219,7 +220,7 @@ impl Pipeline<'_> {
                 for (k, v) in vars {
                     let key = k[prefix.len() + 1..].replace("__", ".");
                     let val = if yaml {
-                        parse_flag_yaml(&v, &k)?
+                        parse_flag_yaml(&v, &k, self.lib.opts.strict)?
                     } else {
                         Value::String(v)
                     };
@@ -248,7 +249,7 @@ impl Pipeline<'_> {
                 };
                 let val = match k {
                     0 => Value::String(raw.to_string()),
-                    1 => parse_flag_yaml(raw, flag)?,
+                    1 => parse_flag_yaml(raw, flag, self.lib.opts.strict)?,
                     _ => {
                         let bytes = std::fs::read(self.cwd.join(raw)).map_err(|e| {
                             Error::Io(format!("{flag} '{kv}': reading file '{raw}': {e}"))
@@ -275,8 +276,13 @@ impl Pipeline<'_> {
     }
 }
 
-fn parse_flag_yaml(raw: &str, flag: &str) -> Result<Value, Error> {
-    let ds = crate::yaml::parse_document_set(raw, flag)
+fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> {
+    let parsed = if strict {
+        crate::yaml::parse_document_set_strict(raw, flag)
+    } else {
+        crate::yaml::parse_document_set(raw, flag)
+    };
+    let ds = parsed
         .map_err(|e| Error::Usage(format!("{flag}: parsing YAML value '{raw}': {}", e.message)))?;
     Ok(ds
         .docs
@@ -284,6 +290,24 @@ fn parse_flag_yaml(raw: &str, flag: &str) -> Result<Value, Error> {
         .find(|d| !d.injected)
         .map(|d| d.value.to_value())
         .unwrap_or(Value::Null))
+}
+
+/// A `--data-values-file` with a key given twice in one map is refused at that key.
+fn reject_duplicate_keys(
+    ds: &crate::yaml::DocumentSet,
+    path: &str,
+    src: &str,
+) -> Result<(), Error> {
+    match ds.first_duplicate_key() {
+        None => Ok(()),
+        Some((key, line)) => Err(Error::at(
+            format!(
+                "Checking data values file '{path}': Unexpected duplicate key: {}",
+                key.to_display_string()
+            ),
+            crate::ytt::error::Position::in_source(path, line.unwrap_or(0), src),
+        )),
+    }
 }
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).

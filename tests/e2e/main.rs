@@ -29,6 +29,7 @@ mod registry_plain;
 mod registry_tls;
 mod tarball;
 mod ytt_conformance;
+mod ytt_keys_strict;
 mod ytt_many_files;
 mod ytt_node_sugar;
 mod ytt_output_roundtrip;
