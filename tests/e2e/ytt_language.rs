@@ -89,3 +89,76 @@ made: #@ {k: s[k] for k in s}
     assert!(err.contains("key \"dbb\" not in struct"), "{err}");
     assert!(err.contains("config.yml:2"), "{err}");
 }
+
+#[test]
+fn encoders_print_none_and_empty_values_as_ytt_does() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n#@ load(\"@ytt:json\", \"json\")\nyaml_none: #@ yaml.encode(None)\nyaml_map_none: #@ yaml.encode({\"a\": None})\nyaml_empty: #@ [yaml.encode([]), yaml.encode({}), yaml.encode(\"\")]\njson_none: #@ json.encode(None)\njson_empty: #@ [json.encode([]), json.encode({}), json.encode({}, indent=2)]\n",
+    )]);
+    assert_eq!(
+        out,
+        "yaml_none: \"\"\nyaml_map_none: |\n  a: null\nyaml_empty:\n- |\n  []\n- |\n  {}\n- |\n  \"\"\njson_none: \"null\"\njson_empty:\n- '[]'\n- '{}'\n- '{}'\n"
+    );
+}
+
+#[test]
+fn json_decode_gives_floats_and_sorted_keys_like_go() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:json\", \"json\")\nv: #@ json.decode('{\"z\": 1, \"a\": 12345678901234567890}')\nt: #@ type(json.decode(\"1\"))\ns: #@ str(json.decode(\"2\"))\n",
+    )]);
+    assert_eq!(
+        out,
+        "v:\n  a: 1.2345678901234567e+19\n  z: 1\nt: float\ns: \"2\"\n"
+    );
+}
+
+#[test]
+fn math_module_has_starlark_go_functions() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:math\", \"math\")\nints: #@ [math.ceil(1.2), math.floor(-1.2), math.ceil(3)]\nfloats: #@ [math.round(-2.5), math.pow(2, 10), math.mod(-7, 3), math.remainder(7, 4), math.log(8, 2), math.gamma(5), math.hypot(3, 4), math.degrees(math.pi)]\ntypes: #@ [type(math.floor(1.5)), type(math.round(1))]\n",
+    )]);
+    assert_eq!(
+        out,
+        "ints:\n- 2\n- -2\n- 3\nfloats:\n- -3\n- 1024\n- -1\n- -1\n- 3\n- 24\n- 5\n- 180\ntypes:\n- int\n- float\n"
+    );
+    let err = render_err(&[(
+        "config.yml",
+        "#@ load(\"@ytt:math\", \"math\")\nx: #@ math.sqrt(\"4\")\n",
+    )]);
+    assert!(err.contains("got string, want float or int"), "{err}");
+}
+
+#[test]
+fn version_require_at_least_wants_strict_semver() {
+    let err = render_err(&[(
+        "config.yml",
+        "#@ load(\"@ytt:version\", \"version\")\n#@ version.require_at_least(\"v0.40.0\")\nx: 1\n",
+    )]);
+    assert!(err.contains("must be a valid semver"), "{err}");
+    assert!(err.contains("config.yml:2"), "{err}");
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:version\", \"version\")\nx: #@ version.require_at_least(\"0.40.0\")\n",
+    )]);
+    assert_eq!(out, "x: null\n");
+}
+
+#[test]
+fn data_list_is_relative_to_the_calling_file_or_the_root() {
+    let out = render(&[
+        ("top.txt", "top\n"),
+        ("sub/n.txt", "nested\n"),
+        ("sub/deep/d.txt", "deep\n"),
+        (
+            "sub/t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nrel: #@ data.list()\ndeep: #@ data.list(\"deep\")\nroot: #@ data.list(\"/\")\nread: #@ [data.read(p) for p in data.list(\"deep\")]\n",
+        ),
+    ]);
+    assert_eq!(
+        out,
+        "rel:\n- n.txt\n- t.yml\n- deep/d.txt\ndeep:\n- deep/d.txt\nroot:\n- /top.txt\n- /sub/n.txt\n- /sub/t.yml\n- /sub/deep/d.txt\nread:\n- |\n  deep\n"
+    );
+}

@@ -24,6 +24,10 @@ pub fn yaml_module() -> Module {
                 native("yaml.encode", |_t, args| {
                     let v = args.positional("yaml.encode", 1, 1)?;
                     let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
+                    // ytt prints a document holding None as nothing at all.
+                    if plain == Y::Null {
+                        return Ok(Value::str(""));
+                    }
                     let s = crate::yaml::to_yaml_document(&plain)
                         .map_err(|e| SError::new(format!("yaml.encode: {e}")))?;
                     Ok(Value::str(&s))
@@ -96,15 +100,8 @@ fn json_to_plain(j: &serde_json::Value) -> Y {
     match j {
         serde_json::Value::Null => Y::Null,
         serde_json::Value::Bool(b) => Y::Bool(*b),
-        serde_json::Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Y::Int(i as i128)
-            } else if let Some(u) = n.as_u64() {
-                Y::Int(u as i128)
-            } else {
-                Y::Float(n.as_f64().unwrap_or(0.0))
-            }
-        }
+        // Go decodes every JSON number as a float64, and so does ytt's json.decode.
+        serde_json::Value::Number(n) => Y::Float(n.as_f64().unwrap_or(0.0)),
         serde_json::Value::String(s) => Y::String(s.clone()),
         serde_json::Value::Array(a) => Y::Array(a.iter().map(json_to_plain).collect()),
         serde_json::Value::Object(o) => {

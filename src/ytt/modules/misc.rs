@@ -1,4 +1,4 @@
-//! Small `@ytt:*` modules: `template`, `struct`, `assert`, `regexp`, `version`, `math`, `ip`.
+//! Small `@ytt:*` modules: `template`, `struct`, `assert`, `regexp`, `version`, `ip`.
 
 use std::rc::Rc;
 
@@ -160,14 +160,6 @@ fn rule(desc: String, check: impl Fn(&Value) -> SResult<bool> + 'static) -> Valu
             }),
         )],
     )
-}
-
-fn num(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Float(f) => Some(*f),
-        _ => None,
-    }
 }
 
 fn len_of(v: &Value) -> SResult<i128> {
@@ -384,13 +376,13 @@ pub fn version_module() -> Module {
             native("version.require_at_least", |_t, a| {
                 let v = a.positional("version.require_at_least", 1, 1)?;
                 let want = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                let parse = |s: &str| semver::Version::parse(s.trim_start_matches('v'));
-                let w = parse(want).map_err(|e| {
+                // As in ytt: strict semver, so no `v` prefix and all three parts.
+                let w = semver::Version::parse(want).map_err(|e| {
                     SError::new(format!(
-                        "version.require_at_least: invalid version '{want}': {e}"
+                        "version.require_at_least: version '{want}' must be a valid semver: {e}"
                     ))
                 })?;
-                let have = parse(YTT_VERSION).expect("own version");
+                let have = semver::Version::parse(YTT_VERSION).expect("own version");
                 if have < w {
                     return Err(SError::new(format!(
                         "ytt version '{YTT_VERSION}' does not meet the minimum required version '{want}'"
@@ -399,29 +391,6 @@ pub fn version_module() -> Module {
                 Ok(Value::None)
             }),
         )],
-    )
-}
-
-pub fn math_module() -> Module {
-    let f1 = |name: &'static str, f: fn(f64) -> f64| {
-        native(name, move |_t, a| {
-            let v = a.positional(name, 1, 1)?;
-            let x = num(v[0].as_ref().expect("x"))
-                .ok_or_else(|| SError::new(format!("{name}: expected a number")))?;
-            Ok(Value::Float(f(x)))
-        })
-    };
-    module(
-        "@ytt:math",
-        vec![
-            ("sqrt", f1("math.sqrt", f64::sqrt)),
-            ("floor", f1("math.floor", f64::floor)),
-            ("ceil", f1("math.ceil", f64::ceil)),
-            ("round", f1("math.round", f64::round)),
-            ("fabs", f1("math.fabs", f64::abs)),
-            ("pi", Value::Float(std::f64::consts::PI)),
-            ("e", Value::Float(std::f64::consts::E)),
-        ],
     )
 }
 

@@ -5,6 +5,7 @@ mod codecs;
 mod data;
 mod hashing;
 pub mod library;
+mod math;
 mod misc;
 mod overlay;
 mod toml;
@@ -60,7 +61,7 @@ pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
             "regexp" => misc::regexp_module(),
             "assert" => misc::assert_module(),
             "version" => misc::version_module(),
-            "math" => misc::math_module(),
+            "math" => math::math_module(),
             "ip" => misc::ip_module(),
             "overlay" => overlay::module(),
             "library" => library::module(lib),
