@@ -9,6 +9,7 @@ mod math;
 mod misc;
 mod overlay;
 mod toml;
+mod url;
 
 use crate::ytt::eval::{LibRef, load_file};
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
@@ -55,7 +56,7 @@ pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
             "json" => codecs::json_module(),
             "toml" => codecs::toml_module(),
             "base64" => codecs::base64_module(),
-            "url" => codecs::url_module(),
+            "url" => url::url_module(),
             "sha256" => hashing::sha256_module(),
             "md5" => hashing::md5_module(),
             "regexp" => misc::regexp_module(),
