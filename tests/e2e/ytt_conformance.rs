@@ -24,7 +24,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("schema", 63),
     ("node-sugar", 4),
     ("fragments", 18),
-    ("assert", 18),
+    ("assert", 22),
     ("modules", 43),
     ("text-templates", 23),
     ("comments", 18),

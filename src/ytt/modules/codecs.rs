@@ -15,6 +15,16 @@ fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
         .ok_or_else(|| SError::new(format!("{fname}: expected a string argument")))
 }
 
+/// A value as one YAML document, as `yaml.encode` prints it: a document holding None
+/// prints as nothing at all.
+pub(super) fn yaml_encode(v: &Value) -> SResult<String> {
+    let plain = starlark_to_plain(v)?;
+    if plain == Y::Null {
+        return Ok(String::new());
+    }
+    crate::yaml::to_yaml_document(&plain).map_err(|e| SError::new(e.to_string()))
+}
+
 pub fn yaml_module() -> Module {
     module(
         "@ytt:yaml",
@@ -23,13 +33,8 @@ pub fn yaml_module() -> Module {
                 "encode",
                 native("yaml.encode", |_t, args| {
                     let v = args.positional("yaml.encode", 1, 1)?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
-                    // ytt prints a document holding None as nothing at all.
-                    if plain == Y::Null {
-                        return Ok(Value::str(""));
-                    }
-                    let s = crate::yaml::to_yaml_document(&plain)
-                        .map_err(|e| SError::new(format!("yaml.encode: {e}")))?;
+                    let s = yaml_encode(v[0].as_ref().expect("arg"))
+                        .map_err(|e| SError::new(format!("yaml.encode: {}", e.msg)))?;
                     Ok(Value::str(&s))
                 }),
             ),

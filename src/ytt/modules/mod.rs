@@ -1,6 +1,7 @@
 //! The `@ytt:*` modules and `load()` resolution: `@ytt:name` built-ins, `@lib:path`
 //! files of private libraries, and relative or `/`-rooted paths within a library.
 
+mod assert;
 mod codecs;
 mod data;
 mod hashing;
@@ -60,7 +61,7 @@ pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
             "sha256" => hashing::sha256_module(),
             "md5" => hashing::md5_module(),
             "regexp" => misc::regexp_module(),
-            "assert" => misc::assert_module(),
+            "assert" => assert::assert_module(),
             "version" => misc::version_module(),
             "math" => math::math_module(),
             "ip" => misc::ip_module(),
