@@ -31,6 +31,7 @@ mod tarball;
 mod ytt_conformance;
 mod ytt_language;
 mod ytt_many_files;
+mod ytt_node_sugar;
 mod ytt_output_roundtrip;
 mod ytt_schema;
 mod ytt_template_errors;

@@ -17,17 +17,17 @@ use strake::ytt::{Options, run};
 /// Cases of each area that must pass. Raise these as the engine improves.
 const FLOORS: &[(&str, usize)] = &[
     ("yaml", 48),
-    ("starlark", 97),
+    ("starlark", 104),
     ("template", 100),
     ("data-values", 71),
-    ("overlay", 102),
+    ("overlay", 103),
     ("schema", 63),
-    ("node-sugar", 4),
+    ("node-sugar", 27),
     ("fragments", 18),
     ("assert", 22),
     ("modules", 43),
     ("text-templates", 23),
-    ("comments", 18),
+    ("comments", 19),
     ("keys-strict", 10),
 ];
 
