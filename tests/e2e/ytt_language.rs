@@ -162,3 +162,46 @@ fn data_list_is_relative_to_the_calling_file_or_the_root() {
         "rel:\n- n.txt\n- t.yml\n- deep/d.txt\ndeep:\n- deep/d.txt\nroot:\n- /top.txt\n- /sub/n.txt\n- /sub/t.yml\n- /sub/deep/d.txt\nread:\n- |\n  deep\n"
     );
 }
+
+#[test]
+fn assert_module_functions_behave_as_in_ytt() {
+    let config = r#"#@ load("@ytt:assert", "assert")
+#@ load("@ytt:struct", "struct")
+#@ def m():
+a: 1
+#@ end
+#@ def err(f): return assert.try_to(f)[1]
+eq_fragment_dict: #@ assert.equals(m(), {"a": 1})
+eq_structs: #@ assert.equals(struct.make(a=1), struct.make(a=1))
+neq: #@ err(lambda: assert.equals(7, "7"))
+min: #@ err(lambda: assert.min(3).check(2))
+max_len_struct: #@ err(lambda: assert.max_len(0).check(struct.make(a=1)))
+min_len_fragment: #@ assert.min_len(1).check(m())
+not_null_now: #@ assert.not_null(0)
+not_null_err: #@ err(lambda: assert.not_null(None))
+not_null_check: #@ err(lambda: assert.not_null().check(None))
+one_not_null: #@ err(lambda: assert.one_not_null(["x", "y"]).check({"x": 1, "y": 2, "z": 3}))
+none_set: #@ err(lambda: assert.one_not_null().check({"x": None}))
+one_of: #@ assert.one_of("a", "b").check("b")
+fail: #@ err(lambda: assert.fail("boom"))
+type: #@ type(assert.min(1))
+"#;
+    let out = render(&[("config.yml", config)]);
+    assert_eq!(
+        out,
+        "eq_fragment_dict: null\neq_structs: null\nneq: |\n  assert.equals: Not equal:\n  (expected type: int)\n  7\n\n\n  (was type: string)\n  \"7\"\nmin: 'fail: value < 3'\nmax_len_struct: 'fail: length = 1'\nmin_len_fragment: true\nnot_null_now: true\nnot_null_err: 'assert.not_null: fail: value is null'\nnot_null_check: 'fail: value is null'\none_not_null: 'check: [\"x\", \"y\"] are not null'\nnone_set: 'check: all values are null'\none_of: true\nfail: 'assert.fail: fail: boom'\ntype: '@ytt:assert.assertion'\n"
+    );
+    let err = render_err(&[(
+        "config.yml",
+        "#@ load(\"@ytt:assert\", \"assert\")\nx: #@ assert.try_to(5)\n",
+    )]);
+    assert!(err.contains("expected argument to be a function"), "{err}");
+    let err = render_err(&[(
+        "config.yml",
+        "#@ load(\"@ytt:assert\", \"assert\")\nx: 1\n#@ assert.not_null(None)\n",
+    )]);
+    assert!(
+        err.contains("value is null") && err.contains("config.yml:3"),
+        "{err}"
+    );
+}
