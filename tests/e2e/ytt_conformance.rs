@@ -23,10 +23,10 @@ const FLOORS: &[(&str, usize)] = &[
     ("overlay", 103),
     ("schema", 63),
     ("node-sugar", 28),
-    ("fragments", 18),
+    ("fragments", 27),
     ("assert", 28),
     ("modules", 45),
-    ("text-templates", 23),
+    ("text-templates", 24),
     ("comments", 19),
     ("keys-strict", 10),
 ];

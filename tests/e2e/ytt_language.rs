@@ -205,3 +205,75 @@ type: #@ type(assert.min(1))
         "{err}"
     );
 }
+
+#[test]
+fn fragments_as_mappings_values_and_their_errors() {
+    let lib = "#@ def m():\na: 1\nb: [1, 2]\n#@ end\n---\n#@ def items():\n- x\n- y\n#@ end\n---\n#@ def docs():\n---\nfirst: 1\n---\nsecond: 2\n#@ end\n";
+    let out = render(&[(
+        "config.yml",
+        &format!(
+            "{lib}---\nas_dict: #@ dict(**m())\nkeys: #@ [k for k in m()]\nfirst: #@ items()[0]\nnot_dict: #@ m() == {{\"a\": 1}}\n"
+        ),
+    )]);
+    assert_eq!(
+        out,
+        "as_dict:\n  a: 1\n  b:\n  - 1\n  - 2\nkeys:\n- a\n- b\nfirst: x\nnot_dict: false\n"
+    );
+    for (body, message) in [
+        ("x: #@ items()[-1]\n", "key -1 not in yamlfragment"),
+        ("x: #@ items()[2]\n", "key 2 not in yamlfragment"),
+        (
+            "x: #@ m() == m()\n",
+            "yamlfragment.CompareSameType: Not implemented",
+        ),
+        (
+            "x: #@ docs()\n",
+            "map items can only contain arrays, maps, or scalars; this is a document set",
+        ),
+        (
+            "x:\n- #@ docs()\n",
+            "array items can only contain arrays, maps, or scalars; this is a document set",
+        ),
+        (
+            "#@ load(\"@ytt:struct\", \"struct\")\nx: #@ struct.encode(m())\n",
+            "unknown type *yamlmeta.Map for conversion to starlark value",
+        ),
+    ] {
+        let err = render_err(&[("config.yml", &format!("{lib}---\n{body}"))]);
+        assert!(err.contains(message), "{body}: {err}");
+        assert!(err.contains("config.yml:"), "{body}: {err}");
+    }
+}
+
+#[test]
+fn computed_values_template_value_and_ambiguous_nodes() {
+    let out = render(&[(
+        "config.yml",
+        "#@template/value \"from-annotation\"\ninline: #@ \"from-inline\"\n#@template/value 1\n#@template/value 2\nstacked:\n#@template/value \"only\"\nplain:\n",
+    )]);
+    assert_eq!(out, "inline: from-inline\nstacked: 2\nplain: only\n");
+    let err = render_err(&[("config.yml", "key: #@ {\"a\": 1}\n  sub: 2\n")]);
+    assert!(
+        err.contains("to have either computed or YAML value, but found both"),
+        "{err}"
+    );
+    assert!(err.contains("config.yml:1"), "{err}");
+    let err = render_err(&[(
+        "config.yml",
+        "#@ def pick(kind):\n#@   if kind == \"none\":\n#@     return None\n#@   end\nname: #@ kind\n#@ end\nvalue: #@ pick(\"none\")\n",
+    )]);
+    assert!(err.contains("return before the first YAML node"), "{err}");
+    assert!(err.contains("config.yml:3"), "{err}");
+}
+
+#[test]
+fn text_templated_keys_inside_functions() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:template\", \"template\")\n#@ def entry(name, port):\n#@yaml/text-templated-strings\n(@= name @)_port: #@ port\n#@ end\nports:\n  #@ for name, port in [(\"http\", 80), (\"https\", 443)]:\n  _: #@ template.replace(entry(name, port))\n  #@ end\none: #@ entry(\"x\", 1)\n",
+    )]);
+    assert_eq!(
+        out,
+        "ports:\n  http_port: 80\n  https_port: 443\none:\n  x_port: 1\n"
+    );
+}

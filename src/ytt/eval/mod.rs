@@ -420,7 +420,7 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
         program::END_CTX_WITH.into(),
         SValue::native(program::END_CTX_WITH, move |t, args| {
             bb.borrow_mut().unwind(t.depth(), false);
-            bb.borrow_mut().end_discard();
+            bb.borrow_mut().end_discard()?;
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
     );
