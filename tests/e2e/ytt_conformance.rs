@@ -26,7 +26,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("fragments", 27),
     ("assert", 28),
     ("modules", 45),
-    ("text-templates", 24),
+    ("text-templates", 26),
     ("comments", 19),
     ("keys-strict", 10),
 ];

@@ -277,3 +277,36 @@ fn text_templated_keys_inside_functions() {
         "ports:\n  http_port: 80\n  https_port: 443\none:\n  x_port: 1\n"
     );
 }
+
+#[test]
+fn text_templated_keys_values_and_block_scalars() {
+    let out = render(&[(
+        "config.yml",
+        "#@ region = \"eu\"\n#@ zone = \"b\"\n#@yaml/text-templated-strings\n---\nplacement:\n  primary_(@= region @): \"zone (@= zone @) first\"\n  script: |\n    echo (@= region @)\n    (@ for z in [\"a\", zone]: @)zone-(@= z @);(@ end @)\n",
+    )]);
+    assert_eq!(
+        out,
+        "placement:\n  primary_eu: zone b first\n  script: |\n    echo eu\n    zone-a;zone-b;\n"
+    );
+}
+
+#[test]
+fn only_library_files_can_be_loaded() {
+    let err = render_err(&[
+        (
+            "config.yml",
+            "#@ load(\"plain.txt\", \"f\")\nvalue: #@ f()\n",
+        ),
+        ("plain.txt", "(@ def f(): @)x(@ end @)"),
+    ]);
+    assert!(err.contains("to be a library file, but was not"), "{err}");
+    assert!(err.contains("config.yml:1"), "{err}");
+    let out = render(&[
+        (
+            "config.yml",
+            "#@ load(\"helpers.lib.txt\", \"f\")\nvalue: #@ f()\n",
+        ),
+        ("helpers.lib.txt", "(@ def f(): @)x(@ end @)"),
+    ]);
+    assert_eq!(out, "value: x\n");
+}

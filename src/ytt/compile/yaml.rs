@@ -378,6 +378,22 @@ impl Compiler {
             return Ok(());
         }
         if let Some(k) = key_expr {
+            if let yaml::Node::Scalar(Value::String(s)) = &item.value
+                && templated
+                && text::has_directives(s)
+            {
+                // Both key and value are text templates: the value's context is the
+                // inner one, ended first.
+                self.prog.push_builder(
+                    format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
+                    line,
+                );
+                text::compile_into(&mut self.prog, s, line)?;
+                let value = format!("{}()", super::program::END_CTX);
+                self.prog
+                    .push_builder(host_call(SET, tag, &[", ", &value, ", ", &k]), line);
+                return Ok(());
+            }
             // The key is computed; the value is built as usual below.
             self.prog
                 .push_builder(host_call(START, tag, &[", ", &k]), line);

@@ -632,6 +632,11 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
             "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         )));
     };
+    if !f.library {
+        return Err(SError::new(format!(
+            "Expected file '{rel}' to be a library file, but was not (hint: library filename must end with '.lib.yml', '.lib.txt' or '.star'; use data.read(...) for loading non-templated file contents)"
+        )));
+    }
     let m = match f.kind {
         FileKind::Starlark => eval_star(lib, &f),
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
