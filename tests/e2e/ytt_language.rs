@@ -310,3 +310,66 @@ fn only_library_files_can_be_loaded() {
     ]);
     assert_eq!(out, "value: x\n");
 }
+
+#[test]
+fn library_refs_aliases_with_data_values_and_get_options() {
+    let pet = [
+        (
+            "_ytt_lib/pet/values.yml",
+            "#@data/values\n---\nkind: generic\nvaccinated: false\ntags: [base]\n",
+        ),
+        (
+            "_ytt_lib/pet/doc.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+        (
+            "dog-values.yml",
+            "#@data/values\n#@library/ref \"@pet~dog\"\n---\nkind: beagle\n",
+        ),
+        (
+            "cat-values.yml",
+            "#@data/values\n#@library/ref \"@~cat\"\n---\nkind: siamese\n",
+        ),
+    ];
+    let config = r#"#@ load("@ytt:library", "library")
+#@ def plain_tags():
+tags: [plain]
+#@ end
+#@ cat = library.get("pet", alias="cat")
+#@ dog = library.get("pet", alias="dog")
+#@ other = library.get("pet")
+---
+cat: #@ cat.eval()[0]
+dog: #@ dog.with_data_values({"tags": ["more"]}).eval()[0]
+plain: #@ other.with_data_values(plain_tags(), plain=True).data_values()
+type: #@ type(other)
+"#;
+    let mut files: Vec<(&str, &str)> = pet.to_vec();
+    files.push(("config.yml", config));
+    let out = render(&files);
+    assert_eq!(
+        out,
+        "cat:\n  kind: siamese\n  vaccinated: false\n  tags:\n  - base\ndog:\n  kind: beagle\n  vaccinated: false\n  tags:\n  - base\n  - more\nplain:\n  kind: generic\n  vaccinated: false\n  tags:\n  - plain\ntype: module\n"
+    );
+    let mut files: Vec<(&str, &str)> = pet.to_vec();
+    files.push((
+        "config.yml",
+        "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"pet\").with_data_values({\"knd\": 1}).eval()\n",
+    ));
+    let err = render_err(&files);
+    assert!(
+        err.contains("Expected number of matched nodes to be 1, but was 0"),
+        "{err}"
+    );
+    let out = render(&[
+        (
+            "_ytt_lib/loose/doc.yml",
+            "#@ x = 1\n# plain comment\na: 1\na: 2\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"loose\", ignore_unknown_comments=True, implicit_map_key_overrides=True).eval())\n",
+        ),
+    ]);
+    assert_eq!(out, "a: 2\n");
+}
