@@ -430,7 +430,7 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
         program::END_CTX_WITH.into(),
         SValue::native(program::END_CTX_WITH, move |t, args| {
             bb.borrow_mut().unwind(t.depth(), false);
-            bb.borrow_mut().end_discard();
+            bb.borrow_mut().end_discard()?;
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
     );
@@ -642,6 +642,11 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
             "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         )));
     };
+    if !f.library {
+        return Err(SError::new(format!(
+            "Expected file '{rel}' to be a library file, but was not (hint: library filename must end with '.lib.yml', '.lib.txt' or '.star'; use data.read(...) for loading non-templated file contents)"
+        )));
+    }
     let m = match f.kind {
         FileKind::Starlark => eval_star(lib, &f),
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
