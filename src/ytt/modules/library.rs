@@ -98,10 +98,6 @@ impl Handle {
                 None => {}
             }
         }
-        let cwd = std::path::Path::new(".");
-        let p = Pipeline { lib: &lib, cwd };
-        p.run(&[], &refs, &self.extra)
-            .map_err(|e| SError::new(e.to_string()))?;
         let refname = alias.unwrap_or(name);
         let flag_refs: Vec<(String, Node)> = parent
             .flag_refs
@@ -110,7 +106,10 @@ impl Handle {
             .filter(|(r, _, _)| r == refname)
             .map(|(_, k, n)| (k.clone(), n.clone()))
             .collect();
-        p.apply_flag_refs(&flag_refs);
+        let cwd = std::path::Path::new(".");
+        let p = Pipeline { lib: &lib, cwd };
+        p.run_library(&refs, &flag_refs, &self.extra)
+            .map_err(|e| SError::new(e.to_string()))?;
         Ok(lib)
     }
 }
