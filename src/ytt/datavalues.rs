@@ -229,7 +229,7 @@ impl Pipeline<'_> {
                     }
                     continue;
                 }
-                for (display, full) in values_file_paths(&self.cwd, arg)? {
+                for (display, full) in values_file_paths(self.cwd, arg)? {
                     let docs = self.read_values_file(&display, &full)?;
                     if let Some(src) = &docs.source {
                         schema.add_source(&display, src);
