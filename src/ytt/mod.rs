@@ -38,7 +38,8 @@ pub struct Output {
 
 fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
     match format {
-        OutputFormat::Yaml => crate::yaml::to_yaml_stream(values)
+        // The rendered documents were chosen already (see `render`).
+        OutputFormat::Yaml => crate::yaml::to_yaml_stream_of_chosen(values)
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
         OutputFormat::Json => crate::yaml::json::to_json_stream(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),

@@ -249,6 +249,7 @@ impl Builder {
                 pos: t.pos.clone(),
                 anns,
                 origin: None,
+                computed_collection: false,
             },
             key,
             value,
@@ -332,6 +333,8 @@ impl Builder {
         }
         let node = starlark_to_node(v, &t.pos)?;
         let mut slot = Self::new_slot(t, anns);
+        slot.meta.computed_collection = matches!(t.kind, TKind::Doc { .. })
+            && matches!(v, SValue::Dict(_) | SValue::List(_) | SValue::Tuple(_));
         if let Some(k) = key {
             slot.key = starlark_to_scalar(k)?;
         }
