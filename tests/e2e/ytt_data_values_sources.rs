@@ -111,3 +111,22 @@ fn library_get_from_a_subdirectory_finds_the_ytt_lib_beside_the_file_then_above_
         "from: inner\n---\nfrom: top\n"
     );
 }
+
+#[test]
+fn a_library_ref_no_library_get_takes_is_an_error() {
+    let files = [
+        ("config.yml", "top: 1\n"),
+        ("_ytt_lib/app/values.yml", "#@data/values\n---\na: lib\n"),
+        (
+            "ref-values.yml",
+            "#@library/ref \"@missing\"\n#@data/values\n---\na: ref\n",
+        ),
+    ];
+    let err = render_args(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        err.contains("Expected all provided library data values documents to be used")
+            && err.contains("'@missing'")
+            && err.contains("ref-values.yml:3"),
+        "{err}"
+    );
+}

@@ -51,6 +51,8 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
+    /// Indexes in `refs` of the documents a `library.get` took (ytt refuses unused ones).
+    pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     cache: RefCell<HashMap<String, Module>>,
@@ -99,6 +101,7 @@ impl Lib {
             values: RefCell::new(Value::Null),
             opts,
             refs: RefCell::new(Vec::new()),
+            refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),

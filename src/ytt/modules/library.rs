@@ -117,13 +117,14 @@ impl Handle {
         let lib = Lib::new(&lname, files, self.opts);
         let alias = self.alias.as_deref();
         let mut refs = Vec::new();
-        for (r, d) in parent.refs.borrow().iter() {
+        for (i, (r, d)) in parent.refs.borrow().iter().enumerate() {
             match ref_rest(r, name, alias) {
                 Some("") => refs.push(d.clone()),
                 // Meant for a library of this one: passed down.
                 Some(rest) => lib.refs.borrow_mut().push((rest.to_string(), d.clone())),
-                None => {}
+                None => continue,
             }
+            parent.refs_used.borrow_mut().insert(i);
         }
         let refname = alias.unwrap_or(name);
         let flag_refs: Vec<(String, Node)> = parent
