@@ -74,14 +74,18 @@ pub mod json;
 pub mod parse;
 pub mod plain;
 pub mod resolve;
+pub mod strict;
 pub mod value;
 
 pub use ast::{
     Annotation, Array, ArrayItem, Comment, CommentKind, Document, DocumentSet, Map, MapItem, Node,
     Position, SourceLines,
 };
-pub use emit::{EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_stream};
-pub use parse::{YamlError, parse_document_set};
+pub use emit::{
+    EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_stream,
+    to_yaml_stream_of_chosen,
+};
+pub use parse::{YamlError, parse_document_set, parse_document_set_strict};
 pub use value::Value;
 
 #[cfg(test)]

@@ -38,7 +38,8 @@ pub struct Output {
 
 fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
     match format {
-        OutputFormat::Yaml => crate::yaml::to_yaml_stream(values)
+        // The rendered documents were chosen already (see `render`).
+        OutputFormat::Yaml => crate::yaml::to_yaml_stream_of_chosen(values)
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
         OutputFormat::Json => crate::yaml::json::to_json_stream(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
@@ -71,6 +72,26 @@ pub fn run(
     let result = run_lib(opts, cwd, &lib);
     lib.stop_parse_ahead();
     result.map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
+}
+
+/// ytt refuses `#@library/ref` data values documents that no `library.get` took.
+fn check_refs_used(lib: &LibRef) -> Result<(), Error> {
+    let used = lib.refs_used.borrow();
+    let unused: Vec<String> = lib
+        .refs
+        .borrow()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !used.contains(i))
+        .map(|(_, (r, d))| format!("library '{r}' (document at {})", d.meta.pos))
+        .collect();
+    if unused.is_empty() {
+        return Ok(());
+    }
+    Err(Error::msg(format!(
+        "Expected all provided library data values documents to be used but found unused: {}",
+        unused.join(", ")
+    )))
 }
 
 /// Fills in the text of the template line an error points at, when it is missing.
@@ -120,6 +141,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         return Ok(out);
     }
     let r = render::render(lib)?;
+    check_refs_used(lib)?;
     match &opts.output_files {
         None => {
             let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();

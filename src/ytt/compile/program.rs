@@ -53,6 +53,18 @@ pub struct Program {
     /// The run of plain starts that the last line holds, if it holds one (every other
     /// way of adding a line ends the run).
     start_run: Option<StartRun>,
+    /// The `def`/`if`/`for`/`while` statement whose lines are being read: it opens a
+    /// block if its last line ends in `:`.
+    header: Option<Header>,
+}
+
+/// The start of a statement that may open a block.
+#[derive(Debug)]
+struct Header {
+    is_def: bool,
+    /// Index in `lines` of the statement's first line.
+    line_idx: usize,
+    src_line: usize,
 }
 
 /// The last generated line, when it starts the consecutive nodes `first..=last`.
@@ -82,6 +94,7 @@ impl Program {
             quote: None,
             ctx_kind,
             start_run: None,
+            header: None,
         }
     }
 
@@ -160,15 +173,20 @@ impl Program {
             let first = first_word(stmt);
             let idx = self.lines.len();
             match first {
-                "def" => self.blocks.push(Block::Def {
-                    def_line: idx,
-                    builds: false,
-                    returns: Vec::new(),
-                }),
-                "if" | "for" | "while"
-                    if (ends_with_colon(stmt) || self.depth != 0 || ends_backslash) =>
-                {
-                    self.blocks.push(Block::Other(src_line))
+                "def" | "if" | "for" | "while" => {
+                    self.header = Some(Header {
+                        is_def: first == "def",
+                        line_idx: idx,
+                        src_line,
+                    });
+                }
+                "elif" | "else" if self.blocks.is_empty() => {
+                    return Err(BlockError {
+                        line: src_line,
+                        message: format!(
+                            "unexpected end: '{first}' with no open 'if' block to close"
+                        ),
+                    });
                 }
                 "end" if stmt.trim() == "end" => {
                     match self.blocks.pop() {
@@ -229,6 +247,24 @@ impl Program {
                 }
                 _ => {}
             }
+        }
+        // A block header ends with its statement's last line: `def f(x):` opens a
+        // block that `end` closes, `def f(x): return x` is whole on its line.
+        if !self.continued
+            && self.depth == 0
+            && self.quote.is_none()
+            && let Some(h) = self.header.take()
+            && ends_with_colon(stmt)
+        {
+            self.blocks.push(if h.is_def {
+                Block::Def {
+                    def_line: h.line_idx,
+                    builds: false,
+                    returns: Vec::new(),
+                }
+            } else {
+                Block::Other(h.src_line)
+            });
         }
         self.lines.push(GenLine { text, src_line });
         Ok(())
@@ -468,6 +504,29 @@ mod tests {
         p.push_code("  return x", 4).unwrap();
         p.push_code("end", 5).unwrap();
         assert_eq!(p.source(), "def f():\nx = \"a \\\n   b\"\nreturn x\nend\n");
+    }
+
+    #[test]
+    fn one_line_def_and_headers_spanning_lines_open_blocks_only_when_ending_in_a_colon() {
+        let mut p = Program::new("yaml");
+        p.push_code("def f(x): return x * 2", 1).unwrap();
+        p.push_code("def g(a,", 2).unwrap();
+        p.push_code("      b): return a", 3).unwrap();
+        p.push_code("for x in [", 4).unwrap();
+        p.push_code("  1]:", 5).unwrap();
+        p.push_code("end", 6).unwrap();
+        p.finish(6).unwrap();
+        let mut p = Program::new("yaml");
+        p.push_code("def f(x): return x", 1).unwrap();
+        assert!(p.push_code("end", 2).is_err());
+        let mut p = Program::new("yaml");
+        p.push_code("if x: y = 1", 1).unwrap();
+        let e = p.push_code("else: y = 2", 2).unwrap_err();
+        assert_eq!((e.line, e.message.starts_with("unexpected end")), (2, true));
+        let mut p = Program::new("yaml");
+        p.push_code("def h(a,", 1).unwrap();
+        p.push_code("  b):", 2).unwrap();
+        assert_eq!(p.finish(2).unwrap_err().line, 1);
     }
 
     #[test]

@@ -142,18 +142,23 @@ impl Compiler {
     }
 
     /// Emits the code lines and annotation calls of a node's comments; returns the value
-    /// expression (from `#@ expr` on the node's line) and whether strings below are
-    /// text templates.
+    /// expression (from `#@ expr` on the node's line), whether strings below are
+    /// text templates, and the line of an `#@ if/end …:` or `#@ for/end …:` whose
+    /// block the caller closes after the node (see [`node_sugar`]).
     fn comments(
         &mut self,
         comments: &[yaml::Comment],
         node_pos: &yaml::Position,
         tag: usize,
         templated: bool,
-    ) -> Result<(Option<(String, usize)>, bool), CompileError> {
+    ) -> Result<NodeComments, CompileError> {
         let mut value = None;
+        // `#@template/value expr` sets the value too; the last one counts, and a value
+        // on the node's own line wins over all of them.
+        let mut annotated_value = None;
         let mut anns = Vec::new();
         let mut templated = templated;
+        let mut sugar_line = None;
         for c in comments {
             match c.kind() {
                 CommentKind::YttComment => {}
@@ -171,9 +176,24 @@ impl Compiler {
                     if a.name.is_empty() {
                         if c.is_on_line_of(node_pos) && value.is_none() {
                             value = Some((a.content.clone(), line));
+                        } else if sugar_line.is_some() {
+                            return Err(CompileError {
+                                line,
+                                message: format!(
+                                    "Unexpected code at {}:{line} after use of '*/end', expected YAML node",
+                                    self.file
+                                ),
+                            });
+                        } else if let Some(code) = node_sugar(&a.content) {
+                            self.prog.push_code(&code, line)?;
+                            sugar_line = Some(line);
                         } else {
                             self.prog.push_code(&a.content, line)?;
                         }
+                    } else if a.name == "template/value" {
+                        annotated_value = Some((a.content.clone(), line));
+                    } else if a.name == "comment" {
+                        // `#@comment text`: a comment that ytt drops.
                     } else if a.name == "yaml/text-templated-strings" {
                         templated = true;
                     } else {
@@ -213,28 +233,43 @@ impl Compiler {
         if any_constant {
             self.nodes[tag].anns = slots.into_boxed_slice();
         }
-        Ok((value, templated))
+        Ok(NodeComments {
+            value: value.or(annotated_value),
+            templated,
+            sugar_line,
+        })
+    }
+
+    /// Closes the block that an `#@ if/end` or `#@ for/end` opened before the node.
+    fn close_sugar(&mut self, sugar_line: Option<usize>) -> Result<(), CompileError> {
+        if let Some(line) = sugar_line {
+            self.prog.push_code("end", line)?;
+        }
+        Ok(())
     }
 
     fn doc(&mut self, doc: &yaml::Document, root: usize) -> Result<(), CompileError> {
         let line = line_of(&doc.pos).max(1);
         if doc.injected {
             // Only comments (such as a closing `#@ end`) live here; it is never output.
-            self.comments(&doc.comments, &doc.pos, usize::MAX, false)?;
-            return Ok(());
+            // An `#@ if/end` with no node after it guards nothing.
+            let nc = self.comments(&doc.comments, &doc.pos, usize::MAX, false)?;
+            return self.close_sugar(nc.sugar_line);
         }
         let scalar = match &doc.value {
             yaml::Node::Scalar(v) => Some(v.clone()),
             _ => None,
         };
         let tag = self.add(TKind::Doc { scalar }, Some(root), line);
-        let (value, templated) = self.comments(&doc.comments, &doc.pos, tag, false)?;
-        if let Some((expr, vline)) = value {
+        let nc = self.comments(&doc.comments, &doc.pos, tag, false)?;
+        if let Some((expr, vline)) = nc.value {
+            both_values("document", &doc.value, vline)?;
             self.prog
                 .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
-            return Ok(());
+        } else {
+            self.start_with_value(tag, &doc.value, line, nc.templated)?;
         }
-        self.start_with_value(tag, &doc.value, line, templated)
+        self.close_sugar(nc.sugar_line)
     }
 
     /// Starts `tag` and builds its value (`value` is the item's or document's value).
@@ -275,8 +310,10 @@ impl Compiler {
     }
 
     fn text_value(&mut self, tag: usize, s: &str, line: usize) -> Result<(), CompileError> {
-        self.prog
-            .push_builder(format!("{}(\"text\")", super::program::BEGIN_CTX), line);
+        self.prog.push_builder(
+            format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
+            line,
+        );
         text::compile_into(&mut self.prog, s, line)?;
         self.prog
             .push_builder(format!("{SET}({tag}, {}())", super::program::END_CTX), line);
@@ -302,17 +339,34 @@ impl Compiler {
             Some(parent),
             line,
         );
-        let (value, templated) = self.comments(&item.comments, &item.pos, tag, templated)?;
+        let nc = self.comments(&item.comments, &item.pos, tag, templated)?;
+        self.map_item_value(item, tag, line, nc.value, nc.templated)?;
+        self.close_sugar(nc.sugar_line)
+    }
+
+    /// Builds a map item whose comments were handled: its key and value.
+    fn map_item_value(
+        &mut self,
+        item: &yaml::MapItem,
+        tag: usize,
+        line: usize,
+        value: Option<(String, usize)>,
+        templated: bool,
+    ) -> Result<(), CompileError> {
         let key_expr = match &item.key {
             Value::String(k) if templated && text::has_directives(k) => {
-                self.prog
-                    .push_builder(format!("{}(\"text\")", super::program::BEGIN_CTX), line);
+                self.prog.push_builder(
+                    format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
+                    line,
+                );
                 text::compile_into(&mut self.prog, k, line)?;
                 Some(format!("{}()", super::program::END_CTX))
             }
             _ => None,
         };
         if let Some((expr, vline)) = value {
+            let what = format!("map item (key '{}')", item.key.to_display_string());
+            both_values(&what, &item.value, vline)?;
             match key_expr {
                 Some(k) => self
                     .prog
@@ -324,6 +378,22 @@ impl Compiler {
             return Ok(());
         }
         if let Some(k) = key_expr {
+            if let yaml::Node::Scalar(Value::String(s)) = &item.value
+                && templated
+                && text::has_directives(s)
+            {
+                // Both key and value are text templates: the value's context is the
+                // inner one, ended first.
+                self.prog.push_builder(
+                    format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
+                    line,
+                );
+                text::compile_into(&mut self.prog, s, line)?;
+                let value = format!("{}()", super::program::END_CTX);
+                self.prog
+                    .push_builder(host_call(SET, tag, &[", ", &value, ", ", &k]), line);
+                return Ok(());
+            }
             // The key is computed; the value is built as usual below.
             self.prog
                 .push_builder(host_call(START, tag, &[", ", &k]), line);
@@ -376,14 +446,57 @@ impl Compiler {
             _ => None,
         };
         let tag = self.add(TKind::ArrayItem { scalar }, Some(parent), line);
-        let (value, templated) = self.comments(&item.comments, &item.pos, tag, templated)?;
-        if let Some((expr, vline)) = value {
+        let nc = self.comments(&item.comments, &item.pos, tag, templated)?;
+        if let Some((expr, vline)) = nc.value {
+            both_values("array item", &item.value, vline)?;
             self.prog
                 .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
-            return Ok(());
+        } else {
+            self.start_with_value(tag, &item.value, line, nc.templated)?;
         }
-        self.start_with_value(tag, &item.value, line, templated)
+        self.close_sugar(nc.sugar_line)
     }
+}
+
+/// A node whose value is computed (`#@ expr`, `#@template/value`) may not also have a
+/// value in YAML (children, or a scalar other than null): ytt refuses the ambiguity.
+fn both_values(what: &str, yaml_value: &yaml::Node, line: usize) -> Result<(), CompileError> {
+    let has_yaml = match yaml_value {
+        yaml::Node::Scalar(v) => *v != Value::Null,
+        yaml::Node::Map(m) => !m.items.is_empty(),
+        yaml::Node::Array(a) => !a.items.is_empty(),
+    };
+    if has_yaml {
+        return Err(CompileError {
+            line,
+            message: format!(
+                "Expected {what} to have either computed or YAML value, but found both"
+            ),
+        });
+    }
+    Ok(())
+}
+
+/// What a node's comments give the node.
+struct NodeComments {
+    /// `#@ expr` on the node's line, and that line.
+    value: Option<(String, usize)>,
+    /// Strings below are text templates.
+    templated: bool,
+    /// The line of an `#@ if/end` or `#@ for/end` whose block ends after the node.
+    sugar_line: Option<usize>,
+}
+
+/// The code of a node-scoped block opener: `if/end COND:` is `if COND:` and
+/// `for/end X in XS:` is `for X in XS:`, blocks that guard or repeat the next node
+/// only and need no `#@ end`.
+fn node_sugar(code: &str) -> Option<String> {
+    let body = code.trim_start();
+    let indent = &code[..code.len() - body.len()];
+    ["if", "for"].into_iter().find_map(|keyword| {
+        let rest = body.strip_prefix(keyword)?.strip_prefix("/end")?;
+        Some(format!("{indent}{keyword}{rest}"))
+    })
 }
 
 /// The source text of template line `line`, for error messages.

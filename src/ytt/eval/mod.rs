@@ -51,6 +51,8 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
+    /// Indexes in `refs` of the documents a `library.get` took (ytt refuses unused ones).
+    pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     cache: RefCell<HashMap<String, Module>>,
@@ -99,6 +101,7 @@ impl Lib {
             values: RefCell::new(Value::Null),
             opts,
             refs: RefCell::new(Vec::new()),
+            refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),
@@ -201,7 +204,17 @@ fn utf8(f: &InputFile) -> Result<&str, Error> {
 
 /// Parses a YAML file into a document set, mapping syntax errors to engine errors.
 pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
-    yaml::parse_document_set(src, file).map_err(|e| {
+    parse_yaml_with(src, file, false)
+}
+
+/// [`parse_yaml`], in ytt's strict YAML subset when `strict` (`--strict`).
+pub fn parse_yaml_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, Error> {
+    let parsed = if strict {
+        yaml::parse_document_set_strict(src, file)
+    } else {
+        yaml::parse_document_set(src, file)
+    };
+    parsed.map_err(|e| {
         let line = e.line.unwrap_or(0);
         Error::at(
             format!("Unmarshaling YAML template '{file}': {}", e.message),
@@ -420,7 +433,7 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
         program::END_CTX_WITH.into(),
         SValue::native(program::END_CTX_WITH, move |t, args| {
             bb.borrow_mut().unwind(t.depth(), false);
-            bb.borrow_mut().end_discard();
+            bb.borrow_mut().end_discard()?;
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
     );
@@ -632,6 +645,11 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
             "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         )));
     };
+    if !f.library {
+        return Err(SError::new(format!(
+            "Expected file '{rel}' to be a library file, but was not (hint: library filename must end with '.lib.yml', '.lib.txt' or '.star'; use data.read(...) for loading non-templated file contents)"
+        )));
+    }
     let m = match f.kind {
         FileKind::Starlark => eval_star(lib, &f),
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
@@ -679,51 +697,4 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
         return Err(SError::new("Expected path to not contain '..'".to_string()));
     }
     Ok(parts.join("/"))
-}
-
-/// `--strict`: booleans must be written `true`/`false`.
-fn check_strict(ds: &DocumentSet, name: &str) -> Result<(), Error> {
-    fn walk(
-        n: &yaml::Node,
-        line: Option<usize>,
-        ds: &DocumentSet,
-        name: &str,
-    ) -> Result<(), Error> {
-        match n {
-            yaml::Node::Scalar(Value::Bool(_)) => {
-                let Some(l) = line else { return Ok(()) };
-                let text = ds.source_line(l).unwrap_or("");
-                let (code, _) = program::split_comment(text);
-                let raw = code
-                    .rsplit_once(": ")
-                    .map(|(_, v)| v)
-                    .or_else(|| code.trim_start().strip_prefix("- "))
-                    .unwrap_or(code)
-                    .trim();
-                if !raw.is_empty()
-                    && !matches!(raw, "true" | "false" | "True" | "False" | "TRUE" | "FALSE")
-                {
-                    return Err(Error::at(
-                        format!(
-                            "Strict parsing: ambiguous boolean value '{raw}' (use true or false, or quote the string)"
-                        ),
-                        Position::in_source(name, l, &ds.lines.join("\n")),
-                    ));
-                }
-                Ok(())
-            }
-            yaml::Node::Scalar(_) => Ok(()),
-            yaml::Node::Map(m) => m
-                .items
-                .iter()
-                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
-            yaml::Node::Array(a) => a
-                .items
-                .iter()
-                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
-        }
-    }
-    ds.docs
-        .iter()
-        .try_for_each(|d| walk(&d.value, d.pos.line, ds, name))
 }

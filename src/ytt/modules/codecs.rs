@@ -1,4 +1,4 @@
-//! Encoders and decoders: `@ytt:yaml`, `@ytt:json`, `@ytt:base64`, `@ytt:url`, `@ytt:toml`.
+//! Encoders and decoders: `@ytt:yaml`, `@ytt:json`, `@ytt:base64`, `@ytt:toml`.
 
 use base64::Engine;
 
@@ -6,13 +6,23 @@ use crate::yaml::Value as Y;
 use crate::ytt::eval::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
-use super::{SResult, module, native, struct_value};
+use super::{SResult, module, native};
 
 fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
     args.pos
         .first()
         .and_then(|v| v.as_str())
         .ok_or_else(|| SError::new(format!("{fname}: expected a string argument")))
+}
+
+/// A value as one YAML document, as `yaml.encode` prints it: a document holding None
+/// prints as nothing at all.
+pub(super) fn yaml_encode(v: &Value) -> SResult<String> {
+    let plain = starlark_to_plain(v)?;
+    if plain == Y::Null {
+        return Ok(String::new());
+    }
+    crate::yaml::to_yaml_document(&plain).map_err(|e| SError::new(e.to_string()))
 }
 
 pub fn yaml_module() -> Module {
@@ -23,9 +33,8 @@ pub fn yaml_module() -> Module {
                 "encode",
                 native("yaml.encode", |_t, args| {
                     let v = args.positional("yaml.encode", 1, 1)?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
-                    let s = crate::yaml::to_yaml_document(&plain)
-                        .map_err(|e| SError::new(format!("yaml.encode: {e}")))?;
+                    let s = yaml_encode(v[0].as_ref().expect("arg"))
+                        .map_err(|e| SError::new(format!("yaml.encode: {}", e.msg)))?;
                     Ok(Value::str(&s))
                 }),
             ),
@@ -35,6 +44,12 @@ pub fn yaml_module() -> Module {
                     let s = str_arg("yaml.decode", args)?;
                     let ds = crate::yaml::parse_document_set(s, "yaml.decode")
                         .map_err(|e| SError::new(format!("yaml.decode: {}", e.message)))?;
+                    if let Some((key, _)) = ds.first_duplicate_key() {
+                        return Err(SError::new(format!(
+                            "yaml.decode: Unexpected duplicate key: {}",
+                            key.to_display_string()
+                        )));
+                    }
                     let docs: Vec<_> = ds.docs.iter().filter(|d| !d.injected).collect();
                     if docs.len() > 1 {
                         return Err(SError::new(format!(
@@ -96,15 +111,8 @@ fn json_to_plain(j: &serde_json::Value) -> Y {
     match j {
         serde_json::Value::Null => Y::Null,
         serde_json::Value::Bool(b) => Y::Bool(*b),
-        serde_json::Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Y::Int(i as i128)
-            } else if let Some(u) = n.as_u64() {
-                Y::Int(u as i128)
-            } else {
-                Y::Float(n.as_f64().unwrap_or(0.0))
-            }
-        }
+        // Go decodes every JSON number as a float64, and so does ytt's json.decode.
+        serde_json::Value::Number(n) => Y::Float(n.as_f64().unwrap_or(0.0)),
         serde_json::Value::String(s) => Y::String(s.clone()),
         serde_json::Value::Array(a) => Y::Array(a.iter().map(json_to_plain).collect()),
         serde_json::Value::Object(o) => {
@@ -201,192 +209,6 @@ pub fn base64_module() -> Module {
                         .decode(s.as_bytes())
                         .map_err(|e| SError::new(format!("base64.decode: {e}")))?;
                     Ok(Value::str(&String::from_utf8_lossy(&b)))
-                }),
-            ),
-        ],
-    )
-}
-
-fn escape(s: &str, path_segment: bool) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            b' ' if !path_segment => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-fn unescape(s: &str, plus_space: bool) -> SResult<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' if i + 2 < b.len() => {
-                let h = std::str::from_utf8(&b[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| SError::new(format!("invalid URL escape in '{s}'")))?;
-                out.push(h);
-                i += 3;
-            }
-            b'+' if plus_space => {
-                out.push(b' ');
-                i += 1;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-pub fn url_module() -> Module {
-    module(
-        "@ytt:url",
-        vec![
-            (
-                "path_segment_encode",
-                native("url.path_segment_encode", |_t, a| {
-                    Ok(Value::str(&escape(
-                        str_arg("url.path_segment_encode", a)?,
-                        true,
-                    )))
-                }),
-            ),
-            (
-                "path_segment_decode",
-                native("url.path_segment_decode", |_t, a| {
-                    Ok(Value::str(&unescape(
-                        str_arg("url.path_segment_decode", a)?,
-                        false,
-                    )?))
-                }),
-            ),
-            (
-                "query_param_value_encode",
-                native("url.query_param_value_encode", |_t, a| {
-                    Ok(Value::str(&escape(
-                        str_arg("url.query_param_value_encode", a)?,
-                        false,
-                    )))
-                }),
-            ),
-            (
-                "query_param_value_decode",
-                native("url.query_param_value_decode", |_t, a| {
-                    Ok(Value::str(&unescape(
-                        str_arg("url.query_param_value_decode", a)?,
-                        true,
-                    )?))
-                }),
-            ),
-            (
-                "query_params_encode",
-                native("url.query_params_encode", |_t, a| {
-                    let v = a.positional("url.query_params_encode", 1, 1)?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
-                    let Y::Map(mut items) = plain else {
-                        return Err(SError::new("url.query_params_encode: expected a dict"));
-                    };
-                    items.sort_by_key(|a| a.0.to_display_string());
-                    let mut parts = Vec::new();
-                    for (k, v) in items {
-                        let k = escape(&k.to_display_string(), false);
-                        let vals = match v {
-                            Y::Array(vs) => vs,
-                            other => vec![other],
-                        };
-                        for v in vals {
-                            parts.push(format!("{k}={}", escape(&v.to_display_string(), false)));
-                        }
-                    }
-                    Ok(Value::str(&parts.join("&")))
-                }),
-            ),
-            (
-                "query_params_decode",
-                native("url.query_params_decode", |_t, a| {
-                    let s = str_arg("url.query_params_decode", a)?;
-                    let mut items: Vec<(String, Vec<Y>)> = Vec::new();
-                    for part in s.split('&').filter(|p| !p.is_empty()) {
-                        let (k, v) = part.split_once('=').unwrap_or((part, ""));
-                        let (k, v) = (unescape(k, true)?, unescape(v, true)?);
-                        match items.iter_mut().find(|(x, _)| *x == k) {
-                            Some((_, vs)) => vs.push(Y::String(v)),
-                            None => items.push((k, vec![Y::String(v)])),
-                        }
-                    }
-                    items.sort_by(|a, b| a.0.cmp(&b.0));
-                    Ok(plain_to_starlark(&Y::Map(
-                        items
-                            .into_iter()
-                            .map(|(k, v)| (Y::String(k), Y::Array(v)))
-                            .collect(),
-                    )))
-                }),
-            ),
-            (
-                "parse",
-                native("url.parse", |_t, a| {
-                    let s = str_arg("url.parse", a)?.to_string();
-                    let u =
-                        url::Url::parse(&s).map_err(|e| SError::new(format!("url.parse: {e}")))?;
-                    Ok(url_value(u))
-                }),
-            ),
-        ],
-    )
-}
-
-fn url_value(u: url::Url) -> Value {
-    let user = if u.username().is_empty() {
-        Value::None
-    } else {
-        let name = u.username().to_string();
-        let pw = u.password().map(|p| p.to_string());
-        struct_value(
-            "user",
-            vec![
-                ("name", Value::str(&name)),
-                (
-                    "password",
-                    pw.map(|p| Value::str(&p)).unwrap_or(Value::None),
-                ),
-            ],
-        )
-    };
-    let u1 = u.clone();
-    let u2 = u.clone();
-    let u3 = u.clone();
-    struct_value(
-        "url",
-        vec![
-            ("user", user),
-            (
-                "hostname",
-                native("url.hostname", move |_t, _a| {
-                    Ok(Value::str(u1.host_str().unwrap_or("")))
-                }),
-            ),
-            (
-                "string",
-                native("url.string", move |_t, _a| Ok(Value::str(u2.as_str()))),
-            ),
-            (
-                "without_user",
-                native("url.without_user", move |_t, _a| {
-                    let mut v = u3.clone();
-                    let _ = v.set_username("");
-                    let _ = v.set_password(None);
-                    Ok(url_value(v))
                 }),
             ),
         ],

@@ -64,13 +64,31 @@ fn read(lib: &LibRef, path: &str) -> SResult<Value> {
     Ok(Value::str(&s))
 }
 
+/// `data.list(path)`: the files under `path`. A relative path (default: none) starts at
+/// the calling file's directory and the names are relative to that directory; a path
+/// starting with `/` starts at the library root and the names start with `/`.
 fn list(lib: &LibRef, dir: &str) -> Value {
-    let dir = dir.trim_start_matches('/').trim_end_matches('/');
+    let absolute = dir.starts_with('/');
+    let cur_dir = match (absolute, lib.current_file()) {
+        (false, Some(cur)) => cur.rsplit_once('/').map(|(d, _)| d.to_string()),
+        _ => None,
+    };
+    let base = cur_dir.clone().unwrap_or_default();
+    let mut dir = dir.trim_start_matches('/').trim_end_matches('/');
+    while let Some(rest) = dir.strip_prefix("./") {
+        dir = rest;
+    }
+    let dir = if dir == "." { "" } else { dir };
+    let full = match (base.is_empty(), dir.is_empty()) {
+        (true, _) => dir.to_string(),
+        (false, true) => base.clone(),
+        (false, false) => format!("{base}/{dir}"),
+    };
     let mut names: Vec<&str> = lib
         .files
         .iter()
         .map(|f| f.rel.as_str())
-        .filter(|r| dir.is_empty() || r.starts_with(&format!("{dir}/")))
+        .filter(|r| full.is_empty() || r.starts_with(&format!("{full}/")))
         .collect();
     names.sort_by(|a, b| {
         a.matches('/')
@@ -78,5 +96,14 @@ fn list(lib: &LibRef, dir: &str) -> Value {
             .cmp(&b.matches('/').count())
             .then(a.cmp(b))
     });
-    Value::list(names.into_iter().map(Value::str).collect())
+    let shown = |r: &str| -> String {
+        if absolute {
+            format!("/{r}")
+        } else if base.is_empty() {
+            r.to_string()
+        } else {
+            r[base.len() + 1..].to_string()
+        }
+    };
+    Value::list(names.into_iter().map(|r| Value::str(&shown(r))).collect())
 }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::ytt::datavalues::Pipeline;
 use crate::ytt::eval::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
-use crate::ytt::eval::{Lib, LibRef, load_file};
+use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
 use crate::ytt::node::{Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
@@ -15,78 +15,137 @@ use super::{SResult, native};
 
 /// A private library of `parent` by name, with its default data values.
 pub fn private_lib(parent: &LibRef, name: &str) -> SResult<LibRef> {
-    build(parent, name, name, &[])
+    let prefix = library_prefix(parent, name).unwrap_or_else(|| format!("_ytt_lib/{name}/"));
+    Handle::new(parent.clone(), name.to_string(), None, prefix).lib()
 }
 
-/// Builds library `name` of `parent`; `refname` (its alias, or its name) selects the
-/// `#@library/ref` documents and `@ref:` flags meant for it.
-fn build(parent: &LibRef, name: &str, refname: &str, extra: &[Node]) -> SResult<LibRef> {
-    let prefix = format!("_ytt_lib/{name}/");
-    let files: Vec<_> = parent
-        .private
-        .iter()
-        .filter(|f| f.rel.starts_with(&prefix))
-        .map(|f| {
-            let mut f = f.clone();
-            f.rel = f.rel[prefix.len()..].to_string();
-            let (kind, library) = crate::ytt::files::kind_of(&f.rel);
-            f.kind = kind;
-            f.library = library;
-            f
-        })
-        .collect();
-    if files.is_empty() {
-        return Err(SError::new(format!(
-            "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
-        )));
-    }
-    let lname = if parent.name.is_empty() {
-        format!("_ytt_lib/{name}")
-    } else {
-        format!("{}/_ytt_lib/{name}", parent.name)
+/// When the `#@library/ref` path `r` (`@name`, `@~alias`, `@name~alias`, each maybe
+/// followed by further `@...` segments for nested libraries) selects library `name`
+/// got with `alias`: the rest of the path (empty when it is meant for this library).
+fn ref_rest<'a>(r: &'a str, name: &str, alias: Option<&str>) -> Option<&'a str> {
+    let r = r.strip_prefix('@')?;
+    let (seg, rest) = match r.find('@') {
+        Some(i) => (&r[..i], &r[i..]),
+        None => (r, ""),
     };
-    let lib = Lib::new(&lname, files, parent.opts);
-    let cwd = std::path::Path::new(".");
-    let refs: Vec<_> = parent
-        .refs
-        .borrow()
-        .iter()
-        .filter(|(r, _)| r.trim_start_matches('@') == refname)
-        .map(|(_, d)| d.clone())
-        .collect();
-    let p = Pipeline { lib: &lib, cwd };
-    p.run(&[], &refs, extra)
-        .map_err(|e| SError::new(e.to_string()))?;
-    let flag_refs: Vec<(String, Node)> = parent
-        .flag_refs
-        .borrow()
-        .iter()
-        .filter(|(r, _, _)| r == refname)
-        .map(|(_, k, n)| (k.clone(), n.clone()))
-        .collect();
-    p.apply_flag_refs(&flag_refs);
-    Ok(lib)
+    let (seg_name, seg_alias) = match seg.split_once('~') {
+        Some((n, a)) => (n, Some(a)),
+        None => (seg, None),
+    };
+    let name_ok = seg_name.is_empty() || seg_name == name;
+    let alias_ok = seg_alias.is_none_or(|a| Some(a) == alias);
+    (name_ok && alias_ok && !(seg_name.is_empty() && seg_alias.is_none())).then_some(rest)
 }
 
-/// `library.get(name)`'s value.
+/// Where library `name` is for the file being evaluated in `lib`: the `_ytt_lib/name/`
+/// beside that file, else beside its parent directories, up to the library root.
+fn library_prefix(lib: &LibRef, name: &str) -> Option<String> {
+    let current = lib.current_file().unwrap_or_default();
+    let mut dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    loop {
+        let prefix = if dir.is_empty() {
+            format!("_ytt_lib/{name}/")
+        } else {
+            format!("{dir}/_ytt_lib/{name}/")
+        };
+        if lib.private.iter().any(|f| f.rel.starts_with(&prefix)) {
+            return Some(prefix);
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = dir.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    }
+}
+
+/// `library.get(name)`'s value, with what was added to it since.
 #[derive(Clone)]
 struct Handle {
     parent: LibRef,
     name: String,
     alias: Option<String>,
-    extra: Vec<Node>,
+    /// `with_data_values(values, plain=...)`, in call order.
+    extra: Vec<(Node, bool)>,
+    opts: EvalOpts,
+    /// Where the library's files are among the parent's private files
+    /// (`_ytt_lib/name/`, or `dir/_ytt_lib/name/` beside the calling file).
+    prefix: String,
 }
 
 impl Handle {
+    fn new(parent: LibRef, name: String, alias: Option<String>, prefix: String) -> Handle {
+        let opts = parent.opts;
+        Handle {
+            parent,
+            name,
+            alias,
+            extra: Vec::new(),
+            opts,
+            prefix,
+        }
+    }
+
+    /// Builds the library: its files, its own data values, then the `#@library/ref`
+    /// documents of its parent meant for it, the extra values and `@lib:` flags.
     fn lib(&self) -> SResult<LibRef> {
-        let refname = self.alias.as_deref().unwrap_or(&self.name);
-        build(&self.parent, &self.name, refname, &self.extra)
+        let (parent, name) = (&self.parent, &self.name);
+        let prefix = &self.prefix;
+        let files: Vec<_> = parent
+            .private
+            .iter()
+            .filter(|f| f.rel.starts_with(prefix.as_str()))
+            .map(|f| {
+                let mut f = f.clone();
+                f.rel = f.rel[prefix.len()..].to_string();
+                let (kind, library) = crate::ytt::files::kind_of(&f.rel);
+                f.kind = kind;
+                f.library = library;
+                f
+            })
+            .collect();
+        if files.is_empty() {
+            return Err(SError::new(format!(
+                "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
+            )));
+        }
+        let dir = prefix.trim_end_matches('/');
+        let lname = if parent.name.is_empty() {
+            dir.to_string()
+        } else {
+            format!("{}/{dir}", parent.name)
+        };
+        let lib = Lib::new(&lname, files, self.opts);
+        let alias = self.alias.as_deref();
+        let mut refs = Vec::new();
+        for (i, (r, d)) in parent.refs.borrow().iter().enumerate() {
+            match ref_rest(r, name, alias) {
+                Some("") => refs.push(d.clone()),
+                // Meant for a library of this one: passed down.
+                Some(rest) => lib.refs.borrow_mut().push((rest.to_string(), d.clone())),
+                None => continue,
+            }
+            parent.refs_used.borrow_mut().insert(i);
+        }
+        let refname = alias.unwrap_or(name);
+        let flag_refs: Vec<(String, Node)> = parent
+            .flag_refs
+            .borrow()
+            .iter()
+            .filter(|(r, _, _)| r == refname)
+            .map(|(_, k, n)| (k.clone(), n.clone()))
+            .collect();
+        let cwd = std::path::Path::new(".");
+        let p = Pipeline { lib: &lib, cwd };
+        p.run_library(&refs, &flag_refs, &self.extra)
+            .map_err(|e| SError::new(e.to_string()))?;
+        Ok(lib)
     }
 }
 
 impl HostValue for Handle {
+    /// ytt's library instances are Starlark modules.
     fn type_name(&self) -> String {
-        "library".into()
+        "module".into()
     }
     fn attr(&self, name: &str) -> SResult<Option<Value>> {
         let h = self.clone();
@@ -94,8 +153,9 @@ impl HostValue for Handle {
             "with_data_values" => native("with_data_values", move |_t, a| {
                 let v = a.unpack("with_data_values", &["values", "plain?"])?;
                 let node = starlark_to_node(v[0].as_ref().expect("values"), &Pos::default())?;
+                let plain = v[1].as_ref().is_some_and(|p| p.truth());
                 let mut h2 = h.clone();
-                h2.extra.push(node);
+                h2.extra.push((node, plain));
                 Ok(Value::host(h2))
             }),
             "eval" => native("eval", move |_t, _a| {
@@ -185,19 +245,20 @@ pub fn module(lib: &LibRef) -> Module {
                     .trim_start_matches('@')
                     .to_string();
                 // Fail early when the library does not exist.
-                let prefix = format!("_ytt_lib/{name}/");
-                if !l.private.iter().any(|f| f.rel.starts_with(&prefix)) {
+                let Some(prefix) = library_prefix(&l, &name) else {
                     return Err(SError::new(format!(
                         "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
                     )));
-                }
+                };
                 let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
-                Ok(Value::Host(Rc::new(Handle {
-                    parent: l.clone(),
-                    name,
-                    alias,
-                    extra: Vec::new(),
-                })))
+                let mut h = Handle::new(l.clone(), name, alias, prefix);
+                if let Some(b) = &v[2] {
+                    h.opts.ignore_unknown_comments = b.truth();
+                }
+                if let Some(b) = &v[3] {
+                    h.opts.implicit_map_key_overrides = b.truth();
+                }
+                Ok(Value::Host(Rc::new(h)))
             }),
         )],
     )

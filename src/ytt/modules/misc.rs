@@ -1,8 +1,8 @@
-//! Small `@ytt:*` modules: `template`, `struct`, `assert`, `regexp`, `version`, `math`, `ip`.
+//! Small `@ytt:*` modules: `template`, `struct`, `regexp`, `version`, `ip`.
 
 use std::rc::Rc;
 
-use crate::ytt::eval::fragment::{Replace, plain_to_starlark, starlark_to_plain};
+use crate::ytt::eval::fragment::Replace;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
 
 use super::{SResult, module, native, struct_value};
@@ -53,9 +53,17 @@ fn encode(v: &Value) -> SResult<Value> {
             let items: SResult<Vec<Value>> = t.iter().map(encode).collect();
             Value::list(items?)
         }
+        // ytt's struct.encode does not know YAML fragments.
         Value::Host(h) if h.as_any().is::<crate::ytt::eval::fragment::Fragment>() => {
-            let plain = starlark_to_plain(v)?;
-            crate::ytt::eval::fragment::plain_to_struct(&plain)
+            use crate::ytt::eval::fragment::{Frag, Fragment};
+            let go_type = match h.as_any().downcast_ref::<Fragment>().map(|f| &f.0) {
+                Some(Frag::Map(_)) => "*yamlmeta.Map",
+                Some(Frag::Array(_)) => "*yamlmeta.Array",
+                _ => "*yamlmeta.DocumentSet",
+            };
+            return Err(SError::new(format!(
+                "struct.encode: unknown type {go_type} for conversion to starlark value"
+            )));
         }
         other => other.clone(),
     })
@@ -138,195 +146,6 @@ pub fn struct_module() -> Module {
     )
 }
 
-fn fail_msg(msg: String) -> SError {
-    SError::new(format!("fail: {msg}"))
-}
-
-/// An `assert.min(...)`-style rule object with a `check(value)` method.
-fn rule(desc: String, check: impl Fn(&Value) -> SResult<bool> + 'static) -> Value {
-    let check = Rc::new(check);
-    let d2 = desc.clone();
-    struct_value(
-        "assert.rule",
-        vec![(
-            "check",
-            native("check", move |_t, a| {
-                let v = a.positional("check", 1, 1)?;
-                if check(v[0].as_ref().expect("arg"))? {
-                    Ok(Value::Bool(true))
-                } else {
-                    Err(fail_msg(d2.clone()))
-                }
-            }),
-        )],
-    )
-}
-
-fn num(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Float(f) => Some(*f),
-        _ => None,
-    }
-}
-
-fn len_of(v: &Value) -> SResult<i128> {
-    v.len()
-        .map(|l| l as i128)
-        .ok_or_else(|| SError::new(format!("value of type {} has no length", v.type_name())))
-}
-
-pub fn assert_module() -> Module {
-    let show = |v: &Value| crate::ytt::starlark::to_str(v);
-    module(
-        "@ytt:assert",
-        vec![
-            (
-                "fail",
-                native("assert.fail", |_t, a| {
-                    let v = a.positional("assert.fail", 1, 1)?;
-                    Err(fail_msg(crate::ytt::starlark::to_str(
-                        v[0].as_ref().expect("arg"),
-                    )))
-                }),
-            ),
-            (
-                "equals",
-                native("assert.equals", |_t, a| {
-                    let v = a.positional("assert.equals", 2, 2)?;
-                    let (x, y) = (v[0].as_ref().expect("a"), v[1].as_ref().expect("b"));
-                    if crate::ytt::starlark::value::equals(x, y)? {
-                        Ok(Value::None)
-                    } else {
-                        Err(fail_msg(format!(
-                            "assert.equals: Not equal:\n(expected type: {})\n{}\n\n(was type: {})\n{}",
-                            x.type_name(),
-                            crate::ytt::starlark::repr(x),
-                            y.type_name(),
-                            crate::ytt::starlark::repr(y)
-                        )))
-                    }
-                }),
-            ),
-            (
-                "try_to",
-                native("assert.try_to", |t, a| {
-                    let v = a.positional("assert.try_to", 1, 1)?;
-                    match t.call(v[0].as_ref().expect("fn"), Args::default()) {
-                        Ok(r) => Ok(Value::tuple(vec![r, Value::None])),
-                        Err(e) => Ok(Value::tuple(vec![Value::None, Value::str(&e.msg)])),
-                    }
-                }),
-            ),
-            (
-                "min",
-                native("assert.min", move |_t, a| {
-                    let v = a.positional("assert.min", 1, 1)?;
-                    let m = v[0].clone().expect("min");
-                    let desc = format!("value < {}", show(&m));
-                    Ok(rule(desc, move |x| {
-                        Ok(
-                            crate::ytt::starlark::value::compare(x, &m)?
-                                != std::cmp::Ordering::Less,
-                        )
-                    }))
-                }),
-            ),
-            (
-                "max",
-                native("assert.max", move |_t, a| {
-                    let v = a.positional("assert.max", 1, 1)?;
-                    let m = v[0].clone().expect("max");
-                    let desc = format!("value > {}", show(&m));
-                    Ok(rule(desc, move |x| {
-                        Ok(crate::ytt::starlark::value::compare(x, &m)?
-                            != std::cmp::Ordering::Greater)
-                    }))
-                }),
-            ),
-            (
-                "min_len",
-                native("assert.min_len", |_t, a| {
-                    let v = a.positional("assert.min_len", 1, 1)?;
-                    let m = v[0].as_ref().and_then(|x| x.as_int()).unwrap_or(0);
-                    Ok(rule(format!("length < {m}"), move |x| Ok(len_of(x)? >= m)))
-                }),
-            ),
-            (
-                "max_len",
-                native("assert.max_len", |_t, a| {
-                    let v = a.positional("assert.max_len", 1, 1)?;
-                    let m = v[0].as_ref().and_then(|x| x.as_int()).unwrap_or(0);
-                    Ok(rule(format!("length > {m}"), move |x| Ok(len_of(x)? <= m)))
-                }),
-            ),
-            (
-                "not_null",
-                native("assert.not_null", |_t, _a| {
-                    Ok(rule("value is null".into(), |x| {
-                        Ok(!matches!(x, Value::None))
-                    }))
-                }),
-            ),
-            (
-                "one_of",
-                native("assert.one_of", |_t, a| {
-                    let vals: Vec<Value> = if a.pos.len() == 1 {
-                        crate::ytt::eval::fragment::items_of(&a.pos[0])?.0
-                    } else {
-                        a.pos.clone()
-                    };
-                    let desc = format!(
-                        "not one of allowed values [{}]",
-                        vals.iter()
-                            .map(crate::ytt::starlark::repr)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    );
-                    Ok(rule(desc, move |x| {
-                        for v in &vals {
-                            if crate::ytt::starlark::value::equals(v, x)? {
-                                return Ok(true);
-                            }
-                        }
-                        Ok(false)
-                    }))
-                }),
-            ),
-            (
-                "one_not_null",
-                native("assert.one_not_null", |_t, a| {
-                    let keys: Option<Vec<Value>> = match a.pos.first() {
-                        Some(k) => Some(crate::ytt::eval::fragment::items_of(k)?.0),
-                        None => None,
-                    };
-                    Ok(rule("not exactly one value is not null".into(), move |x| {
-                        let plain = plain_to_starlark(&starlark_to_plain(x)?);
-                        let Value::Dict(d) = plain else {
-                            return Ok(false);
-                        };
-                        let map = d.map.borrow();
-                        let n = map
-                            .entries()
-                            .iter()
-                            .filter(|(k, v)| {
-                                !matches!(v, Value::None)
-                                    && keys.as_ref().is_none_or(|ks| {
-                                        ks.iter().any(|kk| {
-                                            crate::ytt::starlark::value::equals(kk, k)
-                                                .unwrap_or(false)
-                                        })
-                                    })
-                            })
-                            .count();
-                        Ok(n == 1)
-                    }))
-                }),
-            ),
-        ],
-    )
-}
-
 pub fn regexp_module() -> Module {
     fn re(p: &str) -> SResult<regex::Regex> {
         regex::Regex::new(p).map_err(|e| SError::new(format!("regexp: {e}")))
@@ -384,13 +203,13 @@ pub fn version_module() -> Module {
             native("version.require_at_least", |_t, a| {
                 let v = a.positional("version.require_at_least", 1, 1)?;
                 let want = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                let parse = |s: &str| semver::Version::parse(s.trim_start_matches('v'));
-                let w = parse(want).map_err(|e| {
+                // As in ytt: strict semver, so no `v` prefix and all three parts.
+                let w = semver::Version::parse(want).map_err(|e| {
                     SError::new(format!(
-                        "version.require_at_least: invalid version '{want}': {e}"
+                        "version.require_at_least: version '{want}' must be a valid semver: {e}"
                     ))
                 })?;
-                let have = parse(YTT_VERSION).expect("own version");
+                let have = semver::Version::parse(YTT_VERSION).expect("own version");
                 if have < w {
                     return Err(SError::new(format!(
                         "ytt version '{YTT_VERSION}' does not meet the minimum required version '{want}'"
@@ -399,29 +218,6 @@ pub fn version_module() -> Module {
                 Ok(Value::None)
             }),
         )],
-    )
-}
-
-pub fn math_module() -> Module {
-    let f1 = |name: &'static str, f: fn(f64) -> f64| {
-        native(name, move |_t, a| {
-            let v = a.positional(name, 1, 1)?;
-            let x = num(v[0].as_ref().expect("x"))
-                .ok_or_else(|| SError::new(format!("{name}: expected a number")))?;
-            Ok(Value::Float(f(x)))
-        })
-    };
-    module(
-        "@ytt:math",
-        vec![
-            ("sqrt", f1("math.sqrt", f64::sqrt)),
-            ("floor", f1("math.floor", f64::floor)),
-            ("ceil", f1("math.ceil", f64::ceil)),
-            ("round", f1("math.round", f64::round)),
-            ("fabs", f1("math.fabs", f64::abs)),
-            ("pi", Value::Float(std::f64::consts::PI)),
-            ("e", Value::Float(std::f64::consts::E)),
-        ],
     )
 }
 

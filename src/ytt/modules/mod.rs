@@ -1,13 +1,16 @@
 //! The `@ytt:*` modules and `load()` resolution: `@ytt:name` built-ins, `@lib:path`
 //! files of private libraries, and relative or `/`-rooted paths within a library.
 
+mod assert;
 mod codecs;
 mod data;
 mod hashing;
 pub mod library;
+mod math;
 mod misc;
 mod overlay;
 mod toml;
+mod url;
 
 use crate::ytt::eval::{LibRef, load_file};
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
@@ -54,13 +57,13 @@ pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
             "json" => codecs::json_module(),
             "toml" => codecs::toml_module(),
             "base64" => codecs::base64_module(),
-            "url" => codecs::url_module(),
+            "url" => url::url_module(),
             "sha256" => hashing::sha256_module(),
             "md5" => hashing::md5_module(),
             "regexp" => misc::regexp_module(),
-            "assert" => misc::assert_module(),
+            "assert" => assert::assert_module(),
             "version" => misc::version_module(),
-            "math" => misc::math_module(),
+            "math" => math::math_module(),
             "ip" => misc::ip_module(),
             "overlay" => overlay::module(),
             "library" => library::module(lib),

@@ -9,6 +9,11 @@ use super::error::{Error, Position, Result};
 use super::lexer::Tok;
 use super::parser::{Parser, binop_of};
 
+/// Precedence of unary `not`: between `and` (2) and the comparisons.
+const NOT_PREC: u8 = 3;
+/// Precedence of the (non-associative) comparisons, `in` and `not in`.
+const CMP_PREC: u8 = 4;
+
 impl Parser {
     /// Expression = Test {',' Test} (a bare comma list is a tuple).
     pub(super) fn expression(&mut self) -> Result<Expr> {
@@ -77,12 +82,14 @@ impl Parser {
         Ok(x)
     }
 
-    /// Precedence climbing over `or`, `and`, `not`, comparisons and arithmetic.
-    /// Parses operators of precedence `min_prec` and above (1 `or`, 2 `and`, `not`
-    /// between them, 3 comparisons, 4–9 bitwise and arithmetic), left-associative,
-    /// comparisons non-associative. One loop per level reached, not one call per level.
+    /// Precedence climbing over `or`, `and`, `not`, comparisons and arithmetic, as in
+    /// the Starlark spec: 1 `or`, 2 `and`, 3 unary `not`, 4 comparisons (`in`, `not in`),
+    /// 5–10 bitwise and arithmetic; unary `-`/`+`/`~` bind tighter than all of them.
+    /// Parses operators of precedence `min_prec` and above, left-associative,
+    /// comparisons non-associative; `not` may start any operand of level 3 or below
+    /// (`a and not b`, `not not a`). One loop per level reached, not one call per level.
     pub(super) fn binary(&mut self, min_prec: u8) -> Result<Expr> {
-        let mut x = if min_prec <= 2 {
+        let mut x = if min_prec <= NOT_PREC {
             self.not_test()?
         } else {
             self.primary_or_unary()?
@@ -107,8 +114,8 @@ impl Parser {
             self.next();
             let y = self.binary(p + 1)?;
             x = Expr::new(ExprKind::Binary(op, Box::new(x), Box::new(y)), pos);
-            if p == 3
-                && let Some((op2, 3)) = self.cur_binop()
+            if p == CMP_PREC
+                && let Some((op2, CMP_PREC)) = self.cur_binop()
             {
                 return self.err(format!(
                     "{} does not associate with {}",
@@ -128,14 +135,14 @@ impl Parser {
             self.ascend(1);
             return Ok(Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(y)), pos));
         }
-        self.binary(3)
+        self.binary(CMP_PREC)
     }
 
     fn cur_binop(&self) -> Option<(BinOp, u8)> {
         let t = self.peek();
         if t == &Tok::Not {
             return if self.peek2() == &Tok::In {
-                Some((BinOp::NotIn, 3))
+                Some((BinOp::NotIn, CMP_PREC))
             } else {
                 None
             };
@@ -151,13 +158,13 @@ impl Parser {
             | BinOp::Le
             | BinOp::Ge
             | BinOp::In
-            | BinOp::NotIn => 3,
-            BinOp::BitOr => 4,
-            BinOp::BitXor => 5,
-            BinOp::BitAnd => 6,
-            BinOp::Shl | BinOp::Shr => 7,
-            BinOp::Add | BinOp::Sub => 8,
-            BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => 9,
+            | BinOp::NotIn => CMP_PREC,
+            BinOp::BitOr => 5,
+            BinOp::BitXor => 6,
+            BinOp::BitAnd => 7,
+            BinOp::Shl | BinOp::Shr => 8,
+            BinOp::Add | BinOp::Sub => 9,
+            BinOp::Mul | BinOp::Div | BinOp::FloorDiv | BinOp::Mod => 10,
         };
         Some((op, p))
     }

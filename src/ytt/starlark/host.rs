@@ -108,10 +108,12 @@ pub trait HostValue: Any {
     fn as_any(&self) -> &dyn Any;
 }
 
-/// ytt's `struct`: a record of named fields (`struct.make(a=1)`, module values such as
-/// `data.values`). As in ytt: attribute order is creation order, it prints as
-/// `struct(...)`, is truthy when it has fields, is unhashable, compares by identity and
-/// is not frozen with its module (ytt's `Freeze` is a no-op).
+/// ytt's `struct`: a record of named fields (`struct.make(a=1)`, `struct.encode(...)`,
+/// module values such as `data.values`). As in ytt: attribute order is creation order,
+/// it prints as `struct(...)`, is truthy when it has fields, is unhashable, compares by
+/// identity and is not frozen with its module (ytt's `Freeze` is a no-op). It is also a
+/// read-only mapping from field names to values, as ytt's structs are: `s["name"]`,
+/// `"name" in s`, `len(s)`, `for name in s` (field order), `dict(s)` and `**s`.
 pub struct Struct {
     pub type_name: String,
     pub fields: Vec<(String, Value)>,
@@ -144,6 +146,40 @@ impl HostValue for Struct {
     }
     fn attr_names(&self) -> Vec<String> {
         self.fields.iter().map(|(k, _)| k.clone()).collect()
+    }
+    fn index(&self, key: &Value) -> Result<Value> {
+        let found = match key {
+            Value::Str(k) => self.get(k),
+            _ => None,
+        };
+        match found {
+            Some(v) => Ok(v.clone()),
+            None => Err(Error::new(format!(
+                "key {} not in {}",
+                super::format::repr(key),
+                self.type_name
+            ))),
+        }
+    }
+    fn iterate(&self) -> Option<Vec<Value>> {
+        Some(self.fields.iter().map(|(k, _)| Value::str(k)).collect())
+    }
+    fn len(&self) -> Option<usize> {
+        Some(self.fields.len())
+    }
+    fn items(&self) -> Option<Vec<(Value, Value)>> {
+        Some(
+            self.fields
+                .iter()
+                .map(|(k, v)| (Value::str(k), v.clone()))
+                .collect(),
+        )
+    }
+    fn contains(&self, key: &Value) -> Option<Result<bool>> {
+        Some(Ok(match key {
+            Value::Str(k) => self.get(k).is_some(),
+            _ => false,
+        }))
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -87,6 +87,8 @@ mod tests;
 #[cfg(test)]
 mod tests_embed;
 #[cfg(test)]
+mod tests_grammar;
+#[cfg(test)]
 mod tests_lib;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};

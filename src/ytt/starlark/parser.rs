@@ -292,15 +292,18 @@ impl Parser {
         self.expect(Tok::Colon)?;
         let (then, end) = self.suite(true)?;
         let mut els = Vec::new();
+        if end.is_none() && matches!(self.peek(), Tok::Elif | Tok::Else) {
+            // A one-line `if c: s` opens no block, so an `elif`/`else` below it
+            // closes nothing (ytt: "unexpected end").
+            return self.err("unexpected end: 'elif'/'else' after a one-line 'if' (a one-line 'if' takes no 'else'; open a block with 'if …:' and close it with 'end')");
+        }
         match end {
-            Some(BlockEnd::Elif) | None if self.peek() == &Tok::Elif => {
+            Some(BlockEnd::Elif) => {
                 let p = self.pos();
                 self.next();
                 els.push(self.if_rest(p)?);
             }
-            Some(BlockEnd::Else) | None
-                if self.peek() == &Tok::Else && self.peek2() == &Tok::Colon =>
-            {
+            Some(BlockEnd::Else) if self.peek() == &Tok::Else && self.peek2() == &Tok::Colon => {
                 self.next();
                 self.next();
                 let (body, end2) = self.suite(false)?;
@@ -309,7 +312,7 @@ impl Parser {
                 }
                 els = body;
             }
-            Some(BlockEnd::Elif | BlockEnd::Else) => return self.unexpected("end"),
+            Some(BlockEnd::Else) => return self.unexpected("end"),
             _ => {}
         }
         Ok(Stmt::new(
@@ -662,6 +665,17 @@ mod tests {
     fn one_line_suites_need_no_end() {
         let f = parse("def f(x): return x\nif f(1): y = 2\nz = 3").unwrap();
         assert_eq!(f.stmts.len(), 3);
+    }
+
+    #[test]
+    fn else_after_a_one_line_if_is_an_error() {
+        let e = parse("if True: y = 1\nelse: y = 2\n").unwrap_err();
+        assert!(e.msg.starts_with("unexpected end"), "{}", e.msg);
+        let e = parse("if True: y = 1\nelif False: y = 2\n").unwrap_err();
+        assert!(e.msg.starts_with("unexpected end"), "{}", e.msg);
+        // A block `if` still takes them.
+        assert!(parse("if True:\ny = 1\nelif False: y = 2\nend\n").is_err());
+        assert!(parse("if True:\ny = 1\nelif False:\ny = 2\nelse:\ny = 3\nend\n").is_ok());
     }
 
     #[test]
