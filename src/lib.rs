@@ -5,12 +5,11 @@
 //! module that touches a registry, an OCI layout or a tarball, and `copy` on top for
 //! the air-gapped workflow. `cli` is a thin layer of clap commands over library calls.
 
-pub mod allocator;
+#![forbid(unsafe_code)]
+
 pub mod bundle;
-pub mod byte_search;
 pub mod cli;
 pub mod lock;
 pub mod oci;
-pub mod other_cpus;
 pub mod yaml;
 pub mod ytt;

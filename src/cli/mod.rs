@@ -98,26 +98,6 @@ fn verbosity_filter(count: u8) -> &'static str {
     }
 }
 
-/// Whether a command line (without the program name) runs `strake template` to render
-/// templates, rather than another command, help, or an inspection of the data values or
-/// of their schema. The binary asks this before anything is parsed or allocated, to
-/// choose how its heap starts (huge pages and a helper that faults the first one in, for
-/// renders only; see its `process_start.rs`). A wrong answer only costs time.
-pub fn renders_templates<'a>(args: impl IntoIterator<Item = &'a [u8]>) -> bool {
-    let mut args = args.into_iter();
-    // The subcommand is the first argument that is not a flag: the one flag allowed
-    // before it, --verbose, takes no value.
-    if args.find(|arg| !arg.starts_with(b"-")) != Some(b"template".as_slice()) {
-        return false;
-    }
-    !args.any(|arg| {
-        matches!(
-            arg,
-            b"--data-values-inspect" | b"--data-values-schema-inspect" | b"-h" | b"--help"
-        )
-    })
-}
-
 /// Installs a tracing subscriber writing to stderr: `RUST_LOG` when it is set and
 /// valid, else the level `--verbose` selects.
 fn init_tracing(verbose: u8) {
@@ -207,52 +187,6 @@ mod tests {
             about(&["bundle", "push"]),
             "Push a directory as an imgpkg bundle"
         );
-    }
-
-    #[test]
-    fn renders_templates_agrees_with_the_parsed_command_line() {
-        let cases: &[&[&str]] = &[
-            &["template", "-f", "."],
-            &["--verbose", "template", "-f", ".", "-v", "a=b"],
-            &["template", "-f", "-", "-o", "json", "--output-files", "out"],
-            &[
-                "template",
-                "-f",
-                ".",
-                "--data-values-schema-inspect",
-                "-o",
-                "openapi-v3",
-            ],
-            &["template", "--data-values-inspect", "-f", "."],
-            &[
-                "--verbose",
-                "template",
-                "-f",
-                ".",
-                "--data-values-schema-inspect",
-            ],
-            &["version"],
-            &["lock", "-f", "."],
-            &["values", "check", "--schema", ".", "v.yml"],
-            &["image", "digest", "oci:template"],
-        ];
-        for args in cases {
-            let parsed = Cli::try_parse_from(std::iter::once("strake").chain(args.iter().copied()))
-                .unwrap_or_else(|e| panic!("{args:?}: {e}"));
-            let renders = match parsed.command {
-                Command::Template(t) => !t.data_values_inspect && !t.data_values_schema_inspect,
-                _ => false,
-            };
-            assert_eq!(
-                renders_templates(args.iter().map(|a| a.as_bytes())),
-                renders,
-                "{args:?}"
-            );
-        }
-        // Help is not a render either (clap exits before running anything).
-        assert!(!renders_templates([b"template".as_slice(), b"--help"]));
-        assert!(!renders_templates([b"--help".as_slice()]));
-        assert!(!renders_templates([]));
     }
 
     #[test]

@@ -1,8 +1,7 @@
-//! What the `strake` binary's own start-up (src/process_start.rs, which replaces Rust's
-//! runtime start-up on Linux/glibc/x86-64) must keep: a closed pipe on stdout is an
-//! error the command reports by its exit status, not a SIGPIPE kill; closed standard
-//! descriptors are reopened on /dev/null; a stack overflow on the main thread is
-//! reported on stderr and aborts; exit codes and stdout flushing are unchanged.
+//! How the `strake` process behaves at its edges: a closed pipe on stdout is an error the
+//! command reports by its exit status, not a SIGPIPE kill; closed standard descriptors
+//! are reopened on /dev/null; a stack overflow on the main thread is reported on stderr
+//! and aborts; exit codes and stdout flushing hold.
 
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
@@ -139,9 +138,7 @@ fn a_main_thread_stack_overflow_is_reported_and_aborts() {
         .output()
         .unwrap();
     assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{:?}", out.status);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "strake: fatal: the main thread overflowed its stack (input nested too deeply), aborting\n"
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("'main' has overflowed its stack"), "{stderr}");
     assert!(out.stdout.is_empty());
 }

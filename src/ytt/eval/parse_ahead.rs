@@ -17,7 +17,6 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-use crate::other_cpus::{OtherCpus, other_cpus};
 use crate::yaml::{self, DocumentSet};
 
 /// When a run parses ahead.
@@ -144,11 +143,10 @@ impl ParseAhead {
         if mode == ParseAheadMode::Never || files.len() < 2 {
             return None;
         }
-        let cpus = other_cpus();
         let helpers = if mode == ParseAheadMode::Always {
             1
         } else {
-            let spare = cpus.as_ref().map_or(0, OtherCpus::count);
+            let spare = std::thread::available_parallelism().map_or(0, |n| n.get() - 1);
             let beyond_first: usize = files.iter().skip(1).map(|f| f.2.len()).sum();
             if spare == 0 || beyond_first < AUTO_MIN_BYTES {
                 return None;
@@ -174,14 +172,11 @@ impl ParseAhead {
         let helpers = (0..helpers)
             .filter(|n| {
                 let shared = shared.clone();
-                let spawned = std::thread::Builder::new()
+                std::thread::Builder::new()
                     .name(format!("strake-parse-{n}"))
                     .stack_size(HELPER_STACK)
-                    .spawn(move || shared.work());
-                if let (Ok(handle), Some(cpus)) = (&spawned, &cpus) {
-                    cpus.pin(handle);
-                }
-                spawned.is_ok()
+                    .spawn(move || shared.work())
+                    .is_ok()
             })
             .count();
         if helpers == 0 {
@@ -300,7 +295,7 @@ mod tests {
         let large = [("a.yml", "a: 1\n"), ("b.yml", big.as_str())];
         assert_eq!(
             ParseAhead::start(ParseAheadMode::Auto, files(&large)).is_some(),
-            other_cpus().is_some()
+            std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
         );
     }
 }
