@@ -10,17 +10,14 @@ use tempfile::TempPath;
 use tokio::io::AsyncWriteExt;
 
 use crate::oci::digest::Hasher;
-use crate::oci::store::verify_stream;
-use crate::oci::{BlobStream, Descriptor, Digest, OciError, Result};
+use crate::oci::stream::{BlobStream, verify_stream};
+use crate::oci::{Digest, OciError, Result};
 
 /// Prefix of every temporary file strake creates; readers skip such names.
 pub const TEMP_PREFIX: &str = ".strake-tmp-";
 
 /// Size of the chunks blobs are read from disk in (bounded memory per stream).
 pub const READ_CHUNK: usize = 64 * 1024;
-
-/// Size of the chunks a spooled file is streamed back in by [`file_stream`].
-pub const STREAM_CHUNK: usize = 1 << 20;
 
 /// Creates an empty temporary file in `dir` (deleted again when the returned path is
 /// dropped) and opens it for async writing.
@@ -34,21 +31,17 @@ fn temp_file_in(dir: &Path) -> Result<(tokio::fs::File, TempPath)> {
 }
 
 /// Writes `data` into a new temporary file in `dir`, verifying it against
-/// `descriptor` (digest and size) on the way. Returns the temporary path of the
+/// `digest` and `size` on the way. Returns the temporary path of the
 /// complete, synced file; on any error the temporary file is already removed.
 pub async fn spool_verified(
     dir: &Path,
-    descriptor: &Descriptor,
+    digest: &Digest,
+    size: u64,
     data: BlobStream,
     location: &str,
 ) -> Result<TempPath> {
-    let stream = verify_stream(
-        data,
-        descriptor.digest.clone(),
-        Some(descriptor.size),
-        location.to_string(),
-    );
-    let context = format!("{location}: writing blob {}", descriptor.digest);
+    let stream = verify_stream(data, digest.clone(), Some(size), location.to_string());
+    let context = format!("{location}: writing blob {digest}");
     spool(dir, stream, &context, |_| {}).await
 }
 
@@ -89,25 +82,6 @@ async fn spool(
     Ok(path)
 }
 
-/// Streams the file at `path` in [`STREAM_CHUNK`] pieces (not verified: for files
-/// this process just wrote and hashed).
-pub fn file_stream(path: PathBuf) -> BlobStream {
-    let s = futures_util::stream::once(async move {
-        tokio::fs::File::open(&path)
-            .await
-            .map_err(|e| OciError::io(format!("opening {}", path.display()), e))
-            .map(|file| (file, path))
-    })
-    .map(|opened| match opened {
-        Ok((file, path)) => tokio_util::io::ReaderStream::with_capacity(file, STREAM_CHUNK)
-            .map(move |r| r.map_err(|e| OciError::io(format!("reading {}", path.display()), e)))
-            .boxed(),
-        Err(e) => futures_util::stream::once(async move { Err(e) }).boxed(),
-    })
-    .flatten();
-    Box::pin(s)
-}
-
 /// Renames a finished temporary file to `dest` (replacing it).
 pub fn commit(path: TempPath, dest: &Path) -> Result<()> {
     path.persist(dest).map_err(|e| {
@@ -146,7 +120,7 @@ pub fn parent_dir(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oci::store::bytes_stream;
+    use crate::oci::stream::bytes_stream;
     use bytes::Bytes;
 
     fn leftovers(dir: &Path) -> Vec<String> {
@@ -159,14 +133,11 @@ mod tests {
     #[tokio::test]
     async fn bad_blob_leaves_no_file() {
         let dir = tempfile::tempdir().unwrap();
-        let descriptor = Descriptor {
-            media_type: "x".into(),
-            digest: Digest::of(b"hello"),
-            size: 5,
-        };
+        let digest = Digest::of(b"hello");
         let err = spool_verified(
             dir.path(),
-            &descriptor,
+            &digest,
+            5,
             bytes_stream(Bytes::from_static(b"hellO")),
             "t",
         )
@@ -182,14 +153,11 @@ mod tests {
     #[tokio::test]
     async fn good_blob_is_committed_and_write_file_replaces() {
         let dir = tempfile::tempdir().unwrap();
-        let descriptor = Descriptor {
-            media_type: "x".into(),
-            digest: Digest::of(b"hello"),
-            size: 5,
-        };
+        let digest = Digest::of(b"hello");
         let path = spool_verified(
             dir.path(),
-            &descriptor,
+            &digest,
+            5,
             bytes_stream(Bytes::from_static(b"hello")),
             "t",
         )

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 use tokio_util::io::ReaderStream;
 
-use crate::oci::store::verify_stream;
+use crate::oci::stream::verify_stream;
 use crate::oci::{
     BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic, media_types,
 };
@@ -402,7 +402,13 @@ impl Store for LayoutStore {
             .await
             .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
         // The temporary file lives in the layout directory itself, next to the blobs.
-        let temp = atomic::spool_verified(&self.dir, descriptor, data, &self.location()).await?;
+        let temp = atomic::spool_verified(
+            &self.dir,
+            &descriptor.digest,
+            descriptor.size,
+            data,
+            &self.location(),
+        ).await?;
         atomic::commit(temp, &dest)
     }
 
@@ -494,7 +500,7 @@ impl Store for LayoutStore {
         let descriptor = manifest.descriptor();
         self.put_blob(
             &descriptor,
-            crate::oci::store::bytes_stream(manifest.bytes.clone()),
+            crate::oci::stream::bytes_stream(manifest.bytes.clone()),
         )
         .await?;
         self.update_index(|manifests| match tag {
@@ -537,7 +543,7 @@ impl Store for LayoutStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oci::store::bytes_stream;
+    use crate::oci::stream::bytes_stream;
     use futures_util::StreamExt;
 
     async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {

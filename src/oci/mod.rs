@@ -14,9 +14,11 @@ pub mod ops;
 pub mod reference;
 pub mod registry;
 pub mod store;
+pub mod stream;
 pub mod tarball;
 
 pub use digest::Digest;
 pub use error::{OciError, Result};
 pub use reference::Reference;
-pub use store::{BlobStream, Descriptor, ManifestBytes, Store};
+pub use store::{Descriptor, ManifestBytes, Store};
+pub use stream::BlobStream;
