@@ -207,45 +207,44 @@ pub fn base64_module() -> Module {
     )
 }
 
+/// What Go's `url.PathEscape`/`url.QueryEscape` leave as is here: letters, digits, `-_.~`.
+const URL_ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
 fn escape(s: &str, path_segment: bool) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            b' ' if !path_segment => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
+    let escaped = percent_encoding::utf8_percent_encode(s, URL_ESCAPED).to_string();
+    if path_segment {
+        escaped
+    } else {
+        escaped.replace("%20", "+")
     }
-    out
 }
 
 fn unescape(s: &str, plus_space: bool) -> SResult<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' if i + 2 < b.len() => {
-                let h = std::str::from_utf8(&b[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| SError::new(format!("invalid URL escape in '{s}'")))?;
-                out.push(h);
-                i += 3;
-            }
-            b'+' if plus_space => {
-                out.push(b' ');
-                i += 1;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
+    // A `%` must start two hex digits (percent_decode would keep it as it is).
+    let bytes = s.as_bytes();
+    let bad_escape = bytes.iter().enumerate().any(|(i, &b)| {
+        b == b'%'
+            && bytes
+                .get(i + 1..i + 3)
+                .is_some_and(|h| !h.iter().all(u8::is_ascii_hexdigit))
+    });
+    if bad_escape {
+        return Err(SError::new(format!("invalid URL escape in '{s}'")));
     }
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    let spaced;
+    let s = if plus_space {
+        spaced = s.replace('+', " ");
+        &spaced
+    } else {
+        s
+    };
+    Ok(percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned())
 }
 
 pub fn url_module() -> Module {
