@@ -6,7 +6,6 @@ pub mod atomic;
 pub mod copy;
 pub mod digest;
 pub mod error;
-pub mod go_json;
 pub mod layout;
 pub mod location;
 pub mod media_types;
