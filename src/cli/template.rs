@@ -154,9 +154,7 @@ fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
         let target: PathBuf = dir.join(rel);
         let parent = target.parent().unwrap_or(dir);
         std::fs::create_dir_all(parent)?;
-        let mut tmp = tempfile::NamedTempFile::new_in(parent)?;
-        tmp.write_all(bytes)?;
-        tmp.persist(&target).map_err(|e| e.error)?;
+        crate::oci::atomic::replace_file(&target, bytes, None)?;
     }
     Ok(())
 }

@@ -93,20 +93,31 @@ pub fn commit(path: TempPath, dest: &Path) -> Result<()> {
 }
 
 /// Writes `bytes` to `dest` through a temporary file in the same directory and a
-/// rename, so `dest` is either the old or the new content, never a mix.
+/// rename, so `dest` is either the old or the new content, never a mix. With `mode`, the
+/// file gets those permission bits (the default is the temporary file's 0600). The one
+/// helper for writing a whole file in place.
+pub fn replace_file(dest: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut temp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(parent_dir(dest))?;
+    temp.write_all(bytes)?;
+    if let Some(mode) = mode {
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(dest).map(drop).map_err(|e| e.error)
+}
+
+/// [`replace_file`] from async code (the write runs on a blocking thread).
 pub async fn write_file(dest: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = parent_dir(dest);
-    let (mut file, path) = temp_file_in(&dir)?;
-    let context = || format!("writing {}", dest.display());
-    file.write_all(bytes)
+    let (path, data) = (dest.to_path_buf(), bytes.to_vec());
+    tokio::task::spawn_blocking(move || replace_file(&path, &data, None))
         .await
-        .map_err(|e| OciError::io(context(), e))?;
-    file.flush().await.map_err(|e| OciError::io(context(), e))?;
-    file.sync_all()
-        .await
-        .map_err(|e| OciError::io(context(), e))?;
-    drop(file);
-    commit(path, dest)
+        .unwrap_or_else(|e| Err(std::io::Error::other(e)))
+        .map_err(|e| OciError::io(format!("writing {}", dest.display()), e))
 }
 
 /// The directory holding `path` (`.` for a bare file name).

@@ -306,18 +306,8 @@ fn check_layout_marker(path: &Path, text: &[u8]) -> Result<()> {
 
 /// Synchronous temp-and-rename write, for layout creation outside a runtime.
 fn write_small_file_sync(dest: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let dir = atomic::parent_dir(dest);
-    let context = || format!("writing {}", dest.display());
-    let mut named = tempfile::Builder::new()
-        .prefix(atomic::TEMP_PREFIX)
-        .tempfile_in(&dir)
-        .map_err(|e| OciError::io(context(), e))?;
-    named
-        .write_all(bytes)
-        .and_then(|_| named.as_file().sync_all())
-        .map_err(|e| OciError::io(context(), e))?;
-    atomic::commit(named.into_temp_path(), dest)
+    atomic::replace_file(dest, bytes, None)
+        .map_err(|e| OciError::io(format!("writing {}", dest.display()), e))
 }
 
 /// The media type of manifest `bytes`: its own `mediaType` field, or a guess from
