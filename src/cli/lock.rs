@@ -69,10 +69,8 @@ pub struct LockArgs {
 pub fn run(args: LockArgs) -> ExitCode {
     match run_inner(args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("strake lock: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e @ LockError::Usage(_)) => crate::cli::print_usage_error(e),
+        Err(e) => crate::cli::print_error(e),
     }
 }
 
@@ -126,7 +124,7 @@ fn run_inner(args: LockArgs) -> Result<(), LockError> {
         Ok::<_, LockError>(out)
     })?;
     for w in &out.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("strake: warning: {w}");
     }
     let mut stdout = std::io::stdout().lock();
     stdout

@@ -19,7 +19,8 @@ pub mod values;
 #[command(
     name = "strake",
     version,
-    about = "Author, bundle and ship Carvel packages"
+    about = "Author, bundle and ship Carvel packages",
+    after_help = EXIT_STATUS_HELP
 )]
 struct Cli {
     /// Log progress to stderr: --verbose info, twice debug, three times trace
@@ -37,22 +38,37 @@ struct Cli {
 #[command(defer = true)]
 enum Command {
     /// Print the version.
+    #[command(after_help = "Example: strake version")]
     Version,
     /// Image digests and copies between registries, OCI layouts and imgpkg tarballs.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example: strake image digest oci:build/layout:v1")]
     Image(image::ImageCommand),
     /// Tags of a registry repository or an OCI layout.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example: strake tag list oci:build/layout")]
     Tag(tag::TagCommand),
     /// imgpkg-compatible bundles: push, pull, describe.
+    #[command(after_help = "Example: strake bundle push -b oci:build/layout:v1 -f deploy")]
     Bundle(Box<bundle::BundleArgs>),
     /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible).
+    #[command(
+        after_help = "Example: strake lock --render -f deploy --imgpkg-lock-output bundle/.imgpkg/images.yml"
+    )]
     Lock(Box<lock::LockArgs>),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
+    #[command(after_help = "Example: strake template -f deploy --data-value replicas=3")]
     Template(Box<template::TemplateArgs>),
     /// Work with package values (check a values file against a values schema).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example: strake values check --schema deploy values.yml"
+    )]
     Values(values::ValuesCommand),
+    /// Print a shell completion script.
+    #[command(after_help = "Example: strake completion bash > ~/.local/share/bash-completion/completions/strake")]
+    Completion {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
 }
 
 impl Command {
@@ -63,14 +79,36 @@ impl Command {
     fn logs(&self) -> bool {
         !matches!(
             self,
-            Command::Version | Command::Template(_) | Command::Values(_)
+            Command::Version
+                | Command::Template(_)
+                | Command::Values(_)
+                | Command::Completion { .. }
         )
     }
 }
 
+/// What every command's exit status means (also in `strake --help` and the README).
+const EXIT_STATUS_HELP: &str = "Exit status: 0 success, 1 failure (`values check`: 1 also when the values \
+break the schema), 2 usage error. Errors are printed as `strake: error: ...`.";
+
+/// The exit status of a usage error: an unknown flag, a missing or malformed argument.
+pub(crate) const USAGE: u8 = 2;
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: printed to stdout, success.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // clap's message starts with "error: ".
+            eprint!("strake: {}", e.render());
+            return ExitCode::from(USAGE);
+        }
+    };
     if cli.command.logs() {
         init_tracing(cli.verbose);
     }
@@ -85,6 +123,11 @@ pub fn main() -> ExitCode {
         Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
+        Command::Completion { shell } => {
+            use clap::CommandFactory;
+            clap_complete::generate(shell, &mut Cli::command(), "strake", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
     }
 }
 
@@ -128,10 +171,17 @@ pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-/// Prints `strake: error: …` with the whole cause chain and returns exit code 1.
-pub(crate) fn print_error(error: &anyhow::Error) -> ExitCode {
+/// Prints `strake: error: …` and returns exit status 1. An `anyhow::Error` is printed
+/// with its whole cause chain (the alternate form).
+pub(crate) fn print_error(error: impl std::fmt::Display) -> ExitCode {
     eprintln!("strake: error: {error:#}");
     ExitCode::FAILURE
+}
+
+/// Prints `strake: error: …` and returns the usage error's exit status 2.
+pub(crate) fn print_usage_error(error: impl std::fmt::Display) -> ExitCode {
+    eprintln!("strake: error: {error}");
+    ExitCode::from(USAGE)
 }
 
 #[cfg(test)]

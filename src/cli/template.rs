@@ -173,10 +173,8 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
         });
     let out = match rendered {
         Ok(out) => out,
-        Err(e) => {
-            eprintln!("strake: Error: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_usage_error(e),
+        Err(e) => return crate::cli::print_error(e),
     };
     for w in &out.warnings {
         eprintln!("{w}");
@@ -184,8 +182,7 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
     if let Some(dir) = &opts.output_files
         && let Err(e) = write_files(Path::new(dir), &out.files)
     {
-        eprintln!("strake: Error: writing output files to '{dir}': {e}");
-        return ExitCode::FAILURE;
+        return crate::cli::print_error(format_args!("writing output files to '{dir}': {e}"));
     }
     let mut stdout = std::io::stdout().lock();
     if stdout

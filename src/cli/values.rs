@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 #[command(defer = true)]
 pub enum ValuesCommand {
     /// Check a values file against a values schema (exit status 1 when it breaks it).
+    #[command(after_help = "Example: strake values check --schema examples/pinniped/supervisor values.yml")]
     Check(CheckArgs),
 }
 
@@ -47,10 +48,7 @@ pub fn run(cmd: &ValuesCommand) -> ExitCode {
                     }
                     ExitCode::FAILURE
                 }
-                Err(e) => {
-                    eprintln!("strake: Error: {e}");
-                    ExitCode::from(2)
-                }
+                Err(e) => crate::cli::print_error(e),
             }
         }
     }

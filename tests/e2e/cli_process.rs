@@ -97,8 +97,7 @@ fn exit_codes_and_stdout_are_unchanged() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--no-such-flag"));
-    // `values check`: 1 for a violation, 2 for an input it cannot read
-    // (src/cli/values.rs).
+    // `values check`: 1 for a violation, and 1 for an input it cannot read.
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("deploy")).unwrap();
     std::fs::write(
@@ -118,7 +117,7 @@ fn exit_codes_and_stdout_are_unchanged() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 violation"));
     let out = check("missing.yml");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.yml"));
 }
 

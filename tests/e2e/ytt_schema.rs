@@ -369,7 +369,7 @@ fn values_check_command_lists_violations_and_sets_exit_status() {
         .arg(&good)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.yml"));
 }
 
