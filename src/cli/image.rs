@@ -15,7 +15,9 @@ use crate::oci::ops;
 #[command(defer = true)]
 pub enum ImageCommand {
     /// Print the digest (`sha256:…`) of an image's manifest.
-    #[command(after_help = "Example: strake image digest ghcr.io/vmware-tanzu/pinniped/pinniped-server:v0.39.0")]
+    #[command(
+        after_help = "Example: strake image digest ghcr.io/vmware-tanzu/pinniped/pinniped-server:v0.39.0"
+    )]
     Digest(DigestArgs),
     /// Copy an image, or an index with all its platforms, between any two stores
     /// (registry, `oci:DIR` layout, `tar:FILE` imgpkg tarball) and print the

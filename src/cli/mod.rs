@@ -41,7 +41,10 @@ enum Command {
     #[command(after_help = "Example: strake version")]
     Version,
     /// Image digests and copies between registries, OCI layouts and imgpkg tarballs.
-    #[command(subcommand, after_help = "Example: strake image digest oci:build/layout:v1")]
+    #[command(
+        subcommand,
+        after_help = "Example: strake image digest oci:build/layout:v1"
+    )]
     Image(image::ImageCommand),
     /// Tags of a registry repository or an OCI layout.
     #[command(subcommand, after_help = "Example: strake tag list oci:build/layout")]
@@ -64,7 +67,9 @@ enum Command {
     )]
     Values(values::ValuesCommand),
     /// Print a shell completion script.
-    #[command(after_help = "Example: strake completion bash > ~/.local/share/bash-completion/completions/strake")]
+    #[command(
+        after_help = "Example: strake completion bash > ~/.local/share/bash-completion/completions/strake"
+    )]
     Completion {
         /// The shell to complete for.
         shell: clap_complete::Shell,
@@ -125,8 +130,13 @@ pub fn main() -> ExitCode {
         Command::Values(cmd) => values::run(&cmd),
         Command::Completion { shell } => {
             use clap::CommandFactory;
-            clap_complete::generate(shell, &mut Cli::command(), "strake", &mut std::io::stdout());
-            ExitCode::SUCCESS
+            // Into memory first: clap_complete panics when its writer fails (a closed pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "strake", &mut script);
+            match std::io::Write::write_all(&mut std::io::stdout(), &script) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -12,7 +12,9 @@ use clap::{Args, Subcommand};
 #[command(defer = true)]
 pub enum ValuesCommand {
     /// Check a values file against a values schema (exit status 1 when it breaks it).
-    #[command(after_help = "Example: strake values check --schema examples/pinniped/supervisor values.yml")]
+    #[command(
+        after_help = "Example: strake values check --schema examples/pinniped/supervisor values.yml"
+    )]
     Check(CheckArgs),
 }
 

@@ -398,7 +398,8 @@ impl Store for LayoutStore {
             descriptor.size,
             data,
             &self.location(),
-        ).await?;
+        )
+        .await?;
         atomic::commit(temp, &dest)
     }
 

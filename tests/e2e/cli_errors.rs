@@ -19,7 +19,11 @@ fn assert_error(out: &Output, status: i32, what: &str) {
     assert!(stderr.starts_with("strake: error: "), "{stderr}");
     assert_eq!(stderr.matches("error:").count(), 1, "{stderr}");
     assert!(stderr.contains(what), "wanted {what:?} in: {stderr}");
-    assert!(out.stdout.is_empty(), "{:?}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }
 
 #[test]
@@ -27,8 +31,16 @@ fn failures_exit_1_with_one_prefix() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("bad.yml"), "a: #@ nope\n").unwrap();
-    assert_error(&strake(d, &["template", "-f", "bad.yml"]), 1, "undefined: nope");
-    assert_error(&strake(d, &["template", "-f", "missing.yml"]), 1, "missing.yml");
+    assert_error(
+        &strake(d, &["template", "-f", "bad.yml"]),
+        1,
+        "undefined: nope",
+    );
+    assert_error(
+        &strake(d, &["template", "-f", "missing.yml"]),
+        1,
+        "missing.yml",
+    );
     assert_error(
         &strake(d, &["lock", "--offline", "-f", "missing.yml"]),
         1,
@@ -39,7 +51,11 @@ fn failures_exit_1_with_one_prefix() {
         1,
         "nowhere",
     );
-    assert_error(&strake(d, &["image", "digest", "oci:nowhere:v1"]), 1, "nowhere");
+    assert_error(
+        &strake(d, &["image", "digest", "oci:nowhere:v1"]),
+        1,
+        "nowhere",
+    );
     assert_error(&strake(d, &["tag", "list", "oci:nowhere"]), 1, "nowhere");
     assert_error(
         &strake(d, &["values", "check", "--schema", "nowhere", "bad.yml"]),
@@ -52,9 +68,17 @@ fn failures_exit_1_with_one_prefix() {
 fn usage_errors_exit_2_with_the_same_prefix() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    assert_error(&strake(d, &["template", "--no-such-flag"]), 2, "--no-such-flag");
+    assert_error(
+        &strake(d, &["template", "--no-such-flag"]),
+        2,
+        "--no-such-flag",
+    );
     assert_error(&strake(d, &["template", "-f", ".", "-o", "xml"]), 2, "xml");
-    assert_error(&strake(d, &["template", "--file-mark", "x"]), 2, "path:key=value");
+    assert_error(
+        &strake(d, &["template", "--file-mark", "x"]),
+        2,
+        "path:key=value",
+    );
     assert_error(&strake(d, &["no-such-command"]), 2, "no-such-command");
     assert_error(&strake(d, &["lock", "-f", ".", "-v", "a=b"]), 2, "--render");
 }
@@ -123,7 +147,12 @@ fn completion_scripts_name_the_subcommands_and_their_flags() {
         let out = strake(dir.path(), &["completion", shell]);
         assert_eq!(out.status.code(), Some(0), "{shell}");
         let script = String::from_utf8_lossy(&out.stdout);
-        for word in ["template", "bundle", "data-values-schema-inspect", "imgpkg-lock-output"] {
+        for word in [
+            "template",
+            "bundle",
+            "data-values-schema-inspect",
+            "imgpkg-lock-output",
+        ] {
             assert!(script.contains(word), "{shell}: no {word}");
         }
     }

@@ -138,6 +138,9 @@ fn a_main_thread_stack_overflow_is_reported_and_aborts() {
         .unwrap();
     assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{:?}", out.status);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("'main' has overflowed its stack"), "{stderr}");
+    assert!(
+        stderr.contains("'main' has overflowed its stack"),
+        "{stderr}"
+    );
     assert!(out.stdout.is_empty());
 }

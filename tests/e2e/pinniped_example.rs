@@ -588,4 +588,3 @@ fn bench_render_dir_renders() {
          features:\n- metrics\n- tracing\n"
     );
 }
-

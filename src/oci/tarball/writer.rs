@@ -425,14 +425,14 @@ impl Store for TarballWriter {
         if self.lock().blobs.contains_key(&descriptor.digest) {
             return Ok(());
         }
-        let temp =
-            atomic::spool_verified(
-                self.spool.path(),
-                &descriptor.digest,
-                descriptor.size,
-                data,
-                &self.location(),
-            ).await?;
+        let temp = atomic::spool_verified(
+            self.spool.path(),
+            &descriptor.digest,
+            descriptor.size,
+            data,
+            &self.location(),
+        )
+        .await?;
         atomic::commit(temp, &self.spool_path(&descriptor.digest))?;
         self.lock()
             .blobs

@@ -42,7 +42,8 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
             continue;
         }
         // Cheap pre-filter: only files mentioning the annotation are parsed.
-        if !f.mentions_data_values || memchr::memmem::find(&f.bytes, SCHEMA_ANN.as_bytes()).is_none()
+        if !f.mentions_data_values
+            || memchr::memmem::find(&f.bytes, SCHEMA_ANN.as_bytes()).is_none()
         {
             continue;
         }
