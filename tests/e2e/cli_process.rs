@@ -139,7 +139,7 @@ fn a_main_thread_stack_overflow_is_reported_and_aborts() {
     assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{:?}", out.status);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("'main' has overflowed its stack"),
+        stderr.contains("thread 'main'") && stderr.contains("has overflowed its stack"),
         "{stderr}"
     );
     assert!(out.stdout.is_empty());
