@@ -535,15 +535,7 @@ impl Store for LayoutStore {
 mod tests {
     use super::*;
     use crate::oci::stream::bytes_stream;
-    use futures_util::StreamExt;
-
-    async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        while let Some(c) = s.next().await {
-            out.extend_from_slice(&c?);
-        }
-        Ok(out)
-    }
+    use crate::oci::stream::tests::drain;
 
     fn manifest(n: u8) -> ManifestBytes {
         let text = format!(

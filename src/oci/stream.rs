@@ -130,11 +130,12 @@ pub fn file_stream(path: PathBuf) -> BlobStream {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use futures_util::StreamExt;
 
-    async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {
+    /// All the bytes of a stream (for tests of every store).
+    pub(crate) async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         while let Some(chunk) = s.next().await {
             out.extend_from_slice(&chunk?);
