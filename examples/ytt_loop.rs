@@ -4,7 +4,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().expect("N").parse().expect("N is a number");
     let rest: Vec<String> = args.collect();
-    let opts = strake::ytt::Options::from_args(&rest).expect("arguments");
+    let opts = strake::cli::template::parse_options(&rest).expect("arguments");
     let cwd = std::env::current_dir().expect("cwd");
     let start = std::time::Instant::now();
     let mut bytes = 0;

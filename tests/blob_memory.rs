@@ -11,7 +11,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use strake::oci::digest::Hasher;
 use strake::oci::registry::{RegistryClient, RegistryOptions};
-use strake::oci::store::BlobStream;
+use strake::oci::stream::BlobStream;
 use strake::oci::{Descriptor, Store};
 use support::registry::TestRegistry;
 

@@ -10,7 +10,6 @@
 //! Location: `$STRAKE_CACHE_DIR`, else `$XDG_CACHE_HOME/strake`, else
 //! `~/.cache/strake`; layer records live under `layers/`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::bundle::gzip::settings_id;
@@ -113,10 +112,7 @@ impl LayerCache {
 fn write_atomic(path: &Path, data: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().expect("cache paths have a parent");
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::Builder::new().prefix(".tmp-").tempfile_in(dir)?;
-    tmp.write_all(data)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    crate::oci::atomic::replace_file(path, data, None)
 }
 
 /// A digest over everything that could change the layer without us reading file

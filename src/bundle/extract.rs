@@ -249,7 +249,7 @@ mod tests {
     }
 
     #[test]
-    fn unsafe_names_are_refused() {
+    fn names_leaving_the_directory_are_refused() {
         assert!(safe_relative_path(b"../evil").is_err());
         assert!(safe_relative_path(b"a/../../evil").is_err());
         assert!(safe_relative_path(b"/etc/passwd").is_err());

@@ -47,8 +47,8 @@ pub fn config_json(diff_id: &Digest, labels: &BTreeMap<String, String>) -> Vec<u
             .map(|(k, v)| {
                 format!(
                     "{}:{}",
-                    crate::oci::go_json::string(k),
-                    crate::oci::go_json::string(v)
+                    crate::go_json::string(k),
+                    crate::go_json::string(v)
                 )
             })
             .collect();
@@ -69,7 +69,7 @@ pub fn bundle_labels(extra: &BTreeMap<String, String>) -> BTreeMap<String, Strin
 fn descriptor_json(d: &Descriptor) -> String {
     format!(
         "{{\"mediaType\":{},\"size\":{},\"digest\":\"{}\"}}",
-        crate::oci::go_json::string(&d.media_type),
+        crate::go_json::string(&d.media_type),
         d.size,
         d.digest
     )

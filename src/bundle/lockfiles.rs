@@ -39,24 +39,8 @@ fn check_header(api: Option<&str>, kind: Option<&str>, want_kind: &str, file: &s
 /// Writes `text` to `path` with mode 0600, through a temporary file renamed into
 /// place, so a failed write never leaves half a file.
 pub fn write_file_0600(path: &Path, text: &str) -> Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::PermissionsExt;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".strake-")
-        .tempfile_in(dir)
-        .map_err(|e| BundleError::io(format!("writing '{}'", path.display()), e))?;
-    tmp.write_all(text.as_bytes())
-        .map_err(|e| BundleError::io(format!("writing '{}'", path.display()), e))?;
-    tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(0o600))
-        .map_err(|e| BundleError::io(format!("writing '{}'", path.display()), e))?;
-    tmp.persist(path)
-        .map_err(|e| BundleError::io(format!("writing '{}'", path.display()), e.error))?;
-    Ok(())
+    crate::oci::atomic::replace_file(path, text.as_bytes(), Some(0o600))
+        .map_err(|e| BundleError::io(format!("writing '{}'", path.display()), e))
 }
 
 // --------------------------------------------------------------------------

@@ -22,7 +22,7 @@ use crate::bundle::layer::{build_into, hash_uncompressed};
 use crate::bundle::lockfiles::{BundleLock, ImagesLock};
 use crate::bundle::tar::{TarOptions, TarPlan, plan};
 use crate::bundle::{BundleError, Result};
-use crate::oci::store::bytes_stream;
+use crate::oci::stream::bytes_stream;
 use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Store, media_types};
 
 /// How to push.

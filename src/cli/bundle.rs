@@ -25,10 +25,13 @@ pub struct BundleArgs {
 #[command(defer = true)]
 enum BundleCommand {
     /// Push a directory as an imgpkg bundle.
+    #[command(after_help = "Example: strake bundle push -b oci:build/layout:v1 -f deploy")]
     Push(PushArgs),
     /// Pull a bundle into a directory (safe extraction; images.yml rewritten when relocated).
+    #[command(after_help = "Example: strake bundle pull -b oci:build/layout:v1 -o build/pulled")]
     Pull(PullArgs),
     /// Describe a bundle: its images, nested bundles and sizes.
+    #[command(after_help = "Example: strake bundle describe -b oci:build/layout:v1 -o yaml")]
     Describe(DescribeArgs),
 }
 
@@ -104,10 +107,7 @@ pub fn run(args: BundleArgs) -> ExitCode {
         .build()
     {
         Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("strake: error: starting the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return crate::cli::print_error(format_args!("starting the async runtime: {e}")),
     };
     match runtime.block_on(dispatch(args)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -122,8 +122,7 @@ pub fn run(args: BundleArgs) -> ExitCode {
                 }
                 src = s.source();
             }
-            eprintln!("strake: error: {msg}");
-            ExitCode::FAILURE
+            crate::cli::print_error(msg)
         }
     }
 }

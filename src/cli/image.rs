@@ -15,6 +15,9 @@ use crate::oci::ops;
 #[command(defer = true)]
 pub enum ImageCommand {
     /// Print the digest (`sha256:…`) of an image's manifest.
+    #[command(
+        after_help = "Example: strake image digest ghcr.io/vmware-tanzu/pinniped/pinniped-server:v0.39.0"
+    )]
     Digest(DigestArgs),
     /// Copy an image, or an index with all its platforms, between any two stores
     /// (registry, `oci:DIR` layout, `tar:FILE` imgpkg tarball) and print the
@@ -24,6 +27,7 @@ pub enum ImageCommand {
     /// (like `imgpkg copy -i SRC --to-tar FILE`), replacing FILE atomically; as
     /// source it reads one (like `imgpkg copy --tar FILE`): the image it holds, or
     /// the one named with `tar:FILE@sha256:…` when it holds several.
+    #[command(after_help = "Example: strake image copy registry.example.com/app:v1 tar:app.tar")]
     Copy(CopyArgs),
 }
 

@@ -8,12 +8,12 @@ use std::process::ExitCode;
 use clap::Args;
 
 use crate::cli::registry_args::RegistryArgs;
+use crate::cli::template::{DataValueArgs, TemplateArgs};
 use crate::lock::images_file::read_images_file;
 use crate::lock::input::read_inputs;
 use crate::lock::platform::Platform;
 use crate::lock::render::render_inputs;
 use crate::lock::{LockError, LockOptions, lock_documents};
-use crate::ytt::DataValueFlag;
 
 #[derive(Args, Debug)]
 pub struct LockArgs {
@@ -25,22 +25,9 @@ pub struct LockArgs {
     #[arg(long)]
     pub render: bool,
 
-    /// With --render: set a data value to a string (key.sub=value); repeatable
-    #[arg(
-        short = 'v',
-        long = "data-value",
-        value_name = "KEY=VALUE",
-        requires = "render"
-    )]
-    pub data_value: Vec<String>,
-
-    /// With --render: set a data value from YAML (key=yaml); repeatable
-    #[arg(long = "data-value-yaml", value_name = "KEY=YAML", requires = "render")]
-    pub data_value_yaml: Vec<String>,
-
-    /// With --render: merge a plain YAML file of data values; repeatable
-    #[arg(long = "data-values-file", value_name = "FILE", requires = "render")]
-    pub data_values_file: Vec<String>,
+    // With --render: the data value flags of `strake template`.
+    #[command(flatten)]
+    pub values: DataValueArgs,
 
     /// Write an imgpkg ImagesLock (for a bundle's .imgpkg/images.yml)
     #[arg(
@@ -82,10 +69,8 @@ pub struct LockArgs {
 pub fn run(args: LockArgs) -> ExitCode {
     match run_inner(args) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("strake lock: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e @ LockError::Usage(_)) => crate::cli::print_usage_error(e),
+        Err(e) => crate::cli::print_error(e),
     }
 }
 
@@ -98,24 +83,21 @@ fn run_inner(args: LockArgs) -> Result<(), LockError> {
     for f in &args.images_file {
         extra_images.extend(read_images_file(f)?);
     }
+    if !args.render && !args.values.is_empty() {
+        return Err(LockError::Usage(
+            "the data value flags (-v, --data-value-yaml, --data-values-file, ...) need --render"
+                .into(),
+        ));
+    }
     let docs = if args.render {
-        let mut values = Vec::new();
-        values.extend(
-            args.data_values_file
-                .iter()
-                .cloned()
-                .map(DataValueFlag::ValuesFile),
-        );
-        values.extend(args.data_value.iter().cloned().map(DataValueFlag::String));
-        values.extend(
-            args.data_value_yaml
-                .iter()
-                .cloned()
-                .map(DataValueFlag::Yaml),
-        );
+        let template = TemplateArgs {
+            files: args.files.clone(),
+            values: args.values.clone(),
+            ..TemplateArgs::default()
+        };
         let cwd = std::env::current_dir()
             .map_err(|e| LockError::Input(format!("current directory: {e}")))?;
-        render_inputs(&args.files, values, &cwd)?
+        render_inputs(template.to_options(), &cwd)?
     } else {
         read_inputs(&args.files)?
     };
@@ -142,7 +124,7 @@ fn run_inner(args: LockArgs) -> Result<(), LockError> {
         Ok::<_, LockError>(out)
     })?;
     for w in &out.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("strake: warning: {w}");
     }
     let mut stdout = std::io::stdout().lock();
     stdout

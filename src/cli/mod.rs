@@ -22,7 +22,8 @@ pub mod values;
 #[command(
     name = "strake",
     version,
-    about = "Author, bundle and ship Carvel packages"
+    about = "Author, bundle and ship Carvel packages",
+    after_help = EXIT_STATUS_HELP
 )]
 struct Cli {
     /// Log progress to stderr: --verbose info, twice debug, three times trace
@@ -40,29 +41,49 @@ struct Cli {
 #[command(defer = true)]
 enum Command {
     /// Print the version.
+    #[command(after_help = "Example: strake version")]
     Version,
     /// Image digests and copies between registries, OCI layouts and imgpkg tarballs.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example: strake image digest oci:build/layout:v1"
+    )]
     Image(image::ImageCommand),
     /// Copy a bundle (with every nested bundle, image and signature) or images
     /// between registries, imgpkg tarballs and OCI layouts (imgpkg-compatible).
     Copy(Box<copy::CopyArgs>),
     /// Tags of a registry repository or an OCI layout.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = "Example: strake tag list oci:build/layout")]
     Tag(tag::TagCommand),
     /// imgpkg-compatible bundles: push, pull, describe.
+    #[command(after_help = "Example: strake bundle push -b oci:build/layout:v1 -f deploy")]
     Bundle(Box<bundle::BundleArgs>),
     /// Resolve image references in rendered YAML to digests and write locks (kbld-compatible).
+    #[command(
+        after_help = "Example: strake lock --render -f deploy --imgpkg-lock-output bundle/.imgpkg/images.yml"
+    )]
     Lock(Box<lock::LockArgs>),
     /// Render ytt templates (ytt-compatible flags: -f, --data-value, -o, ...).
+    #[command(after_help = "Example: strake template -f deploy --data-value replicas=3")]
     Template(Box<template::TemplateArgs>),
     /// Work with package values (check a values file against a values schema).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example: strake values check --schema deploy values.yml"
+    )]
     Values(values::ValuesCommand),
     /// Carvel packages (kctrl-compatible): init, release, repository release; what a
     /// repository offers and install manifests.
     #[command(subcommand)]
     Package(package::PackageCommand),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Example: strake completion bash > ~/.local/share/bash-completion/completions/strake"
+    )]
+    Completion {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
 }
 
 impl Command {
@@ -73,14 +94,36 @@ impl Command {
     fn logs(&self) -> bool {
         !matches!(
             self,
-            Command::Version | Command::Template(_) | Command::Values(_)
+            Command::Version
+                | Command::Template(_)
+                | Command::Values(_)
+                | Command::Completion { .. }
         )
     }
 }
 
+/// What every command's exit status means (also in `strake --help` and the README).
+const EXIT_STATUS_HELP: &str = "Exit status: 0 success, 1 failure (`values check`: 1 also when the values \
+break the schema), 2 usage error. Errors are printed as `strake: error: ...`.";
+
+/// The exit status of a usage error: an unknown flag, a missing or malformed argument.
+pub(crate) const USAGE: u8 = 2;
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: printed to stdout, success.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // clap's message starts with "error: ".
+            eprint!("strake: {}", e.render());
+            return ExitCode::from(USAGE);
+        }
+    };
     if cli.command.logs() {
         init_tracing(cli.verbose);
     }
@@ -97,6 +140,16 @@ pub fn main() -> ExitCode {
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
         Command::Package(cmd) => package::run(cmd),
+        Command::Completion { shell } => {
+            use clap::CommandFactory;
+            // Into memory first: clap_complete panics when its writer fails (a closed pipe).
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "strake", &mut script);
+            match std::io::Write::write_all(&mut std::io::stdout(), &script) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::FAILURE,
+            }
+        }
     }
 }
 
@@ -108,26 +161,6 @@ fn verbosity_filter(count: u8) -> &'static str {
         2 => "debug",
         _ => "trace",
     }
-}
-
-/// Whether a command line (without the program name) runs `strake template` to render
-/// templates, rather than another command, help, or an inspection of the data values or
-/// of their schema. The binary asks this before anything is parsed or allocated, to
-/// choose how its heap starts (huge pages and a helper that faults the first one in, for
-/// renders only; see its `process_start.rs`). A wrong answer only costs time.
-pub fn renders_templates<'a>(args: impl IntoIterator<Item = &'a [u8]>) -> bool {
-    let mut args = args.into_iter();
-    // The subcommand is the first argument that is not a flag: the one flag allowed
-    // before it, --verbose, takes no value.
-    if args.find(|arg| !arg.starts_with(b"-")) != Some(b"template".as_slice()) {
-        return false;
-    }
-    !args.any(|arg| {
-        matches!(
-            arg,
-            b"--data-values-inspect" | b"--data-values-schema-inspect" | b"-h" | b"--help"
-        )
-    })
 }
 
 /// Installs a tracing subscriber writing to stderr: `RUST_LOG` when it is set and
@@ -160,10 +193,17 @@ pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-/// Prints `strake: error: …` with the whole cause chain and returns exit code 1.
-pub(crate) fn print_error(error: &anyhow::Error) -> ExitCode {
+/// Prints `strake: error: …` and returns exit status 1. An `anyhow::Error` is printed
+/// with its whole cause chain (the alternate form).
+pub(crate) fn print_error(error: impl std::fmt::Display) -> ExitCode {
     eprintln!("strake: error: {error:#}");
     ExitCode::FAILURE
+}
+
+/// Prints `strake: error: …` and returns the usage error's exit status 2.
+pub(crate) fn print_usage_error(error: impl std::fmt::Display) -> ExitCode {
+    eprintln!("strake: error: {error}");
+    ExitCode::from(USAGE)
 }
 
 #[cfg(test)]
@@ -219,52 +259,6 @@ mod tests {
             about(&["bundle", "push"]),
             "Push a directory as an imgpkg bundle"
         );
-    }
-
-    #[test]
-    fn renders_templates_agrees_with_the_parsed_command_line() {
-        let cases: &[&[&str]] = &[
-            &["template", "-f", "."],
-            &["--verbose", "template", "-f", ".", "-v", "a=b"],
-            &["template", "-f", "-", "-o", "json", "--output-files", "out"],
-            &[
-                "template",
-                "-f",
-                ".",
-                "--data-values-schema-inspect",
-                "-o",
-                "openapi-v3",
-            ],
-            &["template", "--data-values-inspect", "-f", "."],
-            &[
-                "--verbose",
-                "template",
-                "-f",
-                ".",
-                "--data-values-schema-inspect",
-            ],
-            &["version"],
-            &["lock", "-f", "."],
-            &["values", "check", "--schema", ".", "v.yml"],
-            &["image", "digest", "oci:template"],
-        ];
-        for args in cases {
-            let parsed = Cli::try_parse_from(std::iter::once("strake").chain(args.iter().copied()))
-                .unwrap_or_else(|e| panic!("{args:?}: {e}"));
-            let renders = match parsed.command {
-                Command::Template(t) => !t.data_values_inspect && !t.data_values_schema_inspect,
-                _ => false,
-            };
-            assert_eq!(
-                renders_templates(args.iter().map(|a| a.as_bytes())),
-                renders,
-                "{args:?}"
-            );
-        }
-        // Help is not a render either (clap exits before running anything).
-        assert!(!renders_templates([b"template".as_slice(), b"--help"]));
-        assert!(!renders_templates([b"--help".as_slice()]));
-        assert!(!renders_templates([]));
     }
 
     #[test]

@@ -114,7 +114,7 @@ pub struct AvailableArgs {
 /// Runs `strake package available`: exit status 1 when a constraint was given and some
 /// listed package has no version meeting it.
 pub fn run_available(args: &AvailableArgs) -> ExitCode {
-    let result = (|| {
+    let result = (|| -> anyhow::Result<_> {
         let selection = args.selection.selection()?;
         let catalog = args.repo.read()?;
         let offered = report(

@@ -12,6 +12,7 @@ use crate::oci::ops;
 #[command(defer = true)]
 pub enum TagCommand {
     /// Print every tag, sorted, one per line.
+    #[command(after_help = "Example: strake tag list registry.example.com/pinniped/bundle")]
     List(ListArgs),
 }
 

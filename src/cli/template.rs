@@ -1,19 +1,21 @@
-//! `strake template`: ytt-compatible rendering with ytt's flag names.
+//! `strake template`: ytt-compatible rendering with ytt's flag names. [`TemplateArgs`] is
+//! the one definition of the template flags: the command, `strake lock --render` and the
+//! conformance tests all turn it into [`Options`] through [`TemplateArgs::to_options`].
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, Parser, ValueEnum};
 
-use crate::ytt::eval::parse_ahead::ParseAheadMode;
 use crate::ytt::files::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
 
 // Flags of `strake template` (the same names as `ytt`). A plain comment: clap builds
 // subcommands' flags lazily (`defer`), after the subcommand's about text, so a doc
 // comment here would replace that text in `--help`.
-#[derive(Args, Debug)]
+#[derive(Parser, Debug, Default)]
+#[command(name = "template")]
 pub struct TemplateArgs {
     /// Files or directories to template (`-` reads standard input); may be repeated.
     #[arg(short = 'f', long = "file", required = true)]
@@ -21,27 +23,11 @@ pub struct TemplateArgs {
     /// Write each output file into this directory instead of printing to stdout.
     #[arg(long = "output-files")]
     pub output_files: Option<String>,
-    /// Output format: yaml or json.
-    #[arg(short = 'o', long = "output", default_value = "yaml")]
-    pub output: String,
-    /// Set a data value to a string (`key.sub=value`).
-    #[arg(short = 'v', long = "data-value")]
-    pub data_value: Vec<String>,
-    /// Set a data value from YAML (`key=yaml`).
-    #[arg(long = "data-value-yaml")]
-    pub data_value_yaml: Vec<String>,
-    /// Set a data value to a file's contents (`key=path`).
-    #[arg(long = "data-value-file")]
-    pub data_value_file: Vec<String>,
-    /// Merge a plain YAML file of data values (arrays replace).
-    #[arg(long = "data-values-file")]
-    pub data_values_file: Vec<String>,
-    /// Take data values from environment variables `PREFIX_key__sub=value`.
-    #[arg(long = "data-values-env")]
-    pub data_values_env: Vec<String>,
-    /// Like --data-values-env, with values parsed as YAML.
-    #[arg(long = "data-values-env-yaml")]
-    pub data_values_env_yaml: Vec<String>,
+    /// Output format.
+    #[arg(short = 'o', long = "output", value_enum, default_value_t)]
+    pub output: Output,
+    #[command(flatten)]
+    pub values: DataValueArgs,
     /// Print the final data values instead of the templates' output.
     #[arg(long = "data-values-inspect")]
     pub data_values_inspect: bool,
@@ -55,8 +41,8 @@ pub struct TemplateArgs {
     #[arg(long = "implicit-map-key-overrides")]
     pub implicit_map_key_overrides: bool,
     /// Mark files (`path:exclude=true`, `path:type=yaml-plain`, ...).
-    #[arg(long = "file-mark")]
-    pub file_mark: Vec<String>,
+    #[arg(long = "file-mark", value_parser = FileMark::parse)]
+    pub file_mark: Vec<FileMark>,
     /// Print the data values schema (needs `-o openapi-v3`).
     #[arg(long = "data-values-schema-inspect")]
     pub data_values_schema_inspect: bool,
@@ -68,63 +54,96 @@ pub struct TemplateArgs {
     pub dangerous_data_values_disable_validation: bool,
 }
 
-impl TemplateArgs {
-    fn to_options(&self) -> Result<Options, crate::ytt::Error> {
-        let mut dv = Vec::new();
-        dv.extend(
-            self.data_values_file
-                .iter()
-                .cloned()
-                .map(DataValueFlag::ValuesFile),
-        );
-        dv.extend(self.data_values_env.iter().cloned().map(DataValueFlag::Env));
-        dv.extend(
-            self.data_values_env_yaml
-                .iter()
-                .cloned()
-                .map(DataValueFlag::EnvYaml),
-        );
-        dv.extend(self.data_value.iter().cloned().map(DataValueFlag::String));
-        dv.extend(
-            self.data_value_yaml
-                .iter()
-                .cloned()
-                .map(DataValueFlag::Yaml),
-        );
-        dv.extend(
-            self.data_value_file
-                .iter()
-                .cloned()
-                .map(DataValueFlag::File),
-        );
-        let output = match self.output.as_str() {
-            "yaml" => OutputFormat::Yaml,
-            "json" => OutputFormat::Json,
-            "openapi-v3" => OutputFormat::OpenApiV3,
-            o => {
-                return Err(crate::ytt::Error::Usage(format!(
-                    "unknown output format '{o}' (expected yaml, json or openapi-v3)"
-                )));
-            }
+/// `-o`: how documents are printed.
+#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Output {
+    #[default]
+    Yaml,
+    Json,
+    /// The data values schema as OpenAPI v3 (with --data-values-schema-inspect).
+    #[value(name = "openapi-v3")]
+    OpenapiV3,
+}
+
+// The data value flags, shared by `strake template` and `strake lock --render` (a plain
+// comment for the same reason as on `TemplateArgs`).
+#[derive(Args, Debug, Default, Clone)]
+pub struct DataValueArgs {
+    /// Set a data value to a string (`key.sub=value`).
+    #[arg(short = 'v', long = "data-value", value_name = "KEY=VALUE")]
+    pub data_value: Vec<String>,
+    /// Set a data value from YAML (`key=yaml`).
+    #[arg(long = "data-value-yaml", value_name = "KEY=YAML")]
+    pub data_value_yaml: Vec<String>,
+    /// Set a data value to a file's contents (`key=path`).
+    #[arg(long = "data-value-file", value_name = "KEY=PATH")]
+    pub data_value_file: Vec<String>,
+    /// Merge a plain YAML file of data values (arrays replace).
+    #[arg(long = "data-values-file", value_name = "FILE")]
+    pub data_values_file: Vec<String>,
+    /// Take data values from environment variables `PREFIX_key__sub=value`.
+    #[arg(long = "data-values-env", value_name = "PREFIX")]
+    pub data_values_env: Vec<String>,
+    /// Like --data-values-env, with values parsed as YAML.
+    #[arg(long = "data-values-env-yaml", value_name = "PREFIX")]
+    pub data_values_env_yaml: Vec<String>,
+}
+
+impl DataValueArgs {
+    /// The flags in the order ytt applies them: values files, environment, then the
+    /// single values (strings, YAML, file contents).
+    pub fn flags(&self) -> Vec<DataValueFlag> {
+        let each = |list: &[String], make: fn(String) -> DataValueFlag| {
+            list.iter().cloned().map(make).collect::<Vec<_>>()
         };
-        let marks: Result<Vec<FileMark>, _> =
-            self.file_mark.iter().map(|m| FileMark::parse(m)).collect();
-        Ok(Options {
+        [
+            each(&self.data_values_file, DataValueFlag::ValuesFile),
+            each(&self.data_values_env, DataValueFlag::Env),
+            each(&self.data_values_env_yaml, DataValueFlag::EnvYaml),
+            each(&self.data_value, DataValueFlag::String),
+            each(&self.data_value_yaml, DataValueFlag::Yaml),
+            each(&self.data_value_file, DataValueFlag::File),
+        ]
+        .concat()
+    }
+
+    /// Whether no data value flag was given.
+    pub fn is_empty(&self) -> bool {
+        self.flags().is_empty()
+    }
+}
+
+impl TemplateArgs {
+    /// The engine's options for these flags.
+    pub fn to_options(&self) -> Options {
+        Options {
             files: self.files.clone(),
             output_files: self.output_files.clone(),
-            output,
-            data_values: dv,
+            output: match self.output {
+                Output::Yaml => OutputFormat::Yaml,
+                Output::Json => OutputFormat::Json,
+                Output::OpenapiV3 => OutputFormat::OpenApiV3,
+            },
+            data_values: self.values.flags(),
             data_values_inspect: self.data_values_inspect,
             strict: self.strict,
             ignore_unknown_comments: self.ignore_unknown_comments,
             implicit_map_key_overrides: self.implicit_map_key_overrides,
-            file_marks: marks?,
+            file_marks: self.file_mark.clone(),
             data_values_schema_inspect: self.data_values_schema_inspect,
             openapi_validations: self.openapi_validations,
             dangerous_disable_validation: self.dangerous_data_values_disable_validation,
-            parse_ahead: ParseAheadMode::from_env().map_err(crate::ytt::Error::Usage)?,
-        })
+        }
     }
+}
+
+/// Parses `strake template`'s flags (without the program and subcommand names) into the
+/// engine's options, as the command does; a bad flag is a usage error with clap's message.
+pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::Error> {
+    let argv = std::iter::once("template").chain(args.iter().map(AsRef::as_ref));
+    TemplateArgs::try_parse_from(argv)
+        .map(|args| args.to_options())
+        .map_err(|e| crate::ytt::Error::Usage(e.render().to_string().trim_end().to_string()))
 }
 
 /// Writes every output file into `dir`: each goes to a temporary file first and is
@@ -135,49 +154,43 @@ fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
         let target: PathBuf = dir.join(rel);
         let parent = target.parent().unwrap_or(dir);
         std::fs::create_dir_all(parent)?;
-        let mut tmp = tempfile::NamedTempFile::new_in(parent)?;
-        tmp.write_all(bytes)?;
-        tmp.persist(&target).map_err(|e| e.error)?;
+        crate::oci::atomic::replace_file(&target, bytes, None)?;
     }
     Ok(())
 }
 
 /// Runs `strake template`.
 pub fn run(args: &TemplateArgs) -> ExitCode {
-    let result = args.to_options().and_then(|opts| {
-        let cwd = std::env::current_dir()
-            .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))?;
-        let out = crate::ytt::run(&opts, &cwd, &mut || {
-            let mut b = Vec::new();
-            std::io::stdin().read_to_end(&mut b)?;
-            Ok(b)
-        })?;
-        Ok((opts, out))
-    });
-    match result {
-        Ok((opts, out)) => {
-            for w in &out.warnings {
-                eprintln!("{w}");
-            }
-            if let Some(dir) = &opts.output_files
-                && let Err(e) = write_files(Path::new(dir), &out.files)
-            {
-                eprintln!("strake: Error: writing output files to '{dir}': {e}");
-                return ExitCode::FAILURE;
-            }
-            let mut stdout = std::io::stdout().lock();
-            if stdout
-                .write_all(&out.stdout)
-                .and_then(|_| stdout.flush())
-                .is_err()
-            {
-                return ExitCode::FAILURE;
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("strake: Error: {e}");
-            ExitCode::FAILURE
-        }
+    let opts = args.to_options();
+    let rendered = std::env::current_dir()
+        .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))
+        .and_then(|cwd| {
+            crate::ytt::run(&opts, &cwd, &mut || {
+                let mut b = Vec::new();
+                std::io::stdin().read_to_end(&mut b)?;
+                Ok(b)
+            })
+        });
+    let out = match rendered {
+        Ok(out) => out,
+        Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_usage_error(e),
+        Err(e) => return crate::cli::print_error(e),
+    };
+    for w in &out.warnings {
+        eprintln!("{w}");
     }
+    if let Some(dir) = &opts.output_files
+        && let Err(e) = write_files(Path::new(dir), &out.files)
+    {
+        return crate::cli::print_error(format_args!("writing output files to '{dir}': {e}"));
+    }
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(&out.stdout)
+        .and_then(|_| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }

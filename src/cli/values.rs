@@ -15,6 +15,9 @@ use crate::cli::registry_args::RegistryArgs;
 #[command(defer = true)]
 pub enum ValuesCommand {
     /// Check a values file against a values schema (exit status 1 when it breaks it).
+    #[command(
+        after_help = "Example: strake values check --schema examples/pinniped/supervisor values.yml"
+    )]
     Check(CheckArgs),
 }
 
@@ -110,10 +113,7 @@ pub fn run(cmd: &ValuesCommand) -> ExitCode {
                     }
                     ExitCode::FAILURE
                 }
-                Err(e) => {
-                    eprintln!("strake: Error: {e}");
-                    ExitCode::from(2)
-                }
+                Err(e) => crate::cli::print_error(e),
             }
         }
     }

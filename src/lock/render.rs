@@ -6,24 +6,16 @@ use std::path::Path;
 
 use crate::lock::error::LockError;
 use crate::lock::input::InputDoc;
-use crate::ytt::{DataValueFlag, Options, OutputFormat};
+use crate::ytt::{Options, OutputFormat};
 
-/// Renders `paths` (ytt `-f` arguments; `-` is stdin) with `data_values` on top of the
-/// defaults, and returns the rendered documents in output order.
-pub fn render_inputs(
-    paths: &[String],
-    data_values: Vec<DataValueFlag>,
-    cwd: &Path,
-) -> Result<Vec<InputDoc>, LockError> {
-    let options = Options {
-        files: paths.to_vec(),
-        // Asking for output files keeps each template's documents apart (named after the
-        // template); nothing is written.
-        output_files: Some(".".into()),
-        output: OutputFormat::Yaml,
-        data_values,
-        ..Options::default()
-    };
+/// Renders the templates `options` names (as `strake template` would, from its flags) and
+/// returns the rendered documents in output order.
+pub fn render_inputs(mut options: Options, cwd: &Path) -> Result<Vec<InputDoc>, LockError> {
+    // Asking for output files keeps each template's documents apart (named after the
+    // template); nothing is written.
+    options.output_files = Some(".".into());
+    options.output = OutputFormat::Yaml;
+    let paths = &options.files;
     let out = crate::ytt::run(&options, cwd, &mut || {
         let mut b = Vec::new();
         std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
@@ -48,6 +40,15 @@ pub fn render_inputs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ytt::DataValueFlag;
+
+    fn options(files: &[&str], data_values: Vec<DataValueFlag>) -> Options {
+        Options {
+            files: files.iter().map(|f| f.to_string()).collect(),
+            data_values,
+            ..Options::default()
+        }
+    }
 
     #[test]
     fn renders_defaults_and_overrides_naming_templates() {
@@ -65,7 +66,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(deploy.join("notes.txt"), "(@= \"hello\" @)\n").unwrap();
-        let docs = render_inputs(&["deploy".into()], vec![], dir.path()).unwrap();
+        let docs = render_inputs(options(&["deploy"], vec![]), dir.path()).unwrap();
         assert_eq!(docs.len(), 1, "{docs:?}");
         assert_eq!(docs[0].file, "deployment.yml");
         assert_eq!(docs[0].index, 1);
@@ -73,15 +74,17 @@ mod tests {
         assert!(text.contains("image: registry.test/app:v1"), "{text}");
 
         let docs = render_inputs(
-            &["deploy".into()],
-            vec![DataValueFlag::String("image=registry.test/app:v2".into())],
+            options(
+                &["deploy"],
+                vec![DataValueFlag::String("image=registry.test/app:v2".into())],
+            ),
             dir.path(),
         )
         .unwrap();
         let text = crate::yaml::to_yaml_document(&docs[0].value).unwrap();
         assert!(text.contains("image: registry.test/app:v2"), "{text}");
 
-        let err = render_inputs(&["missing".into()], vec![], dir.path())
+        let err = render_inputs(options(&["missing"], vec![]), dir.path())
             .unwrap_err()
             .to_string();
         assert!(err.contains("rendering missing"), "{err}");

@@ -10,17 +10,14 @@ use tempfile::TempPath;
 use tokio::io::AsyncWriteExt;
 
 use crate::oci::digest::Hasher;
-use crate::oci::store::verify_stream;
-use crate::oci::{BlobStream, Descriptor, Digest, OciError, Result};
+use crate::oci::stream::{BlobStream, verify_stream};
+use crate::oci::{Digest, OciError, Result};
 
 /// Prefix of every temporary file strake creates; readers skip such names.
 pub const TEMP_PREFIX: &str = ".strake-tmp-";
 
 /// Size of the chunks blobs are read from disk in (bounded memory per stream).
 pub const READ_CHUNK: usize = 64 * 1024;
-
-/// Size of the chunks a spooled file is streamed back in by [`file_stream`].
-pub const STREAM_CHUNK: usize = 1 << 20;
 
 /// Creates an empty temporary file in `dir` (deleted again when the returned path is
 /// dropped) and opens it for async writing.
@@ -34,21 +31,17 @@ fn temp_file_in(dir: &Path) -> Result<(tokio::fs::File, TempPath)> {
 }
 
 /// Writes `data` into a new temporary file in `dir`, verifying it against
-/// `descriptor` (digest and size) on the way. Returns the temporary path of the
+/// `digest` and `size` on the way. Returns the temporary path of the
 /// complete, synced file; on any error the temporary file is already removed.
 pub async fn spool_verified(
     dir: &Path,
-    descriptor: &Descriptor,
+    digest: &Digest,
+    size: u64,
     data: BlobStream,
     location: &str,
 ) -> Result<TempPath> {
-    let stream = verify_stream(
-        data,
-        descriptor.digest.clone(),
-        Some(descriptor.size),
-        location.to_string(),
-    );
-    let context = format!("{location}: writing blob {}", descriptor.digest);
+    let stream = verify_stream(data, digest.clone(), Some(size), location.to_string());
+    let context = format!("{location}: writing blob {digest}");
     spool(dir, stream, &context, |_| {}).await
 }
 
@@ -89,25 +82,6 @@ async fn spool(
     Ok(path)
 }
 
-/// Streams the file at `path` in [`STREAM_CHUNK`] pieces (not verified: for files
-/// this process just wrote and hashed).
-pub fn file_stream(path: PathBuf) -> BlobStream {
-    let s = futures_util::stream::once(async move {
-        tokio::fs::File::open(&path)
-            .await
-            .map_err(|e| OciError::io(format!("opening {}", path.display()), e))
-            .map(|file| (file, path))
-    })
-    .map(|opened| match opened {
-        Ok((file, path)) => tokio_util::io::ReaderStream::with_capacity(file, STREAM_CHUNK)
-            .map(move |r| r.map_err(|e| OciError::io(format!("reading {}", path.display()), e)))
-            .boxed(),
-        Err(e) => futures_util::stream::once(async move { Err(e) }).boxed(),
-    })
-    .flatten();
-    Box::pin(s)
-}
-
 /// Renames a finished temporary file to `dest` (replacing it).
 pub fn commit(path: TempPath, dest: &Path) -> Result<()> {
     path.persist(dest).map_err(|e| {
@@ -119,20 +93,31 @@ pub fn commit(path: TempPath, dest: &Path) -> Result<()> {
 }
 
 /// Writes `bytes` to `dest` through a temporary file in the same directory and a
-/// rename, so `dest` is either the old or the new content, never a mix.
+/// rename, so `dest` is either the old or the new content, never a mix. With `mode`, the
+/// file gets those permission bits (the default is the temporary file's 0600). The one
+/// helper for writing a whole file in place.
+pub fn replace_file(dest: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    let mut temp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(parent_dir(dest))?;
+    temp.write_all(bytes)?;
+    if let Some(mode) = mode {
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(dest).map(drop).map_err(|e| e.error)
+}
+
+/// [`replace_file`] from async code (the write runs on a blocking thread).
 pub async fn write_file(dest: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = parent_dir(dest);
-    let (mut file, path) = temp_file_in(&dir)?;
-    let context = || format!("writing {}", dest.display());
-    file.write_all(bytes)
+    let (path, data) = (dest.to_path_buf(), bytes.to_vec());
+    tokio::task::spawn_blocking(move || replace_file(&path, &data, None))
         .await
-        .map_err(|e| OciError::io(context(), e))?;
-    file.flush().await.map_err(|e| OciError::io(context(), e))?;
-    file.sync_all()
-        .await
-        .map_err(|e| OciError::io(context(), e))?;
-    drop(file);
-    commit(path, dest)
+        .unwrap_or_else(|e| Err(std::io::Error::other(e)))
+        .map_err(|e| OciError::io(format!("writing {}", dest.display()), e))
 }
 
 /// The directory holding `path` (`.` for a bare file name).
@@ -146,7 +131,7 @@ pub fn parent_dir(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oci::store::bytes_stream;
+    use crate::oci::stream::bytes_stream;
     use bytes::Bytes;
 
     fn leftovers(dir: &Path) -> Vec<String> {
@@ -159,14 +144,11 @@ mod tests {
     #[tokio::test]
     async fn bad_blob_leaves_no_file() {
         let dir = tempfile::tempdir().unwrap();
-        let descriptor = Descriptor {
-            media_type: "x".into(),
-            digest: Digest::of(b"hello"),
-            size: 5,
-        };
+        let digest = Digest::of(b"hello");
         let err = spool_verified(
             dir.path(),
-            &descriptor,
+            &digest,
+            5,
             bytes_stream(Bytes::from_static(b"hellO")),
             "t",
         )
@@ -182,14 +164,11 @@ mod tests {
     #[tokio::test]
     async fn good_blob_is_committed_and_write_file_replaces() {
         let dir = tempfile::tempdir().unwrap();
-        let descriptor = Descriptor {
-            media_type: "x".into(),
-            digest: Digest::of(b"hello"),
-            size: 5,
-        };
+        let digest = Digest::of(b"hello");
         let path = spool_verified(
             dir.path(),
-            &descriptor,
+            &digest,
+            5,
             bytes_stream(Bytes::from_static(b"hello")),
             "t",
         )

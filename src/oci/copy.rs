@@ -184,7 +184,7 @@ async fn copy_blob(
 mod tests {
     use super::*;
     use crate::oci::layout::LayoutStore;
-    use crate::oci::store::bytes_stream;
+    use crate::oci::stream::bytes_stream;
     use crate::oci::{BlobStream, Digest};
     use bytes::Bytes;
     use std::sync::Mutex;

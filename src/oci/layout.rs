@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 use tokio_util::io::ReaderStream;
 
-use crate::oci::store::verify_stream;
+use crate::oci::stream::verify_stream;
 use crate::oci::{
     BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic, media_types,
 };
@@ -306,18 +306,8 @@ fn check_layout_marker(path: &Path, text: &[u8]) -> Result<()> {
 
 /// Synchronous temp-and-rename write, for layout creation outside a runtime.
 fn write_small_file_sync(dest: &Path, bytes: &[u8]) -> Result<()> {
-    use std::io::Write;
-    let dir = atomic::parent_dir(dest);
-    let context = || format!("writing {}", dest.display());
-    let mut named = tempfile::Builder::new()
-        .prefix(atomic::TEMP_PREFIX)
-        .tempfile_in(&dir)
-        .map_err(|e| OciError::io(context(), e))?;
-    named
-        .write_all(bytes)
-        .and_then(|_| named.as_file().sync_all())
-        .map_err(|e| OciError::io(context(), e))?;
-    atomic::commit(named.into_temp_path(), dest)
+    atomic::replace_file(dest, bytes, None)
+        .map_err(|e| OciError::io(format!("writing {}", dest.display()), e))
 }
 
 /// The media type of manifest `bytes`: its own `mediaType` field, or a guess from
@@ -402,7 +392,14 @@ impl Store for LayoutStore {
             .await
             .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
         // The temporary file lives in the layout directory itself, next to the blobs.
-        let temp = atomic::spool_verified(&self.dir, descriptor, data, &self.location()).await?;
+        let temp = atomic::spool_verified(
+            &self.dir,
+            &descriptor.digest,
+            descriptor.size,
+            data,
+            &self.location(),
+        )
+        .await?;
         atomic::commit(temp, &dest)
     }
 
@@ -494,7 +491,7 @@ impl Store for LayoutStore {
         let descriptor = manifest.descriptor();
         self.put_blob(
             &descriptor,
-            crate::oci::store::bytes_stream(manifest.bytes.clone()),
+            crate::oci::stream::bytes_stream(manifest.bytes.clone()),
         )
         .await?;
         self.update_index(|manifests| match tag {
@@ -537,16 +534,8 @@ impl Store for LayoutStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::oci::store::bytes_stream;
-    use futures_util::StreamExt;
-
-    async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        while let Some(c) = s.next().await {
-            out.extend_from_slice(&c?);
-        }
-        Ok(out)
-    }
+    use crate::oci::stream::bytes_stream;
+    use crate::oci::stream::tests::drain;
 
     fn manifest(n: u8) -> ManifestBytes {
         let text = format!(

@@ -3,19 +3,10 @@
 //! tarball all hold blobs by digest, manifests by digest, and tags; copy, push and
 //! pull are one loop over this trait, whatever the two ends are.
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
-
 use bytes::Bytes;
-use futures_util::Stream;
 
-use crate::oci::digest::Hasher;
+use crate::oci::stream::{self, BlobStream};
 use crate::oci::{Digest, OciError, Result, atomic, media_types};
-
-/// A stream of blob bytes. Streams returned by a [`Store`] are verified: a stream
-/// whose bytes do not hash to the requested digest (or are cut short) ends with an
-/// error instead of its last chunk.
-pub type BlobStream = Pin<Box<dyn Stream<Item = Result<Bytes>> + Send>>;
 
 /// A content descriptor: what a manifest says about a blob or child manifest.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -142,7 +133,7 @@ pub trait Store: Send + Sync {
             size,
         };
         if self.blob_size(&descriptor.digest).await? != Some(size) {
-            self.put_blob(&descriptor, atomic::file_stream(temp.to_path_buf()))
+            self.put_blob(&descriptor, stream::file_stream(temp.to_path_buf()))
                 .await?;
         }
         drop(temp);
@@ -183,141 +174,5 @@ pub trait Store: Send + Sync {
     /// Completes pending writes (a tarball is assembled here). No-op by default.
     async fn finish(&self) -> Result<()> {
         Ok(())
-    }
-}
-
-/// Wraps `inner` so that it hashes what passes through and fails at the end when
-/// the bytes do not match `expected` (digest, and size when given). The error
-/// replaces the end of the stream, so a consumer that writes to a temporary file
-/// and commits only after the stream ends never commits bad content.
-pub fn verify_stream(
-    inner: BlobStream,
-    expected: Digest,
-    size: Option<u64>,
-    location: String,
-) -> BlobStream {
-    Box::pin(VerifyingStream {
-        inner,
-        hasher: Some(Hasher::new()),
-        expected,
-        size,
-        location,
-    })
-}
-
-struct VerifyingStream {
-    inner: BlobStream,
-    hasher: Option<Hasher>,
-    expected: Digest,
-    size: Option<u64>,
-    location: String,
-}
-
-impl Stream for VerifyingStream {
-    type Item = Result<Bytes>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let this = &mut *self;
-        let Some(hasher) = this.hasher.as_mut() else {
-            return Poll::Ready(None);
-        };
-        match this.inner.as_mut().poll_next(cx) {
-            Poll::Pending => Poll::Pending,
-            Poll::Ready(Some(Ok(chunk))) => {
-                hasher.update(&chunk);
-                if let Some(size) = this.size
-                    && hasher.size() > size
-                {
-                    let actual = hasher.size();
-                    this.hasher = None;
-                    return Poll::Ready(Some(Err(OciError::SizeMismatch {
-                        location: this.location.clone(),
-                        digest: this.expected.clone(),
-                        expected: size,
-                        actual,
-                    })));
-                }
-                Poll::Ready(Some(Ok(chunk)))
-            }
-            Poll::Ready(Some(Err(e))) => {
-                this.hasher = None;
-                Poll::Ready(Some(Err(e)))
-            }
-            Poll::Ready(None) => {
-                let hasher = this.hasher.take().expect("checked above");
-                let actual_size = hasher.size();
-                if let Some(size) = this.size
-                    && actual_size != size
-                {
-                    return Poll::Ready(Some(Err(OciError::SizeMismatch {
-                        location: this.location.clone(),
-                        digest: this.expected.clone(),
-                        expected: size,
-                        actual: actual_size,
-                    })));
-                }
-                let actual = hasher.finish();
-                if actual != this.expected {
-                    return Poll::Ready(Some(Err(OciError::DigestMismatch {
-                        location: this.location.clone(),
-                        expected: this.expected.clone(),
-                        actual,
-                        size: actual_size,
-                    })));
-                }
-                Poll::Ready(None)
-            }
-        }
-    }
-}
-
-/// A [`BlobStream`] over bytes already in memory (configs, manifests, small files).
-pub fn bytes_stream(data: Bytes) -> BlobStream {
-    Box::pin(futures_util::stream::once(async move { Ok(data) }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use futures_util::StreamExt;
-
-    async fn drain(mut s: BlobStream) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
-        while let Some(chunk) = s.next().await {
-            out.extend_from_slice(&chunk?);
-        }
-        Ok(out)
-    }
-
-    #[tokio::test]
-    async fn verify_stream_passes_good_bytes() {
-        let data = Bytes::from_static(b"hello");
-        let s = verify_stream(
-            bytes_stream(data.clone()),
-            Digest::of(&data),
-            Some(5),
-            "t".into(),
-        );
-        assert_eq!(drain(s).await.unwrap(), b"hello");
-    }
-
-    #[tokio::test]
-    async fn verify_stream_rejects_wrong_digest_and_truncation() {
-        let s = verify_stream(
-            bytes_stream(Bytes::from_static(b"hellO")),
-            Digest::of(b"hello"),
-            None,
-            "t".into(),
-        );
-        let err = drain(s).await.unwrap_err().to_string();
-        assert!(err.contains("does not match its digest"), "{err}");
-        let s = verify_stream(
-            bytes_stream(Bytes::from_static(b"hell")),
-            Digest::of(b"hello"),
-            Some(5),
-            "t".into(),
-        );
-        let err = drain(s).await.unwrap_err().to_string();
-        assert!(err.contains("is 4 bytes, expected 5"), "{err}");
     }
 }

@@ -198,12 +198,8 @@ fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
         file.read_to_end(&mut bytes)?;
         return Ok(bytes.into());
     }
-    let mut uninit = Arc::<[u8]>::new_uninit_slice(len);
-    Arc::get_mut(&mut uninit)
-        .expect("a new Arc has no other owner")
-        .fill(std::mem::MaybeUninit::new(0));
-    // SAFETY: every byte was just written.
-    let mut shared = unsafe { uninit.assume_init() };
+    // Collecting an iterator of known length allocates the `Arc` once, at its size.
+    let mut shared: Arc<[u8]> = std::iter::repeat_n(0, len).collect();
     let buf = Arc::get_mut(&mut shared).expect("a new Arc has no other owner");
     let mut filled = 0;
     while filled < len {
@@ -225,7 +221,7 @@ fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
 fn new_file(rel: String, bytes: Arc<[u8]>) -> InputFile {
     let (kind, library) = kind_of(&rel);
     InputFile {
-        mentions_data_values: crate::byte_search::contains(&bytes, b"data/values"),
+        mentions_data_values: memchr::memmem::find(&bytes, b"data/values").is_some(),
         rel,
         bytes,
         kind,

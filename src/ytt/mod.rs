@@ -65,13 +65,7 @@ pub fn run(
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
     );
-    let inspect_only = opts.data_values_inspect
-        || opts.data_values_schema_inspect
-        || opts.output == OutputFormat::OpenApiV3;
-    lib.start_parse_ahead(opts.parse_ahead, inspect_only);
-    let result = run_lib(opts, cwd, &lib);
-    lib.stop_parse_ahead();
-    result.map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
+    run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
 /// ytt refuses `#@library/ref` data values documents that no `library.get` took.

@@ -19,7 +19,7 @@ use strake::bundle::pull::{PullOptions, pull_bundle, read_small_blob};
 use strake::bundle::push::{PushOptions, push_bundle};
 use strake::bundle::tar::{TarOptions, plan};
 use strake::oci::layout::LayoutStore;
-use strake::oci::store::bytes_stream;
+use strake::oci::stream::bytes_stream;
 use strake::oci::{Descriptor, Digest, Store, media_types};
 
 const HEX: &str = "1111111111111111111111111111111111111111111111111111111111111111";

@@ -249,7 +249,7 @@ async fn skopeo_reads_our_layouts_and_we_read_skopeos() {
 #[tokio::test]
 async fn non_distributable_layers_are_skipped_unless_asked() {
     use bytes::Bytes;
-    use strake::oci::store::bytes_stream;
+    use strake::oci::stream::bytes_stream;
     use strake::oci::{Descriptor, ManifestBytes};
     let tmp = tempfile::tempdir().unwrap();
     let src = LayoutStore::create(tmp.path().join("src")).unwrap();
@@ -358,7 +358,7 @@ async fn streamed_blob_of_unknown_digest_is_renamed_into_place_once_hashed() {
     let again = store
         .put_blob_stream(
             media_types::DOCKER_LAYER_GZIP,
-            strake::oci::store::bytes_stream(Bytes::from(data.clone())),
+            strake::oci::stream::bytes_stream(Bytes::from(data.clone())),
         )
         .await
         .unwrap();

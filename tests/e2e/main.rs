@@ -14,6 +14,7 @@ mod bundle_lockfiles;
 mod bundle_push_pull;
 mod bundle_registry;
 mod bundle_tar_conformance;
+mod cli_errors;
 mod cli_image;
 mod cli_image_tar;
 mod cli_process;

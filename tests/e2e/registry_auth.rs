@@ -11,7 +11,7 @@ use futures_util::StreamExt;
 use strake::oci::media_types::OCI_MANIFEST;
 use strake::oci::registry::credentials::env_keychain::EnvKeychain;
 use strake::oci::registry::{FlagCredentials, RegistryClient, RegistryOptions, RegistryStore};
-use strake::oci::store::bytes_stream;
+use strake::oci::stream::bytes_stream;
 use strake::oci::{Descriptor, Digest, ManifestBytes, OciError, Store};
 use support::registry::{Auth, RegistryConfig, TestRegistry};
 use support::token_issuer::IssuerConfig;
@@ -421,7 +421,7 @@ async fn registry_token_is_sent_without_exchange() {
 #[tokio::test]
 async fn streamed_uploads_reuse_the_sessions_credentials() {
     let data: Vec<u8> = (0..(3 << 20) + 99u32).map(|i| (i % 253) as u8).collect();
-    let pieces = |data: &[u8]| -> strake::oci::store::BlobStream {
+    let pieces = |data: &[u8]| -> strake::oci::stream::BlobStream {
         let items: Vec<strake::oci::Result<Bytes>> = data
             .chunks(200_000)
             .map(|c| Ok(Bytes::copy_from_slice(c)))

@@ -12,7 +12,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use strake::oci::media_types::OCI_MANIFEST;
 use strake::oci::registry::{FlagCredentials, RegistryClient, RegistryOptions, RegistryStore};
-use strake::oci::store::{BlobStream, bytes_stream};
+use strake::oci::stream::{BlobStream, bytes_stream};
 use strake::oci::{Descriptor, Digest, OciError, Reference, Store};
 use support::content::PushedImage;
 use support::fault_proxy::{Fault, FaultProxy};

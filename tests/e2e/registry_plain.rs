@@ -9,7 +9,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use strake::oci::media_types::{DOCKER_MANIFEST, DOCKER_MANIFEST_LIST, OCI_INDEX, OCI_MANIFEST};
 use strake::oci::registry::{RegistryClient, RegistryOptions};
-use strake::oci::store::{BlobStream, bytes_stream};
+use strake::oci::stream::{BlobStream, bytes_stream};
 use strake::oci::{Descriptor, Digest, ManifestBytes, OciError, Store};
 use support::fault_proxy::FaultProxy;
 use support::registry::TestRegistry;

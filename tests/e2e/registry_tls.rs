@@ -5,7 +5,7 @@ use crate::support;
 
 use bytes::Bytes;
 use strake::oci::registry::{RegistryClient, RegistryOptions};
-use strake::oci::store::bytes_stream;
+use strake::oci::stream::bytes_stream;
 use strake::oci::{Descriptor, Digest, Store};
 use support::registry::TestRegistry;
 

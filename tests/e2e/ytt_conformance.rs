@@ -3,16 +3,16 @@
 //!
 //! Each case is copied without its meta files (`args`, `expected.yml`,
 //! `expected-error.txt`) into a scratch directory and rendered there with its split
-//! args, twice: on one thread, and with a helper thread parsing YAML files ahead (both
-//! must give the same bytes or the same error). A success case must print exactly
+//! args, parsed by `strake template`'s own flag definition
+//! (`strake::cli::template::parse_options`, clap). A success case must print exactly
 //! `expected.yml`; an error case must fail with a message that names a template file
 //! and line. Every failing case is printed, with a
 //! pass count per area; the test fails when an area passes fewer cases than its floor.
 
 use std::path::{Path, PathBuf};
 
-use strake::ytt::eval::parse_ahead::ParseAheadMode;
-use strake::ytt::{Options, run};
+use strake::cli::template::parse_options;
+use strake::ytt::run;
 
 /// Cases of each area that must pass. Raise these as the engine improves.
 const FLOORS: &[(&str, usize)] = &[
@@ -63,27 +63,8 @@ fn run_case(case: &Path) -> Outcome {
     let args: Vec<&str> = args.split_ascii_whitespace().collect();
     let scratch = tempfile::tempdir().unwrap();
     copy_case(case, scratch.path(), true);
-    let render = |mode: ParseAheadMode| {
-        Options::from_args(&args).and_then(|mut opts| {
-            opts.parse_ahead = mode;
-            run(&opts, scratch.path(), &mut || Ok(Vec::new()))
-        })
-    };
-    let result = render(ParseAheadMode::Never);
-    // Helper threads parsing ahead must not change a byte of the output or the error.
-    let ahead = render(ParseAheadMode::Always);
-    let same = match (&result, &ahead) {
-        (Ok(a), Ok(b)) => a.stdout == b.stdout && a.files == b.files,
-        (Err(a), Err(b)) => a.to_string() == b.to_string(),
-        _ => false,
-    };
-    if !same {
-        return Outcome::Fail(format!(
-            "parsing ahead changed the result:\n{:?}\nversus\n{:?}",
-            result.map(|o| String::from_utf8_lossy(&o.stdout).into_owned()),
-            ahead.map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        ));
-    }
+    let result =
+        parse_options(&args).and_then(|opts| run(&opts, scratch.path(), &mut || Ok(Vec::new())));
     let expected = std::fs::read(case.join("expected.yml")).ok();
     match (expected, result) {
         (Some(want), Ok(out)) => {

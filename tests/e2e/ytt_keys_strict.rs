@@ -5,14 +5,15 @@
 //! file:line, and leaves quoted, tagged and computed values alone. Also: which empty
 //! documents are printed (computed `{}`/`[]` are, null and YAML-written empty ones not).
 
-use strake::ytt::{Options, run};
+use strake::cli::template::parse_options;
+use strake::ytt::run;
 
 fn render_args(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
     let dir = tempfile::tempdir().unwrap();
     for (name, body) in files {
         std::fs::write(dir.path().join(name), body).unwrap();
     }
-    let opts = Options::from_args(args).unwrap();
+    let opts = parse_options(args).unwrap();
     run(&opts, dir.path(), &mut || Ok(Vec::new()))
         .map(|o| String::from_utf8(o.stdout).unwrap())
         .map_err(|e| e.to_string())

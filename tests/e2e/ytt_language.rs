@@ -3,7 +3,8 @@
 //! used as maps (data values and `@ytt:struct` values, in YAML and text templates), the
 //! encoders on None and empty values, and the `@ytt:*` module functions.
 
-use strake::ytt::{Options, Output, run};
+use strake::cli::template::parse_options;
+use strake::ytt::{Output, run};
 
 /// Renders `files` (name, body) with `args` in a fresh directory.
 fn render_output(files: &[(&str, &str)], args: &[&str]) -> Result<Output, String> {
@@ -13,7 +14,7 @@ fn render_output(files: &[(&str, &str)], args: &[&str]) -> Result<Output, String
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, body).unwrap();
     }
-    let opts = Options::from_args(args).unwrap();
+    let opts = parse_options(args).unwrap();
     run(&opts, dir.path(), &mut || Ok(Vec::new())).map_err(|e| e.to_string())
 }
 

@@ -1,7 +1,8 @@
 //! A directory of many templates (about 50 KiB) renders as its files do one by one,
 //! and when several files are broken the first one in file order is reported.
 
-use strake::ytt::{Options, run};
+use strake::cli::template::parse_options;
+use strake::ytt::run;
 
 /// A templated file of about `lines` lines: a document with a loop, a helper call and
 /// a data value.
@@ -26,7 +27,7 @@ fn write(dir: &std::path::Path, files: &[(String, String)]) {
 }
 
 fn render_dir(dir: &std::path::Path) -> Result<String, String> {
-    let opts = Options::from_args(&["-f", "."]).unwrap();
+    let opts = parse_options(&["-f", "."]).unwrap();
     run(&opts, dir, &mut || Ok(Vec::new()))
         .map(|o| String::from_utf8(o.stdout).unwrap())
         .map_err(|e| e.to_string())

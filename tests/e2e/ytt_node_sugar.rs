@@ -2,7 +2,8 @@
 //! `#@ end`) and one-line blocks (`#@ def f(): return 1`, `#@ if c: x = 1`), as ytt
 //! takes them, and the errors ytt gives for their misuse, at file:line.
 
-use strake::ytt::{Options, run};
+use strake::cli::template::parse_options;
+use strake::ytt::run;
 
 fn render(files: &[(&str, &str)]) -> Result<String, String> {
     let dir = tempfile::tempdir().unwrap();
@@ -11,7 +12,7 @@ fn render(files: &[(&str, &str)]) -> Result<String, String> {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, body).unwrap();
     }
-    let opts = Options::from_args(&["-f", "."]).unwrap();
+    let opts = parse_options(&["-f", "."]).unwrap();
     run(&opts, dir.path(), &mut || Ok(Vec::new()))
         .map(|o| String::from_utf8(o.stdout).unwrap())
         .map_err(|e| e.to_string())

@@ -5,7 +5,8 @@
 //! `map_key` needing the key on both sides, and `@overlay/match-child-defaults` on a
 //! `@data/values` document.
 
-use strake::ytt::{Options, run};
+use strake::cli::template::parse_options;
+use strake::ytt::run;
 
 fn render_args(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
     let dir = tempfile::tempdir().unwrap();
@@ -14,7 +15,7 @@ fn render_args(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> 
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, body).unwrap();
     }
-    let opts = Options::from_args(args).unwrap();
+    let opts = parse_options(args).unwrap();
     run(&opts, dir.path(), &mut || Ok(Vec::new()))
         .map(|o| String::from_utf8(o.stdout).unwrap())
         .map_err(|e| e.to_string())

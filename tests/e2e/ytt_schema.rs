@@ -6,8 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+use strake::cli::template::parse_options;
+use strake::ytt::run;
 use strake::ytt::schema::user_values::{Problem, check, check_files, load_schema};
-use strake::ytt::{Options, run};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/package")
@@ -21,7 +22,7 @@ fn render(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     }
-    let opts = Options::from_args(args).map_err(|e| e.to_string())?;
+    let opts = parse_options(args).map_err(|e| e.to_string())?;
     run(&opts, dir.path(), &mut || Ok(Vec::new()))
         .map(|o| String::from_utf8(o.stdout).unwrap())
         .map_err(|e| e.to_string())
@@ -310,7 +311,7 @@ fn data_values_file_type_error_names_file_line_and_schema_line() {
     std::fs::write(dir.path().join("schema.yml"), schema).unwrap();
     std::fs::write(dir.path().join("config.yml"), TPL).unwrap();
     std::fs::write(dir.path().join("dv.yml"), "labels:\n  team: true\n").unwrap();
-    let opts = Options::from_args(&[
+    let opts = parse_options(&[
         "-f",
         "schema.yml",
         "-f",
@@ -368,7 +369,7 @@ fn values_check_command_lists_violations_and_sets_exit_status() {
         .arg(&good)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.yml"));
 }
 
@@ -386,7 +387,7 @@ fn setting_a_deprecated_value_warns() {
     )
     .unwrap();
     std::fs::write(dir.path().join("config.yml"), TPL).unwrap();
-    let opts = Options::from_args(&["-f", "."]).unwrap();
+    let opts = parse_options(&["-f", "."]).unwrap();
     let out = run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
     assert_eq!(out.stdout, b"values:\n  old_size: 1\n  size: 3\n");
     assert_eq!(

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use assert_cmd::Command;
-use strake::ytt::{Options, run};
+use strake::cli::template::parse_options;
+use strake::ytt::run;
 
 fn render(files: &[(&str, &str)]) -> Result<String, String> {
     let dir = tempfile::tempdir().unwrap();
@@ -15,7 +16,7 @@ fn render(files: &[(&str, &str)]) -> Result<String, String> {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, body).unwrap();
     }
-    let opts = Options::from_args(&["-f", "."]).unwrap();
+    let opts = parse_options(&["-f", "."]).unwrap();
     run(&opts, dir.path(), &mut || Ok(Vec::new()))
         .map(|o| String::from_utf8(o.stdout).unwrap())
         .map_err(|e| e.to_string())
@@ -276,7 +277,7 @@ fn library_alias_refs_and_library_flags() {
         "refs.yml",
         "#@library/ref \"@~first\"\n#@data/values\n---\nname: from-ref\n",
     );
-    let opts = Options::from_args(&["-f", ".", "--data-value-yaml", "@first:port=8080"]).unwrap();
+    let opts = parse_options(&["-f", ".", "--data-value-yaml", "@first:port=8080"]).unwrap();
     let out = run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),

@@ -9,7 +9,8 @@ use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::{RegistryStore, transport_error};
-use crate::oci::store::{BlobStream, Store, verify_stream};
+use crate::oci::store::Store;
+use crate::oci::stream::{BlobStream, verify_stream};
 use crate::oci::{Digest, OciError, Result};
 
 pub(super) async fn blob_size(store: &RegistryStore, digest: &Digest) -> Result<Option<u64>> {

@@ -7,7 +7,8 @@ use reqwest::{StatusCode, Url};
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::{self, Subject};
 use crate::oci::registry::{RegistryClient, blobs, manifests, tags, upload, upload_stream};
-use crate::oci::store::{BlobStream, Descriptor, ManifestBytes, Store};
+use crate::oci::store::{Descriptor, ManifestBytes, Store};
+use crate::oci::stream::BlobStream;
 use crate::oci::{Digest, OciError, Result};
 
 /// A repository on a registry.

@@ -34,7 +34,8 @@ use crate::oci::registry::RegistryStore;
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
-use crate::oci::store::{BlobStream, Descriptor, Store, verify_stream};
+use crate::oci::store::{Descriptor, Store};
+use crate::oci::stream::{BlobStream, verify_stream};
 use crate::oci::{Digest, OciError, Result};
 
 /// An open upload session.

@@ -37,7 +37,8 @@ use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::transport_error;
 use crate::oci::registry::upload::{cancel, finish, location_of, start};
-use crate::oci::store::{BlobStream, Descriptor};
+use crate::oci::store::Descriptor;
+use crate::oci::stream::BlobStream;
 use crate::oci::{Digest, OciError, Result};
 
 /// What the body stream saw, shared with the request's caller.

@@ -5,10 +5,16 @@
 //! `null` for empty lists and maps, sorted map keys, HTML-safe string escapes), so a
 //! tarball we write is identical to the one imgpkg writes from the same content.
 
-use crate::oci::go_json::write_string as go_string;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+
+use crate::go_json::{GoRelease, write_string};
+
+/// A string as imgpkg's Go writes it.
+fn go_string(out: &mut String, s: &str) {
+    write_string(out, s, GoRelease::Since1_22);
+}
 
 /// One top-level element of `manifest.json`.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]

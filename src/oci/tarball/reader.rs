@@ -12,7 +12,7 @@ use bytes::Bytes;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
-use crate::oci::store::{bytes_stream, verify_stream};
+use crate::oci::stream::{bytes_stream, verify_stream};
 use crate::oci::tarball::model::{ImageDescriptor, ImageOrIndex, IndexDescriptor};
 use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name};
 use crate::oci::{

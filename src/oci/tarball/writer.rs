@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 use tokio_util::io::ReaderStream;
 
-use crate::oci::store::{bytes_stream, verify_stream};
+use crate::oci::stream::{bytes_stream, verify_stream};
 use crate::oci::tarball::model::{
     ConfigDescriptor, ImageDescriptor, ImageOrIndex, IndexDescriptor, LayerDescriptor,
     ManifestDescriptor, encode_manifest_json,
@@ -425,8 +425,14 @@ impl Store for TarballWriter {
         if self.lock().blobs.contains_key(&descriptor.digest) {
             return Ok(());
         }
-        let temp =
-            atomic::spool_verified(self.spool.path(), descriptor, data, &self.location()).await?;
+        let temp = atomic::spool_verified(
+            self.spool.path(),
+            &descriptor.digest,
+            descriptor.size,
+            data,
+            &self.location(),
+        )
+        .await?;
         atomic::commit(temp, &self.spool_path(&descriptor.digest))?;
         self.lock()
             .blobs

@@ -110,12 +110,12 @@ impl Reader<'_> {
     fn string(&mut self, quote: u8) -> Option<SValue> {
         let start = self.i + 1;
         // The closing quote must come before any backslash or line break.
-        let len = crate::byte_search::find_any3(quote, b'\\', b'\n', &self.s[start..])?;
+        let len = memchr::memchr3(quote, b'\\', b'\n', &self.s[start..])?;
         if self.s[start + len] != quote {
             return None;
         }
         let text = &self.s[start..start + len];
-        if crate::byte_search::contains(text, b"\r") {
+        if memchr::memchr(b'\r', text).is_some() {
             return None;
         }
         // A `"""` string: its text would have started with the two quotes found empty.

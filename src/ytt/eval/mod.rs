@@ -4,7 +4,6 @@
 
 pub mod builder;
 pub mod fragment;
-pub mod parse_ahead;
 mod prepare;
 
 use std::cell::RefCell;
@@ -24,7 +23,6 @@ use crate::ytt::starlark::{
 };
 
 use builder::Builder;
-use parse_ahead::{ParseAhead, ParseAheadMode};
 
 /// Options that change evaluation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -64,8 +62,6 @@ pub struct Lib {
     prepared: RefCell<HashMap<String, Rc<Prepared>>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
-    /// Helper threads parsing this library's YAML files ahead of evaluation.
-    ahead: RefCell<Option<ParseAhead>>,
 }
 
 /// A YAML template ready to evaluate: plain documents, or its node templates and its
@@ -107,43 +103,11 @@ impl Lib {
             parsed: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),
             loading: RefCell::new(Vec::new()),
-            ahead: RefCell::new(None),
         })
     }
 
-    /// Starts parsing this library's YAML files on helper threads (see [`parse_ahead`]):
-    /// the files `values_only` keeps, or all of them, in the order a run asks for them
-    /// (values and schema files first, then file order).
-    pub fn start_parse_ahead(&self, mode: ParseAheadMode, values_only: bool) {
-        let is_yaml =
-            |f: &&InputFile| matches!(f.kind, FileKind::YamlTemplate | FileKind::YamlPlain);
-        let mentions_values = |f: &&InputFile| f.mentions_data_values;
-        let values = self.files.iter().filter(is_yaml).filter(mentions_values);
-        let rest = self
-            .files
-            .iter()
-            .filter(is_yaml)
-            .filter(|f| !mentions_values(f) && !values_only);
-        let jobs = values
-            .chain(rest)
-            .map(|f| (f.rel.clone(), self.display(&f.rel), f.bytes.clone()))
-            .collect();
-        *self.ahead.borrow_mut() = ParseAhead::start(mode, jobs);
-    }
-
-    /// Stops the helpers (they finish the file they are on).
-    pub fn stop_parse_ahead(&self) {
-        self.ahead.borrow_mut().take();
-    }
-
-    /// Parses a YAML file of this library (named `name` in positions), taking a helper's
-    /// result when one parsed the same text.
-    fn parse_file(&self, f: &InputFile, src: &str, name: &str) -> Result<DocumentSet, Error> {
-        if let Some(ahead) = &*self.ahead.borrow()
-            && let Some(ds) = ahead.take(&f.rel, name, src)
-        {
-            return Ok(ds);
-        }
+    /// Parses a YAML file of this library (named `name` in positions).
+    fn parse_file(&self, src: &str, name: &str) -> Result<DocumentSet, Error> {
         parse_yaml(src, name)
     }
 
@@ -167,7 +131,7 @@ impl Lib {
         if let Some(ds) = self.parsed.borrow().get(&f.rel) {
             return Ok(ds.clone());
         }
-        let ds = Rc::new(self.parse_file(f, src, &self.display(&f.rel))?);
+        let ds = Rc::new(self.parse_file(src, &self.display(&f.rel))?);
         self.parsed.borrow_mut().insert(f.rel.clone(), ds.clone());
         Ok(ds)
     }
@@ -562,7 +526,7 @@ fn prepare_yaml(
             let cached = lib.parsed.borrow_mut().remove(&f.rel);
             match cached {
                 Some(ds) => ds,
-                None => Rc::new(lib.parse_file(f, src, name)?),
+                None => Rc::new(lib.parse_file(src, name)?),
             }
         }
     };

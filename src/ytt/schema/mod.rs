@@ -42,7 +42,8 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
             continue;
         }
         // Cheap pre-filter: only files mentioning the annotation are parsed.
-        if !f.mentions_data_values || !crate::byte_search::contains(&f.bytes, SCHEMA_ANN.as_bytes())
+        if !f.mentions_data_values
+            || memchr::memmem::find(&f.bytes, SCHEMA_ANN.as_bytes()).is_none()
         {
             continue;
         }
@@ -131,14 +132,14 @@ pub fn inspect(opts: &crate::ytt::Options, schema: Option<&Type>) -> Result<Stri
 
 #[cfg(test)]
 mod tests {
-    use crate::ytt::{Options, run};
+    use crate::ytt::run;
 
     fn render(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
         let dir = tempfile::tempdir().unwrap();
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).unwrap();
         }
-        let opts = Options::from_args(args).map_err(|e| e.to_string())?;
+        let opts = crate::cli::template::parse_options(args).map_err(|e| e.to_string())?;
         run(&opts, dir.path(), &mut || Ok(Vec::new()))
             .map(|o| String::from_utf8(o.stdout).unwrap())
             .map_err(|e| e.to_string())

@@ -244,9 +244,7 @@ pub struct FuncDef {
 }
 
 /// What a statement does. Expressions beside other fields are boxed, so that a statement
-/// takes 120 bytes rather than 256 (a generated program has hundreds of statements; a
-/// list of 256 of them, 30 KiB, then fits the allocator's arena, whose blocks go up to
-/// 32 KiB, instead of taking 36 KiB from the system allocator).
+/// takes 120 bytes rather than 256 (a generated program has hundreds of statements).
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     Expr(Expr),

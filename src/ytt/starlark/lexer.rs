@@ -464,7 +464,7 @@ impl<'a> Lexer<'a> {
         // Most literals are one line with no escape: the text between the quotes as is.
         if !triple {
             let rest = &self.s[self.i..];
-            if let Some(n) = crate::byte_search::find_any3(q, b'\\', b'\n', rest)
+            if let Some(n) = memchr::memchr3(q, b'\\', b'\n', rest)
                 && rest[n] == q
             {
                 let start = self.i;
@@ -480,7 +480,7 @@ impl<'a> Lexer<'a> {
                 return Err((line, col, "unexpected EOF in string".into()));
             }
             // Copy the run of plain characters up to the next quote, backslash or newline.
-            let run = crate::byte_search::find_any3(q, b'\\', b'\n', &self.s[self.i..])
+            let run = memchr::memchr3(q, b'\\', b'\n', &self.s[self.i..])
                 .unwrap_or(self.s.len() - self.i);
             if run > 0 {
                 buf.extend_from_slice(&self.s[self.i..self.i + run]);

@@ -179,11 +179,11 @@ fn count(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 }
 
 fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    crate::byte_search::find(hay, needle)
+    memchr::memmem::find(hay, needle)
 }
 
 fn rfind_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    crate::byte_search::rfind(hay, needle)
+    memchr::memmem::rfind(hay, needle)
 }
 
 fn startswith(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
