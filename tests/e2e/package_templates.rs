@@ -5,28 +5,12 @@
 
 use std::path::Path;
 
-use crate::package_release::{copy_dir, fixture, kctrl_input, strake};
+use crate::package_release::{fixture, offline_kctrl_input, strake};
 use crate::support::cli::{run_err, run_ok};
-
-const RECORDED_REGISTRY: &str = "127.0.0.1:5000";
 
 /// kctrl's fixture, to an OCI layout, its image from a layout with the recorded name.
 fn offline_package(dir: &Path) -> Vec<String> {
-    kctrl_input(dir, RECORDED_REGISTRY);
-    let build = dir.join("package-build.yml");
-    let text = std::fs::read_to_string(&build).unwrap().replace(
-        "image: 127.0.0.1:5000/conformance/package/demo-bundle",
-        "image: oci:bundles/demo",
-    );
-    std::fs::write(&build, text).unwrap();
-    let source = dir.join("image-source");
-    copy_dir(&fixture("images/app"), &source);
-    let index = source.join("index.json");
-    let text = std::fs::read_to_string(&index).unwrap().replace(
-        "\"org.opencontainers.image.ref.name\":\"v1\"",
-        "\"org.opencontainers.image.ref.name\":\"127.0.0.1:5000/conformance/package/app:v1\"",
-    );
-    std::fs::write(&index, text).unwrap();
+    offline_kctrl_input(dir, &dir.join("image-source"));
     vec![
         "--offline".into(),
         "--image-source".into(),
