@@ -35,6 +35,24 @@ spec:
   version: {{ version | tojson }}
 "#;
 
+/// `package release --version 1.2.3 --yes --templates my-templates` in `dir`.
+fn release_with_my_templates(home: &Path, dir: &Path, args: &[String]) -> assert_cmd::Command {
+    let mut command = strake(home);
+    command
+        .current_dir(dir)
+        .args([
+            "package",
+            "release",
+            "--version",
+            "1.2.3",
+            "--yes",
+            "--templates",
+            "my-templates",
+        ])
+        .args(args);
+    command
+}
+
 #[test]
 fn a_users_template_is_used_and_still_validated() {
     let home = tempfile::tempdir().unwrap();
@@ -44,19 +62,7 @@ fn a_users_template_is_used_and_still_validated() {
     std::fs::create_dir(dir.join("my-templates")).unwrap();
     std::fs::write(dir.join("my-templates/package.yml.j2"), LABELLED_PACKAGE).unwrap();
     run_ok(
-        strake(home.path())
-            .current_dir(dir)
-            .env("SOURCE_DATE_EPOCH", "1796029994")
-            .args([
-                "package",
-                "release",
-                "--version",
-                "1.2.3",
-                "--yes",
-                "--templates",
-                "my-templates",
-            ])
-            .args(&args),
+        release_with_my_templates(home.path(), dir, &args).env("SOURCE_DATE_EPOCH", "1796029994"),
     );
     let package = std::fs::read_to_string(
         dir.join("carvel-artifacts/packages/demo.conformance.example.com/package.yml"),
@@ -99,20 +105,7 @@ fn a_users_template_is_used_and_still_validated() {
         ),
     )
     .unwrap();
-    let err = run_err(
-        strake(home.path())
-            .current_dir(dir)
-            .args([
-                "package",
-                "release",
-                "--version",
-                "1.2.3",
-                "--yes",
-                "--templates",
-                "my-templates",
-            ])
-            .args(&args),
-    );
+    let err = run_err(&mut release_with_my_templates(home.path(), dir, &args));
     assert!(
         err.contains("package: package.yml: invalid Package") && err.contains("refname"),
         "{err}"
