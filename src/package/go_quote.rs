@@ -1,25 +1,11 @@
 //! Go's `%q` quoting, for the messages that must read exactly as kapp-controller's
 //! (field errors, semver and range parse errors).
 
-/// `s` quoted as Go's `%q` quotes the ASCII strings these messages carry.
+/// `s` quoted as Go's `%q` quotes the ASCII strings these messages carry: `\"`, `\\`,
+/// `\n`, `\t`, `\r`, other control characters as `\xNN`, the escaping a Starlark string
+/// literal uses too.
 pub(crate) fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32))
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::ytt::compile::text::starlark_string(s)
 }
 
 #[cfg(test)]
