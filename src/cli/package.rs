@@ -238,20 +238,10 @@ fn release(a: ReleaseArgs) -> Result<(), PackageError> {
     if !a.yes {
         prompt_for_bundle(&mut options)?;
     }
-    let mut print = |line: &str| {
-        if json {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
-    };
+    let mut print = progress_printer(json);
     let outcome = runtime()?.block_on(release_package(&options, &mut print))?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&outcome)
-                .map_err(|e| PackageError::Other(e.to_string()))?
-        );
+        print_json(&outcome)?;
     } else {
         println!(
             "Released {} {}: the Package fetches {} (stored at {})",
@@ -298,20 +288,10 @@ fn repository_release(a: RepositoryReleaseArgs) -> Result<(), PackageError> {
         templates: a.templates,
         registry: a.registry.options(),
     };
-    let mut print = |line: &str| {
-        if json {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
-    };
+    let mut print = progress_printer(json);
     let outcome = runtime()?.block_on(release_repository(&options, &mut print))?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&outcome)
-                .map_err(|e| PackageError::Other(e.to_string()))?
-        );
+        print_json(&outcome)?;
     } else {
         println!(
             "Released repository {} {} with {} package versions: {} (stored at {})",
@@ -322,5 +302,25 @@ fn repository_release(a: RepositoryReleaseArgs) -> Result<(), PackageError> {
             outcome.stored_at
         );
     }
+    Ok(())
+}
+
+/// Progress lines: on standard output, or on standard error when `--json` keeps standard
+/// output for the outcome.
+fn progress_printer(json: bool) -> impl FnMut(&str) {
+    move |line: &str| {
+        if json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+}
+
+/// A command's outcome as pretty JSON on standard output.
+fn print_json(outcome: &impl serde::Serialize) -> Result<(), PackageError> {
+    let text =
+        serde_json::to_string_pretty(outcome).map_err(|e| PackageError::Other(e.to_string()))?;
+    println!("{text}");
     Ok(())
 }

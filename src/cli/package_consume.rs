@@ -246,7 +246,9 @@ fn install_manifest(args: &InstallManifestArgs) -> anyhow::Result<()> {
     );
     match &args.output {
         Some(path) => {
-            write_atomically(path, text.as_bytes())?;
+            let mut staged = crate::package::artifacts::Staged::default();
+            staged.add(path, text.as_bytes())?;
+            staged.commit()?;
             eprintln!(
                 "Wrote {} resources to {}",
                 manifest.documents.len(),
@@ -255,24 +257,5 @@ fn install_manifest(args: &InstallManifestArgs) -> anyhow::Result<()> {
         }
         None => print!("{text}"),
     }
-    Ok(())
-}
-
-/// Writes `bytes` to a temporary file next to `path`, then renames it over `path`.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".strake-manifest-")
-        .tempfile_in(parent)
-        .map_err(|e| anyhow::anyhow!("creating a temporary file in '{}': {e}", parent.display()))?;
-    temp.write_all(bytes)
-        .and_then(|()| temp.as_file().sync_all())
-        .map_err(|e| anyhow::anyhow!("writing '{}': {e}", temp.path().display()))?;
-    temp.persist(path)
-        .map_err(|e| anyhow::anyhow!("writing '{}': {}", path.display(), e.error))?;
     Ok(())
 }

@@ -21,15 +21,10 @@ pub struct InputDoc {
 impl InputDoc {
     /// Documents from YAML text (one file's content).
     pub fn parse_all(text: &str, file: &str) -> Result<Vec<InputDoc>, LockError> {
-        let mut set =
-            parse_document_set(text, file).map_err(|e| LockError::Input(e.to_string()))?;
-        set.override_map_keys();
+        let set = parse_document_set(text, file).map_err(|e| LockError::Input(e.to_string()))?;
         Ok(set
-            .docs
-            .iter()
-            .filter(|d| !d.injected)
-            .map(|d| d.value.to_value())
-            .filter(|v| *v != Value::Null)
+            .into_plain_values()
+            .into_iter()
             .enumerate()
             .map(|(i, value)| InputDoc {
                 file: file.to_string(),

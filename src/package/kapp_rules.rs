@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use crate::package::versions::{check_range, go_quote, parse_strict};
+use crate::package::constraints::{Range, parse_strict};
+use crate::package::go_quote::go_quote;
 
 /// One violation: the field path and the message after it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,11 +140,11 @@ pub fn validate_package(doc: &Value) -> Vec<FieldError> {
             continue;
         }
         let constraints = sel.get("constraints").and_then(Value::as_str).unwrap_or("");
-        if let Err(e) = check_range(constraints) {
+        if let Err(e) = Range::parse(constraints) {
             errors.push(invalid(
                 &format!("spec.{selection}.constraints"),
                 constraints,
-                &e,
+                &e.to_string(),
             ));
         }
     }

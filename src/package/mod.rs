@@ -5,7 +5,8 @@
 //! kapp-controller's own rules, and the release of a package and of a repository bundle.
 //!
 //! * [`resources`]: templates and schemas ([`resources::Resources`]).
-//! * [`kapp_rules`], [`versions`]: kapp-controller's Package/PackageMetadata validation.
+//! * [`kapp_rules`]: kapp-controller's Package/PackageMetadata validation (versions and
+//!   constraints parsed by [`constraints`]).
 //! * [`build_files`]: kctrl's build files, read strictly.
 //! * [`release`]: `package release` (render, values schema, lock, bundle, Package).
 //! * [`repository`]: `package repository release` (merge, lock, bundle, PackageRepository).
@@ -26,6 +27,7 @@ pub mod artifacts;
 pub mod available;
 pub mod build_files;
 pub mod constraints;
+mod go_quote;
 pub mod init;
 pub mod install;
 pub mod kapp_rules;
@@ -34,7 +36,6 @@ pub mod repository;
 pub mod resources;
 pub mod source;
 pub mod stores;
-pub mod versions;
 pub mod yaml_doc;
 
 #[cfg(test)]

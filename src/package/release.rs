@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::bundle::push::{PushOptions, push_bundle_untagged, tag_bundle};
+use crate::bundle::push::tag_bundle;
 use crate::lock::{InputDoc, LockOptions, lock_documents};
 use crate::oci::registry::RegistryOptions;
 use crate::package::artifacts::Staged;
@@ -23,7 +23,7 @@ use crate::package::build_files::{
 };
 use crate::package::kapp_rules::{fully_qualified_name_errors, version_errors};
 use crate::package::resources::Resources;
-use crate::package::stores::Destination;
+use crate::package::stores::{BundleStage, PushedBundle};
 use crate::package::yaml_doc::{parse_documents, to_json, to_kctrl_yaml};
 use crate::package::{PackageError, step};
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
@@ -518,40 +518,18 @@ pub async fn release_package(
     ));
 
     // 5. Bundle, pushed without a tag.
-    let stage = tempfile::Builder::new()
-        .prefix(".strake-bundle-")
-        .tempdir_in(dir)
-        .map_err(|source| PackageError::Io {
-            path: dir.clone(),
-            source,
-        })?;
+    let stage = BundleStage::new(dir, ".strake-bundle-")?;
     for rel in &include_paths {
         step("bundle", stage_path(dir, stage.path(), rel))?;
     }
-    let imgpkg = stage.path().join(".imgpkg");
-    std::fs::create_dir_all(&imgpkg).map_err(|source| PackageError::Io {
-        path: imgpkg.clone(),
-        source,
-    })?;
-    std::fs::write(imgpkg.join("images.yml"), &locked.images_lock).map_err(|source| {
-        PackageError::Io {
-            path: imgpkg.join("images.yml"),
-            source,
-        }
-    })?;
-    let dest = step("bundle", Destination::open(&repo, dir, &o.registry).await)?;
-    let (pushed, manifest) = step(
-        "bundle",
-        push_bundle_untagged(
-            dest.store.as_ref(),
-            &[stage.path().to_path_buf()],
-            &PushOptions::default(),
-        )
-        .await,
-    )?;
-    drop(stage);
-    let bundle = dest.digest_reference(&pushed.digest);
-    let stored_at = dest.stored_at(&pushed.digest);
+    stage.write_images_lock(&locked.images_lock)?;
+    let PushedBundle {
+        destination: dest,
+        result: pushed,
+        manifest,
+        reference: bundle,
+        stored_at,
+    } = stage.push_untagged(&repo, dir, &o.registry).await?;
     progress(&format!("bundle: {stored_at} (diff_id {})", pushed.diff_id));
 
     // 6. Package and PackageMetadata, validated, staged.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::bundle::pull::{PullOptions, pull_bundle};
-use crate::bundle::push::{PushOptions, push_bundle_untagged, tag_bundle};
+use crate::bundle::push::tag_bundle;
 use crate::lock::output::images_lock;
 use crate::lock::resolve::Resolved;
 use crate::oci::Reference;
@@ -23,7 +23,7 @@ use crate::package::artifacts::Staged;
 use crate::package::build_files::{PKGREPO_BUILD_FILE, read_documents, read_pkgrepo_build};
 use crate::package::release::{check_released_at, default_tag, load_resources};
 use crate::package::resources::Resources;
-use crate::package::stores::{Destination, open_bundle, open_existing_repository};
+use crate::package::stores::{BundleStage, PushedBundle, open_bundle, open_existing_repository};
 use crate::package::yaml_doc::{parse_documents, to_json, to_kctrl_yaml};
 use crate::package::{PackageError, kapp_rules, step};
 
@@ -427,13 +427,7 @@ pub async fn release_repository(
         "lock: {} package bundles -> .imgpkg/images.yml",
         entries.len()
     ));
-    let stage = tempfile::Builder::new()
-        .prefix(".strake-repo-bundle-")
-        .tempdir_in(dir)
-        .map_err(|source| PackageError::Io {
-            path: dir.clone(),
-            source,
-        })?;
+    let stage = BundleStage::new(dir, ".strake-repo-bundle-")?;
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |source| PackageError::Io { path, source }
@@ -446,24 +440,16 @@ pub async fn release_repository(
             std::fs::copy(&f.source, &to).map_err(io(&f.source))?;
         }
     }
-    let imgpkg = stage.path().join(".imgpkg");
-    std::fs::create_dir_all(&imgpkg).map_err(io(&imgpkg))?;
-    std::fs::write(imgpkg.join("images.yml"), &lock_text).map_err(io(&imgpkg))?;
+    stage.write_images_lock(&lock_text)?;
 
     // 4. Push without a tag, then the PackageRepository.
-    let dest = step("bundle", Destination::open(&repo, dir, &o.registry).await)?;
-    let (pushed, manifest) = step(
-        "bundle",
-        push_bundle_untagged(
-            dest.store.as_ref(),
-            &[stage.path().to_path_buf()],
-            &PushOptions::default(),
-        )
-        .await,
-    )?;
-    drop(stage);
-    let bundle = dest.digest_reference(&pushed.digest);
-    let stored_at = dest.stored_at(&pushed.digest);
+    let PushedBundle {
+        destination: dest,
+        result: _,
+        manifest,
+        reference: bundle,
+        stored_at,
+    } = stage.push_untagged(&repo, dir, &o.registry).await?;
     progress(&format!("bundle: {stored_at}"));
     let doc = step(
         "package repository",

@@ -1,10 +1,89 @@
 //! Where package and repository bundles go and come from: a registry repository or an OCI
 //! image layout (`oci:DIR`), opened from the location string a build file or flag gives.
 
+use std::path::Path;
+
+use crate::bundle::push::{PushOptions, PushResult, push_bundle_untagged};
 use crate::oci::location::{Location, open_destination, open_repository, open_source};
 use crate::oci::registry::RegistryOptions;
+use crate::oci::store::ManifestBytes;
 use crate::oci::{Digest, Store};
 use crate::package::PackageError;
+use crate::package::step;
+
+/// A bundle's directory being assembled under the working directory (removed on drop,
+/// so a failed release leaves nothing behind).
+pub struct BundleStage {
+    dir: tempfile::TempDir,
+}
+
+/// A bundle pushed without a tag: where it went and how Packages and locks name it.
+pub struct PushedBundle {
+    pub destination: Destination,
+    pub result: PushResult,
+    pub manifest: ManifestBytes,
+    /// `repo@sha256:…` as [`Destination::digest_reference`] gives it.
+    pub reference: String,
+    /// Where it really is ([`Destination::stored_at`]).
+    pub stored_at: String,
+}
+
+impl BundleStage {
+    /// A new empty stage in `base`, its name starting with `prefix`.
+    pub fn new(base: &Path, prefix: &str) -> Result<Self, PackageError> {
+        let dir = tempfile::Builder::new()
+            .prefix(prefix)
+            .tempdir_in(base)
+            .map_err(|source| PackageError::Io {
+                path: base.to_path_buf(),
+                source,
+            })?;
+        Ok(BundleStage { dir })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Writes the bundle's `.imgpkg/images.yml`.
+    pub fn write_images_lock(&self, text: &str) -> Result<(), PackageError> {
+        let imgpkg = self.path().join(".imgpkg");
+        let file = imgpkg.join("images.yml");
+        std::fs::create_dir_all(&imgpkg)
+            .and_then(|()| std::fs::write(&file, text))
+            .map_err(|source| PackageError::Io { path: file, source })
+    }
+
+    /// Pushes the staged directory to `repo` (relative layouts taken from `base`) without
+    /// a tag, in the release step `bundle`; the stage is removed afterwards.
+    pub async fn push_untagged(
+        self,
+        repo: &str,
+        base: &Path,
+        registry: &RegistryOptions,
+    ) -> Result<PushedBundle, PackageError> {
+        let destination = step("bundle", Destination::open(repo, base, registry).await)?;
+        let (result, manifest) = step(
+            "bundle",
+            push_bundle_untagged(
+                destination.store.as_ref(),
+                &[self.path().to_path_buf()],
+                &PushOptions::default(),
+            )
+            .await,
+        )?;
+        drop(self);
+        let reference = destination.digest_reference(&result.digest);
+        let stored_at = destination.stored_at(&result.digest);
+        Ok(PushedBundle {
+            destination,
+            result,
+            manifest,
+            reference,
+            stored_at,
+        })
+    }
+}
 
 /// A bundle destination: the store and how to name a digest in it.
 pub struct Destination {

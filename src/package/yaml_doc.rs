@@ -8,15 +8,9 @@ use crate::yaml::{Value, parse_document_set};
 
 /// Every non-empty document of `text`; `origin` names the file in errors.
 pub fn parse_documents(text: &str, origin: &str) -> Result<Vec<Value>, String> {
-    let mut set = parse_document_set(text, origin).map_err(|e| e.to_string())?;
-    set.override_map_keys();
-    Ok(set
-        .docs
-        .iter()
-        .filter(|d| !d.injected)
-        .map(|d| d.value.to_value())
-        .filter(|v| *v != Value::Null)
-        .collect())
+    parse_document_set(text, origin)
+        .map(|set| set.into_plain_values())
+        .map_err(|e| e.to_string())
 }
 
 /// A YAML value as JSON: map keys become strings, integers stay integers.

@@ -385,6 +385,19 @@ impl DocumentSet {
         self.docs.iter().find_map(|d| walk(&d.value))
     }
 
+    /// An untemplated file's documents as plain values: duplicate keys collapsed as
+    /// [`Self::override_map_keys`] does, injected and null documents left out (`{}` and `[]`
+    /// are kept, unlike [`Self::printable_values`]).
+    pub fn into_plain_values(mut self) -> Vec<Value> {
+        self.override_map_keys();
+        self.docs
+            .iter()
+            .filter(|d| !d.injected)
+            .map(|d| d.value.to_value())
+            .filter(|v| *v != Value::Null)
+            .collect()
+    }
+
     /// The printable documents as plain values: injected and empty documents (null, `{}`,
     /// `[]`) are left out, as ytt does when printing.
     pub fn printable_values(&self) -> Vec<Value> {

@@ -117,6 +117,23 @@ fn selected(home: &Path, repo: &str, extra: &[&str]) -> J {
 }
 
 /// Parses a manifest, checks every document against its kind's schema and returns the kinds.
+/// `values check --package REF_NAME --version 0.26.0 --repo REPO VALUES`.
+fn values_check(home: &Path, repo: &str, values: &Path) -> assert_cmd::Command {
+    let mut command = strake(home);
+    command
+        .args([
+            "values",
+            "check",
+            "--package",
+            REF_NAME,
+            "--version",
+            "0.26.0",
+        ])
+        .args(["--repo", repo])
+        .arg(values);
+    command
+}
+
 fn checked_kinds(text: &str) -> (Vec<String>, Vec<J>) {
     let docs = strake::package::yaml_doc::parse_documents(text, "manifest").unwrap();
     let docs: Vec<J> = docs
@@ -281,19 +298,7 @@ fn a_repository_bundle_selects_like_kapp_controller_and_writes_checked_manifests
     assert_eq!(docs[1]["metadata"]["name"], secret_a.as_str());
 
     // values check takes the same Package as its schema.
-    let (out, _) = run_ok(
-        strake(home)
-            .args([
-                "values",
-                "check",
-                "--package",
-                REF_NAME,
-                "--version",
-                "0.26.0",
-            ])
-            .args(["--repo", &repo])
-            .arg(&values_a),
-    );
+    let (out, _) = run_ok(&mut values_check(home, &repo, &values_a));
     assert!(out.contains("valid"), "{out}");
 }
 
@@ -339,19 +344,7 @@ fn bad_input_is_refused_with_every_reason_and_nothing_written() {
         !out.exists(),
         "nothing is written when the values break the schema"
     );
-    let error = run_err(
-        strake(home)
-            .args([
-                "values",
-                "check",
-                "--package",
-                REF_NAME,
-                "--version",
-                "0.26.0",
-            ])
-            .args(["--repo", &repo])
-            .arg(&values),
-    );
+    let error = run_err(&mut values_check(home, &repo, &values));
     assert!(
         error.contains("3 violations") && error.contains("db: \"host\""),
         "{error}"

@@ -452,6 +452,26 @@ fn bad_input_is_refused_naming_file_and_field_with_nothing_written() {
     assert_nothing_written(&dir);
 }
 
+/// kctrl's fixture in `dir`, releasing to the OCI layout `bundles/demo`, with its image in
+/// a layout at `source` whose ref name is the recorded reference
+/// (`127.0.0.1:5000/conformance/package/app:v1`), for `--offline --image-source oci:SOURCE`.
+pub fn offline_kctrl_input(dir: &Path, source: &Path) {
+    kctrl_input(dir, RECORDED_REGISTRY);
+    let build = dir.join("package-build.yml");
+    let text = std::fs::read_to_string(&build).unwrap().replace(
+        "image: 127.0.0.1:5000/conformance/package/demo-bundle",
+        "image: oci:bundles/demo",
+    );
+    std::fs::write(&build, text).unwrap();
+    copy_dir(&fixture("images/app"), source);
+    let index = source.join("index.json");
+    let text = std::fs::read_to_string(&index).unwrap().replace(
+        "\"org.opencontainers.image.ref.name\":\"v1\"",
+        "\"org.opencontainers.image.ref.name\":\"127.0.0.1:5000/conformance/package/app:v1\"",
+    );
+    std::fs::write(&index, text).unwrap();
+}
+
 /// The fixture released offline into an OCI layout, its image resolved from a layout whose
 /// ref name is the recorded reference (`127.0.0.1:5000/conformance/package/app:v1`): with
 /// the recorded address in images.yml the content bundle is kctrl's byte for byte (its
@@ -462,21 +482,8 @@ fn offline_release_to_a_layout_gives_kctrls_diff_id() {
     let home = tempfile::tempdir().unwrap();
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("pkg");
-    kctrl_input(&dir, RECORDED_REGISTRY);
-    let build = dir.join("package-build.yml");
-    let text = std::fs::read_to_string(&build).unwrap().replace(
-        "image: 127.0.0.1:5000/conformance/package/demo-bundle",
-        "image: oci:bundles/demo",
-    );
-    std::fs::write(&build, text).unwrap();
     let source = work.path().join("image-source");
-    copy_dir(&fixture("images/app"), &source);
-    let index = source.join("index.json");
-    let text = std::fs::read_to_string(&index).unwrap().replace(
-        "\"org.opencontainers.image.ref.name\":\"v1\"",
-        "\"org.opencontainers.image.ref.name\":\"127.0.0.1:5000/conformance/package/app:v1\"",
-    );
-    std::fs::write(&index, text).unwrap();
+    offline_kctrl_input(&dir, &source);
     let release = || {
         let (out, _) = run_ok(
             strake(home.path())

@@ -5,28 +5,12 @@
 
 use std::path::Path;
 
-use crate::package_release::{copy_dir, fixture, kctrl_input, strake};
+use crate::package_release::{fixture, offline_kctrl_input, strake};
 use crate::support::cli::{run_err, run_ok};
-
-const RECORDED_REGISTRY: &str = "127.0.0.1:5000";
 
 /// kctrl's fixture, to an OCI layout, its image from a layout with the recorded name.
 fn offline_package(dir: &Path) -> Vec<String> {
-    kctrl_input(dir, RECORDED_REGISTRY);
-    let build = dir.join("package-build.yml");
-    let text = std::fs::read_to_string(&build).unwrap().replace(
-        "image: 127.0.0.1:5000/conformance/package/demo-bundle",
-        "image: oci:bundles/demo",
-    );
-    std::fs::write(&build, text).unwrap();
-    let source = dir.join("image-source");
-    copy_dir(&fixture("images/app"), &source);
-    let index = source.join("index.json");
-    let text = std::fs::read_to_string(&index).unwrap().replace(
-        "\"org.opencontainers.image.ref.name\":\"v1\"",
-        "\"org.opencontainers.image.ref.name\":\"127.0.0.1:5000/conformance/package/app:v1\"",
-    );
-    std::fs::write(&index, text).unwrap();
+    offline_kctrl_input(dir, &dir.join("image-source"));
     vec![
         "--offline".into(),
         "--image-source".into(),
@@ -51,6 +35,24 @@ spec:
   version: {{ version | tojson }}
 "#;
 
+/// `package release --version 1.2.3 --yes --templates my-templates` in `dir`.
+fn release_with_my_templates(home: &Path, dir: &Path, args: &[String]) -> assert_cmd::Command {
+    let mut command = strake(home);
+    command
+        .current_dir(dir)
+        .args([
+            "package",
+            "release",
+            "--version",
+            "1.2.3",
+            "--yes",
+            "--templates",
+            "my-templates",
+        ])
+        .args(args);
+    command
+}
+
 #[test]
 fn a_users_template_is_used_and_still_validated() {
     let home = tempfile::tempdir().unwrap();
@@ -60,19 +62,7 @@ fn a_users_template_is_used_and_still_validated() {
     std::fs::create_dir(dir.join("my-templates")).unwrap();
     std::fs::write(dir.join("my-templates/package.yml.j2"), LABELLED_PACKAGE).unwrap();
     run_ok(
-        strake(home.path())
-            .current_dir(dir)
-            .env("SOURCE_DATE_EPOCH", "1796029994")
-            .args([
-                "package",
-                "release",
-                "--version",
-                "1.2.3",
-                "--yes",
-                "--templates",
-                "my-templates",
-            ])
-            .args(&args),
+        release_with_my_templates(home.path(), dir, &args).env("SOURCE_DATE_EPOCH", "1796029994"),
     );
     let package = std::fs::read_to_string(
         dir.join("carvel-artifacts/packages/demo.conformance.example.com/package.yml"),
@@ -115,20 +105,7 @@ fn a_users_template_is_used_and_still_validated() {
         ),
     )
     .unwrap();
-    let err = run_err(
-        strake(home.path())
-            .current_dir(dir)
-            .args([
-                "package",
-                "release",
-                "--version",
-                "1.2.3",
-                "--yes",
-                "--templates",
-                "my-templates",
-            ])
-            .args(&args),
-    );
+    let err = run_err(&mut release_with_my_templates(home.path(), dir, &args));
     assert!(
         err.contains("package: package.yml: invalid Package") && err.contains("refname"),
         "{err}"

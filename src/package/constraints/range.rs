@@ -8,6 +8,7 @@ use std::cmp::Ordering;
 use semver::Version;
 
 use super::version::{ParseError, parse_strict};
+use crate::package::go_quote::go_quote;
 
 /// Why a constraint string does not parse; the texts are the upstream ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -16,12 +17,20 @@ pub enum RangeError {
     LeadingOr,
     #[error("Last element in range is '||'")]
     TrailingOr,
-    #[error("Could not get version from string: {0:?}")]
+    #[error("Could not get version from string: {}", go_quote(.0))]
     NoVersion(String),
-    #[error("Could not parse Range {term:?}: Could not parse comparator {operator:?} in {term:?}")]
+    #[error(
+        "Could not parse Range {}: Could not parse comparator {} in {}",
+        go_quote(.term),
+        go_quote(.operator),
+        go_quote(.term)
+    )]
     Comparator { term: String, operator: String },
     #[error(
-        "Could not parse Range {term:?}: Could not parse version {version:?} in {term:?}: {error}"
+        "Could not parse Range {}: Could not parse version {} in {}: {error}",
+        go_quote(.term),
+        go_quote(.version),
+        go_quote(.term)
     )]
     Version {
         term: String,
@@ -283,6 +292,30 @@ mod tests {
         assert_eq!(
             Range::parse("1.x.3").unwrap_err().to_string(),
             "Could not get version from string: \"<\""
+        );
+    }
+
+    #[test]
+    fn the_library_quirks_are_kept() {
+        for ok in [
+            ">= 1.0.0 <2.0.0",
+            ">=0.50.0 x",
+            "<1.0.0 || >=2.0.0",
+            "1.2.x",
+        ] {
+            assert!(Range::parse(ok).is_ok(), "{ok}");
+        }
+        // One-character tokens are dropped, so nothing is left.
+        assert_eq!(Range::parse("").unwrap_err(), RangeError::TrailingOr);
+        assert_eq!(Range::parse("*").unwrap_err(), RangeError::TrailingOr);
+        // The `x` of `next` makes the term a wildcard.
+        assert_eq!(
+            Range::parse("2.0.0-next.1").unwrap_err().to_string(),
+            "Could not get version from string: \"<\""
+        );
+        assert_eq!(
+            Range::parse(">=0.50").unwrap_err().to_string(),
+            "Could not parse Range \">=0.50\": Could not parse version \"0.50\" in \">=0.50\": No Major.Minor.Patch elements found"
         );
     }
 

@@ -6,6 +6,8 @@
 
 use semver::{BuildMetadata, Prerelease, Version};
 
+use crate::package::go_quote::go_quote;
+
 /// Why a version string is not strict semver; the texts are the upstream ones.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
@@ -13,21 +15,21 @@ pub enum ParseError {
     Empty,
     #[error("No Major.Minor.Patch elements found")]
     NotThreeParts,
-    #[error("Invalid character(s) found in {0} number {1:?}")]
+    #[error("Invalid character(s) found in {} number {}", .0, go_quote(.1))]
     InvalidNumber(&'static str, String),
-    #[error("{0} number must not contain leading zeroes {1:?}")]
+    #[error("{} number must not contain leading zeroes {}", .0, go_quote(.1))]
     LeadingZero(&'static str, String),
-    #[error("strconv.ParseUint: parsing {0:?}: {1}")]
+    #[error("strconv.ParseUint: parsing {}: {}", go_quote(.0), .1)]
     Number(String, &'static str),
     #[error("Prerelease is empty")]
     EmptyPrerelease,
-    #[error("Numeric PreRelease version must not contain leading zeroes {0:?}")]
+    #[error("Numeric PreRelease version must not contain leading zeroes {}", go_quote(.0))]
     PrereleaseLeadingZero(String),
-    #[error("Invalid character(s) found in prerelease {0:?}")]
+    #[error("Invalid character(s) found in PreRelease {}", go_quote(.0))]
     InvalidPrerelease(String),
-    #[error("Build meta data is empty")]
+    #[error("BuildMeta is empty")]
     EmptyBuild,
-    #[error("Invalid character(s) found in build meta data {0:?}")]
+    #[error("Invalid character(s) found in build meta data {}", go_quote(.0))]
     InvalidBuild(String),
     #[error("Short version cannot contain PreRelease/Build meta data")]
     ShortWithSuffix,
@@ -172,6 +174,37 @@ mod tests {
         assert!(parse_strict("v1.0.0").is_err());
         assert!(parse_relaxed("v1.0.0").is_ok());
         assert!(parse_strict("18446744073709551616.0.0").is_err());
+    }
+
+    #[test]
+    fn strict_errors_read_as_kapp_controller_prints_them() {
+        for ok in [
+            "0.0.0+build.123",
+            "1.0.0-rc.1",
+            "1.0.0-alpha1",
+            "1.0.0-RC.1",
+        ] {
+            assert_eq!(parse_strict(ok).unwrap().to_string(), ok);
+        }
+        let err = |s: &str| parse_strict(s).unwrap_err().to_string();
+        assert_eq!(
+            err("v1.0.0"),
+            "Invalid character(s) found in major number \"v1\""
+        );
+        assert_eq!(err("1.0.0+"), "BuildMeta is empty");
+        assert_eq!(
+            err("1.0.0 "),
+            "Invalid character(s) found in patch number \"0 \""
+        );
+        assert_eq!(
+            err("1.0.0-alpha.01"),
+            "Numeric PreRelease version must not contain leading zeroes \"01\""
+        );
+        assert_eq!(
+            err("1.0.0-rc_1"),
+            "Invalid character(s) found in PreRelease \"rc_1\""
+        );
+        assert_eq!(err(""), "Version string empty");
     }
 
     #[test]
