@@ -1,8 +1,11 @@
 //! Errors of the template engine. Template errors carry the file, line and the text
 //! of the offending template line, and print like
-//! `<message>\n    in <file>:<line>\n      <file>:<line> | <source line>`.
+//! `<message>\n    in <file>:<line>\n      <file>:<line> | <source line>`. Interpreter errors
+//! become engine errors through [`starlark_error`].
 
 use std::fmt;
+
+use crate::ytt::starlark::Error as SError;
 
 /// Where in a template an error happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +108,21 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Converts an interpreter error into an engine error with the template position.
+pub fn starlark_error(e: &SError) -> Error {
+    match &e.pos {
+        Some(p) => Error::at(
+            e.msg.clone(),
+            Position {
+                file: p.file.to_string(),
+                line: p.line as usize,
+                text: e.source_line.clone(),
+            },
+        ),
+        None => Error::msg(e.msg.clone()),
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -9,6 +9,7 @@ pub mod datavalues;
 pub mod error;
 pub mod eval;
 pub mod files;
+pub mod fragment;
 pub mod modules;
 pub mod node;
 pub mod options;
@@ -16,6 +17,7 @@ pub mod overlay;
 pub mod render;
 pub mod schema;
 pub mod starlark;
+pub mod yaml_docs;
 
 use std::path::Path;
 

@@ -3,25 +3,29 @@
 //! `load()`, and holds the library's data values.
 
 pub mod builder;
-pub mod fragment;
 pub mod parse_ahead;
 mod prepare;
+mod schema_source;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::yaml::{self, CommentKind, DocumentSet, Value};
+use crate::yaml::{self, DocumentSet, Value};
 use crate::ytt::compile::program::Program;
 use crate::ytt::compile::{program, text};
+pub use crate::ytt::error::starlark_error;
 use crate::ytt::error::{Error, Position};
 use crate::ytt::files::{FileKind, InputFile};
+pub use crate::ytt::fragment;
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::ast::LineOrigin;
 use crate::ytt::starlark::error::Position as SPosition;
 use crate::ytt::starlark::{
     Env, Error as SError, Module, Thread, Value as SValue, parse_with_origins,
 };
+
+pub use crate::ytt::yaml_docs::{has_doc_annotation, parse_yaml};
 
 use builder::Builder;
 use parse_ahead::{ParseAhead, ParseAheadMode};
@@ -179,35 +183,9 @@ impl Lib {
     }
 }
 
-/// Converts an interpreter error into an engine error with the template position.
-pub fn starlark_error(e: &SError) -> Error {
-    match &e.pos {
-        Some(p) => Error::at(
-            e.msg.clone(),
-            Position {
-                file: p.file.to_string(),
-                line: p.line as usize,
-                text: e.source_line.clone(),
-            },
-        ),
-        None => Error::msg(e.msg.clone()),
-    }
-}
-
 fn utf8(f: &InputFile) -> Result<&str, Error> {
     std::str::from_utf8(&f.bytes)
         .map_err(|_| Error::msg(format!("File '{}' is not valid UTF-8", f.rel)))
-}
-
-/// Parses a YAML file into a document set, mapping syntax errors to engine errors.
-pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
-    yaml::parse_document_set(src, file).map_err(|e| {
-        let line = e.line.unwrap_or(0);
-        Error::at(
-            format!("Unmarshaling YAML template '{file}': {}", e.message),
-            Position::in_source(file, line, src),
-        )
-    })
 }
 
 /// Converts a parsed (untemplated) document set into output documents. Duplicate map
@@ -267,15 +245,6 @@ fn from_yaml_node_owned(n: yaml::Node, file: &Rc<str>) -> Node {
                 .collect(),
         ),
     }
-}
-
-/// True when any document of the set carries annotation `name` (before evaluation).
-pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
-    ds.docs.iter().any(|d| {
-        d.comments
-            .iter()
-            .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
-    })
 }
 
 fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {

@@ -13,18 +13,20 @@ pub mod annotations;
 pub mod check;
 pub mod error;
 pub mod openapi;
+pub mod source;
 pub mod types;
 pub mod user_values;
 pub mod validation;
 pub mod values;
 
 use crate::ytt::error::{Error, Position};
-use crate::ytt::eval::{LibRef, Reuse, eval_yaml_with, has_doc_annotation, parse_yaml};
 use crate::ytt::files::FileKind;
 use crate::ytt::node::Doc;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
+use crate::ytt::yaml_docs::{has_doc_annotation, parse_yaml};
 
+pub use source::SchemaSource;
 pub use types::Type;
 pub use values::ValuesChecker;
 
@@ -34,10 +36,12 @@ use error::{Sources, to_error};
 pub const SCHEMA_ANN: &str = "data/values-schema";
 
 /// Evaluates and merges the schema documents of `lib`; `None` when it has none.
-pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error> {
+pub fn load_schema<L: SchemaSource + Clone + 'static>(
+    lib: &L,
+) -> Result<(Option<types::Type>, Sources), Error> {
     let sources = Sources::of_lib(lib);
     let mut merged: Option<Doc> = None;
-    for f in lib.files.clone() {
+    for f in lib.files().to_vec() {
         if f.kind != FileKind::YamlTemplate || f.library {
             continue;
         }
@@ -55,9 +59,10 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
         if !has_doc_annotation(&ds, SCHEMA_ANN) {
             continue;
         }
-        let ev = eval_yaml_with(lib, &f, Reuse::Keep)
+        let docs = lib
+            .eval_schema_file(&f)
             .map_err(|e| e.context(&format!("Templating file '{name}'")))?;
-        for d in ev.docs {
+        for d in docs {
             if d.meta.has(SCHEMA_ANN) && d.meta.has("library/ref") {
                 return Err(Error::at(
                     "Schema documents for private libraries (@library/ref) are not supported; put the schema in the library itself",

@@ -232,7 +232,7 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         }
         SValue::Tuple(t) => array_node(t, pos)?,
         SValue::Range(_) | SValue::Set(_) => {
-            let (items, _g) = crate::ytt::eval::fragment::items_of(v)?;
+            let (items, _g) = items_of(v)?;
             array_node(&items, pos)?
         }
         SValue::Dict(d) => {
