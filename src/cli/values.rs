@@ -30,7 +30,7 @@ pub struct CheckArgs {
 pub fn run(cmd: &ValuesCommand) -> ExitCode {
     match cmd {
         ValuesCommand::Check(a) => {
-            match crate::ytt::schema::user_values::check_files(&a.schema, &a.values) {
+            match crate::ytt::user_values::check_files(&a.schema, &a.values) {
                 Ok(problems) if problems.is_empty() => {
                     println!("{}: valid", a.values.display());
                     ExitCode::SUCCESS

@@ -17,6 +17,7 @@ pub mod overlay;
 pub mod render;
 pub mod schema;
 pub mod starlark;
+pub mod user_values;
 pub mod yaml_docs;
 
 use std::path::Path;
@@ -44,7 +45,7 @@ fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
         OutputFormat::Json => crate::yaml::json::to_json_stream(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
-        OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
+        OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
     }
 }
 
@@ -65,6 +66,7 @@ pub fn run(
             strict: opts.strict,
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
+        render::module_loader(),
     );
     let inspect_only = opts.data_values_inspect
         || opts.data_values_schema_inspect
@@ -103,7 +105,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
     out.warnings.extend(schema::values::take_warnings());
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
-        out.stdout = schema::inspect(opts, schema.as_ref())?.into_bytes();
+        out.stdout = inspect_schema(opts, schema.as_ref())?.into_bytes();
         return Ok(out);
     }
     if opts.data_values_inspect {
@@ -116,7 +118,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 .map_err(|e| Error::msg(format!("printing YAML: {e}")))?,
             OutputFormat::Json => crate::yaml::json::to_json(&v)
                 .map_err(|e| Error::msg(format!("printing JSON: {e}")))?,
-            OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
+            OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
         };
         out.stdout = s.into_bytes();
         return Ok(out);
@@ -152,4 +154,27 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         }
     }
     Ok(out)
+}
+
+/// `--data-values-schema-inspect -o openapi-v3`: the OpenAPI document of the root
+/// library's schema (with `--openapi-validations`: the extended form). `schema` is the
+/// one the data values pipeline loaded and checked the values against.
+fn inspect_schema(opts: &Options, schema: Option<&schema::Type>) -> Result<String, Error> {
+    if !opts.data_values_schema_inspect {
+        return Err(Error::Usage(
+            "--output openapi-v3: Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
+        ));
+    }
+    if opts.output != OutputFormat::OpenApiV3 {
+        return Err(Error::Usage(
+            "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+        ));
+    }
+    let mode = if opts.openapi_validations {
+        schema::openapi::Mode::Extended
+    } else {
+        schema::openapi::Mode::Ytt048
+    };
+    let doc = schema::openapi::document(schema, mode);
+    crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
 }

@@ -1,11 +1,16 @@
 //! Rendering a library: template every output file in order, take overlay documents
-//! out and apply them to all other documents, drop empty documents.
+//! out and apply them to all other documents, drop empty documents. [`module_loader`]
+//! gives a library the `@ytt:*` modules, with [`RunSteps`] for its private libraries.
 
-use crate::ytt::datavalues::is_values_file;
+use std::path::Path;
+use std::rc::Rc;
+
+use crate::ytt::datavalues::{Pipeline, is_values_file};
 use crate::ytt::error::Error;
-use crate::ytt::eval::{LibRef, eval_text, eval_yaml};
+use crate::ytt::eval::{LibRef, ModuleLoader, eval_text, eval_yaml};
 use crate::ytt::files::FileKind;
-use crate::ytt::node::Doc;
+use crate::ytt::modules::{LibrarySteps, Modules};
+use crate::ytt::node::{Doc, Node};
 use crate::ytt::overlay::{Overlay, is_overlay_doc};
 use crate::ytt::starlark::Thread;
 
@@ -77,4 +82,36 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
         texts,
         yaml_files,
     })
+}
+
+/// What `@ytt:library` puts a private library through: the data values pipeline, then
+/// [`render`].
+pub struct RunSteps;
+
+impl LibrarySteps for RunSteps {
+    fn compute_values(
+        &self,
+        lib: &LibRef,
+        refs: &[Doc],
+        extra: &[Node],
+        flag_refs: &[(String, Node)],
+    ) -> Result<(), Error> {
+        let p = Pipeline {
+            lib,
+            cwd: Path::new("."),
+        };
+        p.run(&[], refs, extra)?;
+        p.apply_flag_refs(flag_refs);
+        Ok(())
+    }
+
+    fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error> {
+        render(lib).map(|r| r.docs)
+    }
+}
+
+/// The module loader of a run's libraries: the `@ytt:*` modules, private libraries
+/// going through [`RunSteps`].
+pub fn module_loader() -> Rc<dyn ModuleLoader> {
+    Rc::new(Modules::new(Rc::new(RunSteps)))
 }

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use strake::ytt::schema::user_values::{Problem, check, check_files, load_schema};
+use strake::ytt::user_values::{Problem, check, check_files, load_schema};
 use strake::ytt::{Options, run};
 
 fn fixtures() -> PathBuf {

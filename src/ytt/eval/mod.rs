@@ -1,6 +1,8 @@
 //! Evaluation: runs compiled templates, Starlark modules and text templates of one
 //! library (the root file set or a private library under `_ytt_lib/`), resolves
-//! `load()`, and holds the library's data values.
+//! `load()` of files within the library, and holds the library's data values. The
+//! `@ytt:*` modules come from the [`ModuleLoader`] the library is handed: they are a
+//! layer above evaluation.
 
 pub mod builder;
 pub mod parse_ahead;
@@ -53,6 +55,8 @@ pub struct Lib {
     /// The data values (a map, or null before any were given).
     pub values: RefCell<Value>,
     pub opts: EvalOpts,
+    /// Resolves the `load()` calls of the library's files.
+    pub loader: Rc<dyn ModuleLoader>,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
@@ -90,9 +94,22 @@ pub enum Reuse {
 
 pub type LibRef = Rc<Lib>;
 
+/// Resolves `load(name)` for the files a library evaluates: the `@ytt:*` modules,
+/// `@lib:path` files of private libraries and paths within the library (through
+/// [`load_file`]). The `modules` layer implements it.
+pub trait ModuleLoader {
+    fn load(&self, lib: &LibRef, thread: &mut Thread, name: &str) -> Result<Module, SError>;
+}
+
 impl Lib {
-    /// A library made of `files` (private library files are split off).
-    pub fn new(name: &str, files: Vec<InputFile>, opts: EvalOpts) -> LibRef {
+    /// A library made of `files` (private library files are split off), whose files load
+    /// modules through `loader`.
+    pub fn new(
+        name: &str,
+        files: Vec<InputFile>,
+        opts: EvalOpts,
+        loader: Rc<dyn ModuleLoader>,
+    ) -> LibRef {
         let (private, own): (Vec<_>, Vec<_>) = files
             .into_iter()
             .partition(|f| f.rel.starts_with("_ytt_lib/") || f.rel.contains("/_ytt_lib/"));
@@ -102,6 +119,7 @@ impl Lib {
             private,
             values: RefCell::new(Value::Null),
             opts,
+            loader,
             refs: RefCell::new(Vec::new()),
             flag_refs: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
@@ -579,7 +597,7 @@ fn run_resolved(
 ) -> Result<Module, Error> {
     let mut thread = Thread::new();
     let l2 = lib.clone();
-    thread.set_loader(move |t, module| crate::ytt::modules::load(&l2, t, module));
+    thread.set_loader(move |t, module| l2.loader.load(&l2, t, module));
     lib.loading.borrow_mut().push(rel.to_string());
     let r = thread.exec_resolved(file, env);
     lib.loading.borrow_mut().pop();

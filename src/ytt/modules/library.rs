@@ -1,26 +1,50 @@
 //! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name)` and its
-//! `with_data_values(...)`, `eval()`, `export(name)` and `data_values()`.
+//! `with_data_values(...)`, `eval()`, `export(name)` and `data_values()`. Computing a
+//! library's data values and rendering it are steps of the run, a layer above the
+//! modules: they come in as [`LibrarySteps`].
 
 use std::any::Any;
 use std::rc::Rc;
 
-use crate::ytt::datavalues::Pipeline;
+use crate::ytt::error::Error;
 use crate::ytt::eval::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
 use crate::ytt::eval::{Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
-use crate::ytt::node::{Node, Pos};
+use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
 
 use super::{SResult, native};
 
+/// The steps of a run that a private library goes through. The run implements them.
+pub trait LibrarySteps {
+    /// Computes `lib`'s data values from its own files, then `refs` (the parent's
+    /// `#@library/ref` documents for it), `extra` (`with_data_values(...)`) and
+    /// `flag_refs` (the parent's `--data-value @name:key=value` flags, plain by key).
+    fn compute_values(
+        &self,
+        lib: &LibRef,
+        refs: &[Doc],
+        extra: &[Node],
+        flag_refs: &[(String, Node)],
+    ) -> Result<(), Error>;
+    /// Templates `lib`'s output files and applies its overlays: its output documents.
+    fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error>;
+}
+
 /// A private library of `parent` by name, with its default data values.
-pub fn private_lib(parent: &LibRef, name: &str) -> SResult<LibRef> {
-    build(parent, name, name, &[])
+pub fn private_lib(parent: &LibRef, name: &str, steps: &Rc<dyn LibrarySteps>) -> SResult<LibRef> {
+    build(parent, name, name, &[], steps)
 }
 
 /// Builds library `name` of `parent`; `refname` (its alias, or its name) selects the
 /// `#@library/ref` documents and `@ref:` flags meant for it.
-fn build(parent: &LibRef, name: &str, refname: &str, extra: &[Node]) -> SResult<LibRef> {
+fn build(
+    parent: &LibRef,
+    name: &str,
+    refname: &str,
+    extra: &[Node],
+    steps: &Rc<dyn LibrarySteps>,
+) -> SResult<LibRef> {
     let prefix = format!("_ytt_lib/{name}/");
     let files: Vec<_> = parent
         .private
@@ -45,8 +69,7 @@ fn build(parent: &LibRef, name: &str, refname: &str, extra: &[Node]) -> SResult<
     } else {
         format!("{}/_ytt_lib/{name}", parent.name)
     };
-    let lib = Lib::new(&lname, files, parent.opts);
-    let cwd = std::path::Path::new(".");
+    let lib = Lib::new(&lname, files, parent.opts, parent.loader.clone());
     let refs: Vec<_> = parent
         .refs
         .borrow()
@@ -54,9 +77,6 @@ fn build(parent: &LibRef, name: &str, refname: &str, extra: &[Node]) -> SResult<
         .filter(|(r, _)| r.trim_start_matches('@') == refname)
         .map(|(_, d)| d.clone())
         .collect();
-    let p = Pipeline { lib: &lib, cwd };
-    p.run(&[], &refs, extra)
-        .map_err(|e| SError::new(e.to_string()))?;
     let flag_refs: Vec<(String, Node)> = parent
         .flag_refs
         .borrow()
@@ -64,7 +84,9 @@ fn build(parent: &LibRef, name: &str, refname: &str, extra: &[Node]) -> SResult<
         .filter(|(r, _, _)| r == refname)
         .map(|(_, k, n)| (k.clone(), n.clone()))
         .collect();
-    p.apply_flag_refs(&flag_refs);
+    steps
+        .compute_values(&lib, &refs, extra, &flag_refs)
+        .map_err(|e| SError::new(e.to_string()))?;
     Ok(lib)
 }
 
@@ -75,12 +97,13 @@ struct Handle {
     name: String,
     alias: Option<String>,
     extra: Vec<Node>,
+    steps: Rc<dyn LibrarySteps>,
 }
 
 impl Handle {
     fn lib(&self) -> SResult<LibRef> {
         let refname = self.alias.as_deref().unwrap_or(&self.name);
-        build(&self.parent, &self.name, refname, &self.extra)
+        build(&self.parent, &self.name, refname, &self.extra, &self.steps)
     }
 }
 
@@ -100,8 +123,11 @@ impl HostValue for Handle {
             }),
             "eval" => native("eval", move |_t, _a| {
                 let lib = h.lib()?;
-                let r = crate::ytt::render::render(&lib).map_err(|e| SError::new(e.to_string()))?;
-                Ok(Fragment::value(Frag::DocSet(r.docs)))
+                let docs = h
+                    .steps
+                    .render(&lib)
+                    .map_err(|e| SError::new(e.to_string()))?;
+                Ok(Fragment::value(Frag::DocSet(docs)))
             }),
             "data_values" => native("data_values", move |_t, _a| {
                 let lib = h.lib()?;
@@ -162,8 +188,9 @@ impl HostValue for Handle {
     }
 }
 
-pub fn module(lib: &LibRef) -> Module {
+pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
     let l = lib.clone();
+    let steps = steps.clone();
     super::module(
         "@ytt:library",
         vec![(
@@ -197,6 +224,7 @@ pub fn module(lib: &LibRef) -> Module {
                     name,
                     alias,
                     extra: Vec::new(),
+                    steps: steps.clone(),
                 })))
             }),
         )],

@@ -235,8 +235,7 @@ impl Expects {
                     .map_err(|_| format!("Expected expects string '{s}' to be 'N+'"))
             }
             SValue::List(_) | SValue::Tuple(_) => {
-                let (items, _g) =
-                    crate::ytt::fragment::items_of(v).map_err(|e| e.msg.clone())?;
+                let (items, _g) = crate::ytt::fragment::items_of(v).map_err(|e| e.msg.clone())?;
                 let mut out = Vec::new();
                 for i in items {
                     out.push(Expects::parse(&i)?);

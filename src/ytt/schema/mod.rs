@@ -6,8 +6,8 @@
 //!   ones into the first as overlays, and builds the root [`types::Type`].
 //! * [`values::ValuesChecker`] is what the data values pipeline calls.
 //! * [`openapi`] prints the export like ytt 0.48 (optionally with validation keywords).
-//! * [`user_values`] checks a user's values file against an exported schema with the
-//!   `jsonschema` crate (`strake values check`).
+//! * [`source::SchemaSource`] is how the schema reads its library (files, parsed YAML,
+//!   evaluated schema documents) without calling the evaluator, a layer above it.
 
 pub mod annotations;
 pub mod check;
@@ -15,7 +15,6 @@ pub mod error;
 pub mod openapi;
 pub mod source;
 pub mod types;
-pub mod user_values;
 pub mod validation;
 pub mod values;
 
@@ -104,30 +103,6 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
     };
     let ty = types::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
     Ok((Some(ty), sources))
-}
-
-/// `--data-values-schema-inspect -o openapi-v3`: the OpenAPI document of the root
-/// library's schema (with `--openapi-validations`: the extended form). `schema` is the
-/// one the data values pipeline loaded and checked the values against.
-pub fn inspect(opts: &crate::ytt::Options, schema: Option<&Type>) -> Result<String, Error> {
-    use crate::ytt::OutputFormat;
-    if !opts.data_values_schema_inspect {
-        return Err(Error::Usage(
-            "--output openapi-v3: Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
-        ));
-    }
-    if opts.output != OutputFormat::OpenApiV3 {
-        return Err(Error::Usage(
-            "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
-        ));
-    }
-    let mode = if opts.openapi_validations {
-        openapi::Mode::Extended
-    } else {
-        openapi::Mode::Ytt048
-    };
-    let doc = openapi::document(schema, mode);
-    crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
 }
 
 #[cfg(test)]
