@@ -10,6 +10,7 @@
 //!   evaluated schema documents) without calling the evaluator, a layer above it.
 
 pub mod annotations;
+pub mod build;
 pub mod check;
 pub mod error;
 pub mod openapi;
@@ -101,7 +102,7 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
     let Some(doc) = merged else {
         return Ok((None, sources));
     };
-    let ty = types::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
+    let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
     Ok((Some(ty), sources))
 }
 
