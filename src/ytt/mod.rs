@@ -3,6 +3,30 @@
 //!
 //! [`run`] is what `strake template` calls: it reads the `-f` inputs, computes data
 //! values, renders every template, applies overlays and prints like ytt 0.48.
+//!
+//! # Layers
+//!
+//! A module uses modules of its own layer and of the layers below, never one above, and
+//! outside the interpreter no files import each other in a circle
+//! (`cargo test --test e2e ytt_layers` reads this list and the `use` lines and checks
+//! both). Bottom to top:
+//!
+//! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
+//!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
+//! 2. `error`, `files`, `node`, `yaml_docs`, `fragment`: engine errors with positions
+//!    ([`error::starlark_error`] maps the interpreter's), the input files, the node tree,
+//!    input YAML before evaluation, and the conversions between nodes, plain values and
+//!    Starlark values.
+//! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
+//!    (matchers, `via=`, validations) through the interpreter's `Thread::call`, and the
+//!    schema reads its library through [`schema::SchemaSource`].
+//! 4. `compile`, `eval`: templates compiled to Starlark programs and evaluated into
+//!    nodes. `load()` goes to the [`eval::ModuleLoader`] each library is handed.
+//! 5. `modules`: the `@ytt:*` modules, implementing that loader ([`modules::Modules`]);
+//!    `@ytt:library` gets the data values and render steps as [`modules::LibrarySteps`].
+//! 6. `datavalues`, `render`, `options`, `user_values` and this module: data values,
+//!    rendering (with [`render::RunSteps`] and [`render::module_loader`]), the run's
+//!    options, `strake values check`, and [`run`].
 
 pub mod compile;
 pub mod datavalues;

@@ -30,6 +30,7 @@ mod registry_tls;
 mod tarball;
 mod ytt_conformance;
 mod ytt_language;
+mod ytt_layers;
 mod ytt_many_files;
 mod ytt_node_sugar;
 mod ytt_output_roundtrip;
