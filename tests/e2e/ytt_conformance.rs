@@ -25,7 +25,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("node-sugar", 28),
     ("fragments", 27),
     ("assert", 28),
-    ("modules", 51),
+    ("modules", 52),
     ("text-templates", 26),
     ("comments", 19),
     ("keys-strict", 10),

@@ -373,3 +373,29 @@ type: #@ type(other)
     ]);
     assert_eq!(out, "a: 2\n");
 }
+
+#[test]
+fn library_with_data_values_schema_extends_the_schema() {
+    let files = [
+        (
+            "_ytt_lib/app/schema.yml",
+            "#@data/values-schema\n---\nname: app\nreplicas: 1\n",
+        ),
+        (
+            "_ytt_lib/app/out.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n#@ def extra_schema():\n#@overlay/match missing_ok=True\nlimits:\n  cpu: \"\"\n#@ end\n#@ app = library.get(\"app\").with_data_values_schema(extra_schema())\n--- #@ template.replace(app.with_data_values({\"limits\": {\"cpu\": \"1\"}}).eval())\n",
+        ),
+    ];
+    assert_eq!(
+        render(&files),
+        "name: app\nreplicas: 1\nlimits:\n  cpu: \"1\"\n"
+    );
+    let mut bad = files;
+    bad[2].1 = "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"app\").with_data_values({\"replicas\": \"two\"}).eval()\n";
+    let err = render_err(&bad);
+    assert!(err.contains("replicas"), "{err}");
+}

@@ -53,6 +53,9 @@ pub struct Lib {
     pub refs: RefCell<Vec<(String, Doc)>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
+    /// Schema documents overlaid on the library's own schema, in order
+    /// (`library.get(...).with_data_values_schema(...)`).
+    pub extra_schemas: RefCell<Vec<Node>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Parsed YAML files by relative path: each file is parsed once per run although the
     /// values, schema and render stages all look at it.
@@ -100,6 +103,7 @@ impl Lib {
             opts,
             refs: RefCell::new(Vec::new()),
             flag_refs: RefCell::new(Vec::new()),
+            extra_schemas: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),

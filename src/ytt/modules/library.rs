@@ -1,5 +1,6 @@
 //! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name)` and its
-//! `with_data_values(...)`, `eval()`, `export(name)` and `data_values()`.
+//! `with_data_values(...)`, `with_data_values_schema(...)`, `eval()`, `export(name)` and
+//! `data_values()`.
 
 use std::any::Any;
 use std::rc::Rc;
@@ -44,6 +45,8 @@ struct Handle {
     alias: Option<String>,
     /// `with_data_values(values, plain=...)`, in call order.
     extra: Vec<(Node, bool)>,
+    /// `with_data_values_schema(schema)`, in call order.
+    schemas: Vec<Node>,
     opts: EvalOpts,
 }
 
@@ -55,6 +58,7 @@ impl Handle {
             name,
             alias,
             extra: Vec::new(),
+            schemas: Vec::new(),
             opts,
         }
     }
@@ -88,6 +92,9 @@ impl Handle {
             format!("{}/_ytt_lib/{name}", parent.name)
         };
         let lib = Lib::new(&lname, files, self.opts);
+        lib.extra_schemas
+            .borrow_mut()
+            .extend(self.schemas.iter().cloned());
         let alias = self.alias.as_deref();
         let mut refs = Vec::new();
         for (r, d) in parent.refs.borrow().iter() {
@@ -129,6 +136,13 @@ impl HostValue for Handle {
                 let plain = v[1].as_ref().is_some_and(|p| p.truth());
                 let mut h2 = h.clone();
                 h2.extra.push((node, plain));
+                Ok(Value::host(h2))
+            }),
+            "with_data_values_schema" => native("with_data_values_schema", move |_t, a| {
+                let v = a.unpack("with_data_values_schema", &["schema"])?;
+                let node = starlark_to_node(v[0].as_ref().expect("schema"), &Pos::default())?;
+                let mut h2 = h.clone();
+                h2.schemas.push(node);
                 Ok(Value::host(h2))
             }),
             "eval" => native("eval", move |_t, _a| {
@@ -185,10 +199,16 @@ impl HostValue for Handle {
         }))
     }
     fn attr_names(&self) -> Vec<String> {
-        ["data_values", "eval", "export", "with_data_values"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+        [
+            "data_values",
+            "eval",
+            "export",
+            "with_data_values",
+            "with_data_values_schema",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
     }
     fn as_any(&self) -> &dyn Any {
         self
