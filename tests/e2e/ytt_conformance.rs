@@ -24,7 +24,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("schema", 63),
     ("node-sugar", 28),
     ("fragments", 27),
-    ("assert", 28),
+    ("assert", 29),
     ("modules", 52),
     ("text-templates", 26),
     ("comments", 19),
