@@ -399,3 +399,23 @@ fn library_with_data_values_schema_extends_the_schema() {
     let err = render_err(&bad);
     assert!(err.contains("replicas"), "{err}");
 }
+
+#[test]
+fn struct_bind_and_url_query_rules() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:struct\", \"struct\")\n#@ load(\"@ytt:url\", \"url\")\n#@ def add(num, right):\n#@   return num.val + right\n#@ end\n#@ num = struct.make(val=123)\n#@ calc = struct.make(add=struct.bind(add, num))\nbound: #@ calc.add(3)\nbound_and_made: #@ struct.make_and_bind(num, add=add).add(4)\nquery: #@ url.query_params_decode(\"x=1&y=2&y=3&z\")\nencoded: #@ url.query_params_encode({\"y\": [\"2\", \"3\"], \"x\": [\"a b\"], \"z\": [\"\"]})\n",
+    )]);
+    assert_eq!(
+        out,
+        "bound: 126\nbound_and_made: 127\nquery:\n  x:\n  - \"1\"\n  \"y\":\n  - \"2\"\n  - \"3\"\n  z:\n  - \"\"\nencoded: x=a+b&y=2&y=3&z=\n"
+    );
+    let err = render_err(&[(
+        "config.yml",
+        "#@ load(\"@ytt:url\", \"url\")\nq: #@ url.query_params_decode(\"x=1;z\")\n",
+    )]);
+    assert!(
+        err.contains("invalid semicolon separator in query"),
+        "{err}"
+    );
+}

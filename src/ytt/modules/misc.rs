@@ -129,6 +129,30 @@ pub fn struct_module() -> Module {
                 }),
             ),
             (
+                "bind",
+                native("struct.bind", |_t, a| {
+                    // struct.bind(f, *args): f with its first arguments fixed.
+                    let Some((f, bound)) = a.pos.split_first() else {
+                        return Err(SError::new("struct.bind: expected at least 1 argument"));
+                    };
+                    let (f, bound) = (f.clone(), bound.to_vec());
+                    Ok(Value::native(
+                        "struct.bind",
+                        move |t: &mut Thread, args: &Args| {
+                            let mut pos = bound.clone();
+                            pos.extend(args.pos.iter().cloned());
+                            t.call(
+                                &f,
+                                Args {
+                                    pos,
+                                    kwargs: args.kwargs.clone(),
+                                },
+                            )
+                        },
+                    ))
+                }),
+            ),
+            (
                 "encode",
                 native("struct.encode", |_t, a| {
                     let v = a.positional("struct.encode", 1, 1)?;
