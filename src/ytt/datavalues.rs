@@ -43,7 +43,7 @@ impl Pipeline<'_> {
         schema: Option<&dyn ValuesSchema>,
         flags: &[DataValueFlag],
         refs: &[Doc],
-        extra: &[Node],
+        extra: &[(Node, bool)],
     ) -> Result<(), Error> {
         self.run_inner(schema, flags, refs, extra).map(drop)
     }
@@ -71,15 +71,15 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
 }
 
 impl Pipeline<'_> {
-    /// Evaluates the values files, then applies `extra` overlays (library
-    /// `with_data_values`) and the flags; stores the result in the library. Returns the
-    /// library's values schema (its root type), if it has one, as the values were checked
-    /// against it.
+    /// Evaluates the values files, then applies `extra` values (library
+    /// `with_data_values`: as an overlay, or merged plainly when their flag is set) and the
+    /// flags; stores the result in the library. Returns the library's values schema (its
+    /// root type), if it has one, as the values were checked against it.
     pub fn run(
         &self,
         flags: &[DataValueFlag],
         refs: &[Doc],
-        extra: &[Node],
+        extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         self.run_inner(None, flags, refs, extra)
     }
@@ -101,7 +101,7 @@ impl Pipeline<'_> {
         schema: Option<&dyn ValuesSchema>,
         flags: &[DataValueFlag],
         refs: &[Doc],
-        extra: &[Node],
+        extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
         // source type-checked before it is merged, defaults of new nodes filled after,
@@ -151,9 +151,17 @@ impl Pipeline<'_> {
             apply_values_doc(&mut values, d)?;
             checker.fill(&mut values);
         }
-        for e in extra {
+        for (e, plain) in extra {
             checker.check_value(e, "Overlaying additional data values", None)?;
-            plain_merge_into(&mut values, e);
+            if *plain {
+                plain_merge_into(&mut values, e);
+            } else {
+                let doc = Doc {
+                    value: e.clone(),
+                    meta: Meta::default(),
+                };
+                apply_values_doc(&mut values, &doc)?;
+            }
             checker.fill(&mut values);
         }
         self.apply_flags(&mut values, flags, &mut checker)?;

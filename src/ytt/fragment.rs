@@ -80,6 +80,27 @@ impl HostValue for Fragment {
             }
         }
     }
+    /// A map fragment is a mapping (`**m()`, `dict(m())`).
+    fn items(&self) -> Option<Vec<(SValue, SValue)>> {
+        match &self.0 {
+            Frag::Map(items) => Some(
+                items
+                    .iter()
+                    .map(|i| (scalar_to_starlark(&i.key), node_to_starlark(&i.value)))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+    /// As in ytt, two fragments cannot be compared; a fragment differs from any other value.
+    fn equals(&self, other: &SValue) -> SResult<bool> {
+        match other {
+            SValue::Host(o) if o.as_any().is::<Fragment>() => {
+                Err(SError::new("yamlfragment.CompareSameType: Not implemented"))
+            }
+            _ => Ok(false),
+        }
+    }
     fn iterate(&self) -> Option<Vec<SValue>> {
         Some(self.items_as_values())
     }
@@ -113,6 +134,8 @@ fn key_repr(v: &SValue) -> String {
     crate::ytt::starlark::repr(v)
 }
 
+/// An array or document set fragment is looked up like a mapping from positions: an
+/// index outside `0..len` (negative ones too, as in ytt) is a missing key.
 fn index_of(key: &SValue, len: usize) -> SResult<usize> {
     let i = key.as_int().ok_or_else(|| {
         SError::new(format!(
@@ -120,11 +143,10 @@ fn index_of(key: &SValue, len: usize) -> SResult<usize> {
             key.type_name()
         ))
     })?;
-    let j = if i < 0 { i + len as i128 } else { i };
-    if j < 0 || j >= len as i128 {
-        return Err(SError::new(format!("index {i} out of range [0:{len}]")));
+    if i < 0 || i >= len as i128 {
+        return Err(SError::new(format!("key {i} not in yamlfragment")));
     }
-    Ok(j as usize)
+    Ok(i as usize)
 }
 
 /// The plain value of a fragment (documents become an array).

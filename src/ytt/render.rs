@@ -93,7 +93,7 @@ impl LibrarySteps for RunSteps {
         &self,
         lib: &LibRef,
         refs: &[Doc],
-        extra: &[Node],
+        extra: &[(Node, bool)],
         flag_refs: &[(String, Node)],
     ) -> Result<(), Error> {
         let p = Pipeline {

@@ -205,3 +205,217 @@ type: #@ type(assert.min(1))
         "{err}"
     );
 }
+
+#[test]
+fn fragments_as_mappings_values_and_their_errors() {
+    let lib = "#@ def m():\na: 1\nb: [1, 2]\n#@ end\n---\n#@ def items():\n- x\n- y\n#@ end\n---\n#@ def docs():\n---\nfirst: 1\n---\nsecond: 2\n#@ end\n";
+    let out = render(&[(
+        "config.yml",
+        &format!(
+            "{lib}---\nas_dict: #@ dict(**m())\nkeys: #@ [k for k in m()]\nfirst: #@ items()[0]\nnot_dict: #@ m() == {{\"a\": 1}}\n"
+        ),
+    )]);
+    assert_eq!(
+        out,
+        "as_dict:\n  a: 1\n  b:\n  - 1\n  - 2\nkeys:\n- a\n- b\nfirst: x\nnot_dict: false\n"
+    );
+    for (body, message) in [
+        ("x: #@ items()[-1]\n", "key -1 not in yamlfragment"),
+        ("x: #@ items()[2]\n", "key 2 not in yamlfragment"),
+        (
+            "x: #@ m() == m()\n",
+            "yamlfragment.CompareSameType: Not implemented",
+        ),
+        (
+            "x: #@ docs()\n",
+            "map items can only contain arrays, maps, or scalars; this is a document set",
+        ),
+        (
+            "x:\n- #@ docs()\n",
+            "array items can only contain arrays, maps, or scalars; this is a document set",
+        ),
+        (
+            "#@ load(\"@ytt:struct\", \"struct\")\nx: #@ struct.encode(m())\n",
+            "unknown type *yamlmeta.Map for conversion to starlark value",
+        ),
+    ] {
+        let err = render_err(&[("config.yml", &format!("{lib}---\n{body}"))]);
+        assert!(err.contains(message), "{body}: {err}");
+        assert!(err.contains("config.yml:"), "{body}: {err}");
+    }
+}
+
+#[test]
+fn computed_values_template_value_and_ambiguous_nodes() {
+    let out = render(&[(
+        "config.yml",
+        "#@template/value \"from-annotation\"\ninline: #@ \"from-inline\"\n#@template/value 1\n#@template/value 2\nstacked:\n#@template/value \"only\"\nplain:\n",
+    )]);
+    assert_eq!(out, "inline: from-inline\nstacked: 2\nplain: only\n");
+    let err = render_err(&[("config.yml", "key: #@ {\"a\": 1}\n  sub: 2\n")]);
+    assert!(
+        err.contains("to have either computed or YAML value, but found both"),
+        "{err}"
+    );
+    assert!(err.contains("config.yml:1"), "{err}");
+    let err = render_err(&[(
+        "config.yml",
+        "#@ def pick(kind):\n#@   if kind == \"none\":\n#@     return None\n#@   end\nname: #@ kind\n#@ end\nvalue: #@ pick(\"none\")\n",
+    )]);
+    assert!(err.contains("return before the first YAML node"), "{err}");
+    assert!(err.contains("config.yml:3"), "{err}");
+}
+
+#[test]
+fn text_templated_keys_inside_functions() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:template\", \"template\")\n#@ def entry(name, port):\n#@yaml/text-templated-strings\n(@= name @)_port: #@ port\n#@ end\nports:\n  #@ for name, port in [(\"http\", 80), (\"https\", 443)]:\n  _: #@ template.replace(entry(name, port))\n  #@ end\none: #@ entry(\"x\", 1)\n",
+    )]);
+    assert_eq!(
+        out,
+        "ports:\n  http_port: 80\n  https_port: 443\none:\n  x_port: 1\n"
+    );
+}
+
+#[test]
+fn text_templated_keys_values_and_block_scalars() {
+    let out = render(&[(
+        "config.yml",
+        "#@ region = \"eu\"\n#@ zone = \"b\"\n#@yaml/text-templated-strings\n---\nplacement:\n  primary_(@= region @): \"zone (@= zone @) first\"\n  script: |\n    echo (@= region @)\n    (@ for z in [\"a\", zone]: @)zone-(@= z @);(@ end @)\n",
+    )]);
+    assert_eq!(
+        out,
+        "placement:\n  primary_eu: zone b first\n  script: |\n    echo eu\n    zone-a;zone-b;\n"
+    );
+}
+
+#[test]
+fn only_library_files_can_be_loaded() {
+    let err = render_err(&[
+        (
+            "config.yml",
+            "#@ load(\"plain.txt\", \"f\")\nvalue: #@ f()\n",
+        ),
+        ("plain.txt", "(@ def f(): @)x(@ end @)"),
+    ]);
+    assert!(err.contains("to be a library file, but was not"), "{err}");
+    assert!(err.contains("config.yml:1"), "{err}");
+    let out = render(&[
+        (
+            "config.yml",
+            "#@ load(\"helpers.lib.txt\", \"f\")\nvalue: #@ f()\n",
+        ),
+        ("helpers.lib.txt", "(@ def f(): @)x(@ end @)"),
+    ]);
+    assert_eq!(out, "value: x\n");
+}
+
+#[test]
+fn library_refs_aliases_with_data_values_and_get_options() {
+    let pet = [
+        (
+            "_ytt_lib/pet/values.yml",
+            "#@data/values\n---\nkind: generic\nvaccinated: false\ntags: [base]\n",
+        ),
+        (
+            "_ytt_lib/pet/doc.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+        (
+            "dog-values.yml",
+            "#@data/values\n#@library/ref \"@pet~dog\"\n---\nkind: beagle\n",
+        ),
+        (
+            "cat-values.yml",
+            "#@data/values\n#@library/ref \"@~cat\"\n---\nkind: siamese\n",
+        ),
+    ];
+    let config = r#"#@ load("@ytt:library", "library")
+#@ def plain_tags():
+tags: [plain]
+#@ end
+#@ cat = library.get("pet", alias="cat")
+#@ dog = library.get("pet", alias="dog")
+#@ other = library.get("pet")
+---
+cat: #@ cat.eval()[0]
+dog: #@ dog.with_data_values({"tags": ["more"]}).eval()[0]
+plain: #@ other.with_data_values(plain_tags(), plain=True).data_values()
+type: #@ type(other)
+"#;
+    let mut files: Vec<(&str, &str)> = pet.to_vec();
+    files.push(("config.yml", config));
+    let out = render(&files);
+    assert_eq!(
+        out,
+        "cat:\n  kind: siamese\n  vaccinated: false\n  tags:\n  - base\ndog:\n  kind: beagle\n  vaccinated: false\n  tags:\n  - base\n  - more\nplain:\n  kind: generic\n  vaccinated: false\n  tags:\n  - plain\ntype: module\n"
+    );
+    let mut files: Vec<(&str, &str)> = pet.to_vec();
+    files.push((
+        "config.yml",
+        "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"pet\").with_data_values({\"knd\": 1}).eval()\n",
+    ));
+    let err = render_err(&files);
+    assert!(
+        err.contains("Expected number of matched nodes to be 1, but was 0"),
+        "{err}"
+    );
+    let out = render(&[
+        (
+            "_ytt_lib/loose/doc.yml",
+            "#@ x = 1\n# plain comment\na: 1\na: 2\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"loose\", ignore_unknown_comments=True, implicit_map_key_overrides=True).eval())\n",
+        ),
+    ]);
+    assert_eq!(out, "a: 2\n");
+}
+
+#[test]
+fn library_with_data_values_schema_extends_the_schema() {
+    let files = [
+        (
+            "_ytt_lib/app/schema.yml",
+            "#@data/values-schema\n---\nname: app\nreplicas: 1\n",
+        ),
+        (
+            "_ytt_lib/app/out.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n#@ def extra_schema():\n#@overlay/match missing_ok=True\nlimits:\n  cpu: \"\"\n#@ end\n#@ app = library.get(\"app\").with_data_values_schema(extra_schema())\n--- #@ template.replace(app.with_data_values({\"limits\": {\"cpu\": \"1\"}}).eval())\n",
+        ),
+    ];
+    assert_eq!(
+        render(&files),
+        "name: app\nreplicas: 1\nlimits:\n  cpu: \"1\"\n"
+    );
+    let mut bad = files;
+    bad[2].1 = "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"app\").with_data_values({\"replicas\": \"two\"}).eval()\n";
+    let err = render_err(&bad);
+    assert!(err.contains("replicas"), "{err}");
+}
+
+#[test]
+fn struct_bind_and_url_query_rules() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:struct\", \"struct\")\n#@ load(\"@ytt:url\", \"url\")\n#@ def add(num, right):\n#@   return num.val + right\n#@ end\n#@ num = struct.make(val=123)\n#@ calc = struct.make(add=struct.bind(add, num))\nbound: #@ calc.add(3)\nbound_and_made: #@ struct.make_and_bind(num, add=add).add(4)\nquery: #@ url.query_params_decode(\"x=1&y=2&y=3&z\")\nencoded: #@ url.query_params_encode({\"y\": [\"2\", \"3\"], \"x\": [\"a b\"], \"z\": [\"\"]})\n",
+    )]);
+    assert_eq!(
+        out,
+        "bound: 126\nbound_and_made: 127\nquery:\n  x:\n  - \"1\"\n  \"y\":\n  - \"2\"\n  - \"3\"\n  z:\n  - \"\"\nencoded: x=a+b&y=2&y=3&z=\n"
+    );
+    let err = render_err(&[(
+        "config.yml",
+        "#@ load(\"@ytt:url\", \"url\")\nq: #@ url.query_params_decode(\"x=1;z\")\n",
+    )]);
+    assert!(
+        err.contains("invalid semicolon separator in query"),
+        "{err}"
+    );
+}

@@ -274,7 +274,7 @@ fn library_alias_refs_and_library_flags() {
     );
     w(
         "refs.yml",
-        "#@library/ref \"@first\"\n#@data/values\n---\nname: from-ref\n",
+        "#@library/ref \"@~first\"\n#@data/values\n---\nname: from-ref\n",
     );
     let opts = Options::from_args(&["-f", ".", "--data-value-yaml", "@first:port=8080"]).unwrap();
     let out = run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();

@@ -153,6 +153,9 @@ impl Compiler {
         templated: bool,
     ) -> Result<NodeComments, CompileError> {
         let mut value = None;
+        // `#@template/value expr` sets the value too; the last one counts, and a value
+        // on the node's own line wins over all of them.
+        let mut annotated_value = None;
         let mut anns = Vec::new();
         let mut templated = templated;
         let mut sugar_line = None;
@@ -187,6 +190,8 @@ impl Compiler {
                         } else {
                             self.prog.push_code(&a.content, line)?;
                         }
+                    } else if a.name == "template/value" {
+                        annotated_value = Some((a.content.clone(), line));
                     } else if a.name == "comment" {
                         // `#@comment text`: a comment that ytt drops.
                     } else if a.name == "yaml/text-templated-strings" {
@@ -229,7 +234,7 @@ impl Compiler {
             self.nodes[tag].anns = slots.into_boxed_slice();
         }
         Ok(NodeComments {
-            value,
+            value: value.or(annotated_value),
             templated,
             sugar_line,
         })
@@ -258,6 +263,7 @@ impl Compiler {
         let tag = self.add(TKind::Doc { scalar }, Some(root), line);
         let nc = self.comments(&doc.comments, &doc.pos, tag, false)?;
         if let Some((expr, vline)) = nc.value {
+            both_values("document", &doc.value, vline)?;
             self.prog
                 .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
         } else {
@@ -304,8 +310,10 @@ impl Compiler {
     }
 
     fn text_value(&mut self, tag: usize, s: &str, line: usize) -> Result<(), CompileError> {
-        self.prog
-            .push_builder(format!("{}(\"text\")", super::program::BEGIN_CTX), line);
+        self.prog.push_builder(
+            format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
+            line,
+        );
         text::compile_into(&mut self.prog, s, line)?;
         self.prog
             .push_builder(format!("{SET}({tag}, {}())", super::program::END_CTX), line);
@@ -347,14 +355,18 @@ impl Compiler {
     ) -> Result<(), CompileError> {
         let key_expr = match &item.key {
             Value::String(k) if templated && text::has_directives(k) => {
-                self.prog
-                    .push_builder(format!("{}(\"text\")", super::program::BEGIN_CTX), line);
+                self.prog.push_builder(
+                    format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
+                    line,
+                );
                 text::compile_into(&mut self.prog, k, line)?;
                 Some(format!("{}()", super::program::END_CTX))
             }
             _ => None,
         };
         if let Some((expr, vline)) = value {
+            let what = format!("map item (key '{}')", item.key.to_display_string());
+            both_values(&what, &item.value, vline)?;
             match key_expr {
                 Some(k) => self
                     .prog
@@ -366,6 +378,22 @@ impl Compiler {
             return Ok(());
         }
         if let Some(k) = key_expr {
+            if let yaml::Node::Scalar(Value::String(s)) = &item.value
+                && templated
+                && text::has_directives(s)
+            {
+                // Both key and value are text templates: the value's context is the
+                // inner one, ended first.
+                self.prog.push_builder(
+                    format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
+                    line,
+                );
+                text::compile_into(&mut self.prog, s, line)?;
+                let value = format!("{}()", super::program::END_CTX);
+                self.prog
+                    .push_builder(host_call(SET, tag, &[", ", &value, ", ", &k]), line);
+                return Ok(());
+            }
             // The key is computed; the value is built as usual below.
             self.prog
                 .push_builder(host_call(START, tag, &[", ", &k]), line);
@@ -420,6 +448,7 @@ impl Compiler {
         let tag = self.add(TKind::ArrayItem { scalar }, Some(parent), line);
         let nc = self.comments(&item.comments, &item.pos, tag, templated)?;
         if let Some((expr, vline)) = nc.value {
+            both_values("array item", &item.value, vline)?;
             self.prog
                 .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
         } else {
@@ -427,6 +456,25 @@ impl Compiler {
         }
         self.close_sugar(nc.sugar_line)
     }
+}
+
+/// A node whose value is computed (`#@ expr`, `#@template/value`) may not also have a
+/// value in YAML (children, or a scalar other than null): ytt refuses the ambiguity.
+fn both_values(what: &str, yaml_value: &yaml::Node, line: usize) -> Result<(), CompileError> {
+    let has_yaml = match yaml_value {
+        yaml::Node::Scalar(v) => *v != Value::Null,
+        yaml::Node::Map(m) => !m.items.is_empty(),
+        yaml::Node::Array(a) => !a.items.is_empty(),
+    };
+    if has_yaml {
+        return Err(CompileError {
+            line,
+            message: format!(
+                "Expected {what} to have either computed or YAML value, but found both"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// What a node's comments give the node.

@@ -102,10 +102,13 @@ impl Builder {
         }
     }
 
+    /// Begins a context: `yaml` or `text` for the body of a def (contexts a failed call
+    /// left at the same depth are dropped first), `inline-text` for a text-templated
+    /// string inside the current context.
     pub fn begin(&mut self, kind: &str, depth: usize) {
-        self.unwind(depth, true);
+        self.unwind(depth, kind != "inline-text");
         self.depths.push(depth);
-        self.stack.push(if kind == "text" {
+        self.stack.push(if kind == "text" || kind == "inline-text" {
             Ctx::Text(String::new())
         } else {
             Ctx::Yaml(YamlCtx::default())
@@ -134,12 +137,19 @@ impl Builder {
         }
     }
 
-    /// Ends the innermost context, discarding it (an explicit `return`).
-    pub fn end_discard(&mut self) {
+    /// Ends the innermost context, discarding it (an explicit `return`). A def with a
+    /// YAML body that returns before building its first node is an error (ytt 0.48
+    /// crashes there with "index out of range").
+    pub fn end_discard(&mut self) -> SResult<()> {
         if self.stack.len() > 1 {
-            self.stack.pop();
             self.depths.pop();
+            if let Some(Ctx::Yaml(YamlCtx { root: None, .. })) = self.stack.pop() {
+                return Err(SError::new(
+                    "return before the first YAML node of a function with a YAML body (ytt 0.48 fails here with: index out of range)",
+                ));
+            }
         }
+        Ok(())
     }
 
     /// The documents built at the top level of a YAML template (moved out: call once).
@@ -305,6 +315,20 @@ impl Builder {
         {
             let inner = r.0.clone();
             return self.splice(t, &inner);
+        }
+        if let SValue::Host(h) = v
+            && let Some(Fragment(Frag::DocSet(_))) = h.as_any().downcast_ref::<Fragment>()
+        {
+            let what = match t.kind {
+                TKind::MapItem { .. } => Some("map items"),
+                TKind::ArrayItem { .. } => Some("array items"),
+                _ => None,
+            };
+            if let Some(what) = what {
+                return Err(SError::new(format!(
+                    "{what} can only contain arrays, maps, or scalars; this is a document set"
+                )));
+            }
         }
         let node = starlark_to_node(v, &t.pos)?;
         let mut slot = Self::new_slot(t, anns);

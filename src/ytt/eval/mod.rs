@@ -61,6 +61,9 @@ pub struct Lib {
     pub refs: RefCell<Vec<(String, Doc)>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
+    /// Schema documents overlaid on the library's own schema, in order
+    /// (`library.get(...).with_data_values_schema(...)`).
+    pub extra_schemas: RefCell<Vec<Node>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Parsed YAML files by relative path: each file is parsed once per run although the
     /// values, schema and render stages all look at it.
@@ -122,6 +125,7 @@ impl Lib {
             loader,
             refs: RefCell::new(Vec::new()),
             flag_refs: RefCell::new(Vec::new()),
+            extra_schemas: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),
@@ -407,7 +411,7 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
         program::END_CTX_WITH.into(),
         SValue::native(program::END_CTX_WITH, move |t, args| {
             bb.borrow_mut().unwind(t.depth(), false);
-            bb.borrow_mut().end_discard();
+            bb.borrow_mut().end_discard()?;
             Ok(args.pos.first().cloned().unwrap_or(SValue::None))
         }),
     );
@@ -619,6 +623,11 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
             "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         )));
     };
+    if !f.library {
+        return Err(SError::new(format!(
+            "Expected file '{rel}' to be a library file, but was not (hint: library filename must end with '.lib.yml', '.lib.txt' or '.star'; use data.read(...) for loading non-templated file contents)"
+        )));
+    }
     let m = match f.kind {
         FileKind::Starlark => eval_star(lib, &f),
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),

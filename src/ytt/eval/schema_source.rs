@@ -6,7 +6,7 @@ use std::rc::Rc;
 use crate::yaml::DocumentSet;
 use crate::ytt::error::Error;
 use crate::ytt::files::InputFile;
-use crate::ytt::node::Doc;
+use crate::ytt::node::{Doc, Node};
 use crate::ytt::schema::SchemaSource;
 
 use super::{Lib, LibRef, Reuse, eval_yaml_with};
@@ -26,6 +26,10 @@ impl SchemaSource for LibRef {
 
     fn eval_schema_file(&self, f: &InputFile) -> Result<Vec<Doc>, Error> {
         eval_yaml_with(self, f, Reuse::Keep).map(|ev| ev.docs)
+    }
+
+    fn extra_schemas(&self) -> Vec<Node> {
+        self.extra_schemas.borrow().clone()
     }
 
     fn validation_disabled(&self) -> bool {

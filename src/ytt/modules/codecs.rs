@@ -146,6 +146,8 @@ pub fn json_module() -> Module {
                 "decode",
                 native("json.decode", |_t, args| {
                     let s = str_arg("json.decode", args)?;
+                    super::json_syntax::check(s)
+                        .map_err(|e| SError::new(format!("json.decode: {e}")))?;
                     let j: serde_json::Value = serde_json::from_str(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
                     Ok(plain_to_starlark(&json_to_plain(&j)))

@@ -1,14 +1,14 @@
 //! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name)` and its
-//! `with_data_values(...)`, `eval()`, `export(name)` and `data_values()`. Computing a
-//! library's data values and rendering it are steps of the run, a layer above the
-//! modules: they come in as [`LibrarySteps`].
+//! `with_data_values(...)`, `with_data_values_schema(...)`, `eval()`, `export(name)` and
+//! `data_values()`. Computing a library's data values and rendering it are steps of the
+//! run, a layer above the modules: they come in as [`LibrarySteps`].
 
 use std::any::Any;
 use std::rc::Rc;
 
 use crate::ytt::error::Error;
 use crate::ytt::eval::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
-use crate::ytt::eval::{Lib, LibRef, load_file};
+use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
 use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
@@ -18,13 +18,13 @@ use super::{SResult, native};
 /// The steps of a run that a private library goes through. The run implements them.
 pub trait LibrarySteps {
     /// Computes `lib`'s data values from its own files, then `refs` (the parent's
-    /// `#@library/ref` documents for it), `extra` (`with_data_values(...)`) and
+    /// `#@library/ref` documents for it), `extra` (`with_data_values(values, plain)`) and
     /// `flag_refs` (the parent's `--data-value @name:key=value` flags, plain by key).
     fn compute_values(
         &self,
         lib: &LibRef,
         refs: &[Doc],
-        extra: &[Node],
+        extra: &[(Node, bool)],
         flag_refs: &[(String, Node)],
     ) -> Result<(), Error>;
     /// Templates `lib`'s output files and applies its overlays: its output documents.
@@ -33,83 +33,121 @@ pub trait LibrarySteps {
 
 /// A private library of `parent` by name, with its default data values.
 pub fn private_lib(parent: &LibRef, name: &str, steps: &Rc<dyn LibrarySteps>) -> SResult<LibRef> {
-    build(parent, name, name, &[], steps)
+    Handle::new(parent.clone(), name.to_string(), None, steps.clone()).lib()
 }
 
-/// Builds library `name` of `parent`; `refname` (its alias, or its name) selects the
-/// `#@library/ref` documents and `@ref:` flags meant for it.
-fn build(
-    parent: &LibRef,
-    name: &str,
-    refname: &str,
-    extra: &[Node],
-    steps: &Rc<dyn LibrarySteps>,
-) -> SResult<LibRef> {
-    let prefix = format!("_ytt_lib/{name}/");
-    let files: Vec<_> = parent
-        .private
-        .iter()
-        .filter(|f| f.rel.starts_with(&prefix))
-        .map(|f| {
-            let mut f = f.clone();
-            f.rel = f.rel[prefix.len()..].to_string();
-            let (kind, library) = crate::ytt::files::kind_of(&f.rel);
-            f.kind = kind;
-            f.library = library;
-            f
-        })
-        .collect();
-    if files.is_empty() {
-        return Err(SError::new(format!(
-            "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
-        )));
-    }
-    let lname = if parent.name.is_empty() {
-        format!("_ytt_lib/{name}")
-    } else {
-        format!("{}/_ytt_lib/{name}", parent.name)
+/// When the `#@library/ref` path `r` (`@name`, `@~alias`, `@name~alias`, each maybe
+/// followed by further `@...` segments for nested libraries) selects library `name`
+/// got with `alias`: the rest of the path (empty when it is meant for this library).
+fn ref_rest<'a>(r: &'a str, name: &str, alias: Option<&str>) -> Option<&'a str> {
+    let r = r.strip_prefix('@')?;
+    let (seg, rest) = match r.find('@') {
+        Some(i) => (&r[..i], &r[i..]),
+        None => (r, ""),
     };
-    let lib = Lib::new(&lname, files, parent.opts, parent.loader.clone());
-    let refs: Vec<_> = parent
-        .refs
-        .borrow()
-        .iter()
-        .filter(|(r, _)| r.trim_start_matches('@') == refname)
-        .map(|(_, d)| d.clone())
-        .collect();
-    let flag_refs: Vec<(String, Node)> = parent
-        .flag_refs
-        .borrow()
-        .iter()
-        .filter(|(r, _, _)| r == refname)
-        .map(|(_, k, n)| (k.clone(), n.clone()))
-        .collect();
-    steps
-        .compute_values(&lib, &refs, extra, &flag_refs)
-        .map_err(|e| SError::new(e.to_string()))?;
-    Ok(lib)
+    let (seg_name, seg_alias) = match seg.split_once('~') {
+        Some((n, a)) => (n, Some(a)),
+        None => (seg, None),
+    };
+    let name_ok = seg_name.is_empty() || seg_name == name;
+    let alias_ok = seg_alias.is_none_or(|a| Some(a) == alias);
+    (name_ok && alias_ok && !(seg_name.is_empty() && seg_alias.is_none())).then_some(rest)
 }
 
-/// `library.get(name)`'s value.
+/// `library.get(name)`'s value, with what was added to it since.
 #[derive(Clone)]
 struct Handle {
     parent: LibRef,
     name: String,
     alias: Option<String>,
-    extra: Vec<Node>,
+    /// `with_data_values(values, plain=...)`, in call order.
+    extra: Vec<(Node, bool)>,
+    /// `with_data_values_schema(schema)`, in call order.
+    schemas: Vec<Node>,
+    opts: EvalOpts,
     steps: Rc<dyn LibrarySteps>,
 }
 
 impl Handle {
+    fn new(
+        parent: LibRef,
+        name: String,
+        alias: Option<String>,
+        steps: Rc<dyn LibrarySteps>,
+    ) -> Handle {
+        let opts = parent.opts;
+        Handle {
+            parent,
+            name,
+            alias,
+            extra: Vec::new(),
+            schemas: Vec::new(),
+            opts,
+            steps,
+        }
+    }
+
+    /// Builds the library: its files, its own data values, then the `#@library/ref`
+    /// documents of its parent meant for it, the extra values and `@lib:` flags.
     fn lib(&self) -> SResult<LibRef> {
-        let refname = self.alias.as_deref().unwrap_or(&self.name);
-        build(&self.parent, &self.name, refname, &self.extra, &self.steps)
+        let (parent, name) = (&self.parent, &self.name);
+        let prefix = format!("_ytt_lib/{name}/");
+        let files: Vec<_> = parent
+            .private
+            .iter()
+            .filter(|f| f.rel.starts_with(&prefix))
+            .map(|f| {
+                let mut f = f.clone();
+                f.rel = f.rel[prefix.len()..].to_string();
+                let (kind, library) = crate::ytt::files::kind_of(&f.rel);
+                f.kind = kind;
+                f.library = library;
+                f
+            })
+            .collect();
+        if files.is_empty() {
+            return Err(SError::new(format!(
+                "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
+            )));
+        }
+        let lname = if parent.name.is_empty() {
+            format!("_ytt_lib/{name}")
+        } else {
+            format!("{}/_ytt_lib/{name}", parent.name)
+        };
+        let lib = Lib::new(&lname, files, self.opts, parent.loader.clone());
+        lib.extra_schemas
+            .borrow_mut()
+            .extend(self.schemas.iter().cloned());
+        let alias = self.alias.as_deref();
+        let mut refs = Vec::new();
+        for (r, d) in parent.refs.borrow().iter() {
+            match ref_rest(r, name, alias) {
+                Some("") => refs.push(d.clone()),
+                // Meant for a library of this one: passed down.
+                Some(rest) => lib.refs.borrow_mut().push((rest.to_string(), d.clone())),
+                None => {}
+            }
+        }
+        let refname = alias.unwrap_or(name);
+        let flag_refs: Vec<(String, Node)> = parent
+            .flag_refs
+            .borrow()
+            .iter()
+            .filter(|(r, _, _)| r == refname)
+            .map(|(_, k, n)| (k.clone(), n.clone()))
+            .collect();
+        self.steps
+            .compute_values(&lib, &refs, &self.extra, &flag_refs)
+            .map_err(|e| SError::new(e.to_string()))?;
+        Ok(lib)
     }
 }
 
 impl HostValue for Handle {
+    /// ytt's library instances are Starlark modules.
     fn type_name(&self) -> String {
-        "library".into()
+        "module".into()
     }
     fn attr(&self, name: &str) -> SResult<Option<Value>> {
         let h = self.clone();
@@ -117,8 +155,16 @@ impl HostValue for Handle {
             "with_data_values" => native("with_data_values", move |_t, a| {
                 let v = a.unpack("with_data_values", &["values", "plain?"])?;
                 let node = starlark_to_node(v[0].as_ref().expect("values"), &Pos::default())?;
+                let plain = v[1].as_ref().is_some_and(|p| p.truth());
                 let mut h2 = h.clone();
-                h2.extra.push(node);
+                h2.extra.push((node, plain));
+                Ok(Value::host(h2))
+            }),
+            "with_data_values_schema" => native("with_data_values_schema", move |_t, a| {
+                let v = a.unpack("with_data_values_schema", &["schema"])?;
+                let node = starlark_to_node(v[0].as_ref().expect("schema"), &Pos::default())?;
+                let mut h2 = h.clone();
+                h2.schemas.push(node);
                 Ok(Value::host(h2))
             }),
             "eval" => native("eval", move |_t, _a| {
@@ -178,10 +224,16 @@ impl HostValue for Handle {
         }))
     }
     fn attr_names(&self) -> Vec<String> {
-        ["data_values", "eval", "export", "with_data_values"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+        [
+            "data_values",
+            "eval",
+            "export",
+            "with_data_values",
+            "with_data_values_schema",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -219,13 +271,14 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                     )));
                 }
                 let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
-                Ok(Value::Host(Rc::new(Handle {
-                    parent: l.clone(),
-                    name,
-                    alias,
-                    extra: Vec::new(),
-                    steps: steps.clone(),
-                })))
+                let mut h = Handle::new(l.clone(), name, alias, steps.clone());
+                if let Some(b) = &v[2] {
+                    h.opts.ignore_unknown_comments = b.truth();
+                }
+                if let Some(b) = &v[3] {
+                    h.opts.implicit_map_key_overrides = b.truth();
+                }
+                Ok(Value::Host(Rc::new(h)))
             }),
         )],
     )

@@ -7,6 +7,7 @@ mod assert;
 mod codecs;
 mod data;
 mod hashing;
+mod json_syntax;
 pub mod library;
 mod math;
 mod misc;

@@ -99,6 +99,24 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
             }
         }
     }
+    for extra in lib.extra_schemas().iter() {
+        match &mut merged {
+            None => {
+                merged = Some(Doc {
+                    value: extra.clone(),
+                    meta: Default::default(),
+                })
+            }
+            Some(base) => {
+                let mut thread = Thread::new();
+                let mut o = Overlay {
+                    thread: &mut thread,
+                };
+                o.merge_node(&mut base.value, extra, &Defaults::default())
+                    .map_err(|e| e.context("Overlaying data values schema"))?;
+            }
+        }
+    }
     let Some(doc) = merged else {
         return Ok((None, sources));
     };
