@@ -361,6 +361,30 @@ impl DocumentSet {
         }
     }
 
+    /// The first map key given twice in one map, and the line of its second item: plain
+    /// YAML read as data (`--data-values-file`, `yaml.decode`) refuses it, as ytt does
+    /// ("Unexpected duplicate key").
+    pub fn first_duplicate_key(&self) -> Option<(Value, Option<usize>)> {
+        fn walk(node: &Node) -> Option<(Value, Option<usize>)> {
+            match node {
+                Node::Map(m) => {
+                    for (i, item) in m.items.iter().enumerate() {
+                        if m.items[..i].iter().any(|prev| prev.key == item.key) {
+                            return Some((item.key.clone(), item.pos.line));
+                        }
+                        if let Some(d) = walk(&item.value) {
+                            return Some(d);
+                        }
+                    }
+                    None
+                }
+                Node::Array(a) => a.items.iter().find_map(|i| walk(&i.value)),
+                Node::Scalar(_) => None,
+            }
+        }
+        self.docs.iter().find_map(|d| walk(&d.value))
+    }
+
     /// The printable documents as plain values: injected and empty documents (null, `{}`,
     /// `[]`) are left out, as ytt does when printing.
     pub fn printable_values(&self) -> Vec<Value> {

@@ -74,6 +74,7 @@ pub mod json;
 pub mod parse;
 pub mod plain;
 pub mod resolve;
+pub mod strict;
 pub mod value;
 
 pub use ast::{
@@ -81,7 +82,7 @@ pub use ast::{
     Position, SourceLines,
 };
 pub use emit::{EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_stream};
-pub use parse::{YamlError, parse_document_set};
+pub use parse::{YamlError, parse_document_set, parse_document_set_strict};
 pub use value::Value;
 
 #[cfg(test)]

@@ -38,6 +38,16 @@ pub struct YamlError {
 /// start with a `---` marker is parsed as if `---\n` were prepended, so comments above a later
 /// `---` belong to the documents that follow.
 pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
+    parse_document_set_with(src, file, false)
+}
+
+/// [`parse_document_set`] in ytt's strict YAML subset (`--strict`): an ambiguous plain
+/// scalar (see [`super::strict`]) is an error at its line.
+pub fn parse_document_set_strict(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
+    parse_document_set_with(src, file, true)
+}
+
+fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, YamlError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let file_arc: Arc<str> = Arc::from(file);
     let prepend = !starts_with_doc_marker(src);
@@ -75,6 +85,7 @@ pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlErro
         file: file_arc.clone(),
         anchors: HashMap::new(),
         comments: Vec::new(),
+        strict,
     };
     let built = b.documents();
     // The whole text is tokenised before a build error is reported: a syntax error anywhere
@@ -178,6 +189,8 @@ struct Builder<'t> {
     file: Arc<str>,
     anchors: HashMap<usize, Node>,
     comments: Vec<RawComment>,
+    /// Refuse ambiguous plain scalars (`--strict`).
+    strict: bool,
 }
 
 impl<'t> Builder<'t> {
@@ -420,7 +433,16 @@ impl<'t> Builder<'t> {
                 resolve_tagged(&full, &text)
                     .map_err(|m| self.error_at(Self::start_of(span), format!("yaml: {m}")))
             }
-            None if style == ScalarStyle::Plain => Ok(resolve_plain_cow(text)),
+            None if style == ScalarStyle::Plain => {
+                if self.strict
+                    && let Some(m) = super::strict::strict_plain_error(&text)
+                {
+                    return Err(
+                        self.error_at(Self::start_of(span), format!("yaml: Strict parsing: {m}"))
+                    );
+                }
+                Ok(resolve_plain_cow(text))
+            }
             None => Ok(Value::String(text.into_owned())),
         }
     }

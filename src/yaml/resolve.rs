@@ -41,14 +41,14 @@ pub fn is_merge_key(s: &str) -> bool {
 }
 
 #[derive(Debug, PartialEq)]
-enum Resolved {
+pub(super) enum Resolved {
     Value(Value),
     Timestamp,
     Merge,
     Str,
 }
 
-fn resolve_core(s: &str) -> Resolved {
+pub(super) fn resolve_core(s: &str) -> Resolved {
     let first = s.as_bytes().first().copied();
     let hint = match first {
         None => b'N',

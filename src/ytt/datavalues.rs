@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::yaml::{CommentKind, Value};
 use crate::ytt::error::Error;
-use crate::ytt::eval::{LibRef, eval_yaml, parse_yaml};
+use crate::ytt::eval::{LibRef, eval_yaml, parse_yaml, parse_yaml_with};
 use crate::ytt::files::{FileKind, InputFile};
 use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
@@ -45,7 +45,7 @@ impl Pipeline<'_> {
         refs: &[Doc],
         extra: &[(Node, bool)],
     ) -> Result<(), Error> {
-        self.run_inner(schema, flags, refs, extra).map(drop)
+        self.run_inner(schema, flags, refs, &[], extra).map(drop)
     }
 }
 
@@ -81,19 +81,20 @@ impl Pipeline<'_> {
         refs: &[Doc],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
-        self.run_inner(None, flags, refs, extra)
+        self.run_inner(None, flags, refs, &[], extra)
     }
 
-    /// Applies `--data-value @lib:key=...` values a parent passed down (plain, by key).
-    pub fn apply_flag_refs(&self, refs: &[(String, Node)]) {
-        let mut values = match self.lib.values.borrow().clone() {
-            Value::Null => None,
-            v => Some(Node::from_value(&v, &Pos::default())),
-        };
-        for (key, node) in refs {
-            set_path(&mut values, key, node);
-        }
-        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+    /// The values of a library: its own values files, the parent's `#@library/ref`
+    /// documents for it, the parent's `@lib:` flags (`lib_flags`: key path, or empty for a
+    /// whole `--data-values-file`, and value), the library's `with_data_values`, then
+    /// the parent's documents marked `after_library_module=True`, as ytt orders them.
+    pub fn run_library(
+        &self,
+        refs: &[Doc],
+        lib_flags: &[(String, Node)],
+        extra: &[(Node, bool)],
+    ) -> Result<Option<crate::ytt::schema::Type>, Error> {
+        self.run_inner(None, &[], refs, lib_flags, extra)
     }
 
     fn run_inner(
@@ -101,6 +102,7 @@ impl Pipeline<'_> {
         schema: Option<&dyn ValuesSchema>,
         flags: &[DataValueFlag],
         refs: &[Doc],
+        lib_flags: &[(String, Node)],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
@@ -146,9 +148,26 @@ impl Pipeline<'_> {
                 }
             }
         }
-        for d in refs {
+        let after_module = |d: &Doc| {
+            d.meta
+                .ann("data/values")
+                .and_then(|a| a.kwarg("after_library_module"))
+                .is_some_and(|v| v.truth())
+        };
+        for d in refs.iter().filter(|d| !after_module(d)) {
             checker.check_doc(d)?;
             apply_values_doc(&mut values, d)?;
+            checker.fill(&mut values);
+        }
+        for (key, node) in lib_flags {
+            if key.is_empty() {
+                // A whole values file (`--data-values-file @lib:path`).
+                checker.check_value(node, "Overlaying data values", None)?;
+                plain_merge_into(&mut values, node);
+            } else {
+                checker.check_flag(key, node, "--data-value", key)?;
+                set_path(&mut values, key, node);
+            }
             checker.fill(&mut values);
         }
         for (e, plain) in extra {
@@ -162,6 +181,11 @@ impl Pipeline<'_> {
                 };
                 apply_values_doc(&mut values, &doc)?;
             }
+            checker.fill(&mut values);
+        }
+        for d in refs.iter().filter(|d| after_module(d)) {
+            checker.check_doc(d)?;
+            apply_values_doc(&mut values, d)?;
             checker.fill(&mut values);
         }
         self.apply_flags(&mut values, flags, &mut checker)?;
@@ -186,34 +210,35 @@ impl Pipeline<'_> {
     ) -> Result<(), Error> {
         let pos = Pos::default();
         for fl in flags {
-            if let DataValueFlag::ValuesFile(path) = fl {
-                let full = self.cwd.join(path);
-                let bytes = std::fs::read(&full)
-                    .map_err(|e| Error::Io(format!("reading --data-values-file '{path}': {e}")))?;
-                let src = String::from_utf8_lossy(&bytes);
-                let ds = parse_yaml(&src, path)?;
-                let mut bad = None;
-                ds.walk_comments(&mut |c| {
-                    if c.kind() == CommentKind::Ytt && bad.is_none() {
-                        bad = Some(c.pos.line.unwrap_or(0));
+            if let DataValueFlag::ValuesFile(arg) = fl {
+                // `@lib:path` gives a library its values from a file.
+                if let Some((lib_name, path)) =
+                    arg.strip_prefix('@').and_then(|r| r.split_once(':'))
+                {
+                    let docs = self.read_values_file(path, &self.cwd.join(path))?;
+                    let mut merged = None;
+                    for d in docs {
+                        plain_merge_into(&mut merged, &d);
                     }
-                });
-                if let Some(line) = bad {
-                    return Err(Error::at(
-                        format!(
-                            "Checking data values file '{path}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
-                        ),
-                        crate::ytt::error::Position::in_source(path, line, &src),
-                    ));
+                    if let Some(node) = merged {
+                        self.lib.flag_refs.borrow_mut().push((
+                            lib_name.to_string(),
+                            String::new(),
+                            node,
+                        ));
+                    }
+                    continue;
                 }
-                schema.add_source(path, &src);
-                for d in crate::ytt::eval::plain_docs(&ds) {
-                    if d.value.is_empty_doc() {
-                        continue;
+                for (display, full) in values_file_paths(self.cwd, arg)? {
+                    let docs = self.read_values_file(&display, &full)?;
+                    if let Some(src) = &docs.source {
+                        schema.add_source(&display, src);
                     }
-                    schema.check_value(&d.value, "Overlaying data values", None)?;
-                    plain_merge_into(values, &d.value);
-                    schema.fill(values);
+                    for d in docs {
+                        schema.check_value(&d, "Overlaying data values", None)?;
+                        plain_merge_into(values, &d);
+                        schema.fill(values);
+                    }
                 }
             }
         }
@@ -227,7 +252,7 @@ impl Pipeline<'_> {
                 for (k, v) in vars {
                     let key = k[prefix.len() + 1..].replace("__", ".");
                     let val = if yaml {
-                        parse_flag_yaml(&v, &k)?
+                        parse_flag_yaml(&v, &k, self.lib.opts.strict)?
                     } else {
                         Value::String(v)
                     };
@@ -256,7 +281,7 @@ impl Pipeline<'_> {
                 };
                 let val = match k {
                     0 => Value::String(raw.to_string()),
-                    1 => parse_flag_yaml(raw, flag)?,
+                    1 => parse_flag_yaml(raw, flag, self.lib.opts.strict)?,
                     _ => {
                         let bytes = std::fs::read(self.cwd.join(raw)).map_err(|e| {
                             Error::Io(format!("{flag} '{kv}': reading file '{raw}': {e}"))
@@ -283,8 +308,13 @@ impl Pipeline<'_> {
     }
 }
 
-fn parse_flag_yaml(raw: &str, flag: &str) -> Result<Value, Error> {
-    let ds = crate::yaml::parse_document_set(raw, flag)
+fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> {
+    let parsed = if strict {
+        crate::yaml::parse_document_set_strict(raw, flag)
+    } else {
+        crate::yaml::parse_document_set(raw, flag)
+    };
+    let ds = parsed
         .map_err(|e| Error::Usage(format!("{flag}: parsing YAML value '{raw}': {}", e.message)))?;
     Ok(ds
         .docs
@@ -292,6 +322,93 @@ fn parse_flag_yaml(raw: &str, flag: &str) -> Result<Value, Error> {
         .find(|d| !d.injected)
         .map(|d| d.value.to_value())
         .unwrap_or(Value::Null))
+}
+
+/// The files one `--data-values-file` names: the file itself, or every file under a
+/// directory (YAML or not), in path order, each shown by its path as given.
+fn values_file_paths(cwd: &Path, arg: &str) -> Result<Vec<(String, std::path::PathBuf)>, Error> {
+    let full = cwd.join(arg);
+    if !full.is_dir() {
+        return Ok(vec![(arg.to_string(), full)]);
+    }
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(&full).sort_by_file_name() {
+        let entry =
+            entry.map_err(|e| Error::Io(format!("reading --data-values-file '{arg}': {e}")))?;
+        if entry.file_type().is_file() {
+            let rel = entry.path().strip_prefix(&full).unwrap_or(entry.path());
+            let display = Path::new(arg).join(rel).to_string_lossy().into_owned();
+            out.push((display, entry.path().to_path_buf()));
+        }
+    }
+    Ok(out)
+}
+
+/// The non-empty documents of one plain data values file, and its text (for reports).
+struct ValuesFileDocs {
+    docs: Vec<Node>,
+    source: Option<String>,
+}
+
+impl IntoIterator for ValuesFileDocs {
+    type Item = Node;
+    type IntoIter = std::vec::IntoIter<Node>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.docs.into_iter()
+    }
+}
+
+impl Pipeline<'_> {
+    /// Reads and checks one `--data-values-file` file (`display` names it in errors):
+    /// plain YAML, no `#@` annotations, no key given twice in one map.
+    fn read_values_file(&self, display: &str, full: &Path) -> Result<ValuesFileDocs, Error> {
+        let bytes = std::fs::read(full)
+            .map_err(|e| Error::Io(format!("reading --data-values-file '{display}': {e}")))?;
+        let src = String::from_utf8_lossy(&bytes).into_owned();
+        let ds = parse_yaml_with(&src, display, self.lib.opts.strict)?;
+        reject_duplicate_keys(&ds, display, &src)?;
+        let mut bad = None;
+        ds.walk_comments(&mut |c| {
+            if c.kind() == CommentKind::Ytt && bad.is_none() {
+                bad = Some(c.pos.line.unwrap_or(0));
+            }
+        });
+        if let Some(line) = bad {
+            return Err(Error::at(
+                format!(
+                    "Checking data values file '{display}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
+                ),
+                crate::ytt::error::Position::in_source(display, line, &src),
+            ));
+        }
+        let docs = crate::ytt::eval::plain_docs(&ds)
+            .into_iter()
+            .filter(|d| !d.value.is_empty_doc())
+            .map(|d| d.value)
+            .collect();
+        Ok(ValuesFileDocs {
+            docs,
+            source: Some(src),
+        })
+    }
+}
+
+/// A `--data-values-file` with a key given twice in one map is refused at that key.
+fn reject_duplicate_keys(
+    ds: &crate::yaml::DocumentSet,
+    path: &str,
+    src: &str,
+) -> Result<(), Error> {
+    match ds.first_duplicate_key() {
+        None => Ok(()),
+        Some((key, line)) => Err(Error::at(
+            format!(
+                "Checking data values file '{path}': Unexpected duplicate key: {}",
+                key.to_display_string()
+            ),
+            crate::ytt::error::Position::in_source(path, line.unwrap_or(0), src),
+        )),
+    }
 }
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
@@ -349,8 +466,12 @@ fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
             let mut o = Overlay {
                 thread: &mut thread,
             };
-            o.merge_node(left, &d.value, &Defaults::default())
-                .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
+            o.merge_node(
+                left,
+                &d.value,
+                &Defaults::of_node(&d.meta, &Defaults::default()),
+            )
+            .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
         }
     }
 }

@@ -100,9 +100,7 @@ impl LibrarySteps for RunSteps {
             lib,
             cwd: Path::new("."),
         };
-        p.run(&[], refs, extra)?;
-        p.apply_flag_refs(flag_refs);
-        Ok(())
+        p.run_library(refs, flag_refs, extra).map(drop)
     }
 
     fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error> {

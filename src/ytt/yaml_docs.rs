@@ -7,7 +7,17 @@ use crate::ytt::error::{Error, Position};
 
 /// Parses a YAML file into a document set, mapping syntax errors to engine errors.
 pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
-    yaml::parse_document_set(src, file).map_err(|e| {
+    parse_yaml_with(src, file, false)
+}
+
+/// [`parse_yaml`], in ytt's strict YAML subset when `strict` (`--strict`).
+pub fn parse_yaml_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, Error> {
+    let parsed = if strict {
+        yaml::parse_document_set_strict(src, file)
+    } else {
+        yaml::parse_document_set(src, file)
+    };
+    parsed.map_err(|e| {
         let line = e.line.unwrap_or(0);
         Error::at(
             format!("Unmarshaling YAML template '{file}': {}", e.message),

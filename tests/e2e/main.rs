@@ -29,11 +29,14 @@ mod registry_plain;
 mod registry_tls;
 mod tarball;
 mod ytt_conformance;
+mod ytt_data_values_sources;
+mod ytt_keys_strict;
 mod ytt_language;
 mod ytt_layers;
 mod ytt_many_files;
 mod ytt_node_sugar;
 mod ytt_output_roundtrip;
+mod ytt_overlay_forms;
 mod ytt_schema;
 mod ytt_template_errors;
 

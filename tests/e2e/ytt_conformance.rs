@@ -19,8 +19,8 @@ const FLOORS: &[(&str, usize)] = &[
     ("yaml", 48),
     ("starlark", 104),
     ("template", 100),
-    ("data-values", 71),
-    ("overlay", 103),
+    ("data-values", 78),
+    ("overlay", 113),
     ("schema", 63),
     ("node-sugar", 28),
     ("fragments", 27),
@@ -28,7 +28,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("modules", 52),
     ("text-templates", 26),
     ("comments", 19),
-    ("keys-strict", 10),
+    ("keys-strict", 22),
 ];
 
 const META: &[&str] = &["args", "expected.yml", "expected-error.txt"];

@@ -488,7 +488,9 @@ fn attach(y: &mut YamlCtx, parent: usize, idx: usize, implicit: bool) -> SResult
                             key.to_display_string()
                         )));
                     }
-                    y.slots[parent].children[p] = idx;
+                    // The overriding item goes to the end, as in ytt.
+                    y.slots[parent].children.remove(p);
+                    y.slots[parent].children.push(idx);
                 }
                 None => y.slots[parent].children.push(idx),
             }

@@ -27,7 +27,7 @@ use crate::ytt::starlark::{
     Env, Error as SError, Module, Thread, Value as SValue, parse_with_origins,
 };
 
-pub use crate::ytt::yaml_docs::{has_doc_annotation, parse_yaml};
+pub use crate::ytt::yaml_docs::{has_doc_annotation, parse_yaml, parse_yaml_with};
 
 use builder::Builder;
 use parse_ahead::{ParseAhead, ParseAheadMode};
@@ -675,51 +675,4 @@ fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
         return Err(SError::new("Expected path to not contain '..'".to_string()));
     }
     Ok(parts.join("/"))
-}
-
-/// `--strict`: booleans must be written `true`/`false`.
-fn check_strict(ds: &DocumentSet, name: &str) -> Result<(), Error> {
-    fn walk(
-        n: &yaml::Node,
-        line: Option<usize>,
-        ds: &DocumentSet,
-        name: &str,
-    ) -> Result<(), Error> {
-        match n {
-            yaml::Node::Scalar(Value::Bool(_)) => {
-                let Some(l) = line else { return Ok(()) };
-                let text = ds.source_line(l).unwrap_or("");
-                let (code, _) = program::split_comment(text);
-                let raw = code
-                    .rsplit_once(": ")
-                    .map(|(_, v)| v)
-                    .or_else(|| code.trim_start().strip_prefix("- "))
-                    .unwrap_or(code)
-                    .trim();
-                if !raw.is_empty()
-                    && !matches!(raw, "true" | "false" | "True" | "False" | "TRUE" | "FALSE")
-                {
-                    return Err(Error::at(
-                        format!(
-                            "Strict parsing: ambiguous boolean value '{raw}' (use true or false, or quote the string)"
-                        ),
-                        Position::in_source(name, l, &ds.lines.join("\n")),
-                    ));
-                }
-                Ok(())
-            }
-            yaml::Node::Scalar(_) => Ok(()),
-            yaml::Node::Map(m) => m
-                .items
-                .iter()
-                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
-            yaml::Node::Array(a) => a
-                .items
-                .iter()
-                .try_for_each(|i| walk(&i.value, i.pos.line, ds, name)),
-        }
-    }
-    ds.docs
-        .iter()
-        .try_for_each(|d| walk(&d.value, d.pos.line, ds, name))
 }

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use super::{EvalOpts, Prepared, check_strict, origins, starlark_error};
+use super::{EvalOpts, Prepared, origins, parse_yaml_with, starlark_error};
 use crate::yaml::DocumentSet;
 use crate::ytt::compile::yaml::{CompileOpts, compile};
 use crate::ytt::error::{Error, Position};
@@ -33,7 +33,9 @@ pub(super) fn prepare_parsed(
     name: &str,
 ) -> Result<Prepared, Error> {
     if opts.strict {
-        check_strict(&ds, name)?;
+        // The strict subset is checked on a second, strict parse: only `--strict` runs
+        // pay for it.
+        parse_yaml_with(src, name, true)?;
     }
     if plain || !ds.has_templating() {
         return Ok(Prepared::Plain(ds));

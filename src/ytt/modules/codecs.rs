@@ -44,6 +44,12 @@ pub fn yaml_module() -> Module {
                     let s = str_arg("yaml.decode", args)?;
                     let ds = crate::yaml::parse_document_set(s, "yaml.decode")
                         .map_err(|e| SError::new(format!("yaml.decode: {}", e.message)))?;
+                    if let Some((key, _)) = ds.first_duplicate_key() {
+                        return Err(SError::new(format!(
+                            "yaml.decode: Unexpected duplicate key: {}",
+                            key.to_display_string()
+                        )));
+                    }
                     let docs: Vec<_> = ds.docs.iter().filter(|d| !d.injected).collect();
                     if docs.len() > 1 {
                         return Err(SError::new(format!(

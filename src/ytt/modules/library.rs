@@ -17,9 +17,10 @@ use super::{SResult, native};
 
 /// The steps of a run that a private library goes through. The run implements them.
 pub trait LibrarySteps {
-    /// Computes `lib`'s data values from its own files, then `refs` (the parent's
-    /// `#@library/ref` documents for it), `extra` (`with_data_values(values, plain)`) and
-    /// `flag_refs` (the parent's `--data-value @name:key=value` flags, plain by key).
+    /// Computes `lib`'s data values in ytt's order: its own values files, `refs` (the
+    /// parent's `#@library/ref` documents for it), `flag_refs` (the parent's `@name:`
+    /// flags: key path, or empty for a whole `--data-values-file`, and value), then
+    /// `extra` (`with_data_values(values, plain)`).
     fn compute_values(
         &self,
         lib: &LibRef,

@@ -68,11 +68,18 @@ impl Matcher {
             Matcher::All => true,
             Matcher::Subset(expected) => subset_of_node(expected, left),
             Matcher::Index(i) => matches!(call, MatchCall::Indexed(j) if j as i128 == *i),
-            Matcher::MapKey(k) => match (map_get(left, k)?, map_get(right, k)?) {
-                (Some(l), Some(r)) => l.to_value() == r.to_value(),
-                (None, None) => true,
-                (Some(n), None) | (None, Some(n)) => matches!(n, Node::Scalar(Value::Null)),
-            },
+            Matcher::MapKey(k) => {
+                let l = map_get(left, k)?;
+                let r = map_get(right, k)?;
+                match (l, r) {
+                    (Some(l), Some(r)) => l.to_value() == r.to_value(),
+                    _ => {
+                        return Err(Error::msg(format!(
+                            "Expected to find map item with key '{k}', but did not"
+                        )));
+                    }
+                }
+            }
             Matcher::And(ms) => {
                 for m in ms {
                     if !call_matcher(thread, m, call, left, right)? {
@@ -213,82 +220,6 @@ pub fn subset_arg(v: &SValue) -> Result<Value, SError> {
     starlark_to_plain(v)
 }
 
-/// `expects=`: an int, `"N+"`, or a list of those.
-#[derive(Debug, Clone)]
-pub enum Expects {
-    Exactly(usize),
-    AtLeast(usize),
-    OneOf(Vec<usize>),
-    Any(Vec<Expects>),
-}
-
-impl Expects {
-    pub fn parse(v: &SValue) -> Result<Expects, String> {
-        match v {
-            SValue::Int(i) => Ok(Expects::Exactly(*i as usize)),
-            SValue::Str(s) => {
-                let n = s
-                    .strip_suffix('+')
-                    .ok_or_else(|| format!("Expected '+' at the end of expects string '{s}'"))?;
-                n.parse()
-                    .map(Expects::AtLeast)
-                    .map_err(|_| format!("Expected expects string '{s}' to be 'N+'"))
-            }
-            SValue::List(_) | SValue::Tuple(_) => {
-                let (items, _g) = crate::ytt::fragment::items_of(v).map_err(|e| e.msg.clone())?;
-                let mut out = Vec::new();
-                for i in items {
-                    out.push(Expects::parse(&i)?);
-                }
-                Ok(Expects::Any(out))
-            }
-            other => Err(format!(
-                "Expected 'expects' to be int, string or list, but was {}",
-                other.type_name()
-            )),
-        }
-    }
-
-    fn ok(&self, n: usize) -> bool {
-        match self {
-            Expects::Exactly(e) => n == *e,
-            Expects::AtLeast(e) => n >= *e,
-            Expects::OneOf(v) => v.contains(&n),
-            Expects::Any(v) => v.iter().any(|e| e.ok(n)),
-        }
-    }
-
-    fn describe(&self) -> String {
-        match self {
-            Expects::Exactly(e) => e.to_string(),
-            Expects::AtLeast(e) => format!(">= {e}"),
-            Expects::OneOf(v) => format!(
-                "one of [{}]",
-                v.iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
-            Expects::Any(v) => format!(
-                "one of [{}]",
-                v.iter().map(|x| x.describe()).collect::<Vec<_>>().join(" ")
-            ),
-        }
-    }
-
-    /// Checks a match count; the error reads like ytt's.
-    pub fn check(&self, n: usize) -> Result<(), String> {
-        if self.ok(n) {
-            Ok(())
-        } else {
-            Err(format!(
-                "Expected number of matched nodes to be {}, but was {n}",
-                self.describe()
-            ))
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,16 +241,5 @@ mod tests {
             &Value::Array(vec![]),
             &Value::Array(vec![Value::Int(1)])
         ));
-    }
-
-    #[test]
-    fn expects() {
-        assert!(
-            Expects::Exactly(1)
-                .check(2)
-                .unwrap_err()
-                .contains("to be 1, but was 2")
-        );
-        assert!(Expects::AtLeast(1).check(0).unwrap_err().contains(">= 1"));
     }
 }

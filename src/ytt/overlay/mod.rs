@@ -3,6 +3,8 @@
 //! `@overlay/match-child-defaults` to a left tree, as ytt's overlay package does.
 //! Used for overlay documents in templates, `overlay.apply()` and data values.
 
+pub mod compare;
+pub mod expects;
 pub mod matcher;
 
 use crate::yaml::Value;
@@ -10,7 +12,8 @@ use crate::ytt::error::Error;
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node};
 use crate::ytt::starlark::{Thread, Value as SValue};
 
-use matcher::{Expects, MatchCall, call_matcher};
+use expects::{CountKwargs, Verdict, check_at};
+use matcher::{MatchCall, call_matcher};
 
 /// The operation an overlay node asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -23,11 +26,18 @@ enum Op {
     Assert,
 }
 
-/// `expects`/`missing_ok` inherited from `@overlay/match-child-defaults`.
+/// `expects`/`missing_ok`/`when` inherited from `@overlay/match-child-defaults`.
 #[derive(Clone, Default)]
 pub struct Defaults {
-    expects: Option<SValue>,
-    missing_ok: Option<bool>,
+    counts: CountKwargs,
+}
+
+impl Defaults {
+    /// The defaults a document (or data values document) gives its children: its own
+    /// `@overlay/match-child-defaults`, over `parent`'s.
+    pub fn of_node(meta: &Meta, parent: &Defaults) -> Defaults {
+        child_defaults(meta, parent)
+    }
 }
 
 /// Applies overlays with a thread for calling matcher and `via` functions.
@@ -39,14 +49,7 @@ fn err_at(msg: impl Into<String>, meta: &Meta) -> Error {
     if meta.pos.file.is_empty() {
         return Error::msg(msg);
     }
-    Error::at(
-        msg,
-        crate::ytt::error::Position {
-            file: meta.pos.file.to_string(),
-            line: meta.pos.line,
-            text: None,
-        },
-    )
+    Error::at(msg, pos_of(meta))
 }
 
 fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
@@ -76,45 +79,41 @@ fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
 }
 
 fn child_defaults(meta: &Meta, parent: &Defaults) -> Defaults {
-    let mut d = parent.clone();
-    if let Some(a) = meta.ann("overlay/match-child-defaults") {
-        if let Some(e) = a.kwarg("expects") {
-            d.expects = Some(e.clone());
-        }
-        if let Some(m) = a.kwarg("missing_ok") {
-            d.missing_ok = Some(m.truth());
-        }
+    if !meta.has("overlay/match-child-defaults") {
+        return parent.clone();
     }
-    d
+    Defaults {
+        counts: CountKwargs::of(meta, "overlay/match-child-defaults").or_defaults(&parent.counts),
+    }
 }
 
 struct MatchSpec {
     by: Option<SValue>,
-    expects: Expects,
-    missing_ok: bool,
+    counts: CountKwargs,
 }
 
-fn match_spec(meta: &Meta, defaults: &Defaults) -> Result<MatchSpec, Error> {
-    let ann = meta.ann("overlay/match");
-    let by = ann.and_then(|a| a.kwarg("by").cloned());
-    let missing_ok = ann
-        .and_then(|a| a.kwarg("missing_ok"))
-        .map(|v| v.truth())
-        .or(defaults.missing_ok)
-        .unwrap_or(false);
-    let expects_v = ann
-        .and_then(|a| a.kwarg("expects").cloned())
-        .or(defaults.expects.clone());
-    let expects = match expects_v {
-        Some(v) => Expects::parse(&v).map_err(|m| err_at(m, meta))?,
-        None if missing_ok => Expects::OneOf(vec![0, 1]),
-        None => Expects::Exactly(1),
-    };
-    Ok(MatchSpec {
-        by,
-        expects,
-        missing_ok,
-    })
+fn match_spec(meta: &Meta, defaults: &Defaults) -> MatchSpec {
+    MatchSpec {
+        by: meta
+            .ann("overlay/match")
+            .and_then(|a| a.kwarg("by").cloned()),
+        counts: CountKwargs::of(meta, "overlay/match").or_defaults(&defaults.counts),
+    }
+}
+
+/// The value an inserted node gets: `via(left, right)` when `@overlay/insert` has
+/// `via`, else the right node's value.
+fn inserted_value(
+    thread: &mut Thread,
+    ann: Option<&Ann>,
+    left: &Node,
+    right: &Node,
+    meta: &Meta,
+) -> Result<Node, Error> {
+    match ann.and_then(|a| a.kwarg("via")) {
+        Some(via) => matcher::call_via(thread, via, left, right, meta),
+        None => Ok(right.clone()),
+    }
 }
 
 impl Overlay<'_> {
@@ -130,28 +129,30 @@ impl Overlay<'_> {
                 });
                 continue;
             }
-            let spec = match_spec(&r.meta, &Defaults::default())?;
+            let spec = match_spec(&r.meta, &Defaults::default());
+            let Some(by) = &spec.by else {
+                return Err(err_at(
+                    format!(
+                        "Document on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be specified",
+                        r.meta.pos
+                    ),
+                    &r.meta,
+                ));
+            };
             let mut matched = Vec::new();
             for (i, l) in left.iter().enumerate() {
-                let ok = match &spec.by {
-                    Some(by) => {
-                        call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
-                            .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
-                    }
-                    None => {
-                        return Err(err_at(
-                            "Expected document to have overlay/match annotation with 'by' keyword argument",
-                            &r.meta,
-                        ));
-                    }
-                };
-                if ok {
+                if call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
+                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
+                {
                     matched.push(i);
                 }
             }
-            spec.expects
-                .check(matched.len())
-                .map_err(|m| err_at(format!("Document on line {}: {m}", r.meta.pos), &r.meta))?;
+            let verdict = check_at(&spec.counts, self.thread, matched.len(), &r.meta, || {
+                format!("Document on line {}", r.meta.pos)
+            })?;
+            if verdict == Verdict::Skip {
+                continue;
+            }
             match op {
                 Op::Merge => {
                     for &i in &matched {
@@ -162,6 +163,14 @@ impl Overlay<'_> {
                     for &i in &matched {
                         left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
                     }
+                    if matched.is_empty() && or_add(op_ann) {
+                        let value =
+                            self.replaced(&Node::Scalar(Value::Null), &r.value, op_ann, &r.meta)?;
+                        left.push(Doc {
+                            value,
+                            meta: Meta::at(r.meta.pos.clone()),
+                        });
+                    }
                 }
                 Op::Remove => {
                     for &i in matched.iter().rev() {
@@ -170,21 +179,23 @@ impl Overlay<'_> {
                 }
                 Op::Assert => {
                     for &i in &matched {
-                        self.assert(&left[i].value, &r.value, op_ann, &r.meta)?;
+                        self.assert(&mut left[i].value, &r.value, op_ann, &r.meta, &defaults)?;
                     }
                 }
                 Op::Insert => {
                     let (before, after) = insert_kind(op_ann, &r.meta)?;
-                    let new = Doc {
-                        value: r.value.clone(),
-                        meta: Meta::at(r.meta.pos.clone()),
-                    };
                     for &i in matched.iter().rev() {
+                        let value =
+                            inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
+                        let new = Doc {
+                            value,
+                            meta: Meta::at(r.meta.pos.clone()),
+                        };
                         if after {
                             left.insert(i + 1, new.clone());
                         }
                         if before {
-                            left.insert(i, new.clone());
+                            left.insert(i, new);
                         }
                     }
                 }
@@ -246,46 +257,60 @@ impl Overlay<'_> {
         }
     }
 
+    /// `@overlay/assert`: with `via`, the function's verdict; without, every right map
+    /// key, array item and scalar must be in `left` (see [`compare::contains`]). Then
+    /// the right node's children apply to `left` as an overlay, as in ytt.
     fn assert(
         &mut self,
-        left: &Node,
+        left: &mut Node,
         right: &Node,
         ann: Option<&Ann>,
         meta: &Meta,
+        defaults: &Defaults,
     ) -> Result<(), Error> {
         match ann.and_then(|a| a.kwarg("via")) {
             Some(via) => {
                 let r = matcher::call_via_raw(self.thread, via, left, right, meta)?;
                 match r {
-                    SValue::Bool(false) | SValue::None => Err(err_at(
-                        "Expected assertion via function to succeed, but returned false",
-                        meta,
-                    )),
-                    SValue::Tuple(t) if !t.is_empty() && !t[0].truth() => {
-                        let msg = t
-                            .get(1)
-                            .map(crate::ytt::starlark::to_str)
-                            .unwrap_or_default();
-                        Err(err_at(format!("Assertion failed: {msg}"), meta))
+                    SValue::None | SValue::Bool(true) => {}
+                    SValue::Bool(false) => {
+                        return Err(err_at(
+                            "Expected via invocation to return true, but was false",
+                            meta,
+                        ));
                     }
-                    _ => Ok(()),
+                    SValue::Tuple(t) if t.len() == 2 && matches!(t[0], SValue::Bool(_)) => {
+                        if !t[0].truth() {
+                            let msg = crate::ytt::starlark::to_str(&t[1]);
+                            return Err(err_at(
+                                format!(
+                                    "Expected via invocation to return true, but was false with message: {msg}"
+                                ),
+                                meta,
+                            ));
+                        }
+                    }
+                    _ => {
+                        return Err(err_at(
+                            "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those",
+                            meta,
+                        ));
+                    }
                 }
             }
             None => {
-                if left.to_value() == right.to_value() {
-                    Ok(())
-                } else {
-                    Err(err_at(
-                        format!(
-                            "Expected objects to equal, but did not: left {} != right {}",
-                            left.to_value().to_display_string(),
-                            right.to_value().to_display_string()
-                        ),
+                if let Err(why) = compare::contains(left, right) {
+                    return Err(err_at(
+                        format!("Expected objects to equal, but did not: {why}"),
                         meta,
-                    ))
+                    ));
                 }
             }
         }
+        if matches!(right, Node::Map(_) | Node::Array(_)) {
+            self.merge(left, right, defaults, meta)?;
+        }
+        Ok(())
     }
 
     fn apply_map(
@@ -297,7 +322,28 @@ impl Overlay<'_> {
         for r in right {
             let defaults = child_defaults(&r.meta, parent_defaults);
             let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-            let spec = match_spec(&r.meta, parent_defaults)?;
+            let spec = match_spec(&r.meta, parent_defaults);
+            let describe = || {
+                format!(
+                    "Map item (key '{}') on line {}",
+                    key_str(&r.key),
+                    r.meta.pos
+                )
+            };
+            if matches!(op, Op::Append | Op::Insert) {
+                return Err(err_at(
+                    format!(
+                        "{}: Overlay op {} is not supported on map item",
+                        describe(),
+                        if op == Op::Append {
+                            "overlay/append"
+                        } else {
+                            "overlay/insert"
+                        }
+                    ),
+                    &r.meta,
+                ));
+            }
             let mut matched = Vec::new();
             for (i, l) in left.iter().enumerate() {
                 let ok = match &spec.by {
@@ -315,31 +361,20 @@ impl Overlay<'_> {
                     matched.push(i);
                 }
             }
-            if matches!(op, Op::Append | Op::Insert) {
-                return Err(err_at(
-                    "Map items can only be merged, replaced, removed or asserted",
-                    &r.meta,
-                ));
+            if check_at(&spec.counts, self.thread, matched.len(), &r.meta, describe)?
+                == Verdict::Skip
+            {
+                continue;
             }
-            spec.expects.check(matched.len()).map_err(|m| {
-                err_at(
-                    format!(
-                        "Map item (key '{}') on line {}: {m}",
-                        key_str(&r.key),
-                        r.meta.pos
-                    ),
-                    &r.meta,
-                )
-            })?;
-            self.apply_matched(left, r, &matched, op, op_ann, spec.missing_ok, &defaults)?;
+            self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
         }
         Ok(())
     }
 
     /// Applies a merge, replace, remove or assert of the right item `r` to the left
-    /// items at `matched` (or adds `r` when nothing matched and `missing_ok`/`or_add`
-    /// allow it). Shared by map items and array items; inserts are the caller's.
-    #[allow(clippy::too_many_arguments)]
+    /// items at `matched` (or adds `r` when a merge matched nothing, or a replace with
+    /// `or_add` did). A replace takes the right item whole, key included. Shared by
+    /// map items and array items; inserts are the caller's.
     fn apply_matched<T: OverlayItem>(
         &mut self,
         left: &mut Vec<T>,
@@ -347,16 +382,18 @@ impl Overlay<'_> {
         matched: &[usize],
         op: Op,
         op_ann: Option<&Ann>,
-        missing_ok: bool,
         defaults: &Defaults,
     ) -> Result<(), Error> {
         if matched.is_empty() {
-            let or_add = op == Op::Replace
-                && op_ann
-                    .and_then(|a| a.kwarg("or_add"))
-                    .is_some_and(|v| v.truth());
-            if (missing_ok && op == Op::Merge) || or_add {
-                left.push(r.clone());
+            match op {
+                Op::Merge => left.push(r.clone()),
+                Op::Replace if or_add(op_ann) => {
+                    let mut new = r.clone();
+                    *new.value_mut() =
+                        self.replaced(&Node::Scalar(Value::Null), r.value(), op_ann, r.meta())?;
+                    left.push(new);
+                }
+                _ => {}
             }
             return Ok(());
         }
@@ -369,7 +406,9 @@ impl Overlay<'_> {
             Op::Replace => {
                 for &i in matched {
                     let replaced = self.replaced(left[i].value(), r.value(), op_ann, r.meta())?;
-                    *left[i].value_mut() = replaced;
+                    let mut new = r.clone();
+                    *new.value_mut() = replaced;
+                    left[i] = new;
                 }
             }
             Op::Remove => {
@@ -379,7 +418,7 @@ impl Overlay<'_> {
             }
             Op::Assert => {
                 for &i in matched {
-                    self.assert(left[i].value(), r.value(), op_ann, r.meta())?;
+                    self.assert(left[i].value_mut(), r.value(), op_ann, r.meta(), defaults)?;
                 }
             }
             Op::Append | Op::Insert => unreachable!("callers handle appends and inserts"),
@@ -404,10 +443,13 @@ impl Overlay<'_> {
             if op == Op::Insert {
                 insert_kind(op_ann, &r.meta)?;
             }
-            let spec = match_spec(&r.meta, parent_defaults)?;
+            let spec = match_spec(&r.meta, parent_defaults);
             let Some(by) = spec.by.clone() else {
                 return Err(err_at(
-                    "Expected array item to have 'overlay/match' annotation with 'by' keyword argument",
+                    format!(
+                        "Array item on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be specified",
+                        r.meta.pos
+                    ),
                     &r.meta,
                 ));
             };
@@ -419,25 +461,37 @@ impl Overlay<'_> {
                     matched.push(i);
                 }
             }
-            spec.expects
-                .check(matched.len())
-                .map_err(|m| err_at(format!("Array item on line {}: {m}", r.meta.pos), &r.meta))?;
-            if op == Op::Insert && !matched.is_empty() {
+            if check_at(&spec.counts, self.thread, matched.len(), &r.meta, || {
+                format!("Array item on line {}", r.meta.pos)
+            })? == Verdict::Skip
+            {
+                continue;
+            }
+            if op == Op::Insert {
                 let (before, after) = insert_kind(op_ann, &r.meta)?;
                 for &i in matched.iter().rev() {
+                    let mut new = r.clone();
+                    new.value =
+                        inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
                     if after {
-                        left.insert(i + 1, r.clone());
+                        left.insert(i + 1, new.clone());
                     }
                     if before {
-                        left.insert(i, r.clone());
+                        left.insert(i, new);
                     }
                 }
             } else {
-                self.apply_matched(left, r, &matched, op, op_ann, spec.missing_ok, &defaults)?;
+                self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
             }
         }
         Ok(())
     }
+}
+
+/// `@overlay/replace or_add=True`.
+fn or_add(ann: Option<&Ann>) -> bool {
+    ann.and_then(|a| a.kwarg("or_add"))
+        .is_some_and(SValue::truth)
 }
 
 /// What overlays need of a map item or an array item.
@@ -495,9 +549,10 @@ fn pos_of(meta: &Meta) -> crate::ytt::error::Position {
     }
 }
 
-/// True when a document is an overlay (it has an `overlay/*` annotation).
+/// True when a document is an overlay: ytt takes aside the documents annotated with
+/// `@overlay/match`; any other document is output (its overlay annotations unused).
 pub fn is_overlay_doc(d: &Doc) -> bool {
-    d.meta.anns.iter().any(|a| a.name.starts_with("overlay/"))
+    d.meta.has("overlay/match")
 }
 
 impl Overlay<'_> {

@@ -93,8 +93,12 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
                     let mut o = Overlay {
                         thread: &mut thread,
                     };
-                    o.merge_node(&mut base.value, &d.value, &Defaults::default())
-                        .map_err(|e| e.context("Overlaying data values schema"))?;
+                    o.merge_node(
+                        &mut base.value,
+                        &d.value,
+                        &Defaults::of_node(&d.meta, &Defaults::default()),
+                    )
+                    .map_err(|e| e.context("Overlaying data values schema"))?;
                 }
             }
         }

@@ -1,0 +1,97 @@
+//! Data values from more sources, as ytt 0.48 takes them: `--data-values-file` of a
+//! directory (every file under it, YAML or not, in path order), `--data-values-file
+//! @lib:path` for a library, and a library's value order: its own files, the parent's
+//! `#@library/ref` documents, `@lib:` flags (type-checked against the library's
+//! schema), `with_data_values`, then documents marked `after_library_module=True`.
+
+use strake::ytt::{Options, run};
+
+fn render_args(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        let p = dir.path().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    }
+    let opts = Options::from_args(args).unwrap();
+    run(&opts, dir.path(), &mut || Ok(Vec::new()))
+        .map(|o| String::from_utf8(o.stdout).unwrap())
+        .map_err(|e| e.to_string())
+}
+
+const SHOW: &str = "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n";
+const LIB_CALL: &str = "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\").with_data_values({\"c\": \"with\"}).eval())\n";
+
+#[test]
+fn a_data_values_file_directory_reads_every_file_under_it_in_path_order() {
+    let files = [
+        ("config.yml", SHOW),
+        ("dv/a.yml", "name: a\nsize: 1\n"),
+        ("dv/notes.txt", "extra: txt\n"),
+        ("dv/sub/b.yaml", "size: 2\n"),
+    ];
+    assert_eq!(
+        render_args(&files, &["-f", "config.yml", "--data-values-file", "dv"]).unwrap(),
+        "name: a\nsize: 2\nextra: txt\n"
+    );
+    let bad = [("config.yml", SHOW), ("dv/a.yml", "k: 1\nk: 2\n")];
+    let err = render_args(&bad, &["-f", "config.yml", "--data-values-file", "dv"]).unwrap_err();
+    assert!(err.contains("dv/a.yml:2"), "{err}");
+}
+
+#[test]
+fn library_values_come_from_files_refs_flags_with_data_values_and_after_module_refs_in_order() {
+    let files = [
+        ("config.yml", LIB_CALL),
+        ("lib-values.yaml", "a: file\n"),
+        (
+            "after.yml",
+            "#@library/ref \"@app\"\n#@data/values after_library_module=True\n---\nd: after\n",
+        ),
+        (
+            "_ytt_lib/app/values.yml",
+            "#@data/values\n---\na: lib\nb: lib\nc: lib\nd: lib\n",
+        ),
+        ("_ytt_lib/app/out.yml", SHOW),
+    ];
+    let out = render_args(
+        &files,
+        &[
+            "-f",
+            ".",
+            "--file-mark",
+            "lib-values.yaml:exclude=true",
+            "--data-values-file",
+            "@app:lib-values.yaml",
+            "--data-value",
+            "@app:b=flag",
+            "--data-value",
+            "@app:c=flag",
+            "--data-value",
+            "@app:d=flag",
+        ],
+    )
+    .unwrap();
+    assert_eq!(out, "a: file\nb: flag\nc: with\nd: after\n");
+}
+
+#[test]
+fn library_flags_are_checked_against_the_library_schema() {
+    let files = [
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\").eval())\n",
+        ),
+        (
+            "_ytt_lib/app/schema.yml",
+            "#@data/values-schema\n---\nreplicas: 1\n",
+        ),
+        ("_ytt_lib/app/out.yml", SHOW),
+    ];
+    let err = render_args(&files, &["-f", ".", "--data-value", "@app:replicas=4"]).unwrap_err();
+    assert!(err.contains("expected: integer"), "{err}");
+    assert_eq!(
+        render_args(&files, &["-f", ".", "--data-value-yaml", "@app:replicas=4"]).unwrap(),
+        "replicas: 4\n"
+    );
+}
