@@ -29,6 +29,7 @@ mod registry_plain;
 mod registry_tls;
 mod tarball;
 mod ytt_conformance;
+mod ytt_limits;
 mod ytt_many_files;
 mod ytt_output_roundtrip;
 mod ytt_schema;

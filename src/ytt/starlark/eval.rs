@@ -462,7 +462,7 @@ impl Thread {
             ExprKind::Tuple(targets) | ExprKind::List(targets) => {
                 let items: Vec<Value> = match &v {
                     Value::List(l) => l.items.borrow().clone(),
-                    Value::Tuple(t) => t.as_ref().clone(),
+                    Value::Tuple(t) => t.0.clone(),
                     other => match iterate(other) {
                         Some((items, _)) => items,
                         None => {

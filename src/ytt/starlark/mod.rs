@@ -69,6 +69,7 @@
 pub mod ast;
 pub mod builtins;
 mod call;
+pub mod deep;
 pub mod error;
 pub mod eval;
 mod expr_parser;
