@@ -177,3 +177,19 @@ fn long_template_line_is_cut_in_errors() {
         &err[err.len() - 100..]
     );
 }
+
+#[test]
+fn a_large_installer_renders_far_below_the_step_limit() {
+    // benches/ytt-installer: 3 MB of output in about 40,000 steps; a hundredth of the
+    // default limit is still ten times more than it needs
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/ytt-installer");
+    let opts = Options::from_args(&["-f", "."]).unwrap();
+    let out = with_max_steps(500_000, || run(&opts, &root, &mut || Ok(Vec::new()))).unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.len() > 3_000_000, "{} bytes", text.len());
+    assert_eq!(text.matches("\n---\n").count() + 1, 940);
+    assert_eq!(
+        text.matches("\nkind: CustomResourceDefinition\n").count(),
+        40
+    );
+}
