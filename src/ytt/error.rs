@@ -98,7 +98,8 @@ impl fmt::Display for Error {
                 if let Some(p) = pos {
                     write!(f, "\n    in {}:{}", p.file, p.line)?;
                     if let Some(t) = &p.text {
-                        write!(f, "\n      {}:{} | {}", p.file, p.line, t)?;
+                        let shown = crate::ytt::starlark::error::shown_line(t);
+                        write!(f, "\n      {}:{} | {}", p.file, p.line, shown)?;
                     }
                 }
                 Ok(())
@@ -127,6 +128,23 @@ pub fn starlark_error(e: &SError) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_template_line_is_cut() {
+        let src = format!("a: #@ foo + \"{}\"\n", "x".repeat(200_000));
+        let shown =
+            Error::at("undefined: foo", Position::in_source("big.yml", 1, &src)).to_string();
+        assert!(shown.len() < 400, "{} bytes", shown.len());
+        assert!(
+            shown.starts_with(
+                "undefined: foo\n    in big.yml:1\n      big.yml:1 | a: #@ foo + \"xxx"
+            )
+        );
+        assert!(
+            shown.ends_with("xxx... (199814 more characters)"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn shows_file_line_and_text() {
