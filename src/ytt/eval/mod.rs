@@ -16,10 +16,8 @@ use std::rc::Rc;
 use crate::yaml::{self, DocumentSet, Value};
 use crate::ytt::compile::program::Program;
 use crate::ytt::compile::{program, text};
-pub use crate::ytt::error::starlark_error;
-use crate::ytt::error::{Error, Position};
+use crate::ytt::error::{Error, Position, starlark_error};
 use crate::ytt::files::{FileKind, InputFile};
-pub use crate::ytt::fragment;
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::ast::LineOrigin;
 use crate::ytt::starlark::error::Position as SPosition;
@@ -27,7 +25,7 @@ use crate::ytt::starlark::{
     Env, Error as SError, Module, Thread, Value as SValue, parse_with_origins,
 };
 
-pub use crate::ytt::yaml_docs::{has_doc_annotation, parse_yaml, parse_yaml_with};
+use crate::ytt::yaml_docs::parse_yaml;
 
 use builder::Builder;
 use parse_ahead::{ParseAhead, ParseAheadMode};

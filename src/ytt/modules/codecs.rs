@@ -3,7 +3,7 @@
 use base64::Engine;
 
 use crate::yaml::Value as Y;
-use crate::ytt::eval::fragment::{plain_to_starlark, starlark_to_plain};
+use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};

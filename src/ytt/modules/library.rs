@@ -7,9 +7,9 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::ytt::error::Error;
-use crate::ytt::eval::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
 use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
+use crate::ytt::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
 

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use crate::ytt::eval::fragment::Replace;
+use crate::ytt::fragment::Replace;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
 
 use super::{SResult, module, native, struct_value};
@@ -54,8 +54,8 @@ fn encode(v: &Value) -> SResult<Value> {
             Value::list(items?)
         }
         // ytt's struct.encode does not know YAML fragments.
-        Value::Host(h) if h.as_any().is::<crate::ytt::eval::fragment::Fragment>() => {
-            use crate::ytt::eval::fragment::{Frag, Fragment};
+        Value::Host(h) if h.as_any().is::<crate::ytt::fragment::Fragment>() => {
+            use crate::ytt::fragment::{Frag, Fragment};
             let go_type = match h.as_any().downcast_ref::<Fragment>().map(|f| &f.0) {
                 Some(Frag::Map(_)) => "*yamlmeta.Map",
                 Some(Frag::Array(_)) => "*yamlmeta.Array",

@@ -4,7 +4,7 @@
 //! (`name`, `password`, `string()`), `hostname()`, `string()` and `without_user()`.
 
 use crate::yaml::Value as Y;
-use crate::ytt::eval::fragment::{plain_to_starlark, starlark_to_plain};
+use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native, struct_value};
