@@ -5,7 +5,7 @@ use crate::ytt::datavalues::is_values_file;
 use crate::ytt::error::Error;
 use crate::ytt::eval::{LibRef, eval_text, eval_yaml};
 use crate::ytt::files::FileKind;
-use crate::ytt::node::Doc;
+use crate::ytt::node::{Doc, Node};
 use crate::ytt::overlay::{Overlay, is_overlay_doc};
 use crate::ytt::starlark::Thread;
 
@@ -61,7 +61,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             _ => {}
         }
     }
-    docs.retain(|d| !d.value.is_empty_doc());
+    docs.retain(kept);
     if !overlays.is_empty() {
         let mut thread = Thread::new();
         let mut o = Overlay {
@@ -71,10 +71,16 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             o.apply_docs(&mut docs, std::slice::from_ref(&ov))?;
         }
     }
-    docs.retain(|d| !d.value.is_empty_doc());
+    docs.retain(kept);
     Ok(Rendered {
         docs,
         texts,
         yaml_files,
     })
+}
+
+/// Whether a document goes to the output: null documents never do, empty maps and
+/// arrays only when they were computed (`--- #@ {}`), not written in YAML (`--- {}`).
+fn kept(d: &Doc) -> bool {
+    !d.value.is_empty_doc() || (d.meta.computed && !matches!(d.value, Node::Scalar(_)))
 }
