@@ -81,7 +81,10 @@ pub use ast::{
     Annotation, Array, ArrayItem, Comment, CommentKind, Document, DocumentSet, Map, MapItem, Node,
     Position, SourceLines,
 };
-pub use emit::{EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_stream};
+pub use emit::{
+    EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_documents,
+    to_yaml_stream,
+};
 pub use parse::{YamlError, parse_document_set, parse_document_set_strict};
 pub use value::Value;
 

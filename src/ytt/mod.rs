@@ -63,11 +63,12 @@ pub struct Output {
     pub warnings: Vec<String>,
 }
 
+/// Prints rendered documents (the render chose which: see `render::kept`).
 fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
     match format {
-        OutputFormat::Yaml => crate::yaml::to_yaml_stream(values)
+        OutputFormat::Yaml => crate::yaml::to_yaml_documents(values)
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
-        OutputFormat::Json => crate::yaml::json::to_json_stream(values)
+        OutputFormat::Json => crate::yaml::json::to_json_documents(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
         OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
     }

@@ -50,6 +50,9 @@ pub struct Meta {
     pub anns: Vec<Ann>,
     /// For output documents: the template file whose output they are part of.
     pub origin: Option<Rc<str>>,
+    /// For documents: the value was computed (`--- #@ expr`), not written in YAML. ytt
+    /// drops empty documents written in YAML but prints computed empty collections.
+    pub computed: bool,
 }
 
 impl Meta {
@@ -58,6 +61,7 @@ impl Meta {
             pos,
             anns: Vec::new(),
             origin: None,
+            computed: false,
         }
     }
 

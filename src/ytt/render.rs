@@ -66,7 +66,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             _ => {}
         }
     }
-    docs.retain(|d| !d.value.is_empty_doc());
+    docs.retain(kept);
     if !overlays.is_empty() {
         let mut thread = Thread::new();
         let mut o = Overlay {
@@ -76,7 +76,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             o.apply_docs(&mut docs, std::slice::from_ref(&ov))?;
         }
     }
-    docs.retain(|d| !d.value.is_empty_doc());
+    docs.retain(kept);
     Ok(Rendered {
         docs,
         texts,
@@ -112,4 +112,10 @@ impl LibrarySteps for RunSteps {
 /// going through [`RunSteps`].
 pub fn module_loader() -> Rc<dyn ModuleLoader> {
     Rc::new(Modules::new(Rc::new(RunSteps)))
+}
+
+/// Whether a document goes to the output: null documents never do, empty maps and
+/// arrays only when they were computed (`--- #@ {}`), not written in YAML (`--- {}`).
+fn kept(d: &Doc) -> bool {
+    !d.value.is_empty_doc() || (d.meta.computed && !matches!(d.value, Node::Scalar(_)))
 }

@@ -419,3 +419,18 @@ fn struct_bind_and_url_query_rules() {
         "{err}"
     );
 }
+
+#[test]
+fn computed_empty_documents_are_printed_and_written_ones_dropped() {
+    let out = render(&[(
+        "config.yml",
+        "#@ nothing = None\n--- #@ nothing\n--- #@ {}\n--- #@ []\n--- #@ \"\"\n---\n--- {}\n--- []\n--- ~\n",
+    )]);
+    assert_eq!(out, "{}\n---\n[]\n---\n\"\"\n");
+    let json = render_with(
+        &[("config.yml", "--- #@ {}\n--- {}\n---\na: 1\n")],
+        &["-f", ".", "-o", "json"],
+    )
+    .unwrap();
+    assert_eq!(json, "{}{\"a\":1}");
+}

@@ -248,6 +248,7 @@ impl Builder {
                 pos: t.pos.clone(),
                 anns,
                 origin: None,
+                computed: false,
             },
             key,
             value,
@@ -335,6 +336,7 @@ impl Builder {
             slot.key = starlark_to_scalar(k)?;
         }
         slot.value = SlotVal::Built(node);
+        slot.meta.computed = true;
         let parent = self.parent_slot(t)?;
         let implicit = self.implicit_overrides;
         let y = self.yaml_ctx()?;

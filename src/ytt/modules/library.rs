@@ -130,14 +130,19 @@ impl Handle {
                 None => {}
             }
         }
-        let refname = alias.unwrap_or(name);
-        let flag_refs: Vec<(String, Node)> = parent
-            .flag_refs
-            .borrow()
-            .iter()
-            .filter(|(r, _, _)| r == refname)
-            .map(|(_, k, n)| (k.clone(), n.clone()))
-            .collect();
+        // `--data-value @ref:key=value` flags, by the same paths as `#@library/ref`.
+        let mut flag_refs: Vec<(String, Node)> = Vec::new();
+        for (r, k, n) in parent.flag_refs.borrow().iter() {
+            match ref_rest(&format!("@{r}"), name, alias) {
+                Some("") => flag_refs.push((k.clone(), n.clone())),
+                Some(rest) => lib.flag_refs.borrow_mut().push((
+                    rest.trim_start_matches('@').to_string(),
+                    k.clone(),
+                    n.clone(),
+                )),
+                None => {}
+            }
+        }
         self.steps
             .compute_values(&lib, &refs, &self.extra, &flag_refs)
             .map_err(|e| SError::new(e.to_string()))?;
