@@ -19,7 +19,7 @@ const FLOORS: &[(&str, usize)] = &[
     ("yaml", 48),
     ("starlark", 104),
     ("template", 100),
-    ("data-values", 78),
+    ("data-values", 79),
     ("overlay", 113),
     ("schema", 63),
     ("node-sugar", 28),

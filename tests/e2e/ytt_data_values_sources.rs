@@ -2,7 +2,8 @@
 //! directory (every file under it, YAML or not, in path order), `--data-values-file
 //! @lib:path` for a library, and a library's value order: its own files, the parent's
 //! `#@library/ref` documents, `@lib:` flags (type-checked against the library's
-//! schema), `with_data_values`, then documents marked `after_library_module=True`.
+//! schema), `with_data_values`, then documents marked `after_library_module=True`;
+//! `library.get` from a file in a subdirectory finds the `_ytt_lib` beside it.
 
 use strake::ytt::{Options, run};
 
@@ -93,5 +94,39 @@ fn library_flags_are_checked_against_the_library_schema() {
     assert_eq!(
         render_args(&files, &["-f", ".", "--data-value-yaml", "@app:replicas=4"]).unwrap(),
         "replicas: 4\n"
+    );
+}
+
+#[test]
+fn library_get_from_a_subdirectory_finds_the_ytt_lib_beside_the_file_then_above_it() {
+    let get = "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"inner\").eval())\n--- #@ template.replace(library.get(\"top\").eval())\n";
+    let files = [
+        ("sub/deeper/config.yml", get),
+        ("sub/_ytt_lib/inner/out.yml", "from: inner\n"),
+        ("_ytt_lib/inner/out.yml", "from: root-inner\n"),
+        ("_ytt_lib/top/out.yml", "from: top\n"),
+    ];
+    assert_eq!(
+        render_args(&files, &["-f", "."]).unwrap(),
+        "from: inner\n---\nfrom: top\n"
+    );
+}
+
+#[test]
+fn a_library_ref_no_library_get_takes_is_an_error() {
+    let files = [
+        ("config.yml", "top: 1\n"),
+        ("_ytt_lib/app/values.yml", "#@data/values\n---\na: lib\n"),
+        (
+            "ref-values.yml",
+            "#@library/ref \"@missing\"\n#@data/values\n---\na: ref\n",
+        ),
+    ];
+    let err = render_args(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        err.contains("Expected all provided library data values documents to be used")
+            && err.contains("'@missing'")
+            && err.contains("ref-values.yml:3"),
+        "{err}"
     );
 }

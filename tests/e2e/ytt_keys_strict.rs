@@ -2,7 +2,8 @@
 //! `--implicit-map-key-overrides`) moves to the end of its map; a key given twice in a
 //! `--data-values-file` or in `yaml.decode` input is refused; `--strict` refuses
 //! ambiguous plain scalars in templates, data values files and `--data-value-yaml`, at
-//! file:line, and leaves quoted, tagged and computed values alone.
+//! file:line, and leaves quoted, tagged and computed values alone. Also: which empty
+//! documents are printed (computed `{}`/`[]` are, null and YAML-written empty ones not).
 
 use strake::ytt::{Options, run};
 
@@ -108,5 +109,14 @@ fn strict_covers_data_values_but_not_quoted_tagged_or_computed_values() {
     assert_eq!(
         render_args(&[("config.yml", ok)], &["-f", ".", "--strict"]).unwrap(),
         "a: \"yes\"\nb: \"yes\"\nc: hello world\nd: -3.5\ne: 1000\nf: null\ng: some-word\n"
+    );
+}
+
+#[test]
+fn computed_empty_collections_are_documents_but_yaml_written_ones_and_nulls_are_not() {
+    let src = "#@ nothing = None\n--- #@ nothing\n--- #@ {}\n--- #@ []\n--- #@ \"\"\n---\n--- {}\n--- []\n";
+    assert_eq!(
+        render_args(&[("config.yml", src)], &["-f", "."]).unwrap(),
+        "{}\n---\n[]\n---\n\"\"\n"
     );
 }

@@ -57,6 +57,8 @@ pub struct Lib {
     pub loader: Rc<dyn ModuleLoader>,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
+    /// Indexes in `refs` of the documents a `library.get` took (ytt refuses unused ones).
+    pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
     /// Schema documents overlaid on the library's own schema, in order
@@ -122,6 +124,7 @@ impl Lib {
             opts,
             loader,
             refs: RefCell::new(Vec::new()),
+            refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
             extra_schemas: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),

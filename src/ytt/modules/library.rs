@@ -34,7 +34,15 @@ pub trait LibrarySteps {
 
 /// A private library of `parent` by name, with its default data values.
 pub fn private_lib(parent: &LibRef, name: &str, steps: &Rc<dyn LibrarySteps>) -> SResult<LibRef> {
-    Handle::new(parent.clone(), name.to_string(), None, steps.clone()).lib()
+    let prefix = library_prefix(parent, name).unwrap_or_else(|| format!("_ytt_lib/{name}/"));
+    Handle::new(
+        parent.clone(),
+        name.to_string(),
+        None,
+        prefix,
+        steps.clone(),
+    )
+    .lib()
 }
 
 /// When the `#@library/ref` path `r` (`@name`, `@~alias`, `@name~alias`, each maybe
@@ -55,6 +63,27 @@ fn ref_rest<'a>(r: &'a str, name: &str, alias: Option<&str>) -> Option<&'a str> 
     (name_ok && alias_ok && !(seg_name.is_empty() && seg_alias.is_none())).then_some(rest)
 }
 
+/// Where library `name` is for the file being evaluated in `lib`: the `_ytt_lib/name/`
+/// beside that file, else beside its parent directories, up to the library root.
+fn library_prefix(lib: &LibRef, name: &str) -> Option<String> {
+    let current = lib.current_file().unwrap_or_default();
+    let mut dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    loop {
+        let prefix = if dir.is_empty() {
+            format!("_ytt_lib/{name}/")
+        } else {
+            format!("{dir}/_ytt_lib/{name}/")
+        };
+        if lib.private.iter().any(|f| f.rel.starts_with(&prefix)) {
+            return Some(prefix);
+        }
+        if dir.is_empty() {
+            return None;
+        }
+        dir = dir.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    }
+}
+
 /// `library.get(name)`'s value, with what was added to it since.
 #[derive(Clone)]
 struct Handle {
@@ -66,6 +95,9 @@ struct Handle {
     /// `with_data_values_schema(schema)`, in call order.
     schemas: Vec<Node>,
     opts: EvalOpts,
+    /// Where the library's files are among the parent's private files
+    /// (`_ytt_lib/name/`, or `dir/_ytt_lib/name/` beside the calling file).
+    prefix: String,
     steps: Rc<dyn LibrarySteps>,
 }
 
@@ -74,6 +106,7 @@ impl Handle {
         parent: LibRef,
         name: String,
         alias: Option<String>,
+        prefix: String,
         steps: Rc<dyn LibrarySteps>,
     ) -> Handle {
         let opts = parent.opts;
@@ -84,6 +117,7 @@ impl Handle {
             extra: Vec::new(),
             schemas: Vec::new(),
             opts,
+            prefix,
             steps,
         }
     }
@@ -92,11 +126,11 @@ impl Handle {
     /// documents of its parent meant for it, the extra values and `@lib:` flags.
     fn lib(&self) -> SResult<LibRef> {
         let (parent, name) = (&self.parent, &self.name);
-        let prefix = format!("_ytt_lib/{name}/");
+        let prefix = &self.prefix;
         let files: Vec<_> = parent
             .private
             .iter()
-            .filter(|f| f.rel.starts_with(&prefix))
+            .filter(|f| f.rel.starts_with(prefix.as_str()))
             .map(|f| {
                 let mut f = f.clone();
                 f.rel = f.rel[prefix.len()..].to_string();
@@ -111,10 +145,11 @@ impl Handle {
                 "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
             )));
         }
+        let dir = prefix.trim_end_matches('/');
         let lname = if parent.name.is_empty() {
-            format!("_ytt_lib/{name}")
+            dir.to_string()
         } else {
-            format!("{}/_ytt_lib/{name}", parent.name)
+            format!("{}/{dir}", parent.name)
         };
         let lib = Lib::new(&lname, files, self.opts, parent.loader.clone());
         lib.extra_schemas
@@ -122,13 +157,14 @@ impl Handle {
             .extend(self.schemas.iter().cloned());
         let alias = self.alias.as_deref();
         let mut refs = Vec::new();
-        for (r, d) in parent.refs.borrow().iter() {
+        for (i, (r, d)) in parent.refs.borrow().iter().enumerate() {
             match ref_rest(r, name, alias) {
                 Some("") => refs.push(d.clone()),
                 // Meant for a library of this one: passed down.
                 Some(rest) => lib.refs.borrow_mut().push((rest.to_string(), d.clone())),
-                None => {}
+                None => continue,
             }
+            parent.refs_used.borrow_mut().insert(i);
         }
         // `--data-value @ref:key=value` flags, by the same paths as `#@library/ref`.
         let mut flag_refs: Vec<(String, Node)> = Vec::new();
@@ -270,14 +306,13 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                     .trim_start_matches('@')
                     .to_string();
                 // Fail early when the library does not exist.
-                let prefix = format!("_ytt_lib/{name}/");
-                if !l.private.iter().any(|f| f.rel.starts_with(&prefix)) {
+                let Some(prefix) = library_prefix(&l, &name) else {
                     return Err(SError::new(format!(
                         "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
                     )));
-                }
+                };
                 let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
-                let mut h = Handle::new(l.clone(), name, alias, steps.clone());
+                let mut h = Handle::new(l.clone(), name, alias, prefix, steps.clone());
                 if let Some(b) = &v[2] {
                     h.opts.ignore_unknown_comments = b.truth();
                 }

@@ -158,14 +158,8 @@ pub fn read(meta: &Meta) -> Result<NodeAnns, SchemaProblem> {
                 })?;
                 out.validations.push(v);
             }
-            n if n.starts_with("schema/") => {
-                return Err(bad(
-                    a,
-                    "is not a known schema annotation",
-                    &format!("@{n}"),
-                    "one of @schema/type, @schema/nullable, @schema/default, @schema/title, @schema/desc, @schema/examples, @schema/deprecated, @schema/validation",
-                ));
-            }
+            // ytt reads only the annotations above; any other `@schema/...` (such as
+            // `@schema/example`) is left alone, without a word.
             _ => {}
         }
     }

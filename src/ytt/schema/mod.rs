@@ -255,13 +255,19 @@ mod tests {
             ),
             ("#@schema/desc 3", "expects a string argument"),
             ("#@schema/nullable 1", "expects no arguments"),
-            ("#@schema/typo", "is not a known schema annotation"),
         ] {
             let s = format!("#@data/values-schema\n---\n{ann}\nx: 1\n");
             let e = render(&[("schema.yml", &s)], &["-f", "."]).unwrap_err();
             assert!(e.contains(want), "{ann}: {e}");
             assert!(e.contains("in schema.yml:3"), "{ann}: {e}");
         }
+    }
+
+    #[test]
+    fn schema_annotations_ytt_does_not_read_are_ignored() {
+        let schema = "#@data/values-schema\n---\n#@schema/example 3\n#@schema/desc \"d\"\nx: 1\n#@schema/typo\nother: a\n";
+        let out = render(&[("a.yml", TPL), ("schema.yml", schema)], &["-f", "."]).unwrap();
+        assert!(out.contains("x: 1") && out.contains("other: a"), "{out}");
     }
 
     #[test]
