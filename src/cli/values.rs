@@ -88,7 +88,7 @@ fn package_schema(a: &CheckArgs, ref_name: &str) -> Result<serde_json::Value, St
 pub fn run(cmd: &ValuesCommand) -> ExitCode {
     match cmd {
         ValuesCommand::Check(a) => {
-            use crate::ytt::schema::user_values::{check_file, check_files};
+            use crate::ytt::user_values::{check_file, check_files};
             let checked = match (&a.schema, &a.package) {
                 (Some(schema), _) => check_files(schema, &a.values),
                 (None, Some(ref_name)) => {

@@ -14,7 +14,7 @@ use super::constraints::{Environment, VersionSelection};
 use super::resources::{ResourceError, Resources};
 use super::source::Catalog;
 use super::yaml_doc::{parse_documents, to_json};
-use crate::ytt::schema::user_values::{Problem, check_json};
+use crate::ytt::user_values::{Problem, check_json};
 
 /// Where the generated role applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,7 @@ use crate::bundle::pull::{download_blob, fetch_bundle_image};
 use crate::oci::Store;
 use crate::oci::location::{Location, open_source};
 use crate::oci::registry::RegistryOptions;
-use crate::ytt::schema::user_values::to_json;
+use crate::ytt::user_values::to_json;
 
 /// API group and version of Package and PackageMetadata.
 pub const DATA_PACKAGING_API: &str = "data.packaging.carvel.dev/v1alpha1";

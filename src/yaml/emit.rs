@@ -55,19 +55,20 @@ pub fn to_yaml_document_with(value: &Value, options: &EmitOptions) -> Result<Str
 /// Prints documents as `ytt` does on stdout: empty documents (null, `{}`, `[]`) are skipped and
 /// `---\n` separates the printed ones (none before the first). No documents give `""`.
 pub fn to_yaml_stream(docs: &[Value]) -> Result<String, EmitError> {
-    stream(docs, Value::is_empty_document)
+    emit_documents(docs.iter().filter(|d| !d.is_empty_document()))
 }
 
-/// [`to_yaml_stream`] for documents that a caller has already chosen to print: only null
-/// ones are skipped, so an empty map or array that ytt keeps (a computed `#@ {}`) prints.
-pub fn to_yaml_stream_of_chosen(docs: &[Value]) -> Result<String, EmitError> {
-    stream(docs, |d| matches!(d, Value::Null))
+/// Prints every document given, empty ones too (`{}`, `[]`), `---\n` between them: for
+/// callers that chose the documents to print themselves (ytt keeps computed empty
+/// collections).
+pub fn to_yaml_documents(docs: &[Value]) -> Result<String, EmitError> {
+    emit_documents(docs.iter())
 }
 
-fn stream(docs: &[Value], skip: impl Fn(&Value) -> bool) -> Result<String, EmitError> {
+fn emit_documents<'a>(docs: impl Iterator<Item = &'a Value>) -> Result<String, EmitError> {
     let mut e = Emitter::new(String::with_capacity(4096));
     let mut first = true;
-    for doc in docs.iter().filter(|d| !skip(d)) {
+    for doc in docs {
         if !first {
             e.out.push_str("---\n");
         }

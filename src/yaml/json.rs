@@ -31,6 +31,15 @@ pub fn to_json_stream(docs: &[Value]) -> Result<String, JsonError> {
     Ok(out)
 }
 
+/// Prints every document given as `ytt -o json` does, empty ones too.
+pub fn to_json_documents(docs: &[Value]) -> Result<String, JsonError> {
+    let mut out = String::new();
+    for doc in docs {
+        write_json(doc, &mut out)?;
+    }
+    Ok(out)
+}
+
 /// Prints one value as Go's `json.MarshalIndent(v, "", indent)` does: one element per line,
 /// `"key": value`, `[]`/`{}` for empty collections, keys sorted, no trailing newline.
 pub fn to_json_indented(v: &Value, indent: &str) -> Result<String, JsonError> {

@@ -82,8 +82,8 @@ pub use ast::{
     Position, SourceLines,
 };
 pub use emit::{
-    EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_stream,
-    to_yaml_stream_of_chosen,
+    EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_documents,
+    to_yaml_stream,
 };
 pub use parse::{YamlError, parse_document_set, parse_document_set_strict};
 pub use value::Value;

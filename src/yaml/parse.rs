@@ -17,6 +17,13 @@ use super::ast::{
 use super::resolve::{long_tag, resolve_plain_cow, resolve_tagged};
 use super::value::Value;
 
+/// How deeply maps and arrays may nest in a YAML text (flow and block collections each).
+/// go-yaml v3 allows 10,000 levels, ytt's go-yaml v2 fork has no limit (Go stacks grow to
+/// 1 GB); every tree walker here recurses once per level, so the text is refused before a
+/// walk could exhaust a thread's stack. Real documents (CRD schemas included) stay well
+/// below 50 levels.
+pub const MAX_NESTING: usize = 255;
+
 /// What is prepended to a text that does not start with a `---` marker.
 const PREPENDED: &str = "---\n";
 
@@ -71,6 +78,8 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
 
     let mut options = Options::default();
     options.block_scalar_eof_without_line_feed = true;
+    options.flow_nesting_limit = MAX_NESTING;
+    options.block_nesting_limit = MAX_NESTING;
     // Without a `#` there are no comments; granit is quicker when it does not look for them.
     options.emit_comments = text.contains('#');
     let mut b = Builder {
@@ -84,6 +93,7 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
         lines: &lines,
         file: file_arc.clone(),
         anchors: HashMap::new(),
+        aliasing: AliasBudget::default(),
         comments: Vec::new(),
         strict,
     };
@@ -95,7 +105,13 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
     }
     if let Some(e) = b.syntax_error.take() {
         let line = e.marker().line().saturating_sub(line_shift).max(1);
-        return Err(err(Some(line), format!("yaml: {}", e.kind())));
+        let message = match e.kind() {
+            granit_parser::ErrorKind::RecursionLimitExceeded => format!(
+                "yaml: recursion limit exceeded (more than {MAX_NESTING} levels of nested maps and arrays)"
+            ),
+            kind => format!("yaml: {kind}"),
+        };
+        return Err(err(Some(line), message));
     }
     let raw_docs = built.map_err(|(line, m)| err(line, m))?;
     let mut comments = std::mem::take(&mut b.comments);
@@ -187,7 +203,10 @@ struct Builder<'t> {
     /// Lines of the source (the text without the prepended `---\n`).
     lines: &'t SourceLines,
     file: Arc<str>,
-    anchors: HashMap<usize, Node>,
+    /// Anchored nodes of the current document, with the nodes each one stands for.
+    anchors: HashMap<usize, (Node, usize)>,
+    /// How much of the current document comes from alias expansion.
+    aliasing: AliasBudget,
     comments: Vec<RawComment>,
     /// Refuse ambiguous plain scalars (`--strict`).
     strict: bool,
@@ -349,6 +368,7 @@ impl<'t> Builder<'t> {
                         Some(prev) => prev.explicit_end.unwrap_or(start),
                     };
                     self.anchors.clear();
+                    self.aliasing = AliasBudget::default();
                     let value = self.node()?;
                     // DocumentEnd
                     let mut explicit_end = None;
@@ -381,37 +401,36 @@ impl<'t> Builder<'t> {
             return Err((None, "unexpected end of YAML input".to_string()));
         };
         let start = Self::start_of(&span);
-        match ev {
+        let decoded_before = self.aliasing.decoded;
+        self.aliasing.decoded += 1;
+        let (node, anchor) = match ev {
             Event::Scalar(text, style, anchor, tag) => {
                 let value = self.scalar_value(text, style, &span, tag.as_deref())?;
-                let node = Node::Scalar(value);
-                if anchor != 0 {
-                    self.anchors.insert(anchor, node.clone());
-                }
-                Ok(node)
+                (Node::Scalar(value), anchor)
             }
-            Event::Alias(id) => self
-                .anchors
-                .get(&id)
-                .cloned()
-                .ok_or_else(|| self.error_at(start, "unknown anchor referenced")),
+            Event::Alias(id) => {
+                self.aliasing.decoded -= 1;
+                let Some(size) = self.anchors.get(&id).map(|(_, size)| *size) else {
+                    return Err(self.error_at(start, "unknown anchor referenced"));
+                };
+                // Checked before the copy is made: the budget bounds the memory too.
+                if let Err(m) = self.aliasing.expand(size) {
+                    return Err(self.error_at(start, m));
+                }
+                return Ok(self.anchors[&id].0.clone());
+            }
             Event::SequenceStart(style, anchor, _tag) => {
                 let flow = matches!(style, granit_parser::StructureStyle::Flow);
-                let node = self.sequence(start, flow)?;
-                if anchor != 0 {
-                    self.anchors.insert(anchor, node.clone());
-                }
-                Ok(node)
+                (self.sequence(start, flow)?, anchor)
             }
-            Event::MappingStart(_style, anchor, _tag) => {
-                let node = self.mapping(start)?;
-                if anchor != 0 {
-                    self.anchors.insert(anchor, node.clone());
-                }
-                Ok(node)
-            }
-            other => Err(self.error_at(start, format!("unexpected YAML event {other:?}"))),
+            Event::MappingStart(_style, anchor, _tag) => (self.mapping(start)?, anchor),
+            other => return Err(self.error_at(start, format!("unexpected YAML event {other:?}"))),
+        };
+        if anchor != 0 {
+            let size = self.aliasing.decoded - decoded_before;
+            self.anchors.insert(anchor, (node.clone(), size));
         }
+        Ok(node)
     }
 
     fn scalar_value(
@@ -560,6 +579,51 @@ impl<'t> Builder<'t> {
             Node::Scalar(_) => return Err(want_map()),
         }
         Ok(())
+    }
+}
+
+/// go-yaml's (v2.2.8 and later, v3) defence against alias bombs ("billion laughs"): it
+/// counts the nodes a document decodes to, `decoded`, and how many of them come from
+/// expanding aliases, `aliased`, and refuses the document once more than 100 aliased and
+/// more than 1,000 decoded nodes are reached and the aliased share exceeds
+/// [`allowed_alias_ratio`]. ytt's own fork of go-yaml v2 predates the check (a bomb
+/// exhausts its memory); this is the upstream rule, with its message.
+#[derive(Default)]
+struct AliasBudget {
+    decoded: usize,
+    aliased: usize,
+}
+
+impl AliasBudget {
+    /// Accounts for an alias that stands for `size` nodes (with its own expansions).
+    fn expand(&mut self, size: usize) -> Result<(), &'static str> {
+        self.decoded += size;
+        self.aliased += size;
+        // Both counts only grow while a copy is made, and the allowed share only falls
+        // with more decoded nodes: checking once after the whole copy is the same as
+        // checking at each of its nodes, as go-yaml does.
+        if self.aliased > 100
+            && self.decoded > 1000
+            && self.aliased as f64 / self.decoded as f64 > allowed_alias_ratio(self.decoded)
+        {
+            return Err("yaml: document contains excessive aliasing");
+        }
+        Ok(())
+    }
+}
+
+/// The share of a document's nodes that may come from aliases, after go-yaml: 99% for up to
+/// 400,000 decoded nodes, falling linearly to 10% at 4,000,000 (about 400,000 aliased
+/// nodes at most over that range).
+fn allowed_alias_ratio(decoded: usize) -> f64 {
+    const LOW: usize = 400_000;
+    const HIGH: usize = 4_000_000;
+    if decoded <= LOW {
+        0.99
+    } else if decoded >= HIGH {
+        0.10
+    } else {
+        0.99 - 0.89 * ((decoded - LOW) as f64 / (HIGH - LOW) as f64)
     }
 }
 

@@ -268,3 +268,51 @@ fn item_lines_after_comments_and_breaks() {
     assert_eq!(y.comments[0].data, " d");
     assert!(list.items[1].comments.is_empty());
 }
+
+#[test]
+fn alias_bomb_fails_fast_with_a_clear_error() {
+    // "billion laughs": nine levels of nine aliases would expand to 9^9 scalars
+    let mut src = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..10 {
+        let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+        src.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let started = std::time::Instant::now();
+    let err = parse_document_set(&src, "bomb.yml").unwrap_err();
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+    assert_eq!(err.message, "yaml: document contains excessive aliasing");
+    assert_eq!(err.file, "bomb.yml");
+    assert!(matches!(err.line, Some(4..=6)), "{err}");
+}
+
+#[test]
+fn moderate_aliasing_is_accepted() {
+    // every alias of a small anchor, many times: far below the share go-yaml refuses
+    let mut src = String::from("base: &b {x: 1, y: [1, 2, 3]}\n");
+    for i in 0..200 {
+        src.push_str(&format!("k{i}: *b\n"));
+    }
+    for i in 0..2000 {
+        src.push_str(&format!("plain{i}: {{a: 1, b: 2}}\n"));
+    }
+    let ds = parse(&src);
+    assert_eq!(map(&ds.docs[0].value).items.len(), 2201);
+}
+
+#[test]
+fn deep_nesting_is_refused_with_the_limit_named() {
+    for src in [
+        format!("a: {}{}\n", "[".repeat(300), "]".repeat(300)),
+        format!("{}x\n", "- ".repeat(300)),
+    ] {
+        let err = parse_document_set(&src, "deep.yml").unwrap_err();
+        assert!(
+            err.message
+                .contains("more than 255 levels of nested maps and arrays"),
+            "{err}"
+        );
+        assert_eq!(err.line, Some(1));
+    }
+    // at the limit it still parses
+    parse(&format!("a: {}{}\n", "[".repeat(250), "]".repeat(250)));
+}

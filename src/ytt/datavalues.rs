@@ -9,12 +9,13 @@ use std::path::Path;
 
 use crate::yaml::{CommentKind, Value};
 use crate::ytt::error::Error;
-use crate::ytt::eval::{LibRef, eval_yaml, parse_yaml, parse_yaml_with};
+use crate::ytt::eval::{LibRef, eval_yaml};
 use crate::ytt::files::{FileKind, InputFile};
 use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
+use crate::ytt::yaml_docs::{parse_yaml, parse_yaml_with};
 
 /// What a values schema contributes to the pipeline (implemented by the schema
 /// module; `None` means "no schema": the first `#@data/values` document then defines
@@ -67,7 +68,10 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
             &lib.display(&f.rel),
         )?),
     };
-    Ok(crate::ytt::eval::has_doc_annotation(&ds, "data/values"))
+    Ok(crate::ytt::yaml_docs::has_doc_annotation(
+        &ds,
+        "data/values",
+    ))
 }
 
 impl Pipeline<'_> {
@@ -518,7 +522,7 @@ fn validate(node: &Node, path: &str) -> Result<(), Error> {
         Node::Map(items) => items
             .iter()
             .map(|i| {
-                let k = crate::ytt::eval::fragment::key_string(&i.key);
+                let k = crate::ytt::fragment::key_string(&i.key);
                 let p = if path.is_empty() {
                     k
                 } else {
@@ -550,7 +554,7 @@ fn check_rules(
     meta: &Meta,
 ) -> Result<(), Error> {
     use crate::ytt::starlark::{Args, Value as SValue};
-    let v = crate::ytt::eval::fragment::plain_to_struct(&value.to_value());
+    let v = crate::ytt::fragment::plain_to_struct(&value.to_value());
     let mut thread = Thread::new();
     let fail = |desc: String, extra: Option<String>| {
         Error::at(
@@ -621,7 +625,7 @@ fn check_rules(
             ),
             "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
             "one_of" => {
-                let (vals, _g) = crate::ytt::eval::fragment::items_of(arg)
+                let (vals, _g) = crate::ytt::fragment::items_of(arg)
                     .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
                 let mut ok = false;
                 for x in vals {

@@ -1,8 +1,11 @@
 //! Errors of the template engine. Template errors carry the file, line and the text
 //! of the offending template line, and print like
-//! `<message>\n    in <file>:<line>\n      <file>:<line> | <source line>`.
+//! `<message>\n    in <file>:<line>\n      <file>:<line> | <source line>`. Interpreter errors
+//! become engine errors through [`starlark_error`].
 
 use std::fmt;
+
+use crate::ytt::starlark::Error as SError;
 
 /// Where in a template an error happened.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,7 +98,8 @@ impl fmt::Display for Error {
                 if let Some(p) = pos {
                     write!(f, "\n    in {}:{}", p.file, p.line)?;
                     if let Some(t) = &p.text {
-                        write!(f, "\n      {}:{} | {}", p.file, p.line, t)?;
+                        let shown = crate::ytt::starlark::error::shown_line(t);
+                        write!(f, "\n      {}:{} | {}", p.file, p.line, shown)?;
                     }
                 }
                 Ok(())
@@ -106,9 +110,41 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Converts an interpreter error into an engine error with the template position.
+pub fn starlark_error(e: &SError) -> Error {
+    match &e.pos {
+        Some(p) => Error::at(
+            e.msg.clone(),
+            Position {
+                file: p.file.to_string(),
+                line: p.line as usize,
+                text: e.source_line.clone(),
+            },
+        ),
+        None => Error::msg(e.msg.clone()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_template_line_is_cut() {
+        let src = format!("a: #@ foo + \"{}\"\n", "x".repeat(200_000));
+        let shown =
+            Error::at("undefined: foo", Position::in_source("big.yml", 1, &src)).to_string();
+        assert!(shown.len() < 400, "{} bytes", shown.len());
+        assert!(
+            shown.starts_with(
+                "undefined: foo\n    in big.yml:1\n      big.yml:1 | a: #@ foo + \"xxx"
+            )
+        );
+        assert!(
+            shown.ends_with("xxx... (199814 more characters)"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn shows_file_line_and_text() {

@@ -3,12 +3,37 @@
 //!
 //! [`run`] is what `strake template` calls: it reads the `-f` inputs, computes data
 //! values, renders every template, applies overlays and prints like ytt 0.48.
+//!
+//! # Layers
+//!
+//! A module uses modules of its own layer and of the layers below, never one above, and
+//! outside the interpreter no files import each other in a circle
+//! (`cargo test --test e2e ytt_layers` reads this list and the `use` lines and checks
+//! both). Bottom to top:
+//!
+//! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
+//!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
+//! 2. `error`, `files`, `node`, `yaml_docs`, `fragment`: engine errors with positions
+//!    ([`error::starlark_error`] maps the interpreter's), the input files, the node tree,
+//!    input YAML before evaluation, and the conversions between nodes, plain values and
+//!    Starlark values.
+//! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
+//!    (matchers, `via=`, validations) through the interpreter's `Thread::call`, and the
+//!    schema reads its library through [`schema::SchemaSource`].
+//! 4. `compile`, `eval`: templates compiled to Starlark programs and evaluated into
+//!    nodes. `load()` goes to the [`eval::ModuleLoader`] each library is handed.
+//! 5. `modules`: the `@ytt:*` modules, implementing that loader ([`modules::Modules`]);
+//!    `@ytt:library` gets the data values and render steps as [`modules::LibrarySteps`].
+//! 6. `datavalues`, `render`, `options`, `user_values` and this module: data values,
+//!    rendering (with [`render::RunSteps`] and [`render::module_loader`]), the run's
+//!    options, `strake values check`, and [`run`].
 
 pub mod compile;
 pub mod datavalues;
 pub mod error;
 pub mod eval;
 pub mod files;
+pub mod fragment;
 pub mod modules;
 pub mod node;
 pub mod options;
@@ -16,6 +41,8 @@ pub mod overlay;
 pub mod render;
 pub mod schema;
 pub mod starlark;
+pub mod user_values;
+pub mod yaml_docs;
 
 use std::path::Path;
 
@@ -36,14 +63,14 @@ pub struct Output {
     pub warnings: Vec<String>,
 }
 
+/// Prints rendered documents (the render chose which: see `render::kept`).
 fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
     match format {
-        // The rendered documents were chosen already (see `render`).
-        OutputFormat::Yaml => crate::yaml::to_yaml_stream_of_chosen(values)
+        OutputFormat::Yaml => crate::yaml::to_yaml_documents(values)
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
-        OutputFormat::Json => crate::yaml::json::to_json_stream(values)
+        OutputFormat::Json => crate::yaml::json::to_json_documents(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
-        OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
+        OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
     }
 }
 
@@ -64,6 +91,7 @@ pub fn run(
             strict: opts.strict,
             dangerous_disable_validation: opts.dangerous_disable_validation,
         },
+        render::module_loader(),
     );
     run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
@@ -116,7 +144,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
     out.warnings.extend(schema::values::take_warnings());
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
-        out.stdout = schema::inspect(opts, schema.as_ref())?.into_bytes();
+        out.stdout = inspect_schema(opts, schema.as_ref())?.into_bytes();
         return Ok(out);
     }
     if opts.data_values_inspect {
@@ -129,7 +157,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 .map_err(|e| Error::msg(format!("printing YAML: {e}")))?,
             OutputFormat::Json => crate::yaml::json::to_json(&v)
                 .map_err(|e| Error::msg(format!("printing JSON: {e}")))?,
-            OutputFormat::OpenApiV3 => unreachable!("handled by schema::inspect"),
+            OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
         };
         out.stdout = s.into_bytes();
         return Ok(out);
@@ -166,4 +194,27 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         }
     }
     Ok(out)
+}
+
+/// `--data-values-schema-inspect -o openapi-v3`: the OpenAPI document of the root
+/// library's schema (with `--openapi-validations`: the extended form). `schema` is the
+/// one the data values pipeline loaded and checked the values against.
+fn inspect_schema(opts: &Options, schema: Option<&schema::Type>) -> Result<String, Error> {
+    if !opts.data_values_schema_inspect {
+        return Err(Error::Usage(
+            "--output openapi-v3: Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
+        ));
+    }
+    if opts.output != OutputFormat::OpenApiV3 {
+        return Err(Error::Usage(
+            "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+        ));
+    }
+    let mode = if opts.openapi_validations {
+        schema::openapi::Mode::Extended
+    } else {
+        schema::openapi::Mode::Ytt048
+    };
+    let doc = schema::openapi::document(schema, mode);
+    crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
 }

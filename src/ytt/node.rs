@@ -50,9 +50,9 @@ pub struct Meta {
     pub anns: Vec<Ann>,
     /// For output documents: the template file whose output they are part of.
     pub origin: Option<Rc<str>>,
-    /// For documents: the value is a Starlark dict or list set by `#@ expr` (not YAML
-    /// nodes), which ytt prints even when it is empty (`{}`, `[]`).
-    pub computed_collection: bool,
+    /// For documents: the value was computed (`--- #@ expr`), not written in YAML. ytt
+    /// drops empty documents written in YAML but prints computed empty collections.
+    pub computed: bool,
 }
 
 impl Meta {
@@ -61,7 +61,7 @@ impl Meta {
             pos,
             anns: Vec::new(),
             origin: None,
-            computed_collection: false,
+            computed: false,
         }
     }
 
@@ -177,12 +177,6 @@ impl Node {
     }
 
     /// ytt's notion of an empty document: null, `{}` or `[]`.
-    /// Whether document `d` is left out of the output: a null document, or one whose
-    /// value is an empty map or array written as YAML.
-    pub fn is_dropped_doc(d: &Doc) -> bool {
-        d.value.is_empty_doc() && !d.meta.computed_collection
-    }
-
     pub fn is_empty_doc(&self) -> bool {
         match self {
             Node::Scalar(Value::Null) => true,

@@ -1,10 +1,15 @@
 //! Rendering a library: template every output file in order, take overlay documents
-//! out and apply them to all other documents, drop empty documents.
+//! out and apply them to all other documents, drop empty documents. [`module_loader`]
+//! gives a library the `@ytt:*` modules, with [`RunSteps`] for its private libraries.
 
-use crate::ytt::datavalues::is_values_file;
+use std::path::Path;
+use std::rc::Rc;
+
+use crate::ytt::datavalues::{Pipeline, is_values_file};
 use crate::ytt::error::Error;
-use crate::ytt::eval::{LibRef, eval_text, eval_yaml};
+use crate::ytt::eval::{LibRef, ModuleLoader, eval_text, eval_yaml};
 use crate::ytt::files::FileKind;
+use crate::ytt::modules::{LibrarySteps, Modules};
 use crate::ytt::node::{Doc, Node};
 use crate::ytt::overlay::{Overlay, is_overlay_doc};
 use crate::ytt::starlark::Thread;
@@ -61,7 +66,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             _ => {}
         }
     }
-    docs.retain(|d| !Node::is_dropped_doc(d));
+    docs.retain(kept);
     if !overlays.is_empty() {
         let mut thread = Thread::new();
         let mut o = Overlay {
@@ -71,10 +76,46 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             o.apply_docs(&mut docs, std::slice::from_ref(&ov))?;
         }
     }
-    docs.retain(|d| !Node::is_dropped_doc(d));
+    docs.retain(kept);
     Ok(Rendered {
         docs,
         texts,
         yaml_files,
     })
+}
+
+/// What `@ytt:library` puts a private library through: the data values pipeline, then
+/// [`render`].
+pub struct RunSteps;
+
+impl LibrarySteps for RunSteps {
+    fn compute_values(
+        &self,
+        lib: &LibRef,
+        refs: &[Doc],
+        extra: &[(Node, bool)],
+        flag_refs: &[(String, Node)],
+    ) -> Result<(), Error> {
+        let p = Pipeline {
+            lib,
+            cwd: Path::new("."),
+        };
+        p.run_library(refs, flag_refs, extra).map(drop)
+    }
+
+    fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error> {
+        render(lib).map(|r| r.docs)
+    }
+}
+
+/// The module loader of a run's libraries: the `@ytt:*` modules, private libraries
+/// going through [`RunSteps`].
+pub fn module_loader() -> Rc<dyn ModuleLoader> {
+    Rc::new(Modules::new(Rc::new(RunSteps)))
+}
+
+/// Whether a document goes to the output: null documents never do, empty maps and
+/// arrays only when they were computed (`--- #@ {}`), not written in YAML (`--- {}`).
+fn kept(d: &Doc) -> bool {
+    !d.value.is_empty_doc() || (d.meta.computed && !matches!(d.value, Node::Scalar(_)))
 }

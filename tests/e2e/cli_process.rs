@@ -1,7 +1,7 @@
 //! How the `strake` process behaves at its edges: a closed pipe on stdout is an error the
 //! command reports by its exit status, not a SIGPIPE kill; closed standard descriptors
-//! are reopened on /dev/null; a stack overflow on the main thread is reported on stderr
-//! and aborts; exit codes and stdout flushing hold.
+//! are reopened on /dev/null; a value nested 100,000 deep prints without overflowing
+//! the stack; exit codes and stdout flushing hold.
 
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Command, Stdio};
@@ -122,9 +122,9 @@ fn exit_codes_and_stdout_are_unchanged() {
 }
 
 #[test]
-fn a_main_thread_stack_overflow_is_reported_and_aborts() {
+fn a_deeply_nested_value_is_printed_elided_not_overflowing_the_stack() {
     // The parser bounds the nesting of code, but a loop can still build a value nested
-    // 100,000 deep, and printing it recurses once per level.
+    // 100,000 deep: printing it stops at 1000 levels (and dropping it does not recurse).
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("deep.yml"),
@@ -136,11 +136,8 @@ fn a_main_thread_stack_overflow_is_reported_and_aborts() {
         .args(["template", "-f", "deep.yml"])
         .output()
         .unwrap();
-    assert_eq!(out.status.signal(), Some(libc::SIGABRT), "{:?}", out.status);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("thread 'main'") && stderr.contains("has overflowed its stack"),
-        "{stderr}"
-    );
-    assert!(out.stdout.is_empty());
+    assert!(out.status.success(), "{:?}", out.status);
+    let want = format!("a: '{}...{}'\n", "[".repeat(1000), "]".repeat(1000));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert!(out.stderr.is_empty());
 }

@@ -45,6 +45,8 @@ mod ytt_conformance;
 mod ytt_data_values_sources;
 mod ytt_keys_strict;
 mod ytt_language;
+mod ytt_layers;
+mod ytt_limits;
 mod ytt_many_files;
 mod ytt_node_sugar;
 mod ytt_output_roundtrip;

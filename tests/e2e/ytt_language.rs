@@ -374,3 +374,64 @@ type: #@ type(other)
     ]);
     assert_eq!(out, "a: 2\n");
 }
+
+#[test]
+fn library_with_data_values_schema_extends_the_schema() {
+    let files = [
+        (
+            "_ytt_lib/app/schema.yml",
+            "#@data/values-schema\n---\nname: app\nreplicas: 1\n",
+        ),
+        (
+            "_ytt_lib/app/out.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n#@ def extra_schema():\n#@overlay/match missing_ok=True\nlimits:\n  cpu: \"\"\n#@ end\n#@ app = library.get(\"app\").with_data_values_schema(extra_schema())\n--- #@ template.replace(app.with_data_values({\"limits\": {\"cpu\": \"1\"}}).eval())\n",
+        ),
+    ];
+    assert_eq!(
+        render(&files),
+        "name: app\nreplicas: 1\nlimits:\n  cpu: \"1\"\n"
+    );
+    let mut bad = files;
+    bad[2].1 = "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"app\").with_data_values({\"replicas\": \"two\"}).eval()\n";
+    let err = render_err(&bad);
+    assert!(err.contains("replicas"), "{err}");
+}
+
+#[test]
+fn struct_bind_and_url_query_rules() {
+    let out = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:struct\", \"struct\")\n#@ load(\"@ytt:url\", \"url\")\n#@ def add(num, right):\n#@   return num.val + right\n#@ end\n#@ num = struct.make(val=123)\n#@ calc = struct.make(add=struct.bind(add, num))\nbound: #@ calc.add(3)\nbound_and_made: #@ struct.make_and_bind(num, add=add).add(4)\nquery: #@ url.query_params_decode(\"x=1&y=2&y=3&z\")\nencoded: #@ url.query_params_encode({\"y\": [\"2\", \"3\"], \"x\": [\"a b\"], \"z\": [\"\"]})\n",
+    )]);
+    assert_eq!(
+        out,
+        "bound: 126\nbound_and_made: 127\nquery:\n  x:\n  - \"1\"\n  \"y\":\n  - \"2\"\n  - \"3\"\n  z:\n  - \"\"\nencoded: x=a+b&y=2&y=3&z=\n"
+    );
+    let err = render_err(&[(
+        "config.yml",
+        "#@ load(\"@ytt:url\", \"url\")\nq: #@ url.query_params_decode(\"x=1;z\")\n",
+    )]);
+    assert!(
+        err.contains("invalid semicolon separator in query"),
+        "{err}"
+    );
+}
+
+#[test]
+fn computed_empty_documents_are_printed_and_written_ones_dropped() {
+    let out = render(&[(
+        "config.yml",
+        "#@ nothing = None\n--- #@ nothing\n--- #@ {}\n--- #@ []\n--- #@ \"\"\n---\n--- {}\n--- []\n--- ~\n",
+    )]);
+    assert_eq!(out, "{}\n---\n[]\n---\n\"\"\n");
+    let json = render_with(
+        &[("config.yml", "--- #@ {}\n--- {}\n---\na: 1\n")],
+        &["-f", ".", "-o", "json"],
+    )
+    .unwrap();
+    assert_eq!(json, "{}{\"a\":1}");
+}

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use strake::cli::template::parse_options;
 use strake::ytt::run;
-use strake::ytt::schema::user_values::{Problem, check, check_files, load_schema};
+use strake::ytt::user_values::{Problem, check, check_files, load_schema};
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/schema/package")

@@ -277,7 +277,8 @@ fn library_alias_refs_and_library_flags() {
         "refs.yml",
         "#@library/ref \"@~first\"\n#@data/values\n---\nname: from-ref\n",
     );
-    let opts = parse_options(&["-f", ".", "--data-value-yaml", "@first:port=8080"]).unwrap();
+    // `@~alias` selects by alias (`@name` would select by library name).
+    let opts = parse_options(&["-f", ".", "--data-value-yaml", "@~first:port=8080"]).unwrap();
     let out = run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),

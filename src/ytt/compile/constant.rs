@@ -177,9 +177,9 @@ impl Reader<'_> {
         }
         match (items.len(), trailing_comma) {
             // `()` is an empty tuple.
-            (0, _) => Some(SValue::Tuple(Rc::new(items))),
+            (0, _) => Some(SValue::tuple(items)),
             (1, false) => items.pop(),
-            _ => Some(SValue::Tuple(Rc::new(items))),
+            _ => Some(SValue::tuple(items)),
         }
     }
 }

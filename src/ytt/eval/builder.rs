@@ -8,10 +8,9 @@ use std::rc::Rc;
 
 use crate::yaml::Value;
 use crate::ytt::compile::yaml::{AnnSlot, TKind, TNode};
+use crate::ytt::fragment::{Frag, Fragment, Replace, starlark_to_node, starlark_to_scalar};
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::{Error as SError, Value as SValue};
-
-use super::fragment::{Frag, Fragment, Replace, starlark_to_node, starlark_to_scalar};
 
 type SResult<T> = std::result::Result<T, SError>;
 
@@ -129,9 +128,9 @@ impl Builder {
                     Built::DocSet(d) => Fragment::value(Frag::DocSet(d)),
                     Built::Node(Node::Map(i)) => Fragment::value(Frag::Map(i)),
                     Built::Node(Node::Array(i)) => Fragment::value(Frag::Array(i)),
-                    Built::Node(Node::Scalar(v)) => super::fragment::scalar_to_starlark(&v),
+                    Built::Node(Node::Scalar(v)) => crate::ytt::fragment::scalar_to_starlark(&v),
                     Built::Doc(d) => Fragment::value(Frag::DocSet(vec![d])),
-                    Built::Item(n) => super::fragment::node_to_starlark(&n),
+                    Built::Item(n) => crate::ytt::fragment::node_to_starlark(&n),
                 },
             }),
         }
@@ -249,7 +248,7 @@ impl Builder {
                 pos: t.pos.clone(),
                 anns,
                 origin: None,
-                computed_collection: false,
+                computed: false,
             },
             key,
             value,
@@ -333,12 +332,11 @@ impl Builder {
         }
         let node = starlark_to_node(v, &t.pos)?;
         let mut slot = Self::new_slot(t, anns);
-        slot.meta.computed_collection = matches!(t.kind, TKind::Doc { .. })
-            && matches!(v, SValue::Dict(_) | SValue::List(_) | SValue::Tuple(_));
         if let Some(k) = key {
             slot.key = starlark_to_scalar(k)?;
         }
         slot.value = SlotVal::Built(node);
+        slot.meta.computed = true;
         let parent = self.parent_slot(t)?;
         let implicit = self.implicit_overrides;
         let y = self.yaml_ctx()?;
@@ -423,7 +421,7 @@ impl Builder {
                     }],
                     None => match v {
                         SValue::List(_) | SValue::Tuple(_) => {
-                            let (vals, _g) = crate::ytt::eval::fragment::items_of(v)?;
+                            let (vals, _g) = crate::ytt::fragment::items_of(v)?;
                             let mut docs = Vec::new();
                             for x in vals {
                                 docs.push(Doc {

@@ -1,19 +1,21 @@
 //! Evaluation: runs compiled templates, Starlark modules and text templates of one
 //! library (the root file set or a private library under `_ytt_lib/`), resolves
-//! `load()`, and holds the library's data values.
+//! `load()` of files within the library, and holds the library's data values. The
+//! `@ytt:*` modules come from the [`ModuleLoader`] the library is handed: they are a
+//! layer above evaluation.
 
 pub mod builder;
-pub mod fragment;
 mod prepare;
+mod schema_source;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use crate::yaml::{self, CommentKind, DocumentSet, Value};
+use crate::yaml::{self, DocumentSet, Value};
 use crate::ytt::compile::program::Program;
 use crate::ytt::compile::{program, text};
-use crate::ytt::error::{Error, Position};
+use crate::ytt::error::{Error, Position, starlark_error};
 use crate::ytt::files::{FileKind, InputFile};
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::ast::LineOrigin;
@@ -21,6 +23,8 @@ use crate::ytt::starlark::error::Position as SPosition;
 use crate::ytt::starlark::{
     Env, Error as SError, Module, Thread, Value as SValue, parse_with_origins,
 };
+
+use crate::ytt::yaml_docs::parse_yaml;
 
 use builder::Builder;
 
@@ -47,12 +51,17 @@ pub struct Lib {
     /// The data values (a map, or null before any were given).
     pub values: RefCell<Value>,
     pub opts: EvalOpts,
+    /// Resolves the `load()` calls of the library's files.
+    pub loader: Rc<dyn ModuleLoader>,
     /// `#@library/ref "@name"` data values documents meant for private libraries.
     pub refs: RefCell<Vec<(String, Doc)>>,
     /// Indexes in `refs` of the documents a `library.get` took (ytt refuses unused ones).
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
+    /// Schema documents overlaid on the library's own schema, in order
+    /// (`library.get(...).with_data_values_schema(...)`).
+    pub extra_schemas: RefCell<Vec<Node>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Parsed YAML files by relative path: each file is parsed once per run although the
     /// values, schema and render stages all look at it.
@@ -84,9 +93,22 @@ pub enum Reuse {
 
 pub type LibRef = Rc<Lib>;
 
+/// Resolves `load(name)` for the files a library evaluates: the `@ytt:*` modules,
+/// `@lib:path` files of private libraries and paths within the library (through
+/// [`load_file`]). The `modules` layer implements it.
+pub trait ModuleLoader {
+    fn load(&self, lib: &LibRef, thread: &mut Thread, name: &str) -> Result<Module, SError>;
+}
+
 impl Lib {
-    /// A library made of `files` (private library files are split off).
-    pub fn new(name: &str, files: Vec<InputFile>, opts: EvalOpts) -> LibRef {
+    /// A library made of `files` (private library files are split off), whose files load
+    /// modules through `loader`.
+    pub fn new(
+        name: &str,
+        files: Vec<InputFile>,
+        opts: EvalOpts,
+        loader: Rc<dyn ModuleLoader>,
+    ) -> LibRef {
         let (private, own): (Vec<_>, Vec<_>) = files
             .into_iter()
             .partition(|f| f.rel.starts_with("_ytt_lib/") || f.rel.contains("/_ytt_lib/"));
@@ -96,9 +118,11 @@ impl Lib {
             private,
             values: RefCell::new(Value::Null),
             opts,
+            loader,
             refs: RefCell::new(Vec::new()),
             refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
+            extra_schemas: RefCell::new(Vec::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),
@@ -146,45 +170,9 @@ impl Lib {
     }
 }
 
-/// Converts an interpreter error into an engine error with the template position.
-pub fn starlark_error(e: &SError) -> Error {
-    match &e.pos {
-        Some(p) => Error::at(
-            e.msg.clone(),
-            Position {
-                file: p.file.to_string(),
-                line: p.line as usize,
-                text: e.source_line.clone(),
-            },
-        ),
-        None => Error::msg(e.msg.clone()),
-    }
-}
-
 fn utf8(f: &InputFile) -> Result<&str, Error> {
     std::str::from_utf8(&f.bytes)
         .map_err(|_| Error::msg(format!("File '{}' is not valid UTF-8", f.rel)))
-}
-
-/// Parses a YAML file into a document set, mapping syntax errors to engine errors.
-pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
-    parse_yaml_with(src, file, false)
-}
-
-/// [`parse_yaml`], in ytt's strict YAML subset when `strict` (`--strict`).
-pub fn parse_yaml_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, Error> {
-    let parsed = if strict {
-        yaml::parse_document_set_strict(src, file)
-    } else {
-        yaml::parse_document_set(src, file)
-    };
-    parsed.map_err(|e| {
-        let line = e.line.unwrap_or(0);
-        Error::at(
-            format!("Unmarshaling YAML template '{file}': {}", e.message),
-            Position::in_source(file, line, src),
-        )
-    })
 }
 
 /// Converts a parsed (untemplated) document set into output documents. Duplicate map
@@ -244,15 +232,6 @@ fn from_yaml_node_owned(n: yaml::Node, file: &Rc<str>) -> Node {
                 .collect(),
         ),
     }
-}
-
-/// True when any document of the set carries annotation `name` (before evaluation).
-pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
-    ds.docs.iter().any(|d| {
-        d.comments
-            .iter()
-            .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
-    })
 }
 
 fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
@@ -587,7 +566,7 @@ fn run_resolved(
 ) -> Result<Module, Error> {
     let mut thread = Thread::new();
     let l2 = lib.clone();
-    thread.set_loader(move |t, module| crate::ytt::modules::load(&l2, t, module));
+    thread.set_loader(move |t, module| l2.loader.load(&l2, t, module));
     lib.loading.borrow_mut().push(rel.to_string());
     let r = thread.exec_resolved(file, env);
     lib.loading.borrow_mut().pop();

@@ -3,11 +3,12 @@
 
 use std::rc::Rc;
 
-use super::{EvalOpts, Prepared, origins, parse_yaml_with, starlark_error};
+use super::{EvalOpts, Prepared, origins};
 use crate::yaml::DocumentSet;
 use crate::ytt::compile::yaml::{CompileOpts, compile};
-use crate::ytt::error::{Error, Position};
+use crate::ytt::error::{Error, Position, starlark_error};
 use crate::ytt::starlark::{parse_with_origins, resolve_names};
+use crate::ytt::yaml_docs::parse_yaml_with;
 
 /// The names a compiled YAML template may call besides the built-ins: the host calls
 /// bound by [`super::builder_env`] (a test checks that the two agree).

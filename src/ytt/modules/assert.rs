@@ -8,7 +8,7 @@
 
 use std::rc::Rc;
 
-use crate::ytt::eval::fragment::starlark_to_plain;
+use crate::ytt::fragment::starlark_to_plain;
 use crate::ytt::starlark::ast::BinOp;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value, ops};
 
@@ -144,7 +144,7 @@ fn not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
 fn one_not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
     let v = a.positional("one_not_null", 0, 1)?;
     let keys: Option<Vec<Value>> = match &v[0] {
-        Some(k) => Some(crate::ytt::eval::fragment::items_of(k)?.0),
+        Some(k) => Some(crate::ytt::fragment::items_of(k)?.0),
         None => None,
     };
     Ok(assertion(move |x| {
@@ -156,7 +156,7 @@ fn one_not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
         };
         let mut set = Vec::new();
         for (k, v) in &items {
-            let key = crate::ytt::eval::fragment::scalar_to_starlark(k);
+            let key = crate::ytt::fragment::scalar_to_starlark(k);
             let wanted = match &keys {
                 None => true,
                 Some(ks) => {
@@ -184,7 +184,7 @@ fn one_not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
 
 fn one_of(_t: &mut Thread, a: &Args) -> SResult<Value> {
     let vals: Vec<Value> = if a.pos.len() == 1 {
-        crate::ytt::eval::fragment::items_of(&a.pos[0])?.0
+        crate::ytt::fragment::items_of(&a.pos[0])?.0
     } else {
         a.pos.clone()
     };

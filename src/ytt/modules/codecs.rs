@@ -3,7 +3,7 @@
 use base64::Engine;
 
 use crate::yaml::Value as Y;
-use crate::ytt::eval::fragment::{plain_to_starlark, starlark_to_plain};
+use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};
@@ -152,6 +152,8 @@ pub fn json_module() -> Module {
                 "decode",
                 native("json.decode", |_t, args| {
                     let s = str_arg("json.decode", args)?;
+                    super::json_syntax::check(s)
+                        .map_err(|e| SError::new(format!("json.decode: {e}")))?;
                     let j: serde_json::Value = serde_json::from_str(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
                     Ok(plain_to_starlark(&json_to_plain(&j)))

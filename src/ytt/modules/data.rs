@@ -2,7 +2,7 @@
 //! of the current library.
 
 use crate::ytt::eval::LibRef;
-use crate::ytt::eval::fragment::plain_to_struct;
+use crate::ytt::fragment::plain_to_struct;
 use crate::ytt::starlark::{Error as SError, Module, Value};
 
 use super::{SResult, native};

@@ -1,22 +1,48 @@
 //! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name)` and its
-//! `with_data_values(...)`, `eval()`, `export(name)` and `data_values()`.
+//! `with_data_values(...)`, `with_data_values_schema(...)`, `eval()`, `export(name)` and
+//! `data_values()`. Computing a library's data values and rendering it are steps of the
+//! run, a layer above the modules: they come in as [`LibrarySteps`].
 
 use std::any::Any;
 use std::rc::Rc;
 
-use crate::ytt::datavalues::Pipeline;
-use crate::ytt::eval::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
+use crate::ytt::error::Error;
 use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
-use crate::ytt::node::{Node, Pos};
+use crate::ytt::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
+use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
 
 use super::{SResult, native};
 
+/// The steps of a run that a private library goes through. The run implements them.
+pub trait LibrarySteps {
+    /// Computes `lib`'s data values in ytt's order: its own values files, `refs` (the
+    /// parent's `#@library/ref` documents for it), `flag_refs` (the parent's `@name:`
+    /// flags: key path, or empty for a whole `--data-values-file`, and value), then
+    /// `extra` (`with_data_values(values, plain)`).
+    fn compute_values(
+        &self,
+        lib: &LibRef,
+        refs: &[Doc],
+        extra: &[(Node, bool)],
+        flag_refs: &[(String, Node)],
+    ) -> Result<(), Error>;
+    /// Templates `lib`'s output files and applies its overlays: its output documents.
+    fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error>;
+}
+
 /// A private library of `parent` by name, with its default data values.
-pub fn private_lib(parent: &LibRef, name: &str) -> SResult<LibRef> {
+pub fn private_lib(parent: &LibRef, name: &str, steps: &Rc<dyn LibrarySteps>) -> SResult<LibRef> {
     let prefix = library_prefix(parent, name).unwrap_or_else(|| format!("_ytt_lib/{name}/"));
-    Handle::new(parent.clone(), name.to_string(), None, prefix).lib()
+    Handle::new(
+        parent.clone(),
+        name.to_string(),
+        None,
+        prefix,
+        steps.clone(),
+    )
+    .lib()
 }
 
 /// When the `#@library/ref` path `r` (`@name`, `@~alias`, `@name~alias`, each maybe
@@ -66,22 +92,33 @@ struct Handle {
     alias: Option<String>,
     /// `with_data_values(values, plain=...)`, in call order.
     extra: Vec<(Node, bool)>,
+    /// `with_data_values_schema(schema)`, in call order.
+    schemas: Vec<Node>,
     opts: EvalOpts,
     /// Where the library's files are among the parent's private files
     /// (`_ytt_lib/name/`, or `dir/_ytt_lib/name/` beside the calling file).
     prefix: String,
+    steps: Rc<dyn LibrarySteps>,
 }
 
 impl Handle {
-    fn new(parent: LibRef, name: String, alias: Option<String>, prefix: String) -> Handle {
+    fn new(
+        parent: LibRef,
+        name: String,
+        alias: Option<String>,
+        prefix: String,
+        steps: Rc<dyn LibrarySteps>,
+    ) -> Handle {
         let opts = parent.opts;
         Handle {
             parent,
             name,
             alias,
             extra: Vec::new(),
+            schemas: Vec::new(),
             opts,
             prefix,
+            steps,
         }
     }
 
@@ -114,7 +151,10 @@ impl Handle {
         } else {
             format!("{}/{dir}", parent.name)
         };
-        let lib = Lib::new(&lname, files, self.opts);
+        let lib = Lib::new(&lname, files, self.opts, parent.loader.clone());
+        lib.extra_schemas
+            .borrow_mut()
+            .extend(self.schemas.iter().cloned());
         let alias = self.alias.as_deref();
         let mut refs = Vec::new();
         for (i, (r, d)) in parent.refs.borrow().iter().enumerate() {
@@ -126,17 +166,21 @@ impl Handle {
             }
             parent.refs_used.borrow_mut().insert(i);
         }
-        let refname = alias.unwrap_or(name);
-        let flag_refs: Vec<(String, Node)> = parent
-            .flag_refs
-            .borrow()
-            .iter()
-            .filter(|(r, _, _)| r == refname)
-            .map(|(_, k, n)| (k.clone(), n.clone()))
-            .collect();
-        let cwd = std::path::Path::new(".");
-        let p = Pipeline { lib: &lib, cwd };
-        p.run_library(&refs, &flag_refs, &self.extra)
+        // `--data-value @ref:key=value` flags, by the same paths as `#@library/ref`.
+        let mut flag_refs: Vec<(String, Node)> = Vec::new();
+        for (r, k, n) in parent.flag_refs.borrow().iter() {
+            match ref_rest(&format!("@{r}"), name, alias) {
+                Some("") => flag_refs.push((k.clone(), n.clone())),
+                Some(rest) => lib.flag_refs.borrow_mut().push((
+                    rest.trim_start_matches('@').to_string(),
+                    k.clone(),
+                    n.clone(),
+                )),
+                None => {}
+            }
+        }
+        self.steps
+            .compute_values(&lib, &refs, &self.extra, &flag_refs)
             .map_err(|e| SError::new(e.to_string()))?;
         Ok(lib)
     }
@@ -158,10 +202,20 @@ impl HostValue for Handle {
                 h2.extra.push((node, plain));
                 Ok(Value::host(h2))
             }),
+            "with_data_values_schema" => native("with_data_values_schema", move |_t, a| {
+                let v = a.unpack("with_data_values_schema", &["schema"])?;
+                let node = starlark_to_node(v[0].as_ref().expect("schema"), &Pos::default())?;
+                let mut h2 = h.clone();
+                h2.schemas.push(node);
+                Ok(Value::host(h2))
+            }),
             "eval" => native("eval", move |_t, _a| {
                 let lib = h.lib()?;
-                let r = crate::ytt::render::render(&lib).map_err(|e| SError::new(e.to_string()))?;
-                Ok(Fragment::value(Frag::DocSet(r.docs)))
+                let docs = h
+                    .steps
+                    .render(&lib)
+                    .map_err(|e| SError::new(e.to_string()))?;
+                Ok(Fragment::value(Frag::DocSet(docs)))
             }),
             "data_values" => native("data_values", move |_t, _a| {
                 let lib = h.lib()?;
@@ -212,18 +266,25 @@ impl HostValue for Handle {
         }))
     }
     fn attr_names(&self) -> Vec<String> {
-        ["data_values", "eval", "export", "with_data_values"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect()
+        [
+            "data_values",
+            "eval",
+            "export",
+            "with_data_values",
+            "with_data_values_schema",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
     }
     fn as_any(&self) -> &dyn Any {
         self
     }
 }
 
-pub fn module(lib: &LibRef) -> Module {
+pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
     let l = lib.clone();
+    let steps = steps.clone();
     super::module(
         "@ytt:library",
         vec![(
@@ -251,7 +312,7 @@ pub fn module(lib: &LibRef) -> Module {
                     )));
                 };
                 let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
-                let mut h = Handle::new(l.clone(), name, alias, prefix);
+                let mut h = Handle::new(l.clone(), name, alias, prefix, steps.clone());
                 if let Some(b) = &v[2] {
                     h.opts.ignore_unknown_comments = b.truth();
                 }

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use crate::ytt::eval::fragment::Replace;
+use crate::ytt::fragment::Replace;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
 
 use super::{SResult, module, native, struct_value};
@@ -54,8 +54,8 @@ fn encode(v: &Value) -> SResult<Value> {
             Value::list(items?)
         }
         // ytt's struct.encode does not know YAML fragments.
-        Value::Host(h) if h.as_any().is::<crate::ytt::eval::fragment::Fragment>() => {
-            use crate::ytt::eval::fragment::{Frag, Fragment};
+        Value::Host(h) if h.as_any().is::<crate::ytt::fragment::Fragment>() => {
+            use crate::ytt::fragment::{Frag, Fragment};
             let go_type = match h.as_any().downcast_ref::<Fragment>().map(|f| &f.0) {
                 Some(Frag::Map(_)) => "*yamlmeta.Map",
                 Some(Frag::Array(_)) => "*yamlmeta.Array",
@@ -126,6 +126,30 @@ pub fn struct_module() -> Module {
                         ));
                     }
                     Ok(Value::host(Struct::new(fields)))
+                }),
+            ),
+            (
+                "bind",
+                native("struct.bind", |_t, a| {
+                    // struct.bind(f, *args): f with its first arguments fixed.
+                    let Some((f, bound)) = a.pos.split_first() else {
+                        return Err(SError::new("struct.bind: expected at least 1 argument"));
+                    };
+                    let (f, bound) = (f.clone(), bound.to_vec());
+                    Ok(Value::native(
+                        "struct.bind",
+                        move |t: &mut Thread, args: &Args| {
+                            let mut pos = bound.clone();
+                            pos.extend(args.pos.iter().cloned());
+                            t.call(
+                                &f,
+                                Args {
+                                    pos,
+                                    kwargs: args.kwargs.clone(),
+                                },
+                            )
+                        },
+                    ))
                 }),
             ),
             (

@@ -1,10 +1,13 @@
 //! The `@ytt:*` modules and `load()` resolution: `@ytt:name` built-ins, `@lib:path`
 //! files of private libraries, and relative or `/`-rooted paths within a library.
+//! [`Modules`] is the evaluator's [`ModuleLoader`]; what `@ytt:library` does with a
+//! private library's data values and output comes from the run, as [`LibrarySteps`].
 
 mod assert;
 mod codecs;
 mod data;
 mod hashing;
+mod json_syntax;
 pub mod library;
 mod math;
 mod misc;
@@ -12,8 +15,12 @@ mod overlay;
 mod toml;
 mod url;
 
-use crate::ytt::eval::{LibRef, load_file};
+use std::rc::Rc;
+
+use crate::ytt::eval::{LibRef, ModuleLoader, load_file};
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
+
+pub use library::LibrarySteps;
 
 pub(crate) type SResult<T> = std::result::Result<T, SError>;
 
@@ -46,8 +53,32 @@ pub(crate) fn native(
     Value::native(name, f)
 }
 
+/// The `@ytt:*` modules and `load()` resolution, handed to every library as its
+/// [`ModuleLoader`].
+pub struct Modules {
+    /// What `@ytt:library` puts a private library through.
+    steps: Rc<dyn LibrarySteps>,
+}
+
+impl Modules {
+    pub fn new(steps: Rc<dyn LibrarySteps>) -> Modules {
+        Modules { steps }
+    }
+}
+
+impl ModuleLoader for Modules {
+    fn load(&self, lib: &LibRef, thread: &mut Thread, name: &str) -> SResult<Module> {
+        load(lib, thread, name, &self.steps)
+    }
+}
+
 /// Resolves `load(name)` for a file of `lib`.
-pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
+fn load(
+    lib: &LibRef,
+    _thread: &mut Thread,
+    name: &str,
+    steps: &Rc<dyn LibrarySteps>,
+) -> SResult<Module> {
     if let Some(m) = name.strip_prefix("@ytt:") {
         return Ok(match m {
             "data" => data::module(lib),
@@ -66,7 +97,7 @@ pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
             "math" => math::math_module(),
             "ip" => misc::ip_module(),
             "overlay" => overlay::module(),
-            "library" => library::module(lib),
+            "library" => library::module(lib, steps),
             other => {
                 return Err(SError::new(format!(
                     "cannot load {name}: builtin ytt library does not have module '{other}'"
@@ -78,7 +109,7 @@ pub fn load(lib: &LibRef, _thread: &mut Thread, name: &str) -> SResult<Module> {
         let (libname, path) = rest
             .split_once(':')
             .ok_or_else(|| SError::new(format!("cannot load {name}: expected '@library:path'")))?;
-        let l = library::private_lib(lib, libname)?;
+        let l = library::private_lib(lib, libname, steps)?;
         return load_file(&l, path);
     }
     load_file(lib, name)

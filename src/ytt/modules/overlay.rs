@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use crate::ytt::eval::fragment::{Frag, Fragment, starlark_to_node};
+use crate::ytt::fragment::{Frag, Fragment, starlark_to_node};
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::overlay::matcher::{Matcher, subset_arg};
 use crate::ytt::overlay::{Defaults, Overlay};
@@ -110,9 +110,7 @@ pub fn module() -> Module {
                         match docs.into_iter().next().map(|d| d.value) {
                             Some(Node::Map(i)) => Fragment::value(Frag::Map(i)),
                             Some(Node::Array(i)) => Fragment::value(Frag::Array(i)),
-                            Some(Node::Scalar(v)) => {
-                                crate::ytt::eval::fragment::scalar_to_starlark(&v)
-                            }
+                            Some(Node::Scalar(v)) => crate::ytt::fragment::scalar_to_starlark(&v),
                             None => Value::None,
                         }
                     })

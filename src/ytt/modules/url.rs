@@ -4,7 +4,7 @@
 //! (`name`, `password`, `string()`), `hostname()`, `string()` and `without_user()`.
 
 use crate::yaml::Value as Y;
-use crate::ytt::eval::fragment::{plain_to_starlark, starlark_to_plain};
+use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native, struct_value};
@@ -126,6 +126,12 @@ pub fn url_module() -> Module {
                     let s = str_arg("url.query_params_decode", a)?;
                     let mut items: Vec<(String, Vec<Y>)> = Vec::new();
                     for part in s.split('&').filter(|p| !p.is_empty()) {
+                        // As Go's url.ParseQuery since Go 1.17.
+                        if part.contains(';') {
+                            return Err(SError::new(
+                                "url.query_params_decode: invalid semicolon separator in query",
+                            ));
+                        }
                         let (k, v) = part.split_once('=').unwrap_or((part, ""));
                         let (k, v) = (unescape(k, true)?, unescape(v, true)?);
                         match items.iter_mut().find(|(x, _)| *x == k) {

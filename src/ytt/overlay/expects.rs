@@ -124,8 +124,8 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
             }
         }
         SValue::List(_) | SValue::Tuple(_) => {
-            let (items, _guard) = crate::ytt::eval::fragment::items_of(v)
-                .map_err(|e| Miss::Invalid(e.msg.clone()))?;
+            let (items, _guard) =
+                crate::ytt::fragment::items_of(v).map_err(|e| Miss::Invalid(e.msg.clone()))?;
             // Any alternative satisfies; otherwise the last one's error stands.
             let mut last = Ok(());
             for item in items {
@@ -139,7 +139,7 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
         f @ (SValue::Function(_) | SValue::Builtin(_) | SValue::Host(_)) => {
             let r = thread
                 .call(f, Args::new(vec![SValue::Int(n as i128)]))
-                .map_err(|e| Miss::Invalid(crate::ytt::eval::starlark_error(&e).to_string()))?;
+                .map_err(|e| Miss::Invalid(crate::ytt::error::starlark_error(&e).to_string()))?;
             match r {
                 SValue::Bool(true) => Ok(()),
                 SValue::Bool(false) => Err(Miss::Count(

@@ -6,7 +6,7 @@ use std::any::Any;
 
 use crate::yaml::Value;
 use crate::ytt::error::Error;
-use crate::ytt::eval::fragment::{node_to_starlark, starlark_to_node, starlark_to_plain};
+use crate::ytt::fragment::{node_to_starlark, starlark_to_node, starlark_to_plain};
 use crate::ytt::node::{Meta, Node};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Thread, Value as SValue, Value as V};
 
@@ -170,12 +170,12 @@ pub fn call_matcher(
     }
     let first = match call {
         MatchCall::Indexed(i) => SValue::Int(i as i128),
-        MatchCall::Keyed(k) => crate::ytt::eval::fragment::scalar_to_starlark(k),
+        MatchCall::Keyed(k) => crate::ytt::fragment::scalar_to_starlark(k),
     };
     let args = Args::new(vec![first, node_to_starlark(left), node_to_starlark(right)]);
     let r = thread
         .call(by, args)
-        .map_err(|e| crate::ytt::eval::starlark_error(&e))?;
+        .map_err(|e| crate::ytt::error::starlark_error(&e))?;
     match r {
         SValue::Bool(b) => Ok(b),
         other => Err(Error::msg(format!(
@@ -195,7 +195,7 @@ pub fn call_via_raw(
 ) -> Result<SValue, Error> {
     let args = Args::new(vec![node_to_starlark(left), node_to_starlark(right)]);
     thread.call(via, args).map_err(|e| {
-        crate::ytt::eval::starlark_error(&e).with_pos(|| crate::ytt::error::Position {
+        crate::ytt::error::starlark_error(&e).with_pos(|| crate::ytt::error::Position {
             file: meta.pos.file.to_string(),
             line: meta.pos.line,
             text: None,
@@ -212,7 +212,7 @@ pub fn call_via(
     meta: &Meta,
 ) -> Result<Node, Error> {
     let r = call_via_raw(thread, via, left, right, meta)?;
-    starlark_to_node(&r, &meta.pos).map_err(|e| crate::ytt::eval::starlark_error(&e))
+    starlark_to_node(&r, &meta.pos).map_err(|e| crate::ytt::error::starlark_error(&e))
 }
 
 /// A plain value for `overlay.subset(...)`'s argument.

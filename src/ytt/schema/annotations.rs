@@ -4,7 +4,7 @@
 //! annotation's line.
 
 use crate::yaml::Value;
-use crate::ytt::eval::fragment::{starlark_to_node, starlark_to_plain};
+use crate::ytt::fragment::{starlark_to_node, starlark_to_plain};
 use crate::ytt::node::{Ann, Meta, Node, Pos};
 use crate::ytt::starlark::Value as SValue;
 

@@ -16,10 +16,12 @@
 //! ```
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::ytt::error::{Error, Position};
-use crate::ytt::eval::LibRef;
 use crate::ytt::node::Pos;
+
+use super::source::SchemaSource;
 
 /// One problem found in schema or data values.
 #[derive(Debug, Clone)]
@@ -58,15 +60,15 @@ pub fn invalid(
 #[derive(Default, Clone)]
 pub struct Sources {
     texts: HashMap<String, String>,
-    lib: Option<LibRef>,
+    lib: Option<Rc<dyn SchemaSource>>,
 }
 
 impl Sources {
     /// Sources that include the files of `lib`.
-    pub fn of_lib(lib: &LibRef) -> Sources {
+    pub fn of_lib<L: SchemaSource + Clone + 'static>(lib: &L) -> Sources {
         Sources {
             texts: HashMap::new(),
-            lib: Some(lib.clone()),
+            lib: Some(Rc::new(lib.clone())),
         }
     }
 
@@ -88,7 +90,7 @@ impl Sources {
             return pick(t);
         }
         let lib = self.lib.as_ref()?;
-        let f = lib.files.iter().find(|f| lib.display(&f.rel) == name)?;
+        let f = lib.files().iter().find(|f| lib.display(&f.rel) == name)?;
         pick(&String::from_utf8_lossy(&f.bytes))
     }
 }

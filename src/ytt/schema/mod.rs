@@ -6,25 +6,27 @@
 //!   ones into the first as overlays, and builds the root [`types::Type`].
 //! * [`values::ValuesChecker`] is what the data values pipeline calls.
 //! * [`openapi`] prints the export like ytt 0.48 (optionally with validation keywords).
-//! * [`user_values`] checks a user's values file against an exported schema with the
-//!   `jsonschema` crate (`strake values check`).
+//! * [`source::SchemaSource`] is how the schema reads its library (files, parsed YAML,
+//!   evaluated schema documents) without calling the evaluator, a layer above it.
 
 pub mod annotations;
+pub mod build;
 pub mod check;
 pub mod error;
 pub mod openapi;
+pub mod source;
 pub mod types;
-pub mod user_values;
 pub mod validation;
 pub mod values;
 
 use crate::ytt::error::{Error, Position};
-use crate::ytt::eval::{LibRef, Reuse, eval_yaml_with, has_doc_annotation, parse_yaml};
 use crate::ytt::files::FileKind;
 use crate::ytt::node::Doc;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
+use crate::ytt::yaml_docs::{has_doc_annotation, parse_yaml};
 
+pub use source::SchemaSource;
 pub use types::Type;
 pub use values::ValuesChecker;
 
@@ -34,10 +36,12 @@ use error::{Sources, to_error};
 pub const SCHEMA_ANN: &str = "data/values-schema";
 
 /// Evaluates and merges the schema documents of `lib`; `None` when it has none.
-pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error> {
+pub fn load_schema<L: SchemaSource + Clone + 'static>(
+    lib: &L,
+) -> Result<(Option<types::Type>, Sources), Error> {
     let sources = Sources::of_lib(lib);
     let mut merged: Option<Doc> = None;
-    for f in lib.files.clone() {
+    for f in lib.files().to_vec() {
         if f.kind != FileKind::YamlTemplate || f.library {
             continue;
         }
@@ -56,9 +60,10 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
         if !has_doc_annotation(&ds, SCHEMA_ANN) {
             continue;
         }
-        let ev = eval_yaml_with(lib, &f, Reuse::Keep)
+        let docs = lib
+            .eval_schema_file(&f)
             .map_err(|e| e.context(&format!("Templating file '{name}'")))?;
-        for d in ev.docs {
+        for d in docs {
             if d.meta.has(SCHEMA_ANN) && d.meta.has("library/ref") {
                 return Err(Error::at(
                     "Schema documents for private libraries (@library/ref) are not supported; put the schema in the library itself",
@@ -99,35 +104,29 @@ pub fn load_schema(lib: &LibRef) -> Result<(Option<types::Type>, Sources), Error
             }
         }
     }
+    for extra in lib.extra_schemas().iter() {
+        match &mut merged {
+            None => {
+                merged = Some(Doc {
+                    value: extra.clone(),
+                    meta: Default::default(),
+                })
+            }
+            Some(base) => {
+                let mut thread = Thread::new();
+                let mut o = Overlay {
+                    thread: &mut thread,
+                };
+                o.merge_node(&mut base.value, extra, &Defaults::default())
+                    .map_err(|e| e.context("Overlaying data values schema"))?;
+            }
+        }
+    }
     let Some(doc) = merged else {
         return Ok((None, sources));
     };
-    let ty = types::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
+    let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
     Ok((Some(ty), sources))
-}
-
-/// `--data-values-schema-inspect -o openapi-v3`: the OpenAPI document of the root
-/// library's schema (with `--openapi-validations`: the extended form). `schema` is the
-/// one the data values pipeline loaded and checked the values against.
-pub fn inspect(opts: &crate::ytt::Options, schema: Option<&Type>) -> Result<String, Error> {
-    use crate::ytt::OutputFormat;
-    if !opts.data_values_schema_inspect {
-        return Err(Error::Usage(
-            "--output openapi-v3: Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
-        ));
-    }
-    if opts.output != OutputFormat::OpenApiV3 {
-        return Err(Error::Usage(
-            "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
-        ));
-    }
-    let mode = if opts.openapi_validations {
-        openapi::Mode::Extended
-    } else {
-        openapi::Mode::Ytt048
-    };
-    let doc = openapi::document(schema, mode);
-    crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
 }
 
 #[cfg(test)]

@@ -187,7 +187,7 @@ fn validation_keywords(t: &Type) -> Vec<(&'static str, Value)> {
         if let Some(items) = &n.one_of {
             let vals: Vec<Value> = items
                 .iter()
-                .filter_map(|i| crate::ytt::eval::fragment::starlark_to_plain(i).ok())
+                .filter_map(|i| crate::ytt::fragment::starlark_to_plain(i).ok())
                 .collect();
             set("enum", Value::Array(vals));
         }

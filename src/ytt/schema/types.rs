@@ -1,12 +1,11 @@
 //! The values schema as a tree of types: what each data value may hold, its default,
 //! its documentation (`title`, `desc`, `examples`, `deprecated`) and its validations.
-//! Built from an evaluated `#@data/values-schema` document by [`build_doc`].
+//! Built from an evaluated `#@data/values-schema` document by
+//! [`super::build::build_doc`].
 
 use crate::yaml::Value;
-use crate::ytt::node::{Doc, Meta, Node, Pos};
+use crate::ytt::node::{Node, Pos};
 
-use super::annotations::{self, NodeAnns};
-use super::error::{SchemaProblem, invalid};
 use super::validation::Validation;
 
 /// The shape of a value.
@@ -91,129 +90,4 @@ impl Type {
             _ => false,
         }
     }
-}
-
-/// Builds the root type of a schema document.
-pub fn build_doc(doc: &Doc) -> Result<Type, SchemaProblem> {
-    // An empty schema document declares no data values: an empty map.
-    if matches!(doc.value, Node::Scalar(Value::Null))
-        && !doc.meta.anns.iter().any(|a| a.name.starts_with("schema/"))
-    {
-        return build(&Node::Map(Vec::new()), &doc.meta, &doc.meta.pos);
-    }
-    build(&doc.value, &doc.meta, &doc.meta.pos)
-}
-
-/// Builds the type of `value`, annotated by `meta`, defined at `pos`.
-fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
-    let anns = annotations::read(meta)?;
-    let kind = if anns.any {
-        Kind::Any
-    } else {
-        infer(value, pos)?
-    };
-    let mut ty = Type {
-        kind,
-        nullable: anns.nullable || anns.any,
-        pos: pos.clone(),
-        default: Node::null(),
-        docs: anns.docs.clone(),
-        validations: anns.validations.clone(),
-    };
-    ty.default = default_of(&ty, value, &anns)?;
-    Ok(ty)
-}
-
-fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
-    Ok(match value {
-        Node::Map(items) => {
-            let mut fields: Vec<Field> = Vec::with_capacity(items.len());
-            for it in items {
-                let ty = build(&it.value, &it.meta, &it.meta.pos)?;
-                fields.push(Field {
-                    key: it.key.clone(),
-                    ty,
-                });
-            }
-            Kind::Map(fields)
-        }
-        Node::Array(items) => {
-            if items.len() != 1 {
-                return Err(invalid(
-                    pos,
-                    "wrong number of items in array definition",
-                    &format!("{} array items", items.len()),
-                    "exactly 1 array item, of the desired type",
-                    &[
-                        "in schema, the one item of the array implies the type of its elements.",
-                        "in schema, the default value for an array is always an empty list.",
-                        "default values can be overridden via a data values overlay.",
-                    ],
-                ));
-            }
-            let it = &items[0];
-            Kind::Array(Box::new(build(&it.value, &it.meta, &it.meta.pos)?))
-        }
-        Node::Scalar(v) => match v {
-            Value::String(_) => Kind::String,
-            Value::Int(_) => Kind::Int,
-            Value::Float(_) => Kind::Float,
-            Value::Bool(_) => Kind::Bool,
-            Value::Null => {
-                return Err(invalid(
-                    pos,
-                    "null value not allowed here",
-                    "null value",
-                    "non-null value, in order to infer type",
-                    &[
-                        "in YAML, omitting a value implies null.",
-                        "to set the default value to null, annotate with @schema/nullable.",
-                        "to allow any value, annotate with @schema/type any=True.",
-                    ],
-                ));
-            }
-            Value::Array(_) | Value::Map(_) => Kind::Any,
-        },
-    })
-}
-
-/// The default of a freshly built type.
-fn default_of(ty: &Type, value: &Node, anns: &NodeAnns) -> Result<Node, SchemaProblem> {
-    if let Some(d) = &anns.default {
-        let mut d = d.clone();
-        let violations = super::check::check_node(&d, ty);
-        if let Some(v) = violations.first() {
-            return Err(invalid(
-                &anns.default_pos,
-                "@schema/default value does not match the type of the node",
-                &format!("{} (in the default value)", v.found),
-                &format!("{} (by {})", v.expected_name, v.expected_pos),
-                &[],
-            ));
-        }
-        super::check::fill_defaults(&mut d, ty);
-        return Ok(d);
-    }
-    if anns.nullable {
-        return Ok(Node::null());
-    }
-    Ok(match &ty.kind {
-        Kind::Any => value.clone(),
-        Kind::Array(_) => Node::Array(Vec::new()),
-        Kind::Map(fields) => match value {
-            Node::Map(items) => Node::Map(
-                items
-                    .iter()
-                    .zip(fields)
-                    .map(|(it, f)| crate::ytt::node::MapItem {
-                        key: it.key.clone(),
-                        value: f.ty.default.clone(),
-                        meta: Meta::at(it.meta.pos.clone()),
-                    })
-                    .collect(),
-            ),
-            _ => Node::Map(Vec::new()),
-        },
-        _ => value.clone(),
-    })
 }

@@ -4,7 +4,7 @@
 //! or an `assert.*` rule object) plus the conditions `when=` and `when_null_skip=`.
 //! [`Validation::run`] checks one value and returns the rules it breaks.
 
-use crate::ytt::eval::fragment::node_to_starlark;
+use crate::ytt::fragment::node_to_starlark;
 use crate::ytt::node::{Ann, Node, Pos};
 use crate::ytt::starlark::value::{compare, equals, iterate};
 use crate::ytt::starlark::{Args, Struct, Thread, Value as SValue, repr};

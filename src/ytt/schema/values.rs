@@ -6,12 +6,12 @@
 
 use crate::yaml::Value;
 use crate::ytt::error::Error;
-use crate::ytt::eval::LibRef;
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::starlark::Thread;
 
 use super::check::{check_doc, fill_defaults, key_text};
 use super::error::{Sources, compact, to_error};
+use super::source::SchemaSource;
 use super::types::{Kind, Type};
 use super::validation::Validation;
 
@@ -29,13 +29,13 @@ const INVALID: &str = "\nOne or more data values were invalid";
 
 impl ValuesChecker {
     /// Reads the library's schema documents (if any).
-    pub fn load(lib: &LibRef) -> Result<ValuesChecker, Error> {
+    pub fn load<L: SchemaSource + Clone + 'static>(lib: &L) -> Result<ValuesChecker, Error> {
         let (root, sources) = super::load_schema(lib)?;
         Ok(ValuesChecker {
             root,
             sources,
             asserts: Vec::new(),
-            disabled: lib.opts.dangerous_disable_validation,
+            disabled: lib.validation_disabled(),
         })
     }
 

@@ -17,6 +17,7 @@ impl Thread {
         if self.depth >= self.max_depth {
             return Err(Error::new("Starlark stack overflow"));
         }
+        self.step()?;
         self.depth += 1;
         let r = match f {
             Value::Function(func) => self.call_function(func, args),

@@ -154,7 +154,7 @@ impl Error {
                     .as_ref()
                     .filter(|_| Some(&fr.pos) == self.pos.as_ref())
                 {
-                    out.push_str(&format!("    {}\n", line.trim()));
+                    out.push_str(&format!("    {}\n", shown_line(line.trim())));
                 }
             }
         } else if let Some(pos) = &self.pos {
@@ -180,6 +180,21 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// Characters of a source line that an error message shows; the rest is cut.
+pub const SHOWN_LINE_CHARS: usize = 200;
+
+/// `line` for an error message: whole when short, else its first [`SHOWN_LINE_CHARS`]
+/// characters and how many were left out (a generated 200 KB line would bury the message).
+pub fn shown_line(line: &str) -> std::borrow::Cow<'_, str> {
+    match line.char_indices().nth(SHOWN_LINE_CHARS) {
+        None => std::borrow::Cow::Borrowed(line),
+        Some((cut, _)) => {
+            let left_out = line[cut..].chars().count();
+            std::borrow::Cow::Owned(format!("{}... ({left_out} more characters)", &line[..cut]))
+        }
+    }
+}
+
 /// Shorthand for results of the interpreter.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -192,6 +207,21 @@ pub(crate) use bail;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_source_lines_are_cut() {
+        assert_eq!(shown_line("a: 1"), "a: 1");
+        let exact = "é".repeat(SHOWN_LINE_CHARS);
+        assert_eq!(shown_line(&exact), exact.as_str());
+        let long = format!("{}{}", "é".repeat(SHOWN_LINE_CHARS), "x".repeat(200_000));
+        assert_eq!(
+            shown_line(&long),
+            format!(
+                "{}... (200000 more characters)",
+                "é".repeat(SHOWN_LINE_CHARS)
+            )
+        );
+    }
 
     #[test]
     fn backtrace_lists_frames_outermost_first() {

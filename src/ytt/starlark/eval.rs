@@ -86,6 +86,33 @@ impl Module {
     }
 }
 
+/// Loop iterations and function calls one [`Thread`] may make: a template that loops
+/// forever (`while True:`) is stopped with an error at the loop instead of hanging.
+/// starlark-go can count steps (`Thread.SetMaxExecutionSteps`) but ytt sets no limit; this
+/// one is far above what real renders use (a 3 MB installer with hundreds of documents
+/// takes about 40,000 steps, see `benches/ytt-installer`) and is reached in about five
+/// seconds by a tight loop (`while True: i += 1`) in an optimised build.
+pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
+
+thread_local! {
+    /// The step limit that [`Thread::new`] gives threads made on this OS thread.
+    static MAX_STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(DEFAULT_MAX_STEPS) };
+}
+
+/// Runs `f` with `max_steps` as the step limit of every [`Thread`] it makes on this OS
+/// thread (a render makes one per template file), then restores the previous limit. For
+/// callers and tests that want a tighter bound than [`DEFAULT_MAX_STEPS`].
+pub fn with_max_steps<R>(max_steps: u64, f: impl FnOnce() -> R) -> R {
+    struct Restore(u64);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            MAX_STEPS.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Restore(MAX_STEPS.with(|m| m.replace(max_steps)));
+    f()
+}
+
 /// Evaluation state: call depth, host hooks and host-owned thread locals.
 pub struct Thread {
     pub(crate) depth: usize,
@@ -95,6 +122,10 @@ pub struct Thread {
     /// 2 MiB thread stack in debug builds (about 6 KiB per call); hosts that run on a
     /// larger stack may raise it.
     pub max_depth: usize,
+    /// Loop iterations (`for`, `while`, comprehensions) and calls made so far.
+    pub(crate) steps: u64,
+    /// Steps allowed before the evaluation is stopped ([`DEFAULT_MAX_STEPS`]).
+    pub max_steps: u64,
     pub(crate) loader: Option<Rc<LoaderFn>>,
     pub(crate) print: Option<Rc<PrintFn>>,
     locals: HashMap<String, Rc<dyn Any>>,
@@ -113,6 +144,8 @@ impl Thread {
             depth: 0,
             modules: 0,
             max_depth: 250,
+            steps: 0,
+            max_steps: MAX_STEPS.with(|m| m.get()),
             loader: None,
             print: None,
             locals: HashMap::new(),
@@ -133,6 +166,19 @@ impl Thread {
     pub fn local(&self, key: &str) -> Option<Rc<dyn Any>> {
         self.locals.get(key).cloned()
     }
+    /// Counts one loop iteration or call; fails once [`Thread::max_steps`] are used up.
+    #[inline]
+    pub(crate) fn step(&mut self) -> Result<()> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(Error::new(format!(
+                "Starlark computation cancelled: too many steps (more than {} loop iterations and function calls; does a loop never end?)",
+                self.max_steps
+            )));
+        }
+        Ok(())
+    }
+
     /// Current call depth (0 at module top level).
     pub fn depth(&self) -> usize {
         self.depth
@@ -270,6 +316,7 @@ impl Thread {
                 let x = self.eval(fr, iter)?;
                 let (items, _guard) = iterate_or_err(&x).map_err(|e| e.at(&s.pos))?;
                 for item in items {
+                    self.step().map_err(|e| e.at(&s.pos))?;
                     self.assign(fr, vars, item).map_err(|e| e.at(&s.pos))?;
                     match self.exec_stmts(fr, body)? {
                         Flow::Break => break,
@@ -279,6 +326,7 @@ impl Thread {
                 }
             }
             StmtKind::While { cond, body } => loop {
+                self.step().map_err(|e| e.at(&s.pos))?;
                 if !self.eval(fr, cond)?.truth() {
                     break;
                 }
@@ -414,7 +462,7 @@ impl Thread {
             ExprKind::Tuple(targets) | ExprKind::List(targets) => {
                 let items: Vec<Value> = match &v {
                     Value::List(l) => l.items.borrow().clone(),
-                    Value::Tuple(t) => t.as_ref().clone(),
+                    Value::Tuple(t) => t.0.clone(),
                     other => match iterate(other) {
                         Some((items, _)) => items,
                         None => {
@@ -669,6 +717,7 @@ impl Thread {
                 let x = self.eval(fr, iter)?;
                 let (items, _guard) = iterate_or_err(&x).map_err(|e| e.at(&iter.pos))?;
                 for item in items {
+                    self.step().map_err(|e| e.at(&iter.pos))?;
                     self.assign(fr, vars, item).map_err(|e| e.at(&vars.pos))?;
                     self.comprehension(fr, body, clauses, i + 1, result, pos)?;
                 }

@@ -34,6 +34,13 @@ fn container_ptr(v: &Value) -> Option<usize> {
 }
 
 fn write_value(out: &mut String, v: &Value, path: &mut Vec<usize>) {
+    // Counted per OS thread, not per call: host values (structs) print their fields
+    // with a fresh `repr`.
+    let Some(_level) = super::deep::Level::enter() else {
+        // Too deep to print (see `deep::MAX_VALUE_DEPTH`): elided like a cycle.
+        out.push_str("...");
+        return;
+    };
     if let Some(p) = container_ptr(v) {
         if path.contains(&p) {
             out.push_str(if matches!(v, Value::List(_)) {
@@ -287,7 +294,7 @@ pub fn go_float(f: f64, verb: char, prec: Option<usize>) -> String {
 pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
     let mut out = String::new();
     let args: Vec<Value> = match x {
-        Value::Tuple(t) => t.as_ref().clone(),
+        Value::Tuple(t) => t.0.clone(),
         v => vec![v.clone()],
     };
     let mut index = 0;

@@ -39,6 +39,9 @@
 //!   beyond); floats print with [`format::go_float`]`(f, 'g', None)` like go-yaml.
 //! * Deep recursion: [`Thread::max_depth`] (default 250 calls, about 6 KiB of stack each
 //!   in debug builds) fails with "Starlark stack overflow" instead of crashing.
+//! * Endless loops: [`Thread::max_steps`] (default [`eval::DEFAULT_MAX_STEPS`] loop
+//!   iterations and calls) fails with "Starlark computation cancelled: too many steps" at
+//!   the loop.
 //!
 //! ```
 //! use std::rc::Rc;
@@ -66,6 +69,7 @@
 pub mod ast;
 pub mod builtins;
 mod call;
+pub mod deep;
 pub mod error;
 pub mod eval;
 mod expr_parser;
@@ -90,6 +94,8 @@ mod tests_embed;
 mod tests_grammar;
 #[cfg(test)]
 mod tests_lib;
+#[cfg(test)]
+mod tests_limits;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
 pub use eval::{Env, LoaderFn, Module, Thread, resolve_names};

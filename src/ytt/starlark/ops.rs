@@ -238,7 +238,10 @@ fn float_op(x: &Value, y: &Value, f: impl Fn(f64, f64) -> Result<f64>) -> Result
 }
 
 fn ordered(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
-    let ord = compare(x, y).map_err(|_| {
+    let ord = compare(x, y).map_err(|e| {
+        if !e.msg.ends_with("not implemented") {
+            return e;
+        }
         Error::new(format!(
             "{} {} {} not implemented",
             x.type_name(),

@@ -79,6 +79,11 @@ impl OrderedMap {
         self.index.clear();
     }
 
+    /// The entries in order, taking them out of the map.
+    pub fn into_entries(self) -> Vec<(Value, Value)> {
+        self.entries
+    }
+
     pub fn entries(&self) -> &[(Value, Value)] {
         &self.entries
     }

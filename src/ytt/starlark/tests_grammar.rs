@@ -253,3 +253,20 @@ fn not_and_friends_evaluate_as_ytt_does() {
     ]);
     assert_eq!(err("x = not\n"), "got newline, want expression");
 }
+
+#[test]
+fn statement_forms_with_bare_tuples() {
+    check(&[
+        ("[x for x in (1, 2)]", "[1, 2]"),
+        ("(lambda: (1, 2))()", "(1, 2)"),
+    ]);
+    let m = super::tests::run(
+        "s = []\nfor x in 1, 2:\n  s.append(x)\nend\ndef f():\n  return 1, 2\nend\na, = [7]\nb, c = f()\nd = 1 if s else 2, 3\n",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.msg));
+    let get = |n: &str| super::format::repr(&m.get(n).unwrap());
+    assert_eq!(get("s"), "[1, 2]");
+    assert_eq!(get("a"), "7");
+    assert_eq!(get("c"), "2");
+    assert_eq!(get("d"), "(1, 3)");
+}

@@ -26,7 +26,7 @@ pub enum Value {
     Float(f64),
     Str(Rc<str>),
     List(Rc<List>),
-    Tuple(Rc<Vec<Value>>),
+    Tuple(Rc<Tuple>),
     Dict(Rc<Dict>),
     Set(Rc<Set>),
     Range(Range),
@@ -69,6 +69,18 @@ impl Range {
     }
     pub fn at(&self, i: usize) -> i128 {
         self.start as i128 + i as i128 * self.step as i128
+    }
+}
+
+/// The items of a tuple (a vector; its own type so that dropping a deeply nested tuple
+/// does not recurse, see [`super::deep`]).
+#[derive(Default, Clone)]
+pub struct Tuple(pub Vec<Value>);
+
+impl std::ops::Deref for Tuple {
+    type Target = Vec<Value>;
+    fn deref(&self) -> &Vec<Value> {
+        &self.0
     }
 }
 
@@ -276,7 +288,7 @@ impl Value {
         Value::List(Rc::new(List::new(items)))
     }
     pub fn tuple(items: Vec<Value>) -> Value {
-        Value::Tuple(Rc::new(items))
+        Value::Tuple(Rc::new(Tuple(items)))
     }
     pub fn dict(map: OrderedMap) -> Value {
         Value::Dict(Rc::new(Dict::new(map)))
@@ -381,37 +393,39 @@ impl Value {
         self.len() == Some(0)
     }
 
-    /// Freezes the value and everything reachable from it.
+    /// Freezes the value and everything reachable from it (with a work list, not
+    /// recursion: values may nest deeply).
     pub fn freeze(&self) {
-        match self {
-            Value::List(l) if !l.frozen.replace(true) => {
-                for v in l.items.borrow().iter() {
-                    v.freeze();
+        let mut pending = vec![self.clone()];
+        while let Some(v) = pending.pop() {
+            match &v {
+                Value::List(l) if !l.frozen.replace(true) => {
+                    pending.extend(l.items.borrow().iter().cloned());
                 }
-            }
-            Value::Dict(d) if !d.frozen.replace(true) => {
-                for (k, v) in d.map.borrow().entries() {
-                    k.freeze();
-                    v.freeze();
-                }
-            }
-            Value::Set(s) => s.frozen.set(true),
-            Value::Tuple(t) => t.iter().for_each(Value::freeze),
-            Value::Function(f) => {
-                f.defaults.iter().flatten().for_each(Value::freeze);
-                for c in &f.freevars {
-                    if let Some(v) = c.borrow().as_ref() {
-                        v.freeze();
+                Value::Dict(d) if !d.frozen.replace(true) => {
+                    for (k, v) in d.map.borrow().entries() {
+                        pending.push(k.clone());
+                        pending.push(v.clone());
                     }
                 }
-            }
-            Value::Builtin(b) => {
-                if let Some(r) = b.receiver() {
-                    r.freeze();
+                Value::Set(s) => s.frozen.set(true),
+                Value::Tuple(t) => pending.extend(t.iter().cloned()),
+                Value::Function(f) => {
+                    pending.extend(f.defaults.iter().flatten().cloned());
+                    for c in &f.freevars {
+                        if let Some(v) = c.borrow().as_ref() {
+                            pending.push(v.clone());
+                        }
+                    }
                 }
+                Value::Builtin(b) => {
+                    if let Some(r) = b.receiver() {
+                        pending.push(r.clone());
+                    }
+                }
+                Value::Host(h) => h.freeze(),
+                _ => {}
             }
-            Value::Host(h) => h.freeze(),
-            _ => {}
         }
     }
 
@@ -460,7 +474,7 @@ impl Drop for IterGuard {
 pub fn iterate(v: &Value) -> Option<(Vec<Value>, IterGuard)> {
     let items = match v {
         Value::List(l) => l.items.borrow().clone(),
-        Value::Tuple(t) => t.as_ref().clone(),
+        Value::Tuple(t) => t.0.clone(),
         Value::Dict(d) => d.map.borrow().keys(),
         Value::Set(s) => s.items(),
         Value::Range(r) => (0..r.len()).map(|i| Value::Int(r.at(i))).collect(),
@@ -615,7 +629,14 @@ fn seq_eq(x: &[Value], y: &[Value], depth: u32) -> Result<bool> {
 /// Ordering for `<`, `sorted`, `min`/`max`: numbers, strings (by bytes), bools and
 /// sequences of the same type; other pairs fail as in starlark-go.
 pub fn compare(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
+    compare_depth(a, b, 0)
+}
+
+fn compare_depth(a: &Value, b: &Value, depth: usize) -> Result<std::cmp::Ordering> {
     use std::cmp::Ordering;
+    if depth > super::deep::MAX_VALUE_DEPTH {
+        bail!("comparison exceeded maximum recursion depth");
+    }
     let fail = || {
         Err(Error::new(format!(
             "{} < {} not implemented",
@@ -635,18 +656,18 @@ pub fn compare(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
         (Value::Str(x), Value::Str(y)) => Ok(x.as_bytes().cmp(y.as_bytes())),
         (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
         (Value::List(x), Value::List(y)) => {
-            seq_cmp(&x.items.borrow().clone(), &y.items.borrow().clone())
+            seq_cmp(&x.items.borrow().clone(), &y.items.borrow().clone(), depth)
         }
-        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y),
+        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y, depth),
         (Value::Host(h), _) => h.compare(b).unwrap_or_else(fail),
         _ => fail(),
     }
 }
 
-fn seq_cmp(x: &[Value], y: &[Value]) -> Result<std::cmp::Ordering> {
+fn seq_cmp(x: &[Value], y: &[Value], depth: usize) -> Result<std::cmp::Ordering> {
     for (a, b) in x.iter().zip(y) {
         if !equals(a, b)? {
-            return compare(a, b);
+            return compare_depth(a, b, depth + 1);
         }
     }
     Ok(x.len().cmp(&y.len()))
@@ -654,7 +675,17 @@ fn seq_cmp(x: &[Value], y: &[Value]) -> Result<std::cmp::Ordering> {
 
 /// Hash of a hashable value; "unhashable type: T" otherwise.
 pub fn hash_value(v: &Value) -> Result<u64> {
+    hash_depth(v, 0)
+}
+
+fn hash_depth(v: &Value, depth: usize) -> Result<u64> {
     use std::hash::{Hash, Hasher};
+    if depth > super::deep::MAX_VALUE_DEPTH {
+        bail!(
+            "hash of a value nested too deeply (more than {} levels)",
+            super::deep::MAX_VALUE_DEPTH
+        );
+    }
     let mut h = std::collections::hash_map::DefaultHasher::new();
     match v {
         Value::None => 0u8.hash(&mut h),
@@ -670,7 +701,7 @@ pub fn hash_value(v: &Value) -> Result<u64> {
         Value::Str(s) => s.hash(&mut h),
         Value::Tuple(t) => {
             for x in t.iter() {
-                hash_value(x)?.hash(&mut h);
+                hash_depth(x, depth + 1)?.hash(&mut h);
             }
         }
         Value::Function(f) => (Rc::as_ptr(f) as usize).hash(&mut h),

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use crate::yaml::Value;
 use crate::ytt::node::{ArrayItem, Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::starlark::deep::{Level, MAX_VALUE_DEPTH};
 use crate::ytt::starlark::{Error as SError, HostValue, OrderedMap, Struct, Value as SValue};
 
 type SResult<T> = std::result::Result<T, SError>;
@@ -242,8 +243,13 @@ pub fn starlark_to_scalar(v: &SValue) -> SResult<Value> {
     })
 }
 
-/// Converts a Starlark value into a node tree; items get position `pos`.
+/// Converts a Starlark value into a node tree; items get position `pos`. A value nested
+/// deeper than [`MAX_VALUE_DEPTH`] (or one that contains itself) is refused, so that the
+/// walks of the tree (overlays, schema checks, emitting) stay within the stack.
 pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
+    let Some(_level) = Level::enter() else {
+        return Err(too_deep());
+    };
     Ok(match v {
         SValue::None | SValue::Bool(_) | SValue::Int(_) | SValue::Float(_) | SValue::Str(_) => {
             Node::Scalar(starlark_to_scalar(v)?)
@@ -254,60 +260,11 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         }
         SValue::Tuple(t) => array_node(t, pos)?,
         SValue::Range(_) | SValue::Set(_) => {
-            let (items, _g) = crate::ytt::eval::fragment::items_of(v)?;
+            let (items, _g) = items_of(v)?;
             array_node(&items, pos)?
         }
-        SValue::Dict(d) => {
-            let entries = d.map.borrow().entries().to_vec();
-            let mut items = Vec::with_capacity(entries.len());
-            for (k, v) in entries {
-                items.push(MapItem {
-                    key: starlark_to_scalar(&k)?,
-                    value: starlark_to_node(&v, pos)?,
-                    meta: Meta::at(pos.clone()),
-                });
-            }
-            Node::Map(items)
-        }
-        SValue::Host(h) => {
-            if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
-                match &f.0 {
-                    Frag::Map(items) => Node::Map(items.clone()),
-                    Frag::Array(items) => Node::Array(items.clone()),
-                    Frag::DocSet(docs) => {
-                        // A set of documents used as a value: its documents' values in order
-                        // (ytt only allows this through template.replace).
-                        if docs.len() == 1 {
-                            docs[0].value.clone()
-                        } else {
-                            Node::Array(
-                                docs.iter()
-                                    .map(|d| ArrayItem {
-                                        value: d.value.clone(),
-                                        meta: d.meta.clone(),
-                                    })
-                                    .collect(),
-                            )
-                        }
-                    }
-                }
-            } else if let Some(s) = h.as_any().downcast_ref::<Struct>() {
-                let mut items = Vec::with_capacity(s.fields.len());
-                for (k, v) in &s.fields {
-                    items.push(MapItem {
-                        key: Value::String(k.clone()),
-                        value: starlark_to_node(v, pos)?,
-                        meta: Meta::at(pos.clone()),
-                    });
-                }
-                Node::Map(items)
-            } else {
-                return Err(SError::new(format!(
-                    "unable to convert value of type {} to YAML",
-                    h.type_name()
-                )));
-            }
-        }
+        SValue::Dict(d) => dict_node(d, pos)?,
+        SValue::Host(h) => host_node(h, pos)?,
         other => {
             return Err(SError::new(format!(
                 "unable to convert value of type {} to YAML",
@@ -315,6 +272,91 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
             )));
         }
     })
+}
+
+/// A dict as a map node (kept out of [`starlark_to_node`]: its frame is on every level of
+/// a deep value's conversion).
+#[inline(never)]
+fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> {
+    let entries = d.map.borrow().entries().to_vec();
+    let mut items = Vec::with_capacity(entries.len());
+    for (k, v) in entries {
+        items.push(MapItem {
+            key: starlark_to_scalar(&k)?,
+            value: starlark_to_node(&v, pos)?,
+            meta: Meta::at(pos.clone()),
+        });
+    }
+    Ok(Node::Map(items))
+}
+
+/// A host value (fragment or struct) as a node; out of [`starlark_to_node`] as [`dict_node`].
+#[inline(never)]
+fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
+    Ok(if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
+        if frag_deeper_than(&f.0, MAX_VALUE_DEPTH) {
+            return Err(too_deep());
+        }
+        match &f.0 {
+            Frag::Map(items) => Node::Map(items.clone()),
+            Frag::Array(items) => Node::Array(items.clone()),
+            Frag::DocSet(docs) => {
+                // A set of documents used as a value: its documents' values in order
+                // (ytt only allows this through template.replace).
+                if docs.len() == 1 {
+                    docs[0].value.clone()
+                } else {
+                    Node::Array(
+                        docs.iter()
+                            .map(|d| ArrayItem {
+                                value: d.value.clone(),
+                                meta: d.meta.clone(),
+                            })
+                            .collect(),
+                    )
+                }
+            }
+        }
+    } else if let Some(s) = h.as_any().downcast_ref::<Struct>() {
+        let mut items = Vec::with_capacity(s.fields.len());
+        for (k, v) in &s.fields {
+            items.push(MapItem {
+                key: Value::String(k.clone()),
+                value: starlark_to_node(v, pos)?,
+                meta: Meta::at(pos.clone()),
+            });
+        }
+        Node::Map(items)
+    } else {
+        return Err(SError::new(format!(
+            "unable to convert value of type {} to YAML",
+            h.type_name()
+        )));
+    })
+}
+
+fn too_deep() -> SError {
+    SError::new(format!(
+        "value nested too deeply to convert to YAML: more than {MAX_VALUE_DEPTH} levels of lists, dicts and structs (or a value that contains itself)"
+    ))
+}
+
+/// Whether the nodes of a fragment nest deeper than `limit` levels.
+fn frag_deeper_than(f: &Frag, limit: usize) -> bool {
+    match f {
+        Frag::DocSet(docs) => docs.iter().any(|d| node_deeper_than(&d.value, limit)),
+        Frag::Map(items) => items.iter().any(|i| node_deeper_than(&i.value, limit)),
+        Frag::Array(items) => items.iter().any(|i| node_deeper_than(&i.value, limit)),
+    }
+}
+
+fn node_deeper_than(n: &Node, limit: usize) -> bool {
+    match n {
+        Node::Scalar(_) => false,
+        _ if limit == 0 => true,
+        Node::Map(items) => items.iter().any(|i| node_deeper_than(&i.value, limit - 1)),
+        Node::Array(items) => items.iter().any(|i| node_deeper_than(&i.value, limit - 1)),
+    }
 }
 
 fn array_node(items: &[SValue], pos: &Pos) -> SResult<Node> {

@@ -11,8 +11,7 @@ use std::path::Path;
 use serde_json::{Map, Value as J};
 
 use crate::yaml::Value;
-
-use super::openapi::Mode;
+use crate::ytt::schema::openapi::Mode;
 
 /// A value that breaks the schema.
 #[derive(Debug, Clone, PartialEq)]
@@ -96,13 +95,21 @@ pub fn load_schema(path: &Path) -> Result<J, String> {
             &[],
         )
         .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
-        let lib = crate::ytt::eval::Lib::new("", files, Default::default());
-        let (root, _) = super::load_schema(&lib)
+        let lib = crate::ytt::eval::Lib::new(
+            "",
+            files,
+            Default::default(),
+            crate::ytt::render::module_loader(),
+        );
+        let (root, _) = crate::ytt::schema::load_schema(&lib)
             .map_err(|e| format!("exporting the schema of '{dir}': {e}"))?;
         let root = root.ok_or_else(|| {
             format!("deploy directory '{dir}' has no #@data/values-schema document")
         })?;
-        return Ok(to_json(&super::openapi::node(&root, Mode::Extended)));
+        return Ok(to_json(&crate::ytt::schema::openapi::node(
+            &root,
+            Mode::Extended,
+        )));
     }
     let v = parse_yaml_file(path)?;
     let name = path.display();

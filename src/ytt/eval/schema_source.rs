@@ -1,0 +1,38 @@
+//! A library as the values schema reads it: [`SchemaSource`] for [`LibRef`]. The schema
+//! sits in a layer below evaluation; it gets its schema files evaluated through this.
+
+use std::rc::Rc;
+
+use crate::yaml::DocumentSet;
+use crate::ytt::error::Error;
+use crate::ytt::files::InputFile;
+use crate::ytt::node::{Doc, Node};
+use crate::ytt::schema::SchemaSource;
+
+use super::{Lib, LibRef, Reuse, eval_yaml_with};
+
+impl SchemaSource for LibRef {
+    fn files(&self) -> &[InputFile] {
+        &self.files
+    }
+
+    fn display(&self, rel: &str) -> String {
+        Lib::display(self, rel)
+    }
+
+    fn parsed_yaml(&self, f: &InputFile, src: &str) -> Result<Rc<DocumentSet>, Error> {
+        Lib::parsed_yaml(self, f, src)
+    }
+
+    fn eval_schema_file(&self, f: &InputFile) -> Result<Vec<Doc>, Error> {
+        eval_yaml_with(self, f, Reuse::Keep).map(|ev| ev.docs)
+    }
+
+    fn extra_schemas(&self) -> Vec<Node> {
+        self.extra_schemas.borrow().clone()
+    }
+
+    fn validation_disabled(&self) -> bool {
+        self.opts.dangerous_disable_validation
+    }
+}

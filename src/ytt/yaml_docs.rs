@@ -1,0 +1,36 @@
+//! Input YAML as the engine first reads it, before any evaluation: parsing with syntax
+//! errors turned into engine errors at their line, and the document annotations that
+//! decide which stage a file belongs to (`data/values`, `data/values-schema`).
+
+use crate::yaml::{self, CommentKind, DocumentSet};
+use crate::ytt::error::{Error, Position};
+
+/// Parses a YAML file into a document set, mapping syntax errors to engine errors.
+pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
+    parse_yaml_with(src, file, false)
+}
+
+/// [`parse_yaml`], in ytt's strict YAML subset when `strict` (`--strict`).
+pub fn parse_yaml_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, Error> {
+    let parsed = if strict {
+        yaml::parse_document_set_strict(src, file)
+    } else {
+        yaml::parse_document_set(src, file)
+    };
+    parsed.map_err(|e| {
+        let line = e.line.unwrap_or(0);
+        Error::at(
+            format!("Unmarshaling YAML template '{file}': {}", e.message),
+            Position::in_source(file, line, src),
+        )
+    })
+}
+
+/// True when any document of the set carries annotation `name` (before evaluation).
+pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
+    ds.docs.iter().any(|d| {
+        d.comments
+            .iter()
+            .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
+    })
+}
