@@ -5,21 +5,7 @@
 //! schema), `with_data_values`, then documents marked `after_library_module=True`;
 //! `library.get` from a file in a subdirectory finds the `_ytt_lib` beside it.
 
-use strake::cli::template::parse_options;
-use strake::ytt::run;
-
-fn render_args(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let p = dir.path().join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, body).unwrap();
-    }
-    let opts = parse_options(args).unwrap();
-    run(&opts, dir.path(), &mut || Ok(Vec::new()))
-        .map(|o| String::from_utf8(o.stdout).unwrap())
-        .map_err(|e| e.to_string())
-}
+use crate::support::ytt::render as render_args;
 
 const SHOW: &str = "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n";
 const LIB_CALL: &str = "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\").with_data_values({\"c\": \"with\"}).eval())\n";

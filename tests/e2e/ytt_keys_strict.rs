@@ -5,19 +5,7 @@
 //! file:line, and leaves quoted, tagged and computed values alone. Also: which empty
 //! documents are printed (computed `{}`/`[]` are, null and YAML-written empty ones not).
 
-use strake::cli::template::parse_options;
-use strake::ytt::run;
-
-fn render_args(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        std::fs::write(dir.path().join(name), body).unwrap();
-    }
-    let opts = parse_options(args).unwrap();
-    run(&opts, dir.path(), &mut || Ok(Vec::new()))
-        .map(|o| String::from_utf8(o.stdout).unwrap())
-        .map_err(|e| e.to_string())
-}
+use crate::support::ytt::render as render_args;
 
 #[test]
 fn an_overriding_key_moves_to_the_end_of_its_map() {

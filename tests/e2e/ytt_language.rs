@@ -3,24 +3,7 @@
 //! used as maps (data values and `@ytt:struct` values, in YAML and text templates), the
 //! encoders on None and empty values, and the `@ytt:*` module functions.
 
-use strake::cli::template::parse_options;
-use strake::ytt::{Output, run};
-
-/// Renders `files` (name, body) with `args` in a fresh directory.
-fn render_output(files: &[(&str, &str)], args: &[&str]) -> Result<Output, String> {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let p = dir.path().join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, body).unwrap();
-    }
-    let opts = parse_options(args).unwrap();
-    run(&opts, dir.path(), &mut || Ok(Vec::new())).map_err(|e| e.to_string())
-}
-
-fn render_with(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
-    render_output(files, args).map(|o| String::from_utf8(o.stdout).unwrap())
-}
+use crate::support::ytt::{render as render_with, render_output};
 
 /// The rendered text of output file `name` under `--output-files out`.
 fn render_file(files: &[(&str, &str)], name: &str) -> String {

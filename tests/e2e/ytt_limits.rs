@@ -10,15 +10,10 @@ use strake::cli::template::parse_options;
 use strake::ytt::run;
 use strake::ytt::starlark::eval::with_max_steps;
 
+use crate::support::ytt;
+
 fn render(files: &[(&str, &str)]) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        std::fs::write(dir.path().join(name), body).unwrap();
-    }
-    let opts = parse_options(&["-f", "."]).unwrap();
-    run(&opts, dir.path(), &mut || Ok(Vec::new()))
-        .map(|o| String::from_utf8(o.stdout).unwrap())
-        .map_err(|e| e.to_string())
+    ytt::render(files, &["-f", "."])
 }
 
 fn render_err(body: &str) -> String {

@@ -2,20 +2,10 @@
 //! `#@ end`) and one-line blocks (`#@ def f(): return 1`, `#@ if c: x = 1`), as ytt
 //! takes them, and the errors ytt gives for their misuse, at file:line.
 
-use strake::cli::template::parse_options;
-use strake::ytt::run;
+use crate::support::ytt;
 
 fn render(files: &[(&str, &str)]) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let p = dir.path().join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, body).unwrap();
-    }
-    let opts = parse_options(&["-f", "."]).unwrap();
-    run(&opts, dir.path(), &mut || Ok(Vec::new()))
-        .map(|o| String::from_utf8(o.stdout).unwrap())
-        .map_err(|e| e.to_string())
+    ytt::render(files, &["-f", "."])
 }
 
 #[test]

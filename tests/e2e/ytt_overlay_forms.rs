@@ -5,21 +5,7 @@
 //! `map_key` needing the key on both sides, and `@overlay/match-child-defaults` on a
 //! `@data/values` document.
 
-use strake::cli::template::parse_options;
-use strake::ytt::run;
-
-fn render_args(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let p = dir.path().join(name);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, body).unwrap();
-    }
-    let opts = parse_options(args).unwrap();
-    run(&opts, dir.path(), &mut || Ok(Vec::new()))
-        .map(|o| String::from_utf8(o.stdout).unwrap())
-        .map_err(|e| e.to_string())
-}
+use crate::support::ytt::render as render_args;
 
 fn render(files: &[(&str, &str)]) -> Result<String, String> {
     render_args(files, &["-f", "."])

@@ -3,7 +3,8 @@
 //! HTTP proxy ([`fault_proxy`]), certificates made with the `openssl` CLI
 //! ([`certs`]), and a small independent HTTP client that puts test content into a
 //! registry ([`content`]) without going through the code under test, and helpers that
-//! run the real binary ([`cli`]).
+//! run the real binary ([`cli`]), and one that renders a ytt case in a temporary
+//! directory ([`ytt`]).
 //!
 //! Use it from a test binary with `mod support;`.
 
@@ -16,6 +17,7 @@ pub mod fault_proxy;
 pub mod http_server;
 pub mod registry;
 pub mod token_issuer;
+pub mod ytt;
 
 use std::net::TcpListener;
 use std::path::Path;

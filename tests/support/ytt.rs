@@ -1,0 +1,23 @@
+//! Rendering a ytt case end to end in a fresh temporary directory: the files of the case
+//! are written (subdirectories made as needed), the arguments parsed as `strake template`
+//! parses them, and the templates run with empty standard input.
+
+use strake::cli::template::parse_options;
+use strake::ytt::{Output, run};
+
+/// Renders `files` (name, body) with `args` in a fresh directory, giving the whole output.
+pub fn render_output(files: &[(&str, &str)], args: &[&str]) -> Result<Output, String> {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let opts = parse_options(args).unwrap();
+    run(&opts, dir.path(), &mut || Ok(Vec::new())).map_err(|e| e.to_string())
+}
+
+/// Renders `files` (name, body) with `args` in a fresh directory, giving standard output.
+pub fn render(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
+    render_output(files, args).map(|o| String::from_utf8(o.stdout).unwrap())
+}
