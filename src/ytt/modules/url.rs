@@ -57,46 +57,32 @@ fn unescape(s: &str, plus_space: bool) -> SResult<String> {
     Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
+/// `url.<name>(s)`: `s` escaped as a path segment or as a query value.
+fn escape_fn(name: &'static str, path_segment: bool) -> (&'static str, Value) {
+    let fname = format!("url.{name}");
+    let value = native(&fname.clone(), move |_t, a| {
+        Ok(Value::str(&escape(str_arg(&fname, a)?, path_segment)))
+    });
+    (name, value)
+}
+
+/// `url.<name>(s)`: `s` unescaped, `+` read as a space where `plus_space`.
+fn unescape_fn(name: &'static str, plus_space: bool) -> (&'static str, Value) {
+    let fname = format!("url.{name}");
+    let value = native(&fname.clone(), move |_t, a| {
+        Ok(Value::str(&unescape(str_arg(&fname, a)?, plus_space)?))
+    });
+    (name, value)
+}
+
 pub fn url_module() -> Module {
     module(
         "@ytt:url",
         vec![
-            (
-                "path_segment_encode",
-                native("url.path_segment_encode", |_t, a| {
-                    Ok(Value::str(&escape(
-                        str_arg("url.path_segment_encode", a)?,
-                        true,
-                    )))
-                }),
-            ),
-            (
-                "path_segment_decode",
-                native("url.path_segment_decode", |_t, a| {
-                    Ok(Value::str(&unescape(
-                        str_arg("url.path_segment_decode", a)?,
-                        false,
-                    )?))
-                }),
-            ),
-            (
-                "query_param_value_encode",
-                native("url.query_param_value_encode", |_t, a| {
-                    Ok(Value::str(&escape(
-                        str_arg("url.query_param_value_encode", a)?,
-                        false,
-                    )))
-                }),
-            ),
-            (
-                "query_param_value_decode",
-                native("url.query_param_value_decode", |_t, a| {
-                    Ok(Value::str(&unescape(
-                        str_arg("url.query_param_value_decode", a)?,
-                        true,
-                    )?))
-                }),
-            ),
+            escape_fn("path_segment_encode", true),
+            unescape_fn("path_segment_decode", false),
+            escape_fn("query_param_value_encode", false),
+            unescape_fn("query_param_value_decode", true),
             (
                 "query_params_encode",
                 native("url.query_params_encode", |_t, a| {
