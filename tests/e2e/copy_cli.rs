@@ -2,16 +2,13 @@
 //! the -b/-i bundle checks, `--dry-run` and `--json` (errors included),
 //! `--repo-based-tags`, `--no-signatures`, and `--to-oci-layout FILE.tar`.
 
-use crate::copy_support::{assert_relocated, push_repository};
+use crate::copy_support::{assert_relocated, two_registries_with_content};
 use crate::support::cli::{run_err, run_ok, strake};
 use crate::support::content::block_on;
-use crate::support::registry::TestRegistry;
 
 #[test]
 fn images_and_images_locks_copy_with_their_lock_output() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 1024);
+    let (a, b, home, content) = two_registries_with_content(1024);
     let work = tempfile::tempdir().unwrap();
     let out = work.path().join("images.lock.yml");
     let signed = format!("{}/src/signed:v1", a.addr());
@@ -109,9 +106,7 @@ fn images_and_images_locks_copy_with_their_lock_output() {
 
 #[test]
 fn dry_run_counts_what_moves_and_json_reports_errors() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 10_000);
+    let (a, b, home, content) = two_registries_with_content(10_000);
     let repo = format!("{}/planned", b.addr());
     let (out, _) = run_ok(strake(home.path()).args([
         "copy",
@@ -175,9 +170,7 @@ fn dry_run_counts_what_moves_and_json_reports_errors() {
 
 #[test]
 fn repo_based_tags_without_signatures() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 1024);
+    let (_source, b, home, content) = two_registries_with_content(1024);
     run_ok(strake(home.path()).args([
         "copy",
         "-b",
@@ -206,9 +199,7 @@ fn repo_based_tags_without_signatures() {
 
 #[test]
 fn an_oci_layout_tar_carries_everything() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 1024);
+    let (_source, b, home, content) = two_registries_with_content(1024);
     let work = tempfile::tempdir().unwrap();
     let file = work.path().join("layout.tar");
     run_ok(strake(home.path()).args([

@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::copy_support::{RepositoryContent, assert_relocated, push_repository};
+use crate::copy_support::{
+    RepositoryContent, assert_relocated, copy_to_tar, two_registries_with_content,
+};
 use crate::support::cli::{run_err, run_ok, strake};
 use crate::support::content::block_on;
 use crate::support::fault_proxy::{Fault, FaultProxy};
-use crate::support::registry::TestRegistry;
 
 /// Layer size of the fault tests' images (the copy moves about 8 of them).
 const LAYER: usize = 3 << 20;
@@ -91,10 +92,7 @@ enum Dest {
 }
 
 fn killed_and_resumed(dest: Dest, fraction: f64) {
-    let a = TestRegistry::start();
-    let b = TestRegistry::start();
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), LAYER);
+    let (_source, b, home, content) = two_registries_with_content(LAYER);
     let work = tempfile::tempdir().unwrap();
     let layout_dir = work.path().join("layout");
     let tarball = work.path().join("out.tar");
@@ -220,10 +218,7 @@ fn killed_copy_to_a_tarball_resumes() {
 
 #[test]
 fn random_503_and_429_answers_still_give_an_uncorrupted_copy() {
-    let a = TestRegistry::start();
-    let b = TestRegistry::start();
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 64 << 10);
+    let (_source, b, home, content) = two_registries_with_content(64 << 10);
     let proxy = FaultProxy::start(&b.addr());
     // A fixed seed: the same "random" faults every run.
     let mut seed: u64 = 0x5eed;
@@ -268,19 +263,10 @@ fn random_503_and_429_answers_still_give_an_uncorrupted_copy() {
 
 #[test]
 fn a_tarball_with_a_flipped_byte_fails_naming_the_blob_and_tags_nothing() {
-    let a = TestRegistry::start();
-    let b = TestRegistry::start();
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 64 << 10);
+    let (_source, b, home, content) = two_registries_with_content(64 << 10);
     let work = tempfile::tempdir().unwrap();
     let tarball = work.path().join("repo.tar");
-    run_ok(strake(home.path()).args([
-        "copy",
-        "-b",
-        &content.root_ref,
-        "--to-tar",
-        tarball.to_str().unwrap(),
-    ]));
+    copy_to_tar(home.path(), &content.root_ref, &tarball);
     // Flip one byte in the middle of the largest layer entry.
     let (name, offset, size) = largest_entry(&tarball);
     let mut bytes = std::fs::read(&tarball).unwrap();

@@ -5,24 +5,15 @@
 //! the tags are imgpkg's, and a pull of the relocated bundle resolves every image
 //! in the second registry.
 
-use crate::copy_support::{assert_relocated, push_repository};
+use crate::copy_support::{assert_relocated, copy_to_tar, two_registries_with_content};
 use crate::support::cli::{run_ok, strake};
-use crate::support::registry::TestRegistry;
 
 #[test]
 fn registry_to_tarball_to_second_registry() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 4096);
+    let (_source, b, home, content) = two_registries_with_content(4096);
     let work = tempfile::tempdir().unwrap();
     let tarball = work.path().join("repo.tar");
-    run_ok(strake(home.path()).args([
-        "copy",
-        "-b",
-        &content.root_ref,
-        "--to-tar",
-        tarball.to_str().unwrap(),
-    ]));
+    copy_to_tar(home.path(), &content.root_ref, &tarball);
     let lock = work.path().join("lock.yml");
     let (out, _) = run_ok(strake(home.path()).args([
         "copy",
@@ -48,9 +39,7 @@ fn registry_to_tarball_to_second_registry() {
 
 #[test]
 fn registry_to_second_registry() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 4096);
+    let (_source, b, home, content) = two_registries_with_content(4096);
     run_ok(strake(home.path()).args([
         "copy",
         "-b",
@@ -66,9 +55,7 @@ fn registry_to_second_registry() {
 
 #[test]
 fn registry_to_oci_layout_to_second_registry() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 4096);
+    let (_source, b, home, content) = two_registries_with_content(4096);
     let work = tempfile::tempdir().unwrap();
     let dir = work.path().join("layout");
     run_ok(strake(home.path()).args([

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::copy_support::{assert_relocated, push_repository};
+use crate::copy_support::{assert_relocated, two_registries_with_content};
 use crate::support::cli::{run_err, run_ok, strake};
 use crate::support::content::block_on;
 use crate::support::registry::TestRegistry;
@@ -23,9 +23,7 @@ fn tag_digests(registry: &TestRegistry, repo: &str) -> BTreeMap<String, String> 
 
 #[test]
 fn four_shards_and_finalize_write_what_one_copy_writes() {
-    let (a, b) = (TestRegistry::start(), TestRegistry::start());
-    let home = tempfile::tempdir().unwrap();
-    let content = push_repository(&a, home.path(), 256 << 10);
+    let (_source, b, home, content) = two_registries_with_content(256 << 10);
     let work = tempfile::tempdir().unwrap();
     let plan = work.path().join("plan.json");
     let sharded = format!("{}/sharded", b.addr());

@@ -98,6 +98,33 @@ fn push_bundle(home: &Path, target: &str, images: &[String], name: &str) -> Stri
     image.split('@').nth(1).unwrap().to_string()
 }
 
+/// Two registries and a strake home, the first holding [`push_repository`]'s content
+/// (layers of `layer_size` bytes): where the copy tests start.
+pub fn two_registries_with_content(
+    layer_size: usize,
+) -> (
+    TestRegistry,
+    TestRegistry,
+    tempfile::TempDir,
+    RepositoryContent,
+) {
+    let (source, destination) = (TestRegistry::start(), TestRegistry::start());
+    let home = tempfile::tempdir().unwrap();
+    let content = push_repository(&source, home.path(), layer_size);
+    (source, destination, home, content)
+}
+
+/// Runs `strake copy -b root_ref --to-tar tarball`, which must succeed.
+pub fn copy_to_tar(home: &Path, root_ref: &str, tarball: &Path) {
+    run_ok(strake(home).args([
+        "copy",
+        "-b",
+        root_ref,
+        "--to-tar",
+        tarball.to_str().unwrap(),
+    ]));
+}
+
 /// Pushes the repository bundle and everything it needs into `registry`, under
 /// `src/…`; `layer_size` sets the size of each image layer.
 pub fn push_repository(
