@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::Value as J;
@@ -84,22 +84,35 @@ fn push_repository(
 ) -> String {
     let dir = home.join(format!("{}-src", repo.replace('/', "-")));
     for (ref_name, versions) in packages {
-        let folder = dir.join("packages").join(ref_name);
-        fs::create_dir_all(&folder).unwrap();
-        fs::write(folder.join("metadata.yml"), metadata_yaml(ref_name)).unwrap();
-        for v in versions {
-            fs::write(folder.join(format!("{v}.yml")), package_yaml(ref_name, v)).unwrap();
-        }
+        write_package_folder(&dir, ref_name, versions);
     }
+    let location = format!("{}/{repo}:1.0.0", reg.addr());
+    push_bundle_dir(home, &dir, &location);
+    location
+}
+
+/// Writes `packages/<ref_name>/` below `dir` (`metadata.yml` and a `<version>.yml` for
+/// each of `versions`); returns that folder.
+fn write_package_folder(dir: &Path, ref_name: &str, versions: &[impl AsRef<str>]) -> PathBuf {
+    let folder = dir.join("packages").join(ref_name);
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(folder.join("metadata.yml"), metadata_yaml(ref_name)).unwrap();
+    for v in versions {
+        let v = v.as_ref();
+        fs::write(folder.join(format!("{v}.yml")), package_yaml(ref_name, v)).unwrap();
+    }
+    folder
+}
+
+/// Pushes `dir`, given an empty `.imgpkg/images.yml`, as a bundle to `location`.
+fn push_bundle_dir(home: &Path, dir: &Path, location: &str) {
     fs::create_dir_all(dir.join(".imgpkg")).unwrap();
     fs::write(dir.join(".imgpkg/images.yml"), EMPTY_LOCK).unwrap();
-    let location = format!("{}/{repo}:1.0.0", reg.addr());
     run_ok(
         strake(home)
-            .args(["bundle", "push", "-b", &location, "-f"])
-            .arg(&dir),
+            .args(["bundle", "push", "-b", location, "-f"])
+            .arg(dir),
     );
-    location
 }
 
 fn available_json(home: &Path, repo: &str, extra: &[&str]) -> J {
@@ -475,20 +488,9 @@ fn an_oci_layout_a_tarball_and_an_extracted_directory_offer_the_same() {
     let home = tempfile::tempdir().unwrap();
     let home = home.path();
     let dir = home.join("repo");
-    let folder = dir.join("packages").join(REF_NAME);
-    fs::create_dir_all(&folder).unwrap();
-    fs::write(folder.join("metadata.yml"), metadata_yaml(REF_NAME)).unwrap();
-    for v in VERSIONS {
-        fs::write(folder.join(format!("{v}.yml")), package_yaml(REF_NAME, v)).unwrap();
-    }
-    fs::create_dir_all(dir.join(".imgpkg")).unwrap();
-    fs::write(dir.join(".imgpkg/images.yml"), EMPTY_LOCK).unwrap();
+    let folder = write_package_folder(&dir, REF_NAME, &VERSIONS);
     let layout = format!("oci:{}:1.0.0", home.join("layout").display());
-    run_ok(
-        strake(home)
-            .args(["bundle", "push", "-b", &layout, "-f"])
-            .arg(&dir),
-    );
+    push_bundle_dir(home, &dir, &layout);
     let tarball = format!("tar:{}", home.join("repo.tar").display());
     run_ok(strake(home).args(["image", "copy", &layout, &tarball]));
     let package_file = folder.join("0.26.0.yml").display().to_string();
@@ -508,14 +510,8 @@ fn an_oci_layout_a_tarball_and_an_extracted_directory_offer_the_same() {
     let other = home.join("other");
     fs::create_dir_all(&other).unwrap();
     fs::write(other.join("x.yml"), "a: 1\n").unwrap();
-    fs::create_dir_all(other.join(".imgpkg")).unwrap();
-    fs::write(other.join(".imgpkg/images.yml"), EMPTY_LOCK).unwrap();
     let not_repo = format!("oci:{}:1.0.0", home.join("other-layout").display());
-    run_ok(
-        strake(home)
-            .args(["bundle", "push", "-b", &not_repo, "-f"])
-            .arg(&other),
-    );
+    push_bundle_dir(home, &other, &not_repo);
     let error = run_err(strake(home).args(["package", "available", "--repo", &not_repo]));
     assert!(
         error.contains("must contain 'packages/' directory but did not"),
