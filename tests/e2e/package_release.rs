@@ -325,26 +325,7 @@ fn kctrl_fixture_release_matches_kctrl_field_by_field() {
     assert_valid_resources(&repo_dir.join("package-repository.yml"));
 }
 
-/// Every file below `dir`, sorted.
-pub fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    fn go(d: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<_> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                go(&p, out);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    go(dir, &mut out);
-    out
-}
+pub use crate::support::files_below as walk;
 
 #[test]
 fn bad_input_is_refused_naming_file_and_field_with_nothing_written() {

@@ -7,6 +7,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use crate::support::files_below;
+
 /// A module path under `crate::ytt` (empty: the engine's root, `src/ytt/mod.rs`).
 type ModPath = Vec<String>;
 
@@ -21,19 +23,12 @@ fn engine_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ytt")
 }
 
-fn rs_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rs_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
+/// The `.rs` files below `dir`, sorted.
+fn rs_files(dir: &Path) -> Vec<PathBuf> {
+    files_below(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect()
 }
 
 /// The module of a file below `src/ytt` (`eval/mod.rs` → `eval`, `eval/builder.rs` →
@@ -268,8 +263,7 @@ fn resolve(base: &ModPath, tree: &str, modules: &BTreeSet<ModPath>, out: &mut Ve
 /// Every import between engine files, and the files that only tests compile.
 fn engine_graph() -> (BTreeSet<ModPath>, Vec<Edge>) {
     let dir = engine_dir();
-    let mut files = Vec::new();
-    rs_files(&dir, &mut files);
+    let files = rs_files(&dir);
     let sources: BTreeMap<ModPath, String> = files
         .iter()
         .map(|p| {

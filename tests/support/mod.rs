@@ -20,7 +20,7 @@ pub mod token_issuer;
 pub mod ytt;
 
 use std::net::TcpListener;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A port that was free a moment ago on 127.0.0.1 (for servers we cannot hand a
@@ -55,4 +55,25 @@ pub fn write_script(path: &Path, body: &str) {
         .permissions();
     perms.set_mode(0o755);
     std::fs::set_permissions(path, perms).expect("chmod script");
+}
+
+/// Every file below `dir`, depth first, each folder's entries in name order.
+pub fn files_below(dir: &Path) -> Vec<PathBuf> {
+    fn go(d: &Path, out: &mut Vec<PathBuf>) {
+        let mut entries: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                go(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(dir, &mut out);
+    out
 }
