@@ -2,7 +2,8 @@
 //! (`carvel-formats.md` §3.2, §3.4, §3.7): once every blob is there, each item's
 //! manifests go into the one destination repository, children by digest and the
 //! item itself by its generated tag (`sha256-<hex>.imgpkg`); signatures keep
-//! their cosign tags; every bundle gets its locations image (registries only);
+//! their cosign tags and images their source tags (`-i repo:v1` keeps `v1`,
+//! as imgpkg does); every bundle gets its locations image (registries only);
 //! the root bundle's own tag is written last, so a tag never points at missing
 //! content and a failed copy leaves no root tag. Lock output says where
 //! everything went.
@@ -37,6 +38,7 @@ pub async fn write_manifests(
     progress: &Progress,
 ) -> Result<Vec<String>> {
     let mut written = Vec::new();
+    let kept = kept_tags(closure);
     // Images first, then bundles, then signatures (after their subjects), the
     // root bundle last of all.
     let rank = |item: &Item| match (&item.kind, item.root) {
@@ -63,11 +65,15 @@ pub async fn write_manifests(
             .await
             .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
         written.push(tag);
-        // Signatures keep their cosign or referrers tag; a plain image's source
-        // tag is not written (every image shares the one destination repository).
-        if matches!(item.kind, Kind::Signature { .. }) && !item.tag.is_empty() {
-            dst.put_manifest(root, Some(&item.tag)).await?;
-            written.push(item.tag.clone());
+        // Its source tag too (`-i repo:v1` keeps `v1`, a signature its cosign
+        // or referrers tag); the root bundle's comes last of all.
+        if !item.root
+            && let Some(source_tag) = kept.get(&item.digest)
+        {
+            dst.put_manifest(root, Some(source_tag))
+                .await
+                .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
+            written.push(source_tag.clone());
         }
         progress.image_done(&format!(
             "copied {} -> {}@{}",
@@ -90,6 +96,42 @@ pub async fn write_manifests(
         written.push(root.tag.clone());
     }
     Ok(written)
+}
+
+/// The source tags the items keep at the destination, by digest: the root
+/// bundle's first, then every other item's in the order of the closure. All
+/// items share one repository, so a tag two items claim (`-i a/x:v1 -i b/y:v1`)
+/// goes to the first of them only, with a warning; a tag never moves between
+/// runs of the same copy.
+pub fn kept_tags(closure: &Closure) -> BTreeMap<crate::oci::Digest, String> {
+    let mut owner: BTreeMap<&str, &Item> = BTreeMap::new();
+    let claims = closure
+        .root()
+        .into_iter()
+        .chain(closure.items.iter().filter(|i| !i.root));
+    for item in claims {
+        if item.tag.is_empty() {
+            continue;
+        }
+        match owner.get(item.tag.as_str()) {
+            None => {
+                owner.insert(&item.tag, item);
+            }
+            Some(first) if first.digest != item.digest => {
+                tracing::warn!(
+                    "tag {} is kept for {} only; {} is copied under its digest tag alone",
+                    item.tag,
+                    first.orig_ref,
+                    item.orig_ref
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    owner
+        .into_iter()
+        .map(|(tag, item)| (item.digest.clone(), tag.to_string()))
+        .collect()
 }
 
 /// The locations image of `bundle`: its direct images (original references, and

@@ -24,6 +24,7 @@ mod copy_imgpkg_fixtures;
 mod copy_registry;
 mod copy_shards;
 mod copy_support;
+mod copy_tags;
 mod kapp_controller_selection;
 mod layout;
 mod lock;
