@@ -17,7 +17,7 @@ use crate::oci::copy::DEFAULT_CONCURRENCY;
 #[derive(Args)]
 pub struct CopyArgs {
     /// Bundle to copy with every nested bundle and image: a registry reference or
-    /// `oci:DIR[:TAG|@DIGEST]`
+    /// `oci:DIR[:TAG|@DIGEST]` (DIR a layout directory or a tar of one)
     #[arg(short = 'b', long = "bundle", value_name = "REF")]
     pub bundle: Option<String>,
     /// Image (or index with all platforms) to copy; repeatable
@@ -36,6 +36,7 @@ pub struct CopyArgs {
     #[arg(long = "to-tar", value_name = "FILE")]
     pub to_tar: Option<String>,
     /// Destination OCI image layout directory, or FILE.tar for a tar of one
+    /// (written in place, resumed by a rerun; skopeo reads it as oci-archive:FILE.tar)
     #[arg(long = "to-oci-layout", value_name = "DIR")]
     pub to_oci_layout: Option<String>,
     /// Blobs moved at the same time, per registry

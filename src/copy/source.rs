@@ -1,5 +1,5 @@
 //! Opening what a copy reads: `-b`/`-i` references (registries, or one OCI
-//! layout), a BundleLock or ImagesLock (`--lock`), or an imgpkg tarball
+//! layout directory or tar), a BundleLock or ImagesLock (`--lock`), or an imgpkg tarball
 //! (`--tar`, whose root bundle is found by imgpkg's label), as the sources of
 //! the closure walk and the points it starts from.
 
@@ -11,6 +11,7 @@ use crate::copy::closure::{Sources, Start};
 use crate::copy::plan::SourceSpec;
 use crate::copy::{CopyError, Result};
 use crate::oci::layout::LayoutStore;
+use crate::oci::layout_archive::{LayoutArchiveStore, is_archive};
 use crate::oci::location::Location;
 use crate::oci::registry::RegistryClient;
 use crate::oci::tarball::TarballStore;
@@ -79,7 +80,8 @@ pub fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedS
     }
 }
 
-/// `-b`/`-i`/lock references: registry references, or `oci:DIR[:TAG|@DIGEST]`.
+/// `-b`/`-i`/lock references: registry references, or `oci:DIR[:TAG|@DIGEST]`
+/// (a layout directory, or a tar of one).
 fn open_refs(
     refs: &[String],
     expect_bundle: Option<bool>,
@@ -116,7 +118,11 @@ fn open_refs(
                         )));
                     }
                     None => {
-                        let s: Arc<dyn Store> = Arc::new(LayoutStore::open(&dir)?);
+                        let s: Arc<dyn Store> = if is_archive(&dir) {
+                            Arc::new(LayoutArchiveStore::open(&dir)?)
+                        } else {
+                            Arc::new(LayoutStore::open(&dir)?)
+                        };
                         layout = Some((dir.clone(), s.clone()));
                         s
                     }

@@ -1,5 +1,6 @@
 //! `strake copy` under faults: the process killed (SIGKILL) at 25%, 50% and 90%
-//! of the bytes for each destination kind, then run again, completes and fetches
+//! of the bytes for each destination kind (registry, OCI layout directory and
+//! tar, imgpkg tarball), then run again, completes and fetches
 //! less than what was left plus one blob; a destination registry answering 503
 //! and 429 at random (through the fault proxy) still gets an uncorrupted copy; a
 //! tarball with one flipped byte fails naming the blob, and nothing is tagged.
@@ -89,6 +90,7 @@ enum Dest {
     Registry,
     Layout,
     Tar,
+    LayoutTar,
 }
 
 fn killed_and_resumed(dest: Dest, fraction: f64) {
@@ -96,11 +98,13 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
     let work = tempfile::tempdir().unwrap();
     let layout_dir = work.path().join("layout");
     let tarball = work.path().join("out.tar");
+    let layout_tar = work.path().join("layout.tar");
     let repo = format!("{}/resumed", b.addr());
     let (flag, target) = match dest {
         Dest::Registry => ("--to-repo", repo.clone()),
         Dest::Layout => ("--to-oci-layout", layout_dir.display().to_string()),
         Dest::Tar => ("--to-tar", tarball.display().to_string()),
+        Dest::LayoutTar => ("--to-oci-layout", layout_tar.display().to_string()),
     };
     let plan = plan(home.path(), &content, flag, &target);
     let sizes: std::collections::HashMap<String, u64> = plan["blobs"]
@@ -117,14 +121,17 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
     let total: u64 = sizes.values().sum();
     let largest = *sizes.values().max().unwrap();
     let storage = b.storage();
-    let journal = work.path().join(".out.tar.strake-journal");
+    let journal = work.path().join(match dest {
+        Dest::LayoutTar => ".layout.tar.strake-journal",
+        _ => ".out.tar.strake-journal",
+    });
     let measure = || -> u64 {
         match dest {
             Dest::Registry => {
                 bytes_under(&storage.join("docker/registry/v2/blobs"), &|n| n == "data")
             }
             Dest::Layout => bytes_under(&layout_dir.join("blobs"), &|n| !n.starts_with('.')),
-            Dest::Tar => std::fs::read_to_string(&journal)
+            Dest::Tar | Dest::LayoutTar => std::fs::read_to_string(&journal)
                 .unwrap_or_default()
                 .lines()
                 .filter_map(|l| l.strip_prefix("done "))
@@ -149,7 +156,7 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
     );
     let left = total - measure().min(total);
     assert!(
-        !tarball.exists(),
+        !tarball.exists() && !layout_tar.exists(),
         "a killed copy left a tarball that looks complete"
     );
     let (out, _) = run_ok(strake(home.path()).args([
@@ -192,6 +199,17 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
             ]));
             assert_relocated(&b, "resumed", &content, home.path());
         }
+        Dest::LayoutTar => {
+            assert!(!journal.exists());
+            run_ok(strake(home.path()).args([
+                "copy",
+                "-b",
+                &format!("oci:{}:v1", layout_tar.display()),
+                "--to-repo",
+                &repo,
+            ]));
+            assert_relocated(&b, "resumed", &content, home.path());
+        }
     }
 }
 
@@ -213,6 +231,13 @@ fn killed_copy_to_an_oci_layout_resumes() {
 fn killed_copy_to_a_tarball_resumes() {
     for fraction in [0.25, 0.5, 0.9] {
         killed_and_resumed(Dest::Tar, fraction);
+    }
+}
+
+#[test]
+fn killed_copy_to_an_oci_layout_tar_resumes() {
+    for fraction in [0.25, 0.5, 0.9] {
+        killed_and_resumed(Dest::LayoutTar, fraction);
     }
 }
 

@@ -21,6 +21,7 @@ mod cli_process;
 mod copy_cli;
 mod copy_faults;
 mod copy_imgpkg_fixtures;
+mod copy_layout_tar;
 mod copy_registry;
 mod copy_shards;
 mod copy_support;
