@@ -94,6 +94,13 @@ enum Dest {
 }
 
 fn killed_and_resumed(dest: Dest, fraction: f64) {
+    killed_and_resumed_with(dest, fraction, 1);
+}
+
+/// Kills a copy running `concurrency` blobs at once at `fraction` of the bytes
+/// and runs it again: the rerun moves what was left plus at most the
+/// `concurrency` blobs that were in flight (each moved again from its first byte).
+fn killed_and_resumed_with(dest: Dest, fraction: f64, concurrency: usize) {
     let (_source, b, home, content) = two_registries_with_content(LAYER);
     let work = tempfile::tempdir().unwrap();
     let layout_dir = work.path().join("layout");
@@ -147,7 +154,7 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
         flag,
         &target,
         "--concurrency",
-        "1",
+        &concurrency.to_string(),
     ]);
     let threshold = (total as f64 * fraction) as u64;
     assert!(
@@ -173,8 +180,8 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
         "killed at {fraction}: total {total}, left {left}, rerun read {read}, largest blob {largest}"
     );
     assert!(
-        read < left + largest,
-        "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction})"
+        read < left + concurrency as u64 * largest,
+        "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction}, concurrency {concurrency})"
     );
     match dest {
         Dest::Registry => assert_relocated(&b, "resumed", &content, home.path()),
@@ -238,6 +245,13 @@ fn killed_copy_to_a_tarball_resumes() {
 fn killed_copy_to_an_oci_layout_tar_resumes() {
     for fraction in [0.25, 0.5, 0.9] {
         killed_and_resumed(Dest::LayoutTar, fraction);
+    }
+}
+
+#[test]
+fn killed_copies_running_4_blobs_at_once_resume_with_at_most_4_blobs_again() {
+    for dest in [Dest::Registry, Dest::Tar, Dest::LayoutTar] {
+        killed_and_resumed_with(dest, 0.5, 4);
     }
 }
 
