@@ -40,11 +40,12 @@ pub enum CopyError {
     Bundle(#[from] BundleError),
 
     /// A blob could not be moved.
-    #[error("image {image}: blob {blob} from {source_location}: {cause}")]
+    #[error("image {image}: blob {blob} from {source_location} to {destination}: {cause}")]
     Blob {
         image: String,
         blob: String,
         source_location: String,
+        destination: String,
         cause: String,
     },
 

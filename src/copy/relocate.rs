@@ -55,15 +55,22 @@ pub async fn write_manifests(
             .manifests
             .split_last()
             .expect("a graph has a root");
+        let refused = |manifest: &crate::oci::Digest, e: crate::oci::OciError| {
+            CopyError::invalid(format!(
+                "image {}: manifest {manifest} to {}: {e}",
+                item.orig_ref,
+                dst.location()
+            ))
+        };
         for child in children {
             dst.put_manifest(child, None)
                 .await
-                .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
+                .map_err(|e| refused(&child.digest, e))?;
         }
         let tag = options.tags.tag(&item.digest, &item.orig_ref);
         dst.put_manifest(root, Some(&tag))
             .await
-            .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
+            .map_err(|e| refused(&root.digest, e))?;
         written.push(tag);
         // Its source tag too (`-i repo:v1` keeps `v1`, a signature its cosign
         // or referrers tag); the root bundle's comes last of all.
@@ -72,7 +79,7 @@ pub async fn write_manifests(
         {
             dst.put_manifest(root, Some(source_tag))
                 .await
-                .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
+                .map_err(|e| refused(&root.digest, e))?;
             written.push(source_tag.clone());
         }
         progress.image_done(&format!(
@@ -85,14 +92,28 @@ pub async fn write_manifests(
     if options.locations {
         for item in &ordered {
             if item.is_bundle() {
-                written.extend(write_locations_image(closure, item, dst).await?);
+                let tags = write_locations_image(closure, item, dst)
+                    .await
+                    .map_err(|e| {
+                        CopyError::invalid(format!(
+                            "bundle {}: locations image {} at {}: {e}",
+                            item.orig_ref,
+                            locations_tag(&item.digest),
+                            dst.location()
+                        ))
+                    })?;
+                written.extend(tags);
             }
         }
     }
     if let Some(root) = closure.root()
         && !root.tag.is_empty()
     {
-        dst.put_manifest(root.graph.root(), Some(&root.tag)).await?;
+        dst.put_manifest(root.graph.root(), Some(&root.tag))
+            .await
+            .map_err(|e| {
+                CopyError::invalid(format!("bundle {}: tag {}: {e}", root.orig_ref, root.tag))
+            })?;
         written.push(root.tag.clone());
     }
     Ok(written)

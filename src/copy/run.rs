@@ -368,9 +368,16 @@ async fn count_present(plan: &mut Plan, dest: &dyn Store, concurrency: usize) ->
             let size = match dest.blob_size(&b.digest).await {
                 Ok(s) => s,
                 Err(e) if crate::bundle::pull::is_absent(&e) => None,
-                Err(e) => return Err(e),
+                Err(e) => {
+                    return Err(CopyError::invalid(format!(
+                        "image {}: blob {}: asking {} whether it has it: {e}",
+                        b.image,
+                        b.digest,
+                        dest.location()
+                    )));
+                }
             };
-            Ok::<_, crate::oci::OciError>((size == Some(b.size), b.size))
+            Ok::<_, CopyError>((size == Some(b.size), b.size))
         })
         .buffered(concurrency.max(1))
         .try_collect()
@@ -383,7 +390,15 @@ async fn count_present(plan: &mut Plan, dest: &dyn Store, concurrency: usize) ->
 async fn check_all_present(plan: &Plan, sink: &dyn BlobSink) -> Result<()> {
     let mut missing: Vec<&PlannedBlob> = Vec::new();
     for blob in &plan.blobs {
-        if !sink.has(&blob.descriptor()).await? {
+        let there = sink.has(&blob.descriptor()).await.map_err(|e| {
+            CopyError::invalid(format!(
+                "image {}: blob {}: asking {} whether it has it: {e}",
+                blob.image,
+                blob.digest,
+                sink.location()
+            ))
+        })?;
+        if !there {
             missing.push(blob);
         }
     }

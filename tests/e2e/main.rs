@@ -19,6 +19,7 @@ mod cli_image;
 mod cli_image_tar;
 mod cli_process;
 mod copy_cli;
+mod copy_errors;
 mod copy_faults;
 mod copy_imgpkg_fixtures;
 mod copy_layout_tar;
