@@ -262,17 +262,17 @@ impl LayoutTarPlan {
         }
     }
 
-    /// A fingerprint of the archive's shape and small files, to tell whether a
-    /// partial file belongs to the same copy.
+    /// A fingerprint of where the blobs go, to tell whether a partial file's
+    /// finished blobs are still in the right places (the small files are
+    /// rewritten on every open, so a changed tag alone keeps them).
     fn fingerprint(&self) -> Digest {
-        let mut text = Vec::new();
+        let mut text = String::new();
         for e in &self.entries {
-            text.extend_from_slice(format!("{} {} {}\n", e.name, e.size(), e.offset).as_bytes());
-            if let Body::Inline(bytes) = &e.body {
-                text.extend_from_slice(Digest::of(bytes).as_str().as_bytes());
+            if let Body::Blob(d) = &e.body {
+                text.push_str(&format!("{} {} {}\n", d.digest, d.size, e.offset));
             }
         }
-        Digest::of(&text)
+        Digest::of(text.as_bytes())
     }
 
     /// The archive's size in bytes.
@@ -292,6 +292,8 @@ pub struct LayoutTarOut {
     journal: PathBuf,
     /// Blob digest → (body offset, size).
     offsets: HashMap<Digest, (u64, u64)>,
+    /// Digests written with the headers (manifests): nothing to move.
+    inline: HashSet<Digest>,
     done: Mutex<HashSet<Digest>>,
     journal_file: Mutex<std::fs::File>,
 }
@@ -311,6 +313,15 @@ impl LayoutTarOut {
             .filter_map(|e| match &e.body {
                 Body::Blob(d) => Some((d.digest.clone(), (e.offset, d.size))),
                 _ => None,
+            })
+            .collect();
+        let inline: HashSet<Digest> = plan
+            .entries
+            .iter()
+            .filter(|e| matches!(e.body, Body::Inline(_)))
+            .filter_map(|e| {
+                let hex = e.name.strip_prefix("blobs/")?.replacen('/', ":", 1);
+                hex.parse::<Digest>().ok()
             })
             .collect();
         let mut done = HashSet::new();
@@ -356,6 +367,7 @@ impl LayoutTarOut {
             partial,
             journal,
             offsets,
+            inline,
             done: Mutex::new(done),
             journal_file: Mutex::new(journal_file),
         })
@@ -443,6 +455,9 @@ impl BlobSink for LayoutTarOut {
     }
 
     async fn has(&self, blob: &Descriptor) -> crate::oci::Result<bool> {
+        if self.inline.contains(&blob.digest) {
+            return Ok(true);
+        }
         if !self.offsets.contains_key(&blob.digest) {
             return Err(OciError::Invalid {
                 location: self.location(),
@@ -551,8 +566,18 @@ mod tests {
             .unwrap();
         drop(out);
         assert!(!path.exists(), "not complete yet");
+        // Another tag changes index.json only: the finished blob is kept.
+        let retagged = IndexRecorder::new("oci:x.tar");
+        retagged
+            .put_manifest(&manifest, Some("a-longer-tag"))
+            .await
+            .unwrap();
+        let (_, other_index) = retagged.into_parts();
+        let other = LayoutTarPlan::new(&[blob(&one), blob(&two)], &manifests, other_index);
+        assert_eq!(LayoutTarOut::open(&path, &other).unwrap().kept(), 1);
         let out = LayoutTarOut::open(&path, &plan).unwrap();
         assert_eq!(out.kept(), 1);
+        assert!(out.has(&manifest.descriptor()).await.unwrap(), "inline");
         assert!(out.has(&blob(&one)).await.unwrap());
         assert!(!out.has(&blob(&two)).await.unwrap());
         let short = out
