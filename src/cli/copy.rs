@@ -22,7 +22,8 @@ tarball or layout tar (written under a hidden .NAME.strake-partial name, renamed
 when complete) keeps every entry its journal records. A blob that was in flight
 when the copy stopped is moved again from its first byte (a registry's upload
 session and a half-written entry are not continued), so a rerun reads at most
-what was left plus the --concurrency blobs that were in flight.";
+what was left plus the --concurrency blobs that were in flight. The partial blobs
+a stopped copy left in a layout directory are removed by the rerun.";
 
 #[derive(Args)]
 #[command(after_long_help = RESUME_HELP)]

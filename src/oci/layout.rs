@@ -67,10 +67,16 @@ impl LayoutStore {
 
     /// Opens the layout at `dir`, creating it (and the directory) when missing. An
     /// existing non-empty directory that is not a layout is refused.
+    /// Temporary files a killed writer left in an existing layout are removed.
     pub fn create(dir: impl Into<PathBuf>) -> Result<LayoutStore> {
         let dir = dir.into();
         if dir.join("oci-layout").exists() {
-            return LayoutStore::open(dir);
+            let store = LayoutStore::open(dir)?;
+            let removed = atomic::remove_stale_temp_files(&store.dir);
+            if removed > 0 {
+                tracing::info!(removed, layout = %store.dir.display(), "removed partial blobs a stopped copy left");
+            }
+            return Ok(store);
         }
         let location = format!("oci:{}", dir.display());
         match std::fs::read_dir(&dir) {

@@ -255,6 +255,40 @@ fn killed_copies_running_4_blobs_at_once_resume_with_at_most_4_blobs_again() {
     }
 }
 
+/// The partial blobs (temporary files) in the root of a layout directory.
+fn partial_blobs(layout: &Path) -> Vec<(String, u64)> {
+    std::fs::read_dir(layout)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".strake-tmp-"))
+                .map(|e| {
+                    let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                    (e.file_name().to_string_lossy().into_owned(), size)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_copy_killed_mid_blob_leaves_no_partial_blob_in_the_layout_after_the_rerun() {
+    let (_source, _b, home, content) = two_registries_with_content(LAYER);
+    let work = tempfile::tempdir().unwrap();
+    let layout = work.path().join("layout");
+    let target = layout.display().to_string();
+    let mut cmd = strake_std(home.path());
+    cmd.args(["copy", "-b", &content.root_ref, "--to-oci-layout", &target]);
+    let measure = || partial_blobs(&layout).iter().map(|(_, s)| s).sum::<u64>();
+    assert!(kill_at(cmd, 1 << 20, &measure), "the copy finished first");
+    assert!(
+        !partial_blobs(&layout).is_empty(),
+        "killed in the middle of a blob"
+    );
+    run_ok(strake(home.path()).args(["copy", "-b", &content.root_ref, "--to-oci-layout", &target]));
+    assert_eq!(partial_blobs(&layout), vec![], "the rerun removed them");
+}
+
 #[test]
 fn random_503_and_429_answers_still_give_an_uncorrupted_copy() {
     let (_source, b, home, content) = two_registries_with_content(64 << 10);
