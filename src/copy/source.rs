@@ -43,6 +43,11 @@ pub fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedS
                 let lock = ImagesLock::parse(&text, file)?;
                 let refs: Vec<String> = lock.images.iter().map(|i| i.image.to_string()).collect();
                 let mut opened = open_refs(&refs, Some(false), client)?;
+                // imgpkg keeps no tag for an ImagesLock's images (even one
+                // written `repo:tag@sha256:…`): only the generated tags.
+                for start in &mut opened.starts {
+                    start.tag.clear();
+                }
                 opened.lock = Some(lock);
                 Ok(opened)
             }

@@ -1,7 +1,8 @@
 //! The tags `strake copy --to-repo` writes besides the generated
 //! `sha256-<hex>.imgpkg` ones, as imgpkg does: `-i repo:TAG` keeps `TAG` (also
-//! through a tarball), a BundleLock's tag and `-b repo:TAG` keep theirs, a digest
-//! reference adds none, and a tag two images claim goes to the first only.
+//! through a tarball and an OCI layout), a BundleLock's tag and `-b repo:TAG`
+//! keep theirs, an ImagesLock and a digest reference add none, and a tag two
+//! images claim goes to the first only.
 
 use crate::copy_support::two_registries_with_content;
 use crate::support::cli::{run_ok, strake};
@@ -207,4 +208,31 @@ fn bundles_keep_their_tag_from_a_reference_and_from_a_bundle_lock() {
     }
     assert!(!tags.contains(&"v1".to_string()), "{tags:#?}");
     assert_eq!(tagged(&b, "bylock", "release-7"), content.root);
+}
+
+#[test]
+fn an_images_lock_adds_no_tag_even_for_a_tagged_reference() {
+    let (a, b, home, content) = two_registries_with_content(1024);
+    let plain = &content.images[3];
+    let work = tempfile::tempdir().unwrap();
+    let lock = work.path().join("images.lock.yml");
+    std::fs::write(
+        &lock,
+        format!(
+            "apiVersion: imgpkg.carvel.dev/v1alpha1\nkind: ImagesLock\nimages:\n- image: {}/src/plain:v1@{plain}\n",
+            a.addr()
+        ),
+    )
+    .unwrap();
+    run_ok(strake(home.path()).args([
+        "copy",
+        "--lock",
+        lock.to_str().unwrap(),
+        "--to-repo",
+        &format!("{}/fromlock", b.addr()),
+    ]));
+    assert_eq!(
+        sorted_tags(&b, "fromlock"),
+        vec![format!("{}.imgpkg", dashed(plain))]
+    );
 }
