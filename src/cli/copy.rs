@@ -23,7 +23,11 @@ when complete) keeps every entry its journal records. A blob that was in flight
 when the copy stopped is moved again from its first byte (a registry's upload
 session and a half-written entry are not continued), so a rerun reads at most
 what was left plus the --concurrency blobs that were in flight. The partial blobs
-a stopped copy left in a layout directory are removed by the rerun.";
+a stopped copy left in a layout directory are removed by the rerun.
+
+OCI layouts keep every manifest as it is (digests never change), Docker-typed ones
+included, such as imgpkg bundles; skopeo (containers/image) finds only OCI-typed entries of a
+layout or layout tar by name; strake (oci:DIR:TAG, oci:FILE.tar:TAG) reads them all.";
 
 #[derive(Args)]
 #[command(after_long_help = RESUME_HELP)]
