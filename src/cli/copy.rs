@@ -14,10 +14,26 @@ use crate::copy::plan::{DestinationSpec, Plan, Shard, SourceSpec};
 use crate::copy::run::{CopyReport, CopyRequest, Mode, run as run_copy};
 use crate::oci::copy::DEFAULT_CONCURRENCY;
 
+/// How a copy that stopped half-way continues (`strake copy --help`).
+pub const RESUME_HELP: &str = "\
+Resume: run the same copy again. It keeps what is complete and moves only the rest:
+blobs a registry or layout directory already holds are not sent again, and a
+tarball or layout tar (written under a hidden .NAME.strake-partial name, renamed
+when complete) keeps every entry its journal records. A blob that was in flight
+when the copy stopped is moved again from its first byte (a registry's upload
+session and a half-written entry are not continued), so a rerun reads at most
+what was left plus the --concurrency blobs that were in flight. The partial blobs
+a stopped copy left in a layout directory are removed by the rerun.
+
+OCI layouts keep every manifest as it is (digests never change), Docker-typed ones
+included, such as imgpkg bundles; skopeo (containers/image) finds only OCI-typed entries of a
+layout or layout tar by name; strake (oci:DIR:TAG, oci:FILE.tar:TAG) reads them all.";
+
 #[derive(Args)]
+#[command(after_long_help = RESUME_HELP)]
 pub struct CopyArgs {
     /// Bundle to copy with every nested bundle and image: a registry reference or
-    /// `oci:DIR[:TAG|@DIGEST]`
+    /// `oci:DIR[:TAG|@DIGEST]` (DIR a layout directory or a tar of one)
     #[arg(short = 'b', long = "bundle", value_name = "REF")]
     pub bundle: Option<String>,
     /// Image (or index with all platforms) to copy; repeatable
@@ -36,9 +52,11 @@ pub struct CopyArgs {
     #[arg(long = "to-tar", value_name = "FILE")]
     pub to_tar: Option<String>,
     /// Destination OCI image layout directory, or FILE.tar for a tar of one
+    /// (written in place, resumed by a rerun; skopeo reads it as oci-archive:FILE.tar)
     #[arg(long = "to-oci-layout", value_name = "DIR")]
     pub to_oci_layout: Option<String>,
-    /// Blobs moved at the same time, per registry
+    /// Blobs moved at the same time, per registry (a rerun after a crash moves
+    /// these in-flight blobs again whole; see --help)
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY as u16, value_parser = clap::value_parser!(u16).range(1..))]
     pub concurrency: u16,
     /// Tag copies after their source repository (<repo>-sha256-<hex>.imgpkg)

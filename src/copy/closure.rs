@@ -134,6 +134,8 @@ struct Pending {
     expect_bundle: Option<bool>,
     root: bool,
     signature_of: Option<Digest>,
+    /// The bundle whose `images.yml` locks it, for messages.
+    locked_by: Option<String>,
 }
 
 /// Walks the closure of `starts` in `sources`; `scratch` holds bundle layers
@@ -172,6 +174,7 @@ pub async fn walk(
             expect_bundle: start.expect_bundle,
             root: start.root,
             signature_of: signature_subject(&start.tag),
+            locked_by: None,
         });
     }
     while let Some(pending) = queue.pop_front() {
@@ -196,9 +199,13 @@ pub async fn walk(
             }
             Sources::Single(_) => with_digest(&pending.source_ref, &digest),
         };
+        let what = describe_pending(&pending);
+        let in_image = |e: CopyError| CopyError::invalid(format!("image {what}: {e}"));
         let is_bundle = match &pending.signature_of {
             Some(_) => false,
-            None => is_bundle(pending.store.as_ref(), &graph).await?,
+            None => is_bundle(pending.store.as_ref(), &graph)
+                .await
+                .map_err(in_image)?,
         };
         match (pending.expect_bundle, is_bundle) {
             (Some(true), false) => {
@@ -216,8 +223,9 @@ pub async fn walk(
         let kind = if let Some(subject) = pending.signature_of.clone() {
             Kind::Signature { subject }
         } else if is_bundle {
-            let lock =
-                read_images_lock(pending.store.as_ref(), &graph, &source_ref, scratch).await?;
+            let lock = read_images_lock(pending.store.as_ref(), &graph, &source_ref, scratch)
+                .await
+                .map_err(in_image)?;
             let mut images = Vec::new();
             for locked in &lock.images {
                 let image_digest = locked
@@ -232,7 +240,8 @@ pub async fn walk(
                     &pending.source_ref,
                     &locked.image,
                 )
-                .await?;
+                .await
+                .map_err(in_image)?;
                 queue.push_back(Pending {
                     store,
                     reference: image_digest.to_string(),
@@ -242,6 +251,7 @@ pub async fn walk(
                     expect_bundle: None,
                     root: false,
                     signature_of: None,
+                    locked_by: Some(source_ref.clone()),
                 });
             }
             Kind::Bundle { images }
@@ -252,7 +262,7 @@ pub async fn walk(
             let listed = match pending.store.referrers(&digest).await {
                 Ok(listed) => listed.unwrap_or_default(),
                 Err(e) if is_absent(&e) => Vec::new(),
-                Err(e) => return Err(e.into()),
+                Err(e) => return Err(in_image(e.into())),
             };
             for referrer in listed {
                 queue.push_back(Pending {
@@ -264,6 +274,7 @@ pub async fn walk(
                     expect_bundle: Some(false),
                     root: false,
                     signature_of: Some(digest.clone()),
+                    locked_by: None,
                 });
             }
             for tag in signature_tags(&digest) {
@@ -277,12 +288,13 @@ pub async fn walk(
                         expect_bundle: Some(false),
                         root: false,
                         signature_of: Some(digest.clone()),
+                        locked_by: None,
                     }),
                     Ok(None) => {}
                     Err(e) if is_absent(&e) => {
                         tracing::debug!(%digest, tag, "no signature: {e}");
                     }
-                    Err(e) => return Err(e.into()),
+                    Err(e) => return Err(in_image(e.into())),
                 }
             }
         }
@@ -331,7 +343,16 @@ pub fn signature_subject(tag: &str) -> Option<Digest> {
 
 fn describe_pending(p: &Pending) -> String {
     if p.orig_ref.is_empty() {
-        format!("{}@{}", p.store.location(), p.reference)
+        // A bundle (recorded by digest only): its reference as given, `@` for a
+        // digest and `:` for a tag.
+        let separator = if p.reference.parse::<Digest>().is_ok() {
+            '@'
+        } else {
+            ':'
+        };
+        format!("{}{separator}{}", p.store.location(), p.reference)
+    } else if let Some(bundle) = &p.locked_by {
+        format!("{} (locked by bundle {bundle})", p.orig_ref)
     } else {
         p.orig_ref.clone()
     }

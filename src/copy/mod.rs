@@ -7,11 +7,13 @@
 //! turns it into a deduplicated list of blobs (and shards it), [`transfer`] moves
 //! the blobs with bounded, registry-friendly concurrency, [`relocate`] writes the
 //! manifests, tags, locations images and lock output at a registry or layout, and
-//! [`tar_out`] writes an imgpkg tarball in place, resumably. [`run`] ties them
+//! [`tar_out`] writes an imgpkg tarball in place, resumably, and [`layout_tar`]
+//! a tar of an OCI layout the same way. [`run`] ties them
 //! together for the command line.
 
 pub mod closure;
 pub mod destination;
+pub mod layout_tar;
 pub mod naming;
 pub mod plan;
 pub mod progress;
@@ -38,11 +40,12 @@ pub enum CopyError {
     Bundle(#[from] BundleError),
 
     /// A blob could not be moved.
-    #[error("image {image}: blob {blob} from {source_location}: {cause}")]
+    #[error("image {image}: blob {blob} from {source_location} to {destination}: {cause}")]
     Blob {
         image: String,
         blob: String,
         source_location: String,
+        destination: String,
         cause: String,
     },
 

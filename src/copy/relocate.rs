@@ -2,7 +2,8 @@
 //! (`carvel-formats.md` §3.2, §3.4, §3.7): once every blob is there, each item's
 //! manifests go into the one destination repository, children by digest and the
 //! item itself by its generated tag (`sha256-<hex>.imgpkg`); signatures keep
-//! their cosign tags; every bundle gets its locations image (registries only);
+//! their cosign tags and images their source tags (`-i repo:v1` keeps `v1`,
+//! as imgpkg does); every bundle gets its locations image (registries only);
 //! the root bundle's own tag is written last, so a tag never points at missing
 //! content and a failed copy leaves no root tag. Lock output says where
 //! everything went.
@@ -37,6 +38,7 @@ pub async fn write_manifests(
     progress: &Progress,
 ) -> Result<Vec<String>> {
     let mut written = Vec::new();
+    let kept = kept_tags(closure);
     // Images first, then bundles, then signatures (after their subjects), the
     // root bundle last of all.
     let rank = |item: &Item| match (&item.kind, item.root) {
@@ -53,21 +55,32 @@ pub async fn write_manifests(
             .manifests
             .split_last()
             .expect("a graph has a root");
+        let refused = |manifest: &crate::oci::Digest, e: crate::oci::OciError| {
+            CopyError::invalid(format!(
+                "image {}: manifest {manifest} to {}: {e}",
+                item.orig_ref,
+                dst.location()
+            ))
+        };
         for child in children {
             dst.put_manifest(child, None)
                 .await
-                .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
+                .map_err(|e| refused(&child.digest, e))?;
         }
         let tag = options.tags.tag(&item.digest, &item.orig_ref);
         dst.put_manifest(root, Some(&tag))
             .await
-            .map_err(|e| CopyError::invalid(format!("image {}: {e}", item.orig_ref)))?;
+            .map_err(|e| refused(&root.digest, e))?;
         written.push(tag);
-        // Signatures keep their cosign or referrers tag; a plain image's source
-        // tag is not written (every image shares the one destination repository).
-        if matches!(item.kind, Kind::Signature { .. }) && !item.tag.is_empty() {
-            dst.put_manifest(root, Some(&item.tag)).await?;
-            written.push(item.tag.clone());
+        // Its source tag too (`-i repo:v1` keeps `v1`, a signature its cosign
+        // or referrers tag); the root bundle's comes last of all.
+        if !item.root
+            && let Some(source_tag) = kept.get(&item.digest)
+        {
+            dst.put_manifest(root, Some(source_tag))
+                .await
+                .map_err(|e| refused(&root.digest, e))?;
+            written.push(source_tag.clone());
         }
         progress.image_done(&format!(
             "copied {} -> {}@{}",
@@ -79,17 +92,67 @@ pub async fn write_manifests(
     if options.locations {
         for item in &ordered {
             if item.is_bundle() {
-                written.extend(write_locations_image(closure, item, dst).await?);
+                let tags = write_locations_image(closure, item, dst)
+                    .await
+                    .map_err(|e| {
+                        CopyError::invalid(format!(
+                            "bundle {}: locations image {} at {}: {e}",
+                            item.orig_ref,
+                            locations_tag(&item.digest),
+                            dst.location()
+                        ))
+                    })?;
+                written.extend(tags);
             }
         }
     }
     if let Some(root) = closure.root()
         && !root.tag.is_empty()
     {
-        dst.put_manifest(root.graph.root(), Some(&root.tag)).await?;
+        dst.put_manifest(root.graph.root(), Some(&root.tag))
+            .await
+            .map_err(|e| {
+                CopyError::invalid(format!("bundle {}: tag {}: {e}", root.orig_ref, root.tag))
+            })?;
         written.push(root.tag.clone());
     }
     Ok(written)
+}
+
+/// The source tags the items keep at the destination, by digest: the root
+/// bundle's first, then every other item's in the order of the closure. All
+/// items share one repository, so a tag two items claim (`-i a/x:v1 -i b/y:v1`)
+/// goes to the first of them only, with a warning; a tag never moves between
+/// runs of the same copy.
+pub fn kept_tags(closure: &Closure) -> BTreeMap<crate::oci::Digest, String> {
+    let mut owner: BTreeMap<&str, &Item> = BTreeMap::new();
+    let claims = closure
+        .root()
+        .into_iter()
+        .chain(closure.items.iter().filter(|i| !i.root));
+    for item in claims {
+        if item.tag.is_empty() {
+            continue;
+        }
+        match owner.get(item.tag.as_str()) {
+            None => {
+                owner.insert(&item.tag, item);
+            }
+            Some(first) if first.digest != item.digest => {
+                tracing::warn!(
+                    "tag {} is kept for {} only; {} is copied under its digest tag alone",
+                    item.tag,
+                    first.orig_ref,
+                    item.orig_ref
+                );
+            }
+            Some(_) => {}
+        }
+    }
+    owner
+        .into_iter()
+        .map(|(tag, item)| (item.digest.clone(), tag.to_string()))
+        .collect()
 }
 
 /// The locations image of `bundle`: its direct images (original references, and

@@ -5,13 +5,14 @@
 //! lock output (registry or layout), or complete the tarball.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::copy::closure::{self, Closure, Sources, WalkOptions};
-use crate::copy::destination::{open_destination_store, open_writable_destination, tar_layout_dir};
+use crate::copy::destination::{is_layout_tar, open_destination_store};
+use crate::copy::layout_tar::{IndexRecorder, LayoutTarOut, LayoutTarPlan};
 use crate::copy::naming::TagScheme;
 use crate::copy::plan::{DestinationSpec, Plan, PlannedBlob, Shard, SourceSpec, shard_of};
 use crate::copy::progress::Progress;
@@ -177,8 +178,11 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
                 None,
             ))
         }
+        DestinationSpec::OciLayout(file) if is_layout_tar(file) => {
+            export_layout_tar(request, &closure, &plan, jobs, &options, Path::new(file)).await
+        }
         DestinationSpec::Repo(_) | DestinationSpec::OciLayout(_) => {
-            let (dest, layout_tar) = open_writable_destination(&request.destination, &client)?;
+            let dest = open_destination_store(&request.destination, &client, true)?;
             let progress = Progress::new(plan.bytes, plan.blobs.len() as u64, request.quiet);
             let sink = StoreSink(dest.clone());
             let report = if request.mode == Mode::Finalize {
@@ -205,9 +209,6 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
             )
             .await?;
             dest.finish().await?;
-            if let Some((dir, tar_path)) = layout_tar {
-                tar_layout_dir(&dir, &tar_path).await?;
-            }
             let root_digest = closure.root().map(|r| r.digest.clone());
             let root = root_digest.as_ref().map(|d| match &request.destination {
                 DestinationSpec::Repo(r) => format!("{}@{d}", repo_name(r)),
@@ -237,6 +238,52 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
             ))
         }
     }
+}
+
+/// `--to-oci-layout FILE.tar`: the manifests and `index.json` a layout
+/// directory would get are recorded first, then the archive is written in place
+/// and every blob streamed to its entry.
+async fn export_layout_tar(
+    request: &CopyRequest,
+    closure: &Closure,
+    plan: &Plan,
+    jobs: Vec<BlobJob>,
+    options: &TransferOptions,
+    path: &Path,
+) -> Result<CopyReport> {
+    let location = format!("oci:{}", path.display());
+    let recorder = IndexRecorder::new(&location);
+    let relocate = RelocateOptions {
+        tags: request.tags,
+        locations: false,
+    };
+    let quiet = Progress::new(0, 0, true);
+    let tags = write_manifests(closure, &recorder, &relocate, &quiet).await?;
+    let (manifests, index) = recorder.into_parts();
+    let blobs: Vec<_> = plan.blobs.iter().map(PlannedBlob::descriptor).collect();
+    let archive = LayoutTarPlan::new(&blobs, &manifests, index);
+    let out = LayoutTarOut::open(path, &archive)?;
+    let progress = Progress::new(plan.bytes, plan.blobs.len() as u64, request.quiet);
+    let result = transfer(jobs, &out, options, &progress).await;
+    progress.finish();
+    let report = result?;
+    out.complete()?;
+    for item in &closure.items {
+        progress.image_done(&format!(
+            "copied {} -> {location}@{}",
+            item.orig_ref, item.digest
+        ));
+    }
+    let root = closure.root().map(|r| format!("{location}@{}", r.digest));
+    Ok(report_of(
+        plan,
+        &request.destination,
+        root,
+        report,
+        progress.bytes_moved(),
+        tags,
+        None,
+    ))
 }
 
 fn report_of(
@@ -274,7 +321,11 @@ fn validate(request: &CopyRequest) -> Result<()> {
         ));
     }
     if matches!(request.mode, Mode::Shard(_) | Mode::Finalize)
-        && matches!(request.destination, DestinationSpec::Tar(_))
+        && match &request.destination {
+            DestinationSpec::Tar(_) => true,
+            DestinationSpec::OciLayout(file) => is_layout_tar(file),
+            DestinationSpec::Repo(_) => false,
+        }
     {
         return Err(CopyError::invalid(
             "--shard and --finalize need a registry or OCI layout destination (--to-repo, --to-oci-layout DIR)",
@@ -317,9 +368,16 @@ async fn count_present(plan: &mut Plan, dest: &dyn Store, concurrency: usize) ->
             let size = match dest.blob_size(&b.digest).await {
                 Ok(s) => s,
                 Err(e) if crate::bundle::pull::is_absent(&e) => None,
-                Err(e) => return Err(e),
+                Err(e) => {
+                    return Err(CopyError::invalid(format!(
+                        "image {}: blob {}: asking {} whether it has it: {e}",
+                        b.image,
+                        b.digest,
+                        dest.location()
+                    )));
+                }
             };
-            Ok::<_, crate::oci::OciError>((size == Some(b.size), b.size))
+            Ok::<_, CopyError>((size == Some(b.size), b.size))
         })
         .buffered(concurrency.max(1))
         .try_collect()
@@ -332,7 +390,15 @@ async fn count_present(plan: &mut Plan, dest: &dyn Store, concurrency: usize) ->
 async fn check_all_present(plan: &Plan, sink: &dyn BlobSink) -> Result<()> {
     let mut missing: Vec<&PlannedBlob> = Vec::new();
     for blob in &plan.blobs {
-        if !sink.has(&blob.descriptor()).await? {
+        let there = sink.has(&blob.descriptor()).await.map_err(|e| {
+            CopyError::invalid(format!(
+                "image {}: blob {}: asking {} whether it has it: {e}",
+                blob.image,
+                blob.digest,
+                sink.location()
+            ))
+        })?;
+        if !there {
             missing.push(blob);
         }
     }

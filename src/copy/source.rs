@@ -1,5 +1,5 @@
 //! Opening what a copy reads: `-b`/`-i` references (registries, or one OCI
-//! layout), a BundleLock or ImagesLock (`--lock`), or an imgpkg tarball
+//! layout directory or tar), a BundleLock or ImagesLock (`--lock`), or an imgpkg tarball
 //! (`--tar`, whose root bundle is found by imgpkg's label), as the sources of
 //! the closure walk and the points it starts from.
 
@@ -11,6 +11,7 @@ use crate::copy::closure::{Sources, Start};
 use crate::copy::plan::SourceSpec;
 use crate::copy::{CopyError, Result};
 use crate::oci::layout::LayoutStore;
+use crate::oci::layout_archive::{LayoutArchiveStore, is_archive};
 use crate::oci::location::Location;
 use crate::oci::registry::RegistryClient;
 use crate::oci::tarball::TarballStore;
@@ -42,6 +43,11 @@ pub fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedS
                 let lock = ImagesLock::parse(&text, file)?;
                 let refs: Vec<String> = lock.images.iter().map(|i| i.image.to_string()).collect();
                 let mut opened = open_refs(&refs, Some(false), client)?;
+                // imgpkg keeps no tag for an ImagesLock's images (even one
+                // written `repo:tag@sha256:…`): only the generated tags.
+                for start in &mut opened.starts {
+                    start.tag.clear();
+                }
                 opened.lock = Some(lock);
                 Ok(opened)
             }
@@ -79,7 +85,8 @@ pub fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedS
     }
 }
 
-/// `-b`/`-i`/lock references: registry references, or `oci:DIR[:TAG|@DIGEST]`.
+/// `-b`/`-i`/lock references: registry references, or `oci:DIR[:TAG|@DIGEST]`
+/// (a layout directory, or a tar of one).
 fn open_refs(
     refs: &[String],
     expect_bundle: Option<bool>,
@@ -116,7 +123,11 @@ fn open_refs(
                         )));
                     }
                     None => {
-                        let s: Arc<dyn Store> = Arc::new(LayoutStore::open(&dir)?);
+                        let s: Arc<dyn Store> = if is_archive(&dir) {
+                            Arc::new(LayoutArchiveStore::open(&dir)?)
+                        } else {
+                            Arc::new(LayoutStore::open(&dir)?)
+                        };
                         layout = Some((dir.clone(), s.clone()));
                         s
                     }

@@ -135,7 +135,9 @@ async fn image_element(
     let config = blobs
         .next()
         .ok_or_else(|| CopyError::invalid(format!("{here}: image has no config")))?;
-    let config_bytes = crate::bundle::pull::read_small_blob(item.source.as_ref(), &config).await?;
+    let config_bytes = crate::bundle::pull::read_small_blob(item.source.as_ref(), &config)
+        .await
+        .map_err(|e| CopyError::invalid(format!("image {}: config: {e}", item.orig_ref)))?;
     let config_text = text(&config_bytes, &format!("{here}: config {}", config.digest))?;
     let config_json: serde_json::Value = serde_json::from_str(&config_text).unwrap_or_default();
     let diff_ids = config_json["rootfs"]["diff_ids"].as_array();

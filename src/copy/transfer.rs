@@ -151,6 +151,7 @@ async fn move_blob(
         image: job.blob.image.clone(),
         blob: format!("{} ({} bytes)", descriptor.digest, descriptor.size),
         source_location: job.source.location(),
+        destination: sink.location(),
         cause,
     };
     let source_host = job.source.registry_repository().map(|(r, _)| r);

@@ -20,12 +20,19 @@ pub const TEMP_PREFIX: &str = ".strake-tmp-";
 pub const READ_CHUNK: usize = 64 * 1024;
 
 /// Creates an empty temporary file in `dir` (deleted again when the returned path is
-/// dropped) and opens it for async writing.
+/// dropped) and opens it for async writing. The file is locked (`flock`) while
+/// it is written, so that [`remove_stale_temp_files`] tells it from the leftover
+/// of a killed process.
 fn temp_file_in(dir: &Path) -> Result<(tokio::fs::File, TempPath)> {
+    let context = || format!("creating a temporary file in {}", dir.display());
     let named = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .tempfile_in(dir)
-        .map_err(|e| OciError::io(format!("creating a temporary file in {}", dir.display()), e))?;
+        .map_err(|e| OciError::io(context(), e))?;
+    named
+        .as_file()
+        .lock()
+        .map_err(|e| OciError::io(context(), e))?;
     let (file, path) = named.into_parts();
     Ok((tokio::fs::File::from_std(file), path))
 }
@@ -102,6 +109,7 @@ pub fn replace_file(dest: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Re
     let mut temp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .tempfile_in(parent_dir(dest))?;
+    temp.as_file().lock()?;
     temp.write_all(bytes)?;
     if let Some(mode) = mode {
         temp.as_file()
@@ -120,6 +128,31 @@ pub async fn write_file(dest: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| OciError::io(format!("writing {}", dest.display()), e))
 }
 
+/// Removes the temporary files a killed process left in `dir` (the partial
+/// blobs of a copy stopped half-way): those no live writer holds locked.
+/// Returns how many were removed.
+pub fn remove_stale_temp_files(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        if !entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+            || !entry.file_type().is_ok_and(|t| t.is_file())
+        {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        if file.try_lock().is_ok() && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
 /// The directory holding `path` (`.` for a bare file name).
 pub fn parent_dir(path: &Path) -> PathBuf {
     match path.parent() {
@@ -133,6 +166,20 @@ mod tests {
     use super::*;
     use crate::oci::stream::bytes_stream;
     use bytes::Bytes;
+
+    #[test]
+    fn stale_temporary_files_go_and_those_being_written_stay() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_writing, writing_path) = temp_file_in(dir.path()).unwrap();
+        let stale = dir
+            .path()
+            .join(format!("{TEMP_PREFIX}left-by-a-killed-copy"));
+        std::fs::write(&stale, b"partial").unwrap();
+        let other = dir.path().join("index.json");
+        std::fs::write(&other, b"{}").unwrap();
+        assert_eq!(remove_stale_temp_files(dir.path()), 1);
+        assert!(!stale.exists() && writing_path.exists() && other.exists());
+    }
 
     fn leftovers(dir: &Path) -> Vec<String> {
         std::fs::read_dir(dir)

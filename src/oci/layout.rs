@@ -67,10 +67,16 @@ impl LayoutStore {
 
     /// Opens the layout at `dir`, creating it (and the directory) when missing. An
     /// existing non-empty directory that is not a layout is refused.
+    /// Temporary files a killed writer left in an existing layout are removed.
     pub fn create(dir: impl Into<PathBuf>) -> Result<LayoutStore> {
         let dir = dir.into();
         if dir.join("oci-layout").exists() {
-            return LayoutStore::open(dir);
+            let store = LayoutStore::open(dir)?;
+            let removed = atomic::remove_stale_temp_files(&store.dir);
+            if removed > 0 {
+                tracing::info!(removed, layout = %store.dir.display(), "removed partial blobs a stopped copy left");
+            }
+            return Ok(store);
         }
         let location = format!("oci:{}", dir.display());
         match std::fs::read_dir(&dir) {
@@ -97,10 +103,7 @@ impl LayoutStore {
             &dir.join("index.json"),
             br#"{"schemaVersion":2,"manifests":[]}"#,
         )?;
-        write_small_file_sync(
-            &dir.join("oci-layout"),
-            format!(r#"{{"imageLayoutVersion":"{LAYOUT_VERSION}"}}"#).as_bytes(),
-        )?;
+        write_small_file_sync(&dir.join("oci-layout"), &layout_marker())?;
         Ok(LayoutStore {
             dir,
             index_lock: Mutex::new(()),
@@ -337,6 +340,45 @@ fn entry_json(descriptor: &Descriptor, ref_name: Option<&str>) -> Value {
     Value::Object(entry)
 }
 
+/// What storing `descriptor` (tagged `tag`, if any) does to the `manifests` of
+/// `index.json`: a tag moves to it, replacing an untagged entry of the same
+/// digest; an untagged manifest is listed once.
+pub fn index_put(manifests: &mut Vec<Value>, descriptor: &Descriptor, tag: Option<&str>) {
+    match tag {
+        Some(tag) => {
+            manifests.retain(|e| {
+                let same_digest = e["digest"].as_str() == Some(descriptor.digest.as_str());
+                match entry_ref_name(e) {
+                    Some(name) => name != tag,
+                    None => !same_digest,
+                }
+            });
+            manifests.push(entry_json(descriptor, Some(tag)));
+        }
+        None => {
+            let listed = manifests
+                .iter()
+                .any(|e| e["digest"].as_str() == Some(descriptor.digest.as_str()));
+            if !listed {
+                manifests.push(entry_json(descriptor, None));
+            }
+        }
+    }
+}
+
+/// The bytes of an `index.json` listing `manifests`, as [`LayoutStore`] writes it.
+pub fn index_json(manifests: Vec<Value>) -> Vec<u8> {
+    let mut index = Map::new();
+    index.insert("schemaVersion".into(), Value::from(2));
+    index.insert("manifests".into(), Value::Array(manifests));
+    serde_json::to_vec(&Value::Object(index)).expect("JSON values serialise")
+}
+
+/// The content of the `oci-layout` file.
+pub fn layout_marker() -> Vec<u8> {
+    format!(r#"{{"imageLayoutVersion":"{LAYOUT_VERSION}"}}"#).into_bytes()
+}
+
 fn entry_ref_name(entry: &Value) -> Option<&str> {
     entry["annotations"][REF_NAME_ANNOTATION].as_str()
 }
@@ -494,28 +536,8 @@ impl Store for LayoutStore {
             crate::oci::stream::bytes_stream(manifest.bytes.clone()),
         )
         .await?;
-        self.update_index(|manifests| match tag {
-            Some(tag) => {
-                // The tag moves; an untagged entry for the same digest is replaced.
-                manifests.retain(|e| {
-                    let same_digest = e["digest"].as_str() == Some(descriptor.digest.as_str());
-                    match entry_ref_name(e) {
-                        Some(name) => name != tag,
-                        None => !same_digest,
-                    }
-                });
-                manifests.push(entry_json(&descriptor, Some(tag)));
-            }
-            None => {
-                let listed = manifests
-                    .iter()
-                    .any(|e| e["digest"].as_str() == Some(descriptor.digest.as_str()));
-                if !listed {
-                    manifests.push(entry_json(&descriptor, None));
-                }
-            }
-        })
-        .await
+        self.update_index(|manifests| index_put(manifests, &descriptor, tag))
+            .await
     }
 
     async fn list_tags(&self) -> Result<Vec<String>> {

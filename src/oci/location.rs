@@ -154,6 +154,9 @@ pub async fn open_source(location: &Location, registry: &RegistryOptions) -> Res
 /// its tags, say). Layouts and tarballs must exist.
 pub fn open_repository(location: &Location, registry: &RegistryOptions) -> Result<Box<dyn Store>> {
     Ok(match location {
+        Location::Layout { dir, .. } if crate::oci::layout_archive::is_archive(dir) => {
+            Box::new(crate::oci::layout_archive::LayoutArchiveStore::open(dir)?)
+        }
         Location::Layout { dir, .. } => Box::new(LayoutStore::open(dir)?),
         Location::Tarball { path, .. } => Box::new(TarballStore::open(path)?),
         Location::Registry(reference) => Box::new(open_registry(reference, registry)?),
@@ -193,7 +196,19 @@ pub fn open_registry(
 }
 
 /// Opens a layout that must exist; without a reference, its only entry is used.
+/// `dir` may also be a tar of a layout (read in place).
 pub async fn open_layout_source(dir: &Path, reference: Option<String>) -> Result<Opened> {
+    if crate::oci::layout_archive::is_archive(dir) {
+        let store = crate::oci::layout_archive::LayoutArchiveStore::open(dir)?;
+        let reference = reference.ok_or_else(|| OciError::Invalid {
+            location: store.location(),
+            detail: "name a tag or digest in the layout tar (oci:FILE.tar:TAG)".into(),
+        })?;
+        return Ok(Opened {
+            store: Box::new(store),
+            reference: Some(reference),
+        });
+    }
     let store = LayoutStore::open(dir)?;
     let reference = match reference {
         Some(r) => r,

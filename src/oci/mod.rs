@@ -7,6 +7,7 @@ pub mod copy;
 pub mod digest;
 pub mod error;
 pub mod layout;
+pub mod layout_archive;
 pub mod location;
 pub mod media_types;
 pub mod ops;

@@ -1,5 +1,6 @@
 //! `strake copy` under faults: the process killed (SIGKILL) at 25%, 50% and 90%
-//! of the bytes for each destination kind, then run again, completes and fetches
+//! of the bytes for each destination kind (registry, OCI layout directory and
+//! tar, imgpkg tarball), then run again, completes and fetches
 //! less than what was left plus one blob; a destination registry answering 503
 //! and 429 at random (through the fault proxy) still gets an uncorrupted copy; a
 //! tarball with one flipped byte fails naming the blob, and nothing is tagged.
@@ -89,18 +90,28 @@ enum Dest {
     Registry,
     Layout,
     Tar,
+    LayoutTar,
 }
 
 fn killed_and_resumed(dest: Dest, fraction: f64) {
+    killed_and_resumed_with(dest, fraction, 1);
+}
+
+/// Kills a copy running `concurrency` blobs at once at `fraction` of the bytes
+/// and runs it again: the rerun moves what was left plus at most the
+/// `concurrency` blobs that were in flight (each moved again from its first byte).
+fn killed_and_resumed_with(dest: Dest, fraction: f64, concurrency: usize) {
     let (_source, b, home, content) = two_registries_with_content(LAYER);
     let work = tempfile::tempdir().unwrap();
     let layout_dir = work.path().join("layout");
     let tarball = work.path().join("out.tar");
+    let layout_tar = work.path().join("layout.tar");
     let repo = format!("{}/resumed", b.addr());
     let (flag, target) = match dest {
         Dest::Registry => ("--to-repo", repo.clone()),
         Dest::Layout => ("--to-oci-layout", layout_dir.display().to_string()),
         Dest::Tar => ("--to-tar", tarball.display().to_string()),
+        Dest::LayoutTar => ("--to-oci-layout", layout_tar.display().to_string()),
     };
     let plan = plan(home.path(), &content, flag, &target);
     let sizes: std::collections::HashMap<String, u64> = plan["blobs"]
@@ -117,14 +128,17 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
     let total: u64 = sizes.values().sum();
     let largest = *sizes.values().max().unwrap();
     let storage = b.storage();
-    let journal = work.path().join(".out.tar.strake-journal");
+    let journal = work.path().join(match dest {
+        Dest::LayoutTar => ".layout.tar.strake-journal",
+        _ => ".out.tar.strake-journal",
+    });
     let measure = || -> u64 {
         match dest {
             Dest::Registry => {
                 bytes_under(&storage.join("docker/registry/v2/blobs"), &|n| n == "data")
             }
             Dest::Layout => bytes_under(&layout_dir.join("blobs"), &|n| !n.starts_with('.')),
-            Dest::Tar => std::fs::read_to_string(&journal)
+            Dest::Tar | Dest::LayoutTar => std::fs::read_to_string(&journal)
                 .unwrap_or_default()
                 .lines()
                 .filter_map(|l| l.strip_prefix("done "))
@@ -140,7 +154,7 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
         flag,
         &target,
         "--concurrency",
-        "1",
+        &concurrency.to_string(),
     ]);
     let threshold = (total as f64 * fraction) as u64;
     assert!(
@@ -149,7 +163,7 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
     );
     let left = total - measure().min(total);
     assert!(
-        !tarball.exists(),
+        !tarball.exists() && !layout_tar.exists(),
         "a killed copy left a tarball that looks complete"
     );
     let (out, _) = run_ok(strake(home.path()).args([
@@ -166,8 +180,8 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
         "killed at {fraction}: total {total}, left {left}, rerun read {read}, largest blob {largest}"
     );
     assert!(
-        read < left + largest,
-        "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction})"
+        read < left + concurrency as u64 * largest,
+        "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction}, concurrency {concurrency})"
     );
     match dest {
         Dest::Registry => assert_relocated(&b, "resumed", &content, home.path()),
@@ -187,6 +201,17 @@ fn killed_and_resumed(dest: Dest, fraction: f64) {
                 "copy",
                 "--tar",
                 tarball.to_str().unwrap(),
+                "--to-repo",
+                &repo,
+            ]));
+            assert_relocated(&b, "resumed", &content, home.path());
+        }
+        Dest::LayoutTar => {
+            assert!(!journal.exists());
+            run_ok(strake(home.path()).args([
+                "copy",
+                "-b",
+                &format!("oci:{}:v1", layout_tar.display()),
                 "--to-repo",
                 &repo,
             ]));
@@ -214,6 +239,54 @@ fn killed_copy_to_a_tarball_resumes() {
     for fraction in [0.25, 0.5, 0.9] {
         killed_and_resumed(Dest::Tar, fraction);
     }
+}
+
+#[test]
+fn killed_copy_to_an_oci_layout_tar_resumes() {
+    for fraction in [0.25, 0.5, 0.9] {
+        killed_and_resumed(Dest::LayoutTar, fraction);
+    }
+}
+
+#[test]
+fn killed_copies_running_4_blobs_at_once_resume_with_at_most_4_blobs_again() {
+    for dest in [Dest::Registry, Dest::Tar, Dest::LayoutTar] {
+        killed_and_resumed_with(dest, 0.5, 4);
+    }
+}
+
+/// The partial blobs (temporary files) in the root of a layout directory.
+fn partial_blobs(layout: &Path) -> Vec<(String, u64)> {
+    std::fs::read_dir(layout)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().starts_with(".strake-tmp-"))
+                .map(|e| {
+                    let size = e.metadata().map(|m| m.len()).unwrap_or(0);
+                    (e.file_name().to_string_lossy().into_owned(), size)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_copy_killed_mid_blob_leaves_no_partial_blob_in_the_layout_after_the_rerun() {
+    let (_source, _b, home, content) = two_registries_with_content(LAYER);
+    let work = tempfile::tempdir().unwrap();
+    let layout = work.path().join("layout");
+    let target = layout.display().to_string();
+    let mut cmd = strake_std(home.path());
+    cmd.args(["copy", "-b", &content.root_ref, "--to-oci-layout", &target]);
+    let measure = || partial_blobs(&layout).iter().map(|(_, s)| s).sum::<u64>();
+    assert!(kill_at(cmd, 1 << 20, &measure), "the copy finished first");
+    assert!(
+        !partial_blobs(&layout).is_empty(),
+        "killed in the middle of a blob"
+    );
+    run_ok(strake(home.path()).args(["copy", "-b", &content.root_ref, "--to-oci-layout", &target]));
+    assert_eq!(partial_blobs(&layout), vec![], "the rerun removed them");
 }
 
 #[test]

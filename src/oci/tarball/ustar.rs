@@ -1,5 +1,6 @@
 //! The USTAR headers of an imgpkg tarball, as Go's `archive/tar` writes them for a
-//! regular file with mode 0644, uid/gid 0, mtime 0 and no user or group names.
+//! regular file with mode 0644, uid/gid 0, mtime 0 and no user or group names
+//! (and the same for a directory, mode 0755, in an OCI layout tar).
 
 /// Size of a tar block.
 pub const BLOCK: u64 = 512;
@@ -9,6 +10,15 @@ pub const MAX_NAME: usize = 100;
 
 /// A 512-byte header for a regular file `name` of `size` bytes.
 pub fn file_header(name: &str, size: u64) -> Result<[u8; 512], String> {
+    header(name, size, 0o644, b'0')
+}
+
+/// A 512-byte header for a directory `name` (ending in `/`), mode 0755.
+pub fn dir_header(name: &str) -> Result<[u8; 512], String> {
+    header(name, 0, 0o755, b'5')
+}
+
+fn header(name: &str, size: u64, mode: u64, typeflag: u8) -> Result<[u8; 512], String> {
     if name.len() > MAX_NAME || !name.is_ascii() {
         return Err(format!(
             "tar entry name {name:?} does not fit a USTAR name field"
@@ -21,12 +31,12 @@ pub fn file_header(name: &str, size: u64) -> Result<[u8; 512], String> {
     }
     let mut h = [0u8; 512];
     h[..name.len()].copy_from_slice(name.as_bytes());
-    octal(&mut h[100..108], 0o644);
+    octal(&mut h[100..108], mode);
     octal(&mut h[108..116], 0);
     octal(&mut h[116..124], 0);
     octal(&mut h[124..136], size);
     octal(&mut h[136..148], 0);
-    h[156] = b'0';
+    h[156] = typeflag;
     h[257..263].copy_from_slice(b"ustar\0");
     h[263..265].copy_from_slice(b"00");
     octal(&mut h[329..337], 0);

@@ -1,0 +1,606 @@
+//! `--to-oci-layout FILE.tar`: a tar of an OCI image layout (`oci-layout`,
+//! `blobs/sha256/<hex>`, `index.json`), the archive skopeo reads as
+//! `oci-archive:FILE.tar`, written in place like the imgpkg tarball
+//! ([`crate::copy::tar_out`]). Every manifest and `index.json` are known before
+//! the first blob moves (the manifests and tags are those [`write_manifests`]
+//! gives a layout directory, recorded by [`IndexRecorder`]), and so are every
+//! entry's size and offset. The archive is created under a hidden partial name
+//! next to the output with its headers, small files and end blocks; each blob's
+//! body is then streamed straight to its offset. A journal beside it records each
+//! blob once its bytes are verified and synced, so a rerun of the same copy keeps
+//! the finished entries and moves only the rest; a different plan starts afresh.
+//! Only a complete archive is renamed to the output name.
+//!
+//! [`write_manifests`]: crate::copy::relocate::write_manifests
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use bytes::Bytes;
+use futures_util::StreamExt;
+use serde_json::Value;
+use tokio::io::{AsyncSeekExt, AsyncWriteExt};
+
+use crate::copy::tar_out::partial_paths;
+use crate::copy::transfer::BlobSink;
+use crate::copy::{CopyError, Result};
+use crate::oci::layout::{index_json, index_put, layout_marker};
+use crate::oci::tarball::ustar;
+use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Store};
+
+const JOURNAL_MAGIC: &str = "strake-oci-layout-tar v1";
+
+/// A [`Store`] that keeps the manifests and `index.json` entries written to it,
+/// in memory, exactly as a [`crate::oci::layout::LayoutStore`] would list them.
+/// It holds no blobs.
+pub struct IndexRecorder {
+    location: String,
+    state: Mutex<Recorded>,
+}
+
+#[derive(Default)]
+struct Recorded {
+    manifests: BTreeMap<Digest, ManifestBytes>,
+    index: Vec<Value>,
+}
+
+impl IndexRecorder {
+    pub fn new(location: impl Into<String>) -> IndexRecorder {
+        IndexRecorder {
+            location: location.into(),
+            state: Mutex::new(Recorded::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Recorded> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The manifests written, and the bytes of `index.json`.
+    pub fn into_parts(self) -> (Vec<ManifestBytes>, Vec<u8>) {
+        let recorded = self.state.into_inner().unwrap_or_else(|p| p.into_inner());
+        (
+            recorded.manifests.into_values().collect(),
+            index_json(recorded.index),
+        )
+    }
+}
+
+#[async_trait::async_trait]
+impl Store for IndexRecorder {
+    fn location(&self) -> String {
+        self.location.clone()
+    }
+
+    async fn blob_size(&self, digest: &Digest) -> crate::oci::Result<Option<u64>> {
+        Ok(self
+            .lock()
+            .manifests
+            .get(digest)
+            .map(|m| m.bytes.len() as u64))
+    }
+
+    async fn get_blob(&self, digest: &Digest) -> crate::oci::Result<BlobStream> {
+        match self.lock().manifests.get(digest) {
+            Some(m) => Ok(crate::oci::stream::bytes_stream(m.bytes.clone())),
+            None => Err(OciError::BlobUnknown {
+                location: self.location(),
+                digest: digest.clone(),
+            }),
+        }
+    }
+
+    async fn put_blob(&self, descriptor: &Descriptor, _data: BlobStream) -> crate::oci::Result<()> {
+        Err(OciError::Invalid {
+            location: self.location(),
+            detail: format!(
+                "blob {} must be planned before the archive is written",
+                descriptor.digest
+            ),
+        })
+    }
+
+    async fn resolve(&self, reference: &str) -> crate::oci::Result<Option<Descriptor>> {
+        let state = self.lock();
+        if let Ok(digest) = reference.parse::<Digest>() {
+            return Ok(state.manifests.get(&digest).map(ManifestBytes::descriptor));
+        }
+        Ok(state
+            .index
+            .iter()
+            .rev()
+            .find(|e| {
+                e["annotations"][crate::oci::layout::REF_NAME_ANNOTATION].as_str()
+                    == Some(reference)
+            })
+            .and_then(|e| e["digest"].as_str()?.parse::<Digest>().ok())
+            .and_then(|d| state.manifests.get(&d).map(ManifestBytes::descriptor)))
+    }
+
+    async fn get_manifest(&self, reference: &str) -> crate::oci::Result<ManifestBytes> {
+        let descriptor =
+            self.resolve(reference)
+                .await?
+                .ok_or_else(|| OciError::ManifestUnknown {
+                    location: self.location(),
+                    reference: reference.to_string(),
+                })?;
+        Ok(self.lock().manifests[&descriptor.digest].clone())
+    }
+
+    async fn put_manifest(
+        &self,
+        manifest: &ManifestBytes,
+        tag: Option<&str>,
+    ) -> crate::oci::Result<()> {
+        let actual = Digest::of(&manifest.bytes);
+        if actual != manifest.digest {
+            return Err(OciError::DigestMismatch {
+                location: self.location(),
+                expected: manifest.digest.clone(),
+                actual,
+                size: manifest.bytes.len() as u64,
+            });
+        }
+        let mut state = self.lock();
+        index_put(&mut state.index, &manifest.descriptor(), tag);
+        state
+            .manifests
+            .insert(manifest.digest.clone(), manifest.clone());
+        Ok(())
+    }
+
+    async fn list_tags(&self) -> crate::oci::Result<Vec<String>> {
+        let mut tags: Vec<String> = self
+            .lock()
+            .index
+            .iter()
+            .filter_map(|e| {
+                e["annotations"][crate::oci::layout::REF_NAME_ANNOTATION]
+                    .as_str()
+                    .map(str::to_string)
+            })
+            .collect();
+        tags.sort();
+        tags.dedup();
+        Ok(tags)
+    }
+}
+
+/// One entry of the archive.
+#[derive(Clone, Debug)]
+enum Body {
+    Dir,
+    /// A small file written with the headers (`oci-layout`, manifests, `index.json`).
+    Inline(Bytes),
+    /// A blob streamed in by [`BlobSink::put`].
+    Blob(Descriptor),
+}
+
+#[derive(Clone, Debug)]
+struct Placed {
+    name: String,
+    body: Body,
+    /// Offset of the body (its header is the block before).
+    offset: u64,
+}
+
+impl Placed {
+    fn size(&self) -> u64 {
+        match &self.body {
+            Body::Dir => 0,
+            Body::Inline(bytes) => bytes.len() as u64,
+            Body::Blob(d) => d.size,
+        }
+    }
+}
+
+/// The archive's contents and where each entry goes, decided before anything
+/// is written.
+pub struct LayoutTarPlan {
+    entries: Vec<Placed>,
+    total_size: u64,
+}
+
+fn padded(size: u64) -> u64 {
+    size.div_ceil(ustar::BLOCK) * ustar::BLOCK
+}
+
+fn blob_name(digest: &Digest) -> String {
+    format!("blobs/{}/{}", digest.algorithm(), digest.hex())
+}
+
+impl LayoutTarPlan {
+    /// `oci-layout`, the blob folders, every blob and manifest once (by
+    /// digest), then `index.json`.
+    pub fn new(blobs: &[Descriptor], manifests: &[ManifestBytes], index: Vec<u8>) -> LayoutTarPlan {
+        let mut files: BTreeMap<String, Body> = BTreeMap::new();
+        for blob in blobs {
+            files.insert(blob_name(&blob.digest), Body::Blob(blob.clone()));
+        }
+        for manifest in manifests {
+            files.insert(
+                blob_name(&manifest.digest),
+                Body::Inline(manifest.bytes.clone()),
+            );
+        }
+        let mut algorithms: Vec<String> = files
+            .keys()
+            .filter_map(|n| n.split('/').nth(1).map(str::to_string))
+            .collect();
+        algorithms.dedup();
+        let mut order = vec![
+            (
+                "oci-layout".to_string(),
+                Body::Inline(layout_marker().into()),
+            ),
+            ("blobs/".to_string(), Body::Dir),
+        ];
+        order.extend(
+            algorithms
+                .into_iter()
+                .map(|a| (format!("blobs/{a}/"), Body::Dir)),
+        );
+        order.extend(files);
+        order.push(("index.json".to_string(), Body::Inline(index.into())));
+        let mut offset = 0;
+        let mut entries = Vec::new();
+        for (name, body) in order {
+            let placed = Placed {
+                name,
+                body,
+                offset: offset + ustar::BLOCK,
+            };
+            offset = placed.offset + padded(placed.size());
+            entries.push(placed);
+        }
+        LayoutTarPlan {
+            entries,
+            total_size: offset + 2 * ustar::BLOCK,
+        }
+    }
+
+    /// A fingerprint of where the blobs go, to tell whether a partial file's
+    /// finished blobs are still in the right places (the small files are
+    /// rewritten on every open, so a changed tag alone keeps them).
+    fn fingerprint(&self) -> Digest {
+        let mut text = String::new();
+        for e in &self.entries {
+            if let Body::Blob(d) = &e.body {
+                text.push_str(&format!("{} {} {}\n", d.digest, d.size, e.offset));
+            }
+        }
+        Digest::of(text.as_bytes())
+    }
+
+    /// The archive's size in bytes.
+    pub fn total_size(&self) -> u64 {
+        self.total_size
+    }
+}
+
+fn io(context: String) -> impl FnOnce(std::io::Error) -> CopyError {
+    move |e| CopyError::Oci(OciError::io(context, e))
+}
+
+/// An OCI layout tar being written (a [`BlobSink`] for its blobs).
+pub struct LayoutTarOut {
+    path: PathBuf,
+    partial: PathBuf,
+    journal: PathBuf,
+    /// Blob digest → (body offset, size).
+    offsets: HashMap<Digest, (u64, u64)>,
+    /// Digests written with the headers (manifests): nothing to move.
+    inline: HashSet<Digest>,
+    done: Mutex<HashSet<Digest>>,
+    journal_file: Mutex<std::fs::File>,
+}
+
+impl LayoutTarOut {
+    /// Opens the partial archive for `plan`: continues one an earlier run of the
+    /// same copy left, else starts a new one. Headers, small files and the end
+    /// blocks are (re)written now; blob bodies by [`BlobSink::put`].
+    pub fn open(path: &Path, plan: &LayoutTarPlan) -> Result<LayoutTarOut> {
+        let dir = crate::oci::atomic::parent_dir(path);
+        std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
+        let (partial, journal) = partial_paths(path);
+        let header_line = format!("{JOURNAL_MAGIC} {}", plan.fingerprint());
+        let offsets: HashMap<Digest, (u64, u64)> = plan
+            .entries
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::Blob(d) => Some((d.digest.clone(), (e.offset, d.size))),
+                _ => None,
+            })
+            .collect();
+        let inline: HashSet<Digest> = plan
+            .entries
+            .iter()
+            .filter(|e| matches!(e.body, Body::Inline(_)))
+            .filter_map(|e| {
+                let hex = e.name.strip_prefix("blobs/")?.replacen('/', ":", 1);
+                hex.parse::<Digest>().ok()
+            })
+            .collect();
+        let mut done = HashSet::new();
+        let resumable = partial.is_file()
+            && std::fs::read_to_string(&journal).ok().is_some_and(|text| {
+                let mut lines = text.lines();
+                if lines.next() != Some(header_line.as_str()) {
+                    return false;
+                }
+                for line in lines {
+                    if let Some(d) = line.strip_prefix("done ")
+                        && let Ok(d) = d.parse::<Digest>()
+                        && offsets.contains_key(&d)
+                    {
+                        done.insert(d);
+                    }
+                }
+                true
+            });
+        if resumable {
+            tracing::info!(
+                partial = %partial.display(),
+                kept = done.len(),
+                "continuing a partial OCI layout tar"
+            );
+        } else {
+            done.clear();
+            let mut j = std::fs::File::create(&journal)
+                .map_err(io(format!("creating {}", journal.display())))?;
+            writeln!(j, "{header_line}").map_err(io(format!("writing {}", journal.display())))?;
+            j.sync_all()
+                .map_err(io(format!("writing {}", journal.display())))?;
+            std::fs::File::create(&partial)
+                .map_err(io(format!("creating {}", partial.display())))?;
+        }
+        write_frame(&partial, plan)?;
+        let journal_file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&journal)
+            .map_err(io(format!("opening {}", journal.display())))?;
+        Ok(LayoutTarOut {
+            path: path.to_path_buf(),
+            partial,
+            journal,
+            offsets,
+            inline,
+            done: Mutex::new(done),
+            journal_file: Mutex::new(journal_file),
+        })
+    }
+
+    /// Blobs already complete in the partial archive.
+    pub fn kept(&self) -> usize {
+        self.done.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
+    /// Checks that every blob is in, syncs, and renames the archive into place.
+    pub fn complete(self) -> Result<()> {
+        let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(missing) = self.offsets.keys().find(|d| !done.contains(*d)) {
+            return Err(CopyError::invalid(format!(
+                "oci:{}: blob {missing} was not written",
+                self.path.display()
+            )));
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.partial)
+            .map_err(io(format!("opening {}", self.partial.display())))?;
+        file.sync_all()
+            .map_err(io(format!("syncing {}", self.partial.display())))?;
+        drop(file);
+        std::fs::rename(&self.partial, &self.path).map_err(io(format!(
+            "moving the finished archive to {}",
+            self.path.display()
+        )))?;
+        let _ = std::fs::remove_file(&self.journal);
+        if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(&self.path)) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// Writes every header, the small files and the two end blocks, and sets the
+/// file's length; bodies of finished blobs are left as they are.
+fn write_frame(partial: &Path, plan: &LayoutTarPlan) -> Result<()> {
+    use std::os::unix::fs::FileExt;
+    let context = || format!("writing {}", partial.display());
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(partial)
+        .map_err(io(context()))?;
+    file.set_len(plan.total_size).map_err(io(context()))?;
+    let to_error = |e: String| CopyError::invalid(format!("{}: {e}", partial.display()));
+    for entry in &plan.entries {
+        let header = match &entry.body {
+            Body::Dir => ustar::dir_header(&entry.name),
+            _ => ustar::file_header(&entry.name, entry.size()),
+        }
+        .map_err(to_error)?;
+        let mut block = header.to_vec();
+        if let Body::Inline(bytes) = &entry.body {
+            block.extend_from_slice(bytes);
+        }
+        // Pad the body to the block boundary (zeros after a blob's bytes too).
+        let pad = ustar::padding(entry.size()) as usize;
+        if let Body::Blob(_) = &entry.body {
+            file.write_all_at(&block, entry.offset - ustar::BLOCK)
+                .map_err(io(context()))?;
+            if pad > 0 {
+                file.write_all_at(&vec![0u8; pad], entry.offset + entry.size())
+                    .map_err(io(context()))?;
+            }
+        } else {
+            block.resize(block.len() + pad, 0);
+            file.write_all_at(&block, entry.offset - ustar::BLOCK)
+                .map_err(io(context()))?;
+        }
+    }
+    file.write_all_at(&[0u8; 1024], plan.total_size - 1024)
+        .map_err(io(context()))?;
+    file.sync_all().map_err(io(context()))?;
+    Ok(())
+}
+
+#[async_trait::async_trait]
+impl BlobSink for LayoutTarOut {
+    fn location(&self) -> String {
+        format!("oci:{}", self.path.display())
+    }
+
+    async fn has(&self, blob: &Descriptor) -> crate::oci::Result<bool> {
+        if self.inline.contains(&blob.digest) {
+            return Ok(true);
+        }
+        if !self.offsets.contains_key(&blob.digest) {
+            return Err(OciError::Invalid {
+                location: self.location(),
+                detail: format!("blob {} is not in the archive's plan", blob.digest),
+            });
+        }
+        Ok(self
+            .done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .contains(&blob.digest))
+    }
+
+    async fn put(&self, blob: &Descriptor, mut data: BlobStream) -> crate::oci::Result<()> {
+        let Some(&(offset, size)) = self.offsets.get(&blob.digest) else {
+            return Err(OciError::Invalid {
+                location: self.location(),
+                detail: format!("blob {} is not in the archive's plan", blob.digest),
+            });
+        };
+        let context = format!("{}: writing blob {}", self.location(), blob.digest);
+        let mut file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.partial)
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        file.seek(std::io::SeekFrom::Start(offset))
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        let mut written = 0u64;
+        let mut out = tokio::io::BufWriter::with_capacity(1 << 20, file);
+        while let Some(chunk) = data.next().await {
+            let chunk = chunk?;
+            written += chunk.len() as u64;
+            if written > size {
+                return Err(OciError::SizeMismatch {
+                    location: self.location(),
+                    digest: blob.digest.clone(),
+                    expected: size,
+                    actual: written,
+                });
+            }
+            out.write_all(&chunk)
+                .await
+                .map_err(|e| OciError::io(context.clone(), e))?;
+        }
+        if written != size {
+            return Err(OciError::SizeMismatch {
+                location: self.location(),
+                digest: blob.digest.clone(),
+                expected: size,
+                actual: written,
+            });
+        }
+        out.flush()
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        out.into_inner()
+            .sync_data()
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        {
+            let mut journal = self.journal_file.lock().unwrap_or_else(|p| p.into_inner());
+            writeln!(journal, "done {}", blob.digest)
+                .and_then(|_| journal.sync_data())
+                .map_err(|e| OciError::io(format!("writing {}", self.journal.display()), e))?;
+        }
+        self.done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(blob.digest.clone());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oci::stream::bytes_stream;
+
+    fn blob(data: &[u8]) -> Descriptor {
+        Descriptor {
+            media_type: "application/octet-stream".into(),
+            digest: Digest::of(data),
+            size: data.len() as u64,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_archive_unpacks_to_a_layout_and_resumes_with_finished_blobs_kept() {
+        let recorder = IndexRecorder::new("oci:x.tar");
+        let manifest = ManifestBytes::new(
+            crate::oci::media_types::OCI_MANIFEST,
+            br#"{"schemaVersion":2}"#.to_vec(),
+        );
+        recorder.put_manifest(&manifest, Some("v1")).await.unwrap();
+        let (manifests, index) = recorder.into_parts();
+        let (one, two) = (vec![1u8; 700], vec![2u8; 1500]);
+        let plan = LayoutTarPlan::new(&[blob(&one), blob(&two)], &manifests, index.clone());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.tar");
+
+        let out = LayoutTarOut::open(&path, &plan).unwrap();
+        out.put(&blob(&one), bytes_stream(Bytes::from(one.clone())))
+            .await
+            .unwrap();
+        drop(out);
+        assert!(!path.exists(), "not complete yet");
+        // Another tag changes index.json only: the finished blob is kept.
+        let retagged = IndexRecorder::new("oci:x.tar");
+        retagged
+            .put_manifest(&manifest, Some("a-longer-tag"))
+            .await
+            .unwrap();
+        let (_, other_index) = retagged.into_parts();
+        let other = LayoutTarPlan::new(&[blob(&one), blob(&two)], &manifests, other_index);
+        assert_eq!(LayoutTarOut::open(&path, &other).unwrap().kept(), 1);
+        let out = LayoutTarOut::open(&path, &plan).unwrap();
+        assert_eq!(out.kept(), 1);
+        assert!(out.has(&manifest.descriptor()).await.unwrap(), "inline");
+        assert!(out.has(&blob(&one)).await.unwrap());
+        assert!(!out.has(&blob(&two)).await.unwrap());
+        let short = out
+            .put(&blob(&two), bytes_stream(Bytes::from(vec![2u8; 10])))
+            .await;
+        assert!(short.is_err(), "a short body is refused");
+        out.put(&blob(&two), bytes_stream(Bytes::from(two.clone())))
+            .await
+            .unwrap();
+        out.complete().unwrap();
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), plan.total_size());
+
+        let unpacked = dir.path().join("unpacked");
+        tar::Archive::new(std::fs::File::open(&path).unwrap())
+            .unpack(&unpacked)
+            .unwrap();
+        let layout = crate::oci::layout::LayoutStore::open(&unpacked).unwrap();
+        assert_eq!(layout.get_manifest("v1").await.unwrap(), manifest);
+        let read = |d: &Digest| std::fs::read(unpacked.join(blob_name(d))).unwrap();
+        assert_eq!(read(&Digest::of(&one)), one);
+        assert_eq!(read(&Digest::of(&two)), two);
+        assert_eq!(std::fs::read(unpacked.join("index.json")).unwrap(), index);
+        let (partial, journal) = partial_paths(&path);
+        assert!(!partial.exists() && !journal.exists());
+    }
+}
