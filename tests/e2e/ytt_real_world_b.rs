@@ -57,3 +57,19 @@ c: 3
         "outer:\n  a: 1\n  x: 10\n  z: 20\nc: 3\n"
     );
 }
+
+/// `#@template/code` and `#@template/value`, the documented long forms of `#@ code` and
+/// of a node's `#@ value`, including block statements.
+#[test]
+fn template_code_long_form_takes_statements_and_blocks() {
+    let src = "\
+#@template/code n = 5
+a: #@template/value n + 1
+#@template/code if n > 1:
+b: big
+#@template/code else:
+b: small
+#@template/code end
+";
+    assert_eq!(render(&[("config.yml", src)]).unwrap(), "a: 6\nb: big\n");
+}

@@ -173,8 +173,11 @@ impl Compiler {
                 CommentKind::Ytt => {
                     let a = c.annotation().expect("ytt comment");
                     let line = line_of(&c.pos);
-                    if a.name.is_empty() {
-                        if c.is_on_line_of(node_pos) && value.is_none() {
+                    // `#@template/code code` is the long form of a `#@ code` line: never
+                    // the node's value, even on the node's own line.
+                    let long_code = a.name == "template/code";
+                    if a.name.is_empty() || long_code {
+                        if !long_code && c.is_on_line_of(node_pos) && value.is_none() {
                             value = Some((a.content.clone(), line));
                         } else if sugar_line.is_some() {
                             return Err(CompileError {
