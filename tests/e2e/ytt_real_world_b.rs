@@ -73,3 +73,39 @@ b: small
 ";
     assert_eq!(render(&[("config.yml", src)]).unwrap(), "a: 6\nb: big\n");
 }
+
+/// Annotations at the very end of a file, with no node after them, belong to the null
+/// document ytt adds there: with `#@ if/end` they make an overlay that exists only when the
+/// condition holds (a package removes resources behind a feature flag this way).
+#[test]
+fn trailing_annotations_make_an_overlay_of_the_injected_last_document() {
+    let upstream = "\
+kind: Crd
+name: a
+---
+kind: Crd
+name: b
+---
+kind: Other
+";
+    let overlay = "\
+#@ load(\"@ytt:data\", \"data\")
+#@ load(\"@ytt:overlay\", \"overlay\")
+
+#@overlay/match by=overlay.subset({\"kind\": \"Crd\"}), expects=2
+#@ if/end not data.values.keep:
+#@overlay/remove
+
+";
+    let values = |keep: &str| format!("#@data/values\n---\nkeep: {keep}\n");
+    let off = values("false");
+    assert_eq!(
+        render(&[("up.yml", upstream), ("ov.yml", overlay), ("v.yml", &off)]).unwrap(),
+        "kind: Other\n"
+    );
+    let on = values("true");
+    assert_eq!(
+        render(&[("up.yml", upstream), ("ov.yml", overlay), ("v.yml", &on)]).unwrap(),
+        "kind: Crd\nname: a\n---\nkind: Crd\nname: b\n---\nkind: Other\n"
+    );
+}
