@@ -109,3 +109,44 @@ kind: Other
         "kind: Crd\nname: a\n---\nkind: Crd\nname: b\n---\nkind: Other\n"
     );
 }
+
+/// `yaml.encode` of a document set (a function whose body has `---`, or what
+/// `overlay.apply` returns) prints a YAML stream, `---` between the documents and null
+/// documents left out, as ytt prints its output: cluster templates put several resources
+/// into one Secret value this way.
+#[test]
+fn yaml_encode_of_a_document_set_prints_a_document_stream() {
+    let src = "\
+#@ load(\"@ytt:yaml\", \"yaml\")
+#@ load(\"@ytt:overlay\", \"overlay\")
+#@ def resources():
+---
+kind: Namespace
+name: ns
+---
+kind: Role
+rules:
+- verbs: [get]
+#@ end
+#@ def label():
+#@overlay/match by=overlay.all, expects=\"1+\"
+---
+#@overlay/match missing_ok=True
+owner: me
+#@ end
+#@ def one():
+---
+---
+kind: Only
+#@ end
+---
+kind: Secret
+stringData:
+  value: #@ yaml.encode(overlay.apply(resources(), label()))
+  single: #@ yaml.encode(one())
+";
+    assert_eq!(
+        render(&[("config.yml", src)]).unwrap(),
+        "kind: Secret\nstringData:\n  value: |\n    kind: Namespace\n    name: ns\n    owner: me\n    ---\n    kind: Role\n    rules:\n    - verbs:\n      - get\n    owner: me\n  single: |\n    kind: Only\n"
+    );
+}
