@@ -150,3 +150,11 @@ stringData:
         "kind: Secret\nstringData:\n  value: |\n    kind: Namespace\n    name: ns\n    owner: me\n    ---\n    kind: Role\n    rules:\n    - verbs:\n      - get\n    owner: me\n  single: |\n    kind: Only\n"
     );
 }
+
+/// A file that starts with a `%YAML` (or `%TAG`) directive, as some generated manifests
+/// do: ytt's parser takes the directive before the first `---`, so the file renders.
+#[test]
+fn leading_yaml_directive_is_accepted() {
+    let src = "#! generated\n%YAML 1.1\n---\n#@ n = 2\nreplicas: #@ n\n";
+    assert_eq!(render(&[("config.yml", src)]).unwrap(), "replicas: 2\n");
+}
