@@ -57,7 +57,7 @@ pub fn parse_document_set_strict(src: &str, file: &str) -> Result<DocumentSet, Y
 fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, YamlError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let file_arc: Arc<str> = Arc::from(file);
-    let prepend = !starts_with_doc_marker(src);
+    let prepend = !starts_with_doc_marker(src) && !starts_with_directive(src);
     // One copy of the source serves the parser (with `---\n` prepended when needed) and
     // the lines kept for messages.
     let lines = if prepend {
@@ -134,6 +134,17 @@ fn starts_with_doc_marker(s: &str) -> bool {
         Some(after) => after.starts_with(is_ws),
         None => false,
     }
+}
+
+/// Whether the first line that is neither blank nor a comment is a directive (`%YAML`,
+/// `%TAG`). ytt prepends `---` there too, which go-yaml v2 takes as an empty document
+/// before the directives; a YAML 1.2 parser refuses a directive inside a document, so
+/// the text is parsed as it is (the empty document would be dropped anyway).
+fn starts_with_directive(s: &str) -> bool {
+    s.lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .is_some_and(|l| l.starts_with('%'))
 }
 
 /// Byte offsets of block entry tokens (just after a `-`, on its line) and of `,` (flow entry)

@@ -105,6 +105,14 @@ pub struct Doc {
     pub meta: Meta,
 }
 
+impl Doc {
+    /// Whether ytt prints the document: null documents never, empty maps and arrays only
+    /// when they were computed (`--- #@ {}`), not written in YAML (`--- {}`).
+    pub fn printed(&self) -> bool {
+        !self.value.is_empty_doc() || (self.meta.computed && !matches!(self.value, Node::Scalar(_)))
+    }
+}
+
 impl Node {
     pub fn null() -> Node {
         Node::Scalar(Value::Null)

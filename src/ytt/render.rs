@@ -114,8 +114,7 @@ pub fn module_loader() -> Rc<dyn ModuleLoader> {
     Rc::new(Modules::new(Rc::new(RunSteps)))
 }
 
-/// Whether a document goes to the output: null documents never do, empty maps and
-/// arrays only when they were computed (`--- #@ {}`), not written in YAML (`--- {}`).
+/// Whether a document goes to the output (see [`Doc::printed`]).
 fn kept(d: &Doc) -> bool {
-    !d.value.is_empty_doc() || (d.meta.computed && !matches!(d.value, Node::Scalar(_)))
+    d.printed()
 }

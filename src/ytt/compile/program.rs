@@ -18,6 +18,10 @@ pub const END_CTX_WITH: &str = "__ytt_end_with";
 pub const STARTS: &str = "__ytt_starts";
 /// Name of the host function that starts one node: `__ytt_start(tag[, key])`.
 pub const START: &str = "__ytt_start";
+/// Name of the host function that a bare `x.replace(...)` statement of a template is
+/// wrapped in: when its value is a `template.replace(...)`, the node started last takes
+/// it in its place (see [`crate::ytt::eval::builder::Builder::replace_here`]).
+pub const REPLACE_HERE: &str = "__ytt_replace_here";
 
 /// One generated line and the 1-based template line it came from.
 #[derive(Debug, Clone, PartialEq)]

@@ -173,8 +173,11 @@ impl Compiler {
                 CommentKind::Ytt => {
                     let a = c.annotation().expect("ytt comment");
                     let line = line_of(&c.pos);
-                    if a.name.is_empty() {
-                        if c.is_on_line_of(node_pos) && value.is_none() {
+                    // `#@template/code code` is the long form of a `#@ code` line: never
+                    // the node's value, even on the node's own line.
+                    let long_code = a.name == "template/code";
+                    if a.name.is_empty() || long_code {
+                        if !long_code && c.is_on_line_of(node_pos) && value.is_none() {
                             value = Some((a.content.clone(), line));
                         } else if sugar_line.is_some() {
                             return Err(CompileError {
@@ -249,13 +252,18 @@ impl Compiler {
     }
 
     fn doc(&mut self, doc: &yaml::Document, root: usize) -> Result<(), CompileError> {
-        let line = line_of(&doc.pos).max(1);
-        if doc.injected {
-            // Only comments (such as a closing `#@ end`) live here; it is never output.
-            // An `#@ if/end` with no node after it guards nothing.
-            let nc = self.comments(&doc.comments, &doc.pos, usize::MAX, false)?;
-            return self.close_sugar(nc.sugar_line);
-        }
+        // The injected document after the last one holds the file's trailing comments
+        // (a closing `#@ end`, or annotations with no node after them). As in ytt it is a
+        // null document like any other: never printed, but an overlay when annotated so.
+        let line = if doc.injected {
+            doc.comments
+                .last()
+                .map(|c| line_of(&c.pos))
+                .unwrap_or(1)
+                .max(1)
+        } else {
+            line_of(&doc.pos).max(1)
+        };
         let scalar = match &doc.value {
             yaml::Node::Scalar(v) => Some(v.clone()),
             _ => None,

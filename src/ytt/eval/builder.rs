@@ -46,6 +46,9 @@ struct YamlCtx {
     slots: Vec<Slot>,
     inst: FastMap<usize, usize>,
     root: Option<usize>,
+    /// The node started (or set) last, as (slot, tag): what a `template.replace(...)`
+    /// statement replaces.
+    last: Option<(usize, usize)>,
 }
 
 #[derive(Debug)]
@@ -302,6 +305,7 @@ impl Builder {
         let idx = y.slots.len() - 1;
         attach(y, parent, idx, implicit)?;
         y.inst.insert(tag, idx);
+        y.last = Some((idx, tag));
         Ok(())
     }
 
@@ -344,11 +348,41 @@ impl Builder {
         let idx = y.slots.len() - 1;
         attach(y, parent, idx, implicit)?;
         y.inst.insert(tag, idx);
+        y.last = Some((idx, tag));
         Ok(())
+    }
+
+    /// `__ytt_replace_here(value)`: a `template.replace(x)` evaluated as a statement of its
+    /// own. As in ytt, x takes the place of the node started last in the current context
+    /// (the latest child of its parent, since nothing was started after it); any other
+    /// value is left alone.
+    pub fn replace_here(&mut self, v: &SValue) -> SResult<()> {
+        let SValue::Host(h) = v else { return Ok(()) };
+        let Some(r) = h.as_any().downcast_ref::<Replace>() else {
+            return Ok(());
+        };
+        let inner = r.0.clone();
+        let nodes = self.nodes.clone();
+        let y = self.yaml_ctx()?;
+        let Some((idx, tag)) = y.last.take() else {
+            return Err(SError::new(
+                "template.replace can only be used on map items, array items and documents",
+            ));
+        };
+        let t = Self::tnode(&nodes, tag)?;
+        let parent = self.parent_slot(t)?;
+        let y = self.yaml_ctx()?;
+        if let Some(p) = y.slots[parent].children.iter().rposition(|&c| c == idx) {
+            y.slots[parent].children.remove(p);
+        }
+        self.splice(t, &inner)
     }
 
     /// `template.replace(x)` set on a node: x's items take the node's place.
     fn splice(&mut self, t: &TNode, v: &SValue) -> SResult<()> {
+        if let Ok(y) = self.yaml_ctx() {
+            y.last = None;
+        }
         let parent = self.parent_slot(t)?;
         let pos = t.pos.clone();
         let y = self.yaml_ctx()?;

@@ -382,6 +382,15 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
     );
     let bb = b.clone();
     env.insert(
+        program::REPLACE_HERE.into(),
+        SValue::native(program::REPLACE_HERE, move |t, args| {
+            bb.borrow_mut().unwind(t.depth(), false);
+            let v = args.pos.first().cloned().unwrap_or(SValue::None);
+            bb.borrow_mut().replace_here(&v).map(|_| SValue::None)
+        }),
+    );
+    let bb = b.clone();
+    env.insert(
         text::TEXT_PUT.into(),
         SValue::native(text::TEXT_PUT, move |t, args| {
             bb.borrow_mut().unwind(t.depth(), false);

@@ -3,7 +3,7 @@
 use base64::Engine;
 
 use crate::yaml::Value as Y;
-use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
+use crate::ytt::fragment::{Frag, Fragment, plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};
@@ -16,8 +16,19 @@ fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
 }
 
 /// A value as one YAML document, as `yaml.encode` prints it: a document holding None
-/// prints as nothing at all.
+/// prints as nothing at all. A document set prints as ytt prints its output: the
+/// documents that would be printed, `---` between them.
 pub(super) fn yaml_encode(v: &Value) -> SResult<String> {
+    if let Value::Host(h) = v
+        && let Some(Fragment(Frag::DocSet(docs))) = h.as_any().downcast_ref::<Fragment>()
+    {
+        let values: Vec<Y> = docs
+            .iter()
+            .filter(|d| d.printed())
+            .map(|d| d.value.to_value())
+            .collect();
+        return crate::yaml::to_yaml_documents(&values).map_err(|e| SError::new(e.to_string()));
+    }
     let plain = starlark_to_plain(v)?;
     if plain == Y::Null {
         return Ok(String::new());
