@@ -59,9 +59,13 @@ pub struct Lib {
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
-    /// Schema documents overlaid on the library's own schema, in order
-    /// (`library.get(...).with_data_values_schema(...)`).
-    pub extra_schemas: RefCell<Vec<Node>>,
+    /// Schema documents overlaid on the library's own schema, in order: the parent's
+    /// `#@library/ref` schema documents for it, then `with_data_values_schema(...)`.
+    pub extra_schemas: RefCell<Vec<Doc>>,
+    /// `#@library/ref "@name"` schema documents meant for private libraries.
+    pub schema_refs: RefCell<Vec<(String, Doc)>>,
+    /// Indexes in `schema_refs` of the documents a `library.get` took.
+    pub schema_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Parsed YAML files by relative path: each file is parsed once per run although the
     /// values, schema and render stages all look at it.
@@ -123,6 +127,8 @@ impl Lib {
             refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
             extra_schemas: RefCell::new(Vec::new()),
+            schema_refs: RefCell::new(Vec::new()),
+            schema_refs_used: RefCell::new(std::collections::BTreeSet::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),

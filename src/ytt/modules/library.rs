@@ -152,10 +152,27 @@ impl Handle {
             format!("{}/{dir}", parent.name)
         };
         let lib = Lib::new(&lname, files, self.opts, parent.loader.clone());
+        let alias = self.alias.as_deref();
+        // The parent's `#@library/ref` schema documents: those for this library are
+        // overlaid on its schema before the `with_data_values_schema` ones; those for a
+        // library of this one are passed down.
+        for (i, (r, d)) in parent.schema_refs.borrow().iter().enumerate() {
+            match ref_rest(r, name, alias) {
+                Some("") => lib.extra_schemas.borrow_mut().push(d.clone()),
+                Some(rest) => lib
+                    .schema_refs
+                    .borrow_mut()
+                    .push((rest.to_string(), d.clone())),
+                None => continue,
+            }
+            parent.schema_refs_used.borrow_mut().insert(i);
+        }
         lib.extra_schemas
             .borrow_mut()
-            .extend(self.schemas.iter().cloned());
-        let alias = self.alias.as_deref();
+            .extend(self.schemas.iter().map(|n| Doc {
+                value: n.clone(),
+                meta: Default::default(),
+            }));
         let mut refs = Vec::new();
         for (i, (r, d)) in parent.refs.borrow().iter().enumerate() {
             match ref_rest(r, name, alias) {
