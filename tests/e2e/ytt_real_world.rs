@@ -254,3 +254,30 @@ spec:
         "kind: Deployment\nspec:\n  mounts:\n  - name: key\n    path: /etc/private-key/\n"
     );
 }
+
+#[test]
+fn a_data_value_key_that_yaml_reads_as_a_boolean_is_refused_with_its_path() {
+    // `on:` is a YAML 1.1 boolean; ytt 0.48 crashes building `data.values` from it
+    // (struct keys must be strings), so the engine refuses it with a clear error.
+    let values = "#@data/values\n---\nnotify:\n  recipients:\n  - admin\n  on:\n  - any\n";
+    let tpl = "#@ load(\"@ytt:data\", \"data\")\nnotify: #@ data.values.notify\n";
+    let err = render(&[("values.yml", values), ("config.yml", tpl)]).unwrap_err();
+    assert!(
+        err.contains("Expected data value keys to be strings")
+            && err.contains("'notify'")
+            && err.contains("true (boolean)")
+            && err.contains("config.yml:1"),
+        "{err}"
+    );
+    // Quoted, the key is a string and the values render.
+    let quoted = values.replace("  on:", "  \"on\":");
+    assert_eq!(
+        render(&[("values.yml", &quoted), ("config.yml", tpl)]).unwrap(),
+        "notify:\n  recipients:\n  - admin\n  \"on\":\n  - any\n"
+    );
+    // Files that do not load @ytt:data are not concerned.
+    assert_eq!(
+        render(&[("values.yml", values), ("config.yml", "plain: 1\n")]).unwrap(),
+        "plain: 1\n"
+    );
+}

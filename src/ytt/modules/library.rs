@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::ytt::error::Error;
 use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
-use crate::ytt::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
+use crate::ytt::fragment::{Frag, Fragment, check_struct_keys, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
 
@@ -237,6 +237,7 @@ impl HostValue for Handle {
             "data_values" => native("data_values", move |_t, _a| {
                 let lib = h.lib()?;
                 let v = lib.values.borrow().clone();
+                check_struct_keys(&v)?;
                 Ok(plain_to_struct(&v))
             }),
             "export" => native("export", move |_t: &mut Thread, a: &Args| {
