@@ -44,7 +44,6 @@ pub mod starlark;
 pub mod user_values;
 pub mod yaml_docs;
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 pub use error::Error;
@@ -97,35 +96,6 @@ pub fn run(
     run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
-/// ytt refuses `#@library/ref` data values and schema documents that no `library.get`
-/// took, naming the kinds of documents left over and each document.
-fn check_refs_used(lib: &LibRef) -> Result<(), Error> {
-    fn unused(refs: &[(String, node::Doc)], used: &BTreeSet<usize>) -> Vec<String> {
-        refs.iter()
-            .enumerate()
-            .filter(|(i, _)| !used.contains(i))
-            .map(|(_, (r, d))| format!("library '{r}' (document at {})", d.meta.pos))
-            .collect()
-    }
-    let values = unused(&lib.refs.borrow(), &lib.refs_used.borrow());
-    let schemas = unused(&lib.schema_refs.borrow(), &lib.schema_refs_used.borrow());
-    let mut kinds = Vec::new();
-    if !values.is_empty() {
-        kinds.push("data values");
-    }
-    if !schemas.is_empty() {
-        kinds.push("schema");
-    }
-    if kinds.is_empty() {
-        return Ok(());
-    }
-    Err(Error::msg(format!(
-        "Expected all provided library {} documents to be used but found unused: {}",
-        kinds.join(", and "),
-        [values, schemas].concat().join(", ")
-    )))
-}
-
 /// Fills in the text of the template line an error points at, when it is missing.
 fn with_source_line<'a>(e: Error, mut files: impl Iterator<Item = &'a files::InputFile>) -> Error {
     match e {
@@ -173,7 +143,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         return Ok(out);
     }
     let r = render::render(lib)?;
-    check_refs_used(lib)?;
+    lib.check_refs_used()?;
     match &opts.output_files {
         None => {
             let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();

@@ -223,3 +223,27 @@ fn a_library_ref_schema_document_no_library_get_takes_is_an_error() {
         "{err}"
     );
 }
+
+#[test]
+fn a_library_ref_for_a_library_the_named_library_never_gets_is_an_error() {
+    // The document is passed down to `outer`, whose templates never get `inner`: ytt
+    // checks each library's leftover documents when that library is evaluated.
+    let files = [
+        ("_ytt_lib/outer/show.yml", "outer: 1\n"),
+        (
+            "values.yml",
+            "#@library/ref \"@outer@inner\"\n#@data/values\n---\na: 1\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"outer\").eval())\n",
+        ),
+    ];
+    let err = render_args(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        err.contains("Expected all provided library data values documents to be used")
+            && err.contains("'@inner'")
+            && err.contains("values.yml:3"),
+        "{err}"
+    );
+}

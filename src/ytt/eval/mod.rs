@@ -141,6 +141,36 @@ impl Lib {
         parse_yaml(src, name)
     }
 
+    /// ytt refuses `#@library/ref` data values and schema documents that no
+    /// `library.get` of this library took, naming the kinds of documents left over and
+    /// each document (checked once the library is evaluated).
+    pub fn check_refs_used(&self) -> Result<(), Error> {
+        fn unused(refs: &[(String, Doc)], used: &std::collections::BTreeSet<usize>) -> Vec<String> {
+            refs.iter()
+                .enumerate()
+                .filter(|(i, _)| !used.contains(i))
+                .map(|(_, (r, d))| format!("library '{r}' (document at {})", d.meta.pos))
+                .collect()
+        }
+        let values = unused(&self.refs.borrow(), &self.refs_used.borrow());
+        let schemas = unused(&self.schema_refs.borrow(), &self.schema_refs_used.borrow());
+        let mut kinds = Vec::new();
+        if !values.is_empty() {
+            kinds.push("data values");
+        }
+        if !schemas.is_empty() {
+            kinds.push("schema");
+        }
+        if kinds.is_empty() {
+            return Ok(());
+        }
+        Err(Error::msg(format!(
+            "Expected all provided library {} documents to be used but found unused: {}",
+            kinds.join(", and "),
+            [values, schemas].concat().join(", ")
+        )))
+    }
+
     /// Forgets loaded modules (they captured the data values of their time).
     pub fn clear_cache(&self) {
         self.cache.borrow_mut().clear();

@@ -232,6 +232,8 @@ impl HostValue for Handle {
                     .steps
                     .render(&lib)
                     .map_err(|e| SError::new(e.to_string()))?;
+                lib.check_refs_used()
+                    .map_err(|e| SError::new(e.to_string()))?;
                 Ok(Fragment::value(Frag::DocSet(docs)))
             }),
             "data_values" => native("data_values", move |_t, _a| {
