@@ -281,3 +281,22 @@ fn a_data_value_key_that_yaml_reads_as_a_boolean_is_refused_with_its_path() {
         "plain: 1\n"
     );
 }
+
+#[test]
+fn library_get_takes_strict_as_ytt_documents() {
+    let lib = "enabled: yes\n";
+    let call = |kw: &str| {
+        format!(
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\"{kw}).eval())\n"
+        )
+    };
+    let loose = call("");
+    assert_eq!(
+        render(&[("_ytt_lib/app/t.yml", lib), ("config.yml", &loose)]).unwrap(),
+        "enabled: true\n"
+    );
+    // `strict=True` reads the library's YAML as `--strict` does: `yes` is refused.
+    let strict = call(", strict=True");
+    let err = render(&[("_ytt_lib/app/t.yml", lib), ("config.yml", &strict)]).unwrap_err();
+    assert!(err.contains("yes"), "{err}");
+}

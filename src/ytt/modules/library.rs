@@ -1,4 +1,4 @@
-//! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name)` and its
+//! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name, alias=, strict=, ...)` and its
 //! `with_data_values(...)`, `with_data_values_schema(...)`, `eval()`, `export(name)` and
 //! `data_values()`. Computing a library's data values and rendering it are steps of the
 //! run, a layer above the modules: they come in as [`LibrarySteps`].
@@ -317,6 +317,7 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                         "alias?",
                         "ignore_unknown_comments?",
                         "implicit_map_key_overrides?",
+                        "strict?",
                     ],
                 )?;
                 let name = v[0]
@@ -338,6 +339,9 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                 }
                 if let Some(b) = &v[3] {
                     h.opts.implicit_map_key_overrides = b.truth();
+                }
+                if let Some(b) = &v[4] {
+                    h.opts.strict = b.truth();
                 }
                 Ok(Value::Host(Rc::new(h)))
             }),
