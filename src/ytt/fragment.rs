@@ -211,6 +211,38 @@ pub fn plain_to_struct(v: &Value) -> SValue {
     }
 }
 
+/// Checks that every map key in data values `v` is a string, as ytt's `data.values`
+/// struct needs (ytt 0.48 crashes on others, such as `on:` read as a YAML 1.1 boolean).
+pub fn check_struct_keys(v: &Value) -> SResult<()> {
+    fn walk(v: &Value, path: &mut Vec<String>) -> SResult<()> {
+        match v {
+            Value::Map(items) => {
+                for (k, v) in items {
+                    let Value::String(name) = k else {
+                        let at = if path.is_empty() {
+                            "at the top level".to_string()
+                        } else {
+                            format!("under '{}'", path.join("."))
+                        };
+                        return Err(SError::new(format!(
+                            "Expected data value keys to be strings, but key {} ({}) {at} is not (hint: quote the key in the YAML; unquoted on, off, yes, no, y and n are booleans)",
+                            k.to_display_string(),
+                            k.type_name(),
+                        )));
+                    };
+                    path.push(name.clone());
+                    walk(v, path)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            Value::Array(items) => items.iter().try_for_each(|v| walk(v, path)),
+            _ => Ok(()),
+        }
+    }
+    walk(v, &mut Vec::new())
+}
+
 /// A map key as the string used for struct fields.
 pub fn key_string(k: &Value) -> String {
     match k {

@@ -96,26 +96,6 @@ pub fn run(
     run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
-/// ytt refuses `#@library/ref` data values documents that no `library.get` took.
-fn check_refs_used(lib: &LibRef) -> Result<(), Error> {
-    let used = lib.refs_used.borrow();
-    let unused: Vec<String> = lib
-        .refs
-        .borrow()
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !used.contains(i))
-        .map(|(_, (r, d))| format!("library '{r}' (document at {})", d.meta.pos))
-        .collect();
-    if unused.is_empty() {
-        return Ok(());
-    }
-    Err(Error::msg(format!(
-        "Expected all provided library data values documents to be used but found unused: {}",
-        unused.join(", ")
-    )))
-}
-
 /// Fills in the text of the template line an error points at, when it is missing.
 fn with_source_line<'a>(e: Error, mut files: impl Iterator<Item = &'a files::InputFile>) -> Error {
     match e {
@@ -163,7 +143,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         return Ok(out);
     }
     let r = render::render(lib)?;
-    check_refs_used(lib)?;
+    lib.check_refs_used()?;
     match &opts.output_files {
         None => {
             let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();

@@ -3,7 +3,10 @@
 //! @lib:path` for a library, and a library's value order: its own files, the parent's
 //! `#@library/ref` documents, `@lib:` flags (type-checked against the library's
 //! schema), `with_data_values`, then documents marked `after_library_module=True`;
-//! `library.get` from a file in a subdirectory finds the `_ytt_lib` beside it.
+//! `library.get` from a file in a subdirectory finds the `_ytt_lib` beside it; schema
+//! documents marked `#@library/ref` are overlaid on the named library's schema (before
+//! its `with_data_values_schema` ones), passed down by nested paths, and refused when
+//! no `library.get` takes them.
 
 use crate::support::ytt::render as render_args;
 
@@ -114,6 +117,133 @@ fn a_library_ref_no_library_get_takes_is_an_error() {
         err.contains("Expected all provided library data values documents to be used")
             && err.contains("'@missing'")
             && err.contains("ref-values.yml:3"),
+        "{err}"
+    );
+}
+
+const SCHEMA_LIB: [(&str, &str); 2] = [
+    (
+        "_ytt_lib/app/schema.yml",
+        "#@data/values-schema\n---\nname: lib-default\nreplicas: 1\n",
+    ),
+    (
+        "_ytt_lib/app/show.yml",
+        "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+    ),
+];
+
+#[test]
+fn a_library_ref_schema_document_is_overlaid_on_the_library_schema() {
+    let call = "\
+#@ load(\"@ytt:library\", \"library\")
+#@ load(\"@ytt:template\", \"template\")
+#@ def more():
+replicas: 3
+#@overlay/match missing_ok=True
+debug: false
+#@ end
+--- #@ template.replace(library.get(\"app\").with_data_values_schema(more()).eval())
+";
+    let root_schema = "\
+#@data/values-schema
+---
+root_only: true
+#@library/ref \"@app\"
+#@data/values-schema
+---
+#@overlay/match missing_ok=True
+port: 8080
+replicas: 2
+";
+    let values = "#@library/ref \"@app\"\n#@data/values\n---\nname: app1\n";
+    let mut files = SCHEMA_LIB.to_vec();
+    files.extend([
+        ("config.yml", call),
+        ("schema.yml", root_schema),
+        ("values.yml", values),
+        ("root.yml", SHOW),
+    ]);
+    // The root's own schema leaves out the document meant for the library; the
+    // library's schema gets `port`, then `with_data_values_schema` sets the default of
+    // `replicas` last.
+    assert_eq!(
+        render_args(&files, &["-f", "."]).unwrap(),
+        "name: app1\nreplicas: 3\nport: 8080\ndebug: false\n---\nroot_only: true\n"
+    );
+    let wrong = "#@library/ref \"@app\"\n#@data/values\n---\nport: not-a-number\n";
+    files.push(("values2.yml", wrong));
+    let err = render_args(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        err.contains("values2.yml:4") && err.contains("expected: integer (by schema.yml:8)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn library_ref_schema_documents_follow_nested_paths_and_aliases() {
+    let files = [
+        (
+            "_ytt_lib/outer/_ytt_lib/inner/show.yml",
+            "#@ load(\"@ytt:data\", \"data\")\ninner: #@ data.values\n",
+        ),
+        (
+            "_ytt_lib/outer/show.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n#@ load(\"@ytt:data\", \"data\")\nouter: #@ data.values\n--- #@ template.replace(library.get(\"inner\").eval())\n",
+        ),
+        (
+            "schema.yml",
+            "#@library/ref \"@outer@inner\"\n#@data/values-schema\n---\ncolor: red\n#@library/ref \"@~o1\"\n#@data/values-schema\n---\nwho: one\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"outer\", alias=\"o1\").eval())\n",
+        ),
+    ];
+    assert_eq!(
+        render_args(&files, &["-f", ".", "--data-value", "@~o1:who=two"]).unwrap(),
+        "outer:\n  who: two\n---\ninner:\n  color: red\n"
+    );
+}
+
+#[test]
+fn a_library_ref_schema_document_no_library_get_takes_is_an_error() {
+    let mut files = SCHEMA_LIB.to_vec();
+    files.extend([
+        ("config.yml", "top: 1\n"),
+        (
+            "schema.yml",
+            "#@library/ref \"@app\"\n#@data/values-schema\n---\nport: 1\n",
+        ),
+    ]);
+    let err = render_args(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        err.contains("Expected all provided library schema documents to be used")
+            && err.contains("'@app'")
+            && err.contains("schema.yml:3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_library_ref_for_a_library_the_named_library_never_gets_is_an_error() {
+    // The document is passed down to `outer`, whose templates never get `inner`: ytt
+    // checks each library's leftover documents when that library is evaluated.
+    let files = [
+        ("_ytt_lib/outer/show.yml", "outer: 1\n"),
+        (
+            "values.yml",
+            "#@library/ref \"@outer@inner\"\n#@data/values\n---\na: 1\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"outer\").eval())\n",
+        ),
+    ];
+    let err = render_args(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        err.contains("Expected all provided library data values documents to be used")
+            && err.contains("'@inner'")
+            && err.contains("values.yml:3"),
         "{err}"
     );
 }

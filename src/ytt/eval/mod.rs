@@ -59,9 +59,13 @@ pub struct Lib {
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
-    /// Schema documents overlaid on the library's own schema, in order
-    /// (`library.get(...).with_data_values_schema(...)`).
-    pub extra_schemas: RefCell<Vec<Node>>,
+    /// Schema documents overlaid on the library's own schema, in order: the parent's
+    /// `#@library/ref` schema documents for it, then `with_data_values_schema(...)`.
+    pub extra_schemas: RefCell<Vec<Doc>>,
+    /// `#@library/ref "@name"` schema documents meant for private libraries.
+    pub schema_refs: RefCell<Vec<(String, Doc)>>,
+    /// Indexes in `schema_refs` of the documents a `library.get` took.
+    pub schema_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     cache: RefCell<HashMap<String, Module>>,
     /// Parsed YAML files by relative path: each file is parsed once per run although the
     /// values, schema and render stages all look at it.
@@ -123,6 +127,8 @@ impl Lib {
             refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
             extra_schemas: RefCell::new(Vec::new()),
+            schema_refs: RefCell::new(Vec::new()),
+            schema_refs_used: RefCell::new(std::collections::BTreeSet::new()),
             cache: RefCell::new(HashMap::new()),
             parsed: RefCell::new(HashMap::new()),
             prepared: RefCell::new(HashMap::new()),
@@ -133,6 +139,36 @@ impl Lib {
     /// Parses a YAML file of this library (named `name` in positions).
     fn parse_file(&self, src: &str, name: &str) -> Result<DocumentSet, Error> {
         parse_yaml(src, name)
+    }
+
+    /// ytt refuses `#@library/ref` data values and schema documents that no
+    /// `library.get` of this library took, naming the kinds of documents left over and
+    /// each document (checked once the library is evaluated).
+    pub fn check_refs_used(&self) -> Result<(), Error> {
+        fn unused(refs: &[(String, Doc)], used: &std::collections::BTreeSet<usize>) -> Vec<String> {
+            refs.iter()
+                .enumerate()
+                .filter(|(i, _)| !used.contains(i))
+                .map(|(_, (r, d))| format!("library '{r}' (document at {})", d.meta.pos))
+                .collect()
+        }
+        let values = unused(&self.refs.borrow(), &self.refs_used.borrow());
+        let schemas = unused(&self.schema_refs.borrow(), &self.schema_refs_used.borrow());
+        let mut kinds = Vec::new();
+        if !values.is_empty() {
+            kinds.push("data values");
+        }
+        if !schemas.is_empty() {
+            kinds.push("schema");
+        }
+        if kinds.is_empty() {
+            return Ok(());
+        }
+        Err(Error::msg(format!(
+            "Expected all provided library {} documents to be used but found unused: {}",
+            kinds.join(", and "),
+            [values, schemas].concat().join(", ")
+        )))
     }
 
     /// Forgets loaded modules (they captured the data values of their time).

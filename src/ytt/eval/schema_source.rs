@@ -6,7 +6,7 @@ use std::rc::Rc;
 use crate::yaml::DocumentSet;
 use crate::ytt::error::Error;
 use crate::ytt::files::InputFile;
-use crate::ytt::node::{Doc, Node};
+use crate::ytt::node::Doc;
 use crate::ytt::schema::SchemaSource;
 
 use super::{Lib, LibRef, Reuse, eval_yaml_with};
@@ -28,8 +28,12 @@ impl SchemaSource for LibRef {
         eval_yaml_with(self, f, Reuse::Keep).map(|ev| ev.docs)
     }
 
-    fn extra_schemas(&self) -> Vec<Node> {
+    fn extra_schemas(&self) -> Vec<Doc> {
         self.extra_schemas.borrow().clone()
+    }
+
+    fn keep_schema_ref(&self, path: String, doc: Doc) {
+        self.schema_refs.borrow_mut().push((path, doc));
     }
 
     fn validation_disabled(&self) -> bool {

@@ -2,19 +2,24 @@
 //! of the current library.
 
 use crate::ytt::eval::LibRef;
-use crate::ytt::fragment::plain_to_struct;
+use crate::ytt::fragment::{check_struct_keys, plain_to_struct};
 use crate::ytt::starlark::{Error as SError, Module, Value};
 
 use super::{SResult, native};
 
-pub fn module(lib: &LibRef) -> Module {
+/// The module, or an error when the data values cannot be a struct (a key that is not a
+/// string).
+pub fn module(lib: &LibRef) -> SResult<Module> {
     let values = match &*lib.values.borrow() {
         crate::yaml::Value::Null => plain_to_struct(&crate::yaml::Value::Map(vec![])),
-        v => plain_to_struct(v),
+        v => {
+            check_struct_keys(v)?;
+            plain_to_struct(v)
+        }
     };
     let l1 = lib.clone();
     let l2 = lib.clone();
-    super::module(
+    Ok(super::module(
         "@ytt:data",
         vec![
             ("values", values),
@@ -41,7 +46,7 @@ pub fn module(lib: &LibRef) -> Module {
                 }),
             ),
         ],
-    )
+    ))
 }
 
 fn read(lib: &LibRef, path: &str) -> SResult<Value> {

@@ -1,4 +1,4 @@
-//! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name)` and its
+//! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name, alias=, strict=, ...)` and its
 //! `with_data_values(...)`, `with_data_values_schema(...)`, `eval()`, `export(name)` and
 //! `data_values()`. Computing a library's data values and rendering it are steps of the
 //! run, a layer above the modules: they come in as [`LibrarySteps`].
@@ -9,7 +9,7 @@ use std::rc::Rc;
 use crate::ytt::error::Error;
 use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
-use crate::ytt::fragment::{Frag, Fragment, plain_to_struct, starlark_to_node};
+use crate::ytt::fragment::{Frag, Fragment, check_struct_keys, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
 
@@ -152,10 +152,27 @@ impl Handle {
             format!("{}/{dir}", parent.name)
         };
         let lib = Lib::new(&lname, files, self.opts, parent.loader.clone());
+        let alias = self.alias.as_deref();
+        // The parent's `#@library/ref` schema documents: those for this library are
+        // overlaid on its schema before the `with_data_values_schema` ones; those for a
+        // library of this one are passed down.
+        for (i, (r, d)) in parent.schema_refs.borrow().iter().enumerate() {
+            match ref_rest(r, name, alias) {
+                Some("") => lib.extra_schemas.borrow_mut().push(d.clone()),
+                Some(rest) => lib
+                    .schema_refs
+                    .borrow_mut()
+                    .push((rest.to_string(), d.clone())),
+                None => continue,
+            }
+            parent.schema_refs_used.borrow_mut().insert(i);
+        }
         lib.extra_schemas
             .borrow_mut()
-            .extend(self.schemas.iter().cloned());
-        let alias = self.alias.as_deref();
+            .extend(self.schemas.iter().map(|n| Doc {
+                value: n.clone(),
+                meta: Default::default(),
+            }));
         let mut refs = Vec::new();
         for (i, (r, d)) in parent.refs.borrow().iter().enumerate() {
             match ref_rest(r, name, alias) {
@@ -215,11 +232,14 @@ impl HostValue for Handle {
                     .steps
                     .render(&lib)
                     .map_err(|e| SError::new(e.to_string()))?;
+                lib.check_refs_used()
+                    .map_err(|e| SError::new(e.to_string()))?;
                 Ok(Fragment::value(Frag::DocSet(docs)))
             }),
             "data_values" => native("data_values", move |_t, _a| {
                 let lib = h.lib()?;
                 let v = lib.values.borrow().clone();
+                check_struct_keys(&v)?;
                 Ok(plain_to_struct(&v))
             }),
             "export" => native("export", move |_t: &mut Thread, a: &Args| {
@@ -297,6 +317,7 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                         "alias?",
                         "ignore_unknown_comments?",
                         "implicit_map_key_overrides?",
+                        "strict?",
                     ],
                 )?;
                 let name = v[0]
@@ -318,6 +339,9 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                 }
                 if let Some(b) = &v[3] {
                     h.opts.implicit_map_key_overrides = b.truth();
+                }
+                if let Some(b) = &v[4] {
+                    h.opts.strict = b.truth();
                 }
                 Ok(Value::Host(Rc::new(h)))
             }),

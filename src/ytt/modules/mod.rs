@@ -81,7 +81,7 @@ fn load(
 ) -> SResult<Module> {
     if let Some(m) = name.strip_prefix("@ytt:") {
         return Ok(match m {
-            "data" => data::module(lib),
+            "data" => data::module(lib)?,
             "template" => misc::template_module(),
             "struct" => misc::struct_module(),
             "yaml" => codecs::yaml_module(),

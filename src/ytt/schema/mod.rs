@@ -3,7 +3,8 @@
 //! validations, and the OpenAPI v3 export (`--data-values-schema-inspect -o openapi-v3`).
 //!
 //! * [`load_schema`] evaluates a library's schema documents in file order, merges later
-//!   ones into the first as overlays, and builds the root [`types::Type`].
+//!   ones into the first as overlays (then those its parent gave it), and builds the root
+//!   [`types::Type`]; documents marked `#@library/ref` are kept for the library they name.
 //! * [`values::ValuesChecker`] is what the data values pipeline calls.
 //! * [`openapi`] prints the export like ytt 0.48 (optionally with validation keywords).
 //! * [`source::SchemaSource`] is how the schema reads its library (files, parsed YAML,
@@ -64,15 +65,18 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
             .eval_schema_file(&f)
             .map_err(|e| e.context(&format!("Templating file '{name}'")))?;
         for d in docs {
-            if d.meta.has(SCHEMA_ANN) && d.meta.has("library/ref") {
-                return Err(Error::at(
-                    "Schema documents for private libraries (@library/ref) are not supported; put the schema in the library itself",
-                    Position {
-                        file: name.clone(),
-                        line: d.meta.pos.line,
-                        text: None,
-                    },
-                ));
+            if d.meta.has(SCHEMA_ANN)
+                && let Some(r) = d.meta.ann("library/ref")
+            {
+                // Meant for a private library: `library.get` overlays it on that
+                // library's schema.
+                let path = r
+                    .args
+                    .first()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default();
+                lib.keep_schema_ref(path, d);
+                continue;
             }
             if !d.meta.has(SCHEMA_ANN) {
                 if d.value.is_empty_doc() {
@@ -87,46 +91,38 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
                     },
                 ));
             }
-            match &mut merged {
-                None => merged = Some(d),
-                Some(base) => {
-                    let mut thread = Thread::new();
-                    let mut o = Overlay {
-                        thread: &mut thread,
-                    };
-                    o.merge_node(
-                        &mut base.value,
-                        &d.value,
-                        &Defaults::of_node(&d.meta, &Defaults::default()),
-                    )
-                    .map_err(|e| e.context("Overlaying data values schema"))?;
-                }
-            }
+            merge_schema_doc(&mut merged, d)?;
         }
     }
-    for extra in lib.extra_schemas().iter() {
-        match &mut merged {
-            None => {
-                merged = Some(Doc {
-                    value: extra.clone(),
-                    meta: Default::default(),
-                })
-            }
-            Some(base) => {
-                let mut thread = Thread::new();
-                let mut o = Overlay {
-                    thread: &mut thread,
-                };
-                o.merge_node(&mut base.value, extra, &Defaults::default())
-                    .map_err(|e| e.context("Overlaying data values schema"))?;
-            }
-        }
+    for extra in lib.extra_schemas() {
+        merge_schema_doc(&mut merged, extra)?;
     }
     let Some(doc) = merged else {
         return Ok((None, sources));
     };
     let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
     Ok((Some(ty), sources))
+}
+
+/// Overlays schema document `d` on the schema merged so far (or starts it), with the
+/// overlay defaults of `d`'s annotations, as ytt merges schema documents.
+fn merge_schema_doc(merged: &mut Option<Doc>, d: Doc) -> Result<(), Error> {
+    match merged {
+        None => *merged = Some(d),
+        Some(base) => {
+            let mut thread = Thread::new();
+            let mut o = Overlay {
+                thread: &mut thread,
+            };
+            o.merge_node(
+                &mut base.value,
+                &d.value,
+                &Defaults::of_node(&d.meta, &Defaults::default()),
+            )
+            .map_err(|e| e.context("Overlaying data values schema"))?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::yaml::DocumentSet;
 use crate::ytt::error::Error;
 use crate::ytt::files::InputFile;
-use crate::ytt::node::{Doc, Node};
+use crate::ytt::node::Doc;
 
 /// A library as the values schema sees it.
 pub trait SchemaSource {
@@ -22,9 +22,12 @@ pub trait SchemaSource {
     /// Evaluates template `f` and returns its documents. The file is evaluated again for
     /// the output, so what parsing and compiling made is kept for that evaluation.
     fn eval_schema_file(&self, f: &InputFile) -> Result<Vec<Doc>, Error>;
-    /// Schema documents overlaid on the library's own schema, in order
-    /// (`library.get(...).with_data_values_schema(...)`).
-    fn extra_schemas(&self) -> Vec<Node>;
+    /// Schema documents overlaid on the library's own schema, in order (the parent's
+    /// `#@library/ref` documents for it, then `with_data_values_schema(...)`).
+    fn extra_schemas(&self) -> Vec<Doc>;
+    /// Keeps schema document `doc`, annotated `#@library/ref` with `path`, for the
+    /// private library that path names (it is not part of this library's schema).
+    fn keep_schema_ref(&self, path: String, doc: Doc);
     /// `--dangerous-data-values-disable-validation`.
     fn validation_disabled(&self) -> bool;
 }
