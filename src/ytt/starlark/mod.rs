@@ -96,6 +96,8 @@ mod tests_grammar;
 mod tests_lib;
 #[cfg(test)]
 mod tests_limits;
+#[cfg(test)]
+mod tests_spec;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
 pub use eval::{Env, LoaderFn, Module, Thread, resolve_names};

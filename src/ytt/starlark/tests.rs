@@ -310,11 +310,11 @@ fn argument_errors() {
     );
     assert_eq!(
         err("def f(a):\n  return a\nend\nv = f(b=1)"),
-        "function f got an unexpected keyword argument b"
+        "function f got an unexpected keyword argument \"b\""
     );
     assert_eq!(
         err("def f(a):\n  return a\nend\nv = f(1, a=1)"),
-        "function f got multiple values for parameter a"
+        "function f got multiple values for parameter \"a\""
     );
     assert_eq!(
         err("def f(a, *, k):\n  return a\nend\nv = f(1)"),
