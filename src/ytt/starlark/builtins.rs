@@ -343,10 +343,10 @@ fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
     let mut prefix = 0;
     if s.len() > 1 && s.starts_with('0') {
         if s.len() > 2 {
-            prefix = match &s[1..2] {
-                "o" | "O" => 8,
-                "x" | "X" => 16,
-                "b" | "B" => 2,
+            prefix = match s.as_bytes()[1] {
+                b'o' | b'O' => 8,
+                b'x' | b'X' => 16,
+                b'b' | b'B' => 2,
                 _ => 0,
             };
             if prefix != 0 {
@@ -357,7 +357,7 @@ fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
             return if s[1..].chars().all(|c| c == '0') {
                 Ok(0)
             } else {
-                Err(invalid(10))
+                Err(invalid(0))
             };
         }
         if base != 0 && prefix != 0 && prefix != base {

@@ -411,7 +411,7 @@ fn builtins_misc() {
     );
     assert_eq!(
         err("x = int(\"0755\", 0)"),
-        "int: invalid literal with base 10: 0755"
+        "int: invalid literal with base 0: 0755"
     );
     assert_eq!(
         err("x = float(\"abc\")"),

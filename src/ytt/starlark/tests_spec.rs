@@ -18,3 +18,13 @@ fn call_errors_quote_keyword_names() {
         "function f got multiple values for parameter \"a\""
     );
 }
+
+#[test]
+fn int_of_string_with_non_ascii_after_zero() {
+    assert_eq!(err("v = int(\"0é\")"), "int: invalid literal with base 10: 0é");
+    assert_eq!(err("v = int(\"0é\", 16)"), "int: invalid literal with base 16: 0é");
+    // With base 0 a leading zero must be followed by zeros only; the error names base 0.
+    assert_eq!(err("v = int(\"017\", 0)"), "int: invalid literal with base 0: 017");
+    assert_eq!(err("v = int(\"0b\", 0)"), "int: invalid literal with base 0: 0b");
+    check(&[("int(\"000\", 0)", "0"), ("int(\"-0x1f\", 0)", "-31")]);
+}
