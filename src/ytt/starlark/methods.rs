@@ -168,7 +168,7 @@ fn list_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
         if n == 0 {
             bail!("{name}: index {orig} out of range: empty list");
         }
-        bail!("{name}: index {orig} out of range [{}:{}]", -n, n - 1);
+        bail!("{name}: list index {orig} out of range [{}:{}]", -n, n - 1);
     }
     l.check_mutable("pop from").map_err(|e| named(name, e))?;
     Ok(l.items.borrow_mut().remove(i as usize))

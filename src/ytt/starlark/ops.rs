@@ -324,7 +324,11 @@ fn seq_index(type_name: &str, i: &Value, n: usize) -> Result<usize> {
         if n == 0 {
             bail!("index {orig} out of range: empty {type_name}");
         }
-        bail!("index {orig} out of range [{}:{}]", -(n as i128), n - 1);
+        bail!(
+            "{type_name} index {orig} out of range [{}:{}]",
+            -(n as i128),
+            n - 1
+        );
     }
     Ok(k as usize)
 }

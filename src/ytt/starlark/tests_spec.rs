@@ -28,3 +28,13 @@ fn int_of_string_with_non_ascii_after_zero() {
     assert_eq!(err("v = int(\"0b\", 0)"), "int: invalid literal with base 0: 0b");
     check(&[("int(\"000\", 0)", "0"), ("int(\"-0x1f\", 0)", "-31")]);
 }
+
+#[test]
+fn index_out_of_range_names_the_type() {
+    assert_eq!(err("x = \"abc\"[-4]"), "string index -4 out of range [-3:2]");
+    assert_eq!(err("x = [1, 2]\nx[5] = 1"), "list index 5 out of range [-2:1]");
+    assert_eq!(err("x = (1,)[1]"), "tuple index 1 out of range [-1:0]");
+    assert_eq!(err("x = range(3)[3]"), "range index 3 out of range [-3:2]");
+    assert_eq!(err("x = [1].pop(5)"), "pop: list index 5 out of range [-1:0]");
+    assert_eq!(err("x = [][0]"), "index 0 out of range: empty list");
+}
