@@ -38,3 +38,28 @@ fn index_out_of_range_names_the_type() {
     assert_eq!(err("x = [1].pop(5)"), "pop: list index 5 out of range [-1:0]");
     assert_eq!(err("x = [][0]"), "index 0 out of range: empty list");
 }
+
+#[test]
+fn string_case_methods_follow_go_unicode() {
+    check(&[
+        // title() and capitalize() use the titlecase mapping, as Go's unicode.ToTitle.
+        ("\"ǆemal\".title()", "\"ǅemal\""),
+        ("\"ǆA\".capitalize()", "\"ǅa\""),
+        ("\"ᾳ x\".title()", "\"ᾼ X\""),
+        ("\"ᾳ\".upper()", "\"ᾼ\""),
+        ("\"İ\".lower()", "\"i\""),
+        // istitle(): titlecase letters open a word; a non-ASCII uppercase letter never passes.
+        ("\"ǅa\".istitle()", "True"),
+        ("\"Élan\".istitle()", "False"),
+        ("\"Hello World\".istitle()", "True"),
+        // Cased means having another case form: ligatures such as "ﬃ" are not.
+        ("\"ﬃ\".islower()", "False"),
+        ("\"ß\".islower()", "True"),
+        // isdigit() is category Nd only; isalpha() takes letters, not letter-like numbers.
+        ("\"١٢\".isdigit()", "True"),
+        ("\"²\".isdigit()", "False"),
+        ("\"½\".isalnum()", "False"),
+        ("\"Ⅻ\".isalpha()", "False"),
+        ("\"é1\".isalnum()", "True"),
+    ]);
+}
