@@ -101,8 +101,11 @@ fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
     if i < 0 {
         bail!("chr: Unicode code point {i} out of range (<0)");
     }
+    // Go's string(rune) turns a surrogate half into U+FFFD.
+    let surrogate = (0xD800..=0xDFFF).contains(&i);
     match u32::try_from(i).ok().and_then(char::from_u32) {
         Some(c) => Ok(Value::Str(c.to_string().into())),
+        None if surrogate => Ok(Value::str("\u{FFFD}")),
         None => bail!("chr: Unicode code point U+{i:X} out of range (>0x10FFFF)"),
     }
 }

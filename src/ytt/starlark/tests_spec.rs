@@ -63,3 +63,25 @@ fn string_case_methods_follow_go_unicode() {
         ("\"é1\".isalnum()", "True"),
     ]);
 }
+
+#[test]
+fn repr_escapes_what_go_does_not_print() {
+    check(&[
+        ("chr(0x200b)", "\"\\u200b\""),
+        ("chr(0xfeff)", "\"\\ufeff\""),
+        ("chr(0xa0)", "\"\\u00a0\""),
+        ("chr(0x3000)", "\"\\u3000\""),
+        ("chr(0x2028)", "\"\\u2028\""),
+        ("chr(0xad)", "\"\\u00ad\""),
+        ("chr(0xe000)", "\"\\ue000\""),
+        ("chr(0x10ffff)", "\"\\U0010ffff\""),
+        ("chr(0xffff)", "\"\\uffff\""),
+        ("chr(0x85)", "\"\\u0085\""),
+        ("chr(0x1b)", "\"\\x1b\""),
+        // Printable: letters, marks, symbols and the ASCII space.
+        ("\"a \" + chr(0x301) + chr(0x1F600) + chr(0xe9)", "\"a \u{301}\u{1F600}é\""),
+        ("[chr(0x200b)]", "[\"\\u200b\"]"),
+        // A surrogate half becomes U+FFFD, as Go's string(rune) does.
+        ("chr(0xd800)", "\"\u{FFFD}\""),
+    ]);
+}
