@@ -3,6 +3,7 @@
 //! int len list max min ord print range repr reversed set sorted str tuple type zip`).
 //! There is no `abs`, as in ytt.
 
+use super::bigint::BigInt;
 use super::fast_hash::FastMap;
 use std::rc::Rc;
 
@@ -226,6 +227,7 @@ fn float(_: &mut Thread, a: &Args) -> Result<Value> {
         None => 0.0,
         Some(Value::Bool(b)) => *b as i64 as f64,
         Some(Value::Int(i)) => *i as f64,
+        Some(Value::BigInt(b)) => b.to_f64(),
         Some(Value::Float(f)) => *f,
         Some(Value::Str(s)) => parse_go_float(s).ok_or_else(|| {
             Error::new(format!(
@@ -307,14 +309,14 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
             Some(Value::Int(b)) if *b == 0 || (2..=36).contains(b) => *b as u32,
             Some(_) => bail!("int: base must be an integer >= 2 && <= 36"),
         };
-        return parse_int(s, base).map(Value::Int);
+        return parse_int(s, base);
     }
     if v[1].is_some() {
         bail!("int: can't convert non-string with explicit base");
     }
     match x {
         Value::Bool(b) => Ok(Value::Int(b as i128)),
-        Value::Int(_) => Ok(x),
+        Value::Int(_) | Value::BigInt(_) => Ok(x),
         Value::Float(f) => {
             if !f.is_finite() {
                 bail!(
@@ -324,7 +326,7 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
             }
             let t = f.trunc();
             if t.abs() >= 1.7e38 {
-                bail!("int: float {} out of range", super::format::float_str(f));
+                return Ok(Value::from_bigint(BigInt::from_f64(t)));
             }
             Ok(Value::Int(t as i128))
         }
@@ -333,7 +335,7 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 /// starlark-go's `int(string, base)` rules (sign, 0x/0o/0b prefixes, base 0).
-fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
+fn parse_int(orig: &str, mut base: u32) -> Result<Value> {
     let invalid = |b: u32| Error::new(format!("int: invalid literal with base {b}: {orig}"));
     let mut s = orig;
     let mut neg = false;
@@ -358,7 +360,7 @@ fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
         }
         if prefix == 0 && base == 0 {
             return if s[1..].chars().all(|c| c == '0') {
-                Ok(0)
+                Ok(Value::Int(0))
             } else {
                 Err(invalid(0))
             };
@@ -373,8 +375,16 @@ fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
     if s.is_empty() || s.starts_with(['+', '-']) {
         return Err(invalid(base));
     }
-    let n = i128::from_str_radix(s, base).map_err(|_| invalid(base))?;
-    Ok(if neg { -n } else { n })
+    // Like Go's big.Int.SetString: digits only (no sign, no underscores), any length.
+    if !s.chars().all(|c| c.is_digit(base)) {
+        return Err(invalid(base));
+    }
+    match i128::from_str_radix(s, base) {
+        Ok(n) => Ok(Value::Int(if neg { -n } else { n })),
+        Err(_) => BigInt::parse_digits(s, base, neg)
+            .map(Value::from_bigint)
+            .ok_or_else(|| invalid(base)),
+    }
 }
 
 fn len(_: &mut Thread, a: &Args) -> Result<Value> {

@@ -58,6 +58,9 @@ fn write_value(out: &mut String, v: &Value, path: &mut Vec<usize>) {
         Value::Int(i) => {
             let _ = write!(out, "{i}");
         }
+        Value::BigInt(b) => {
+            let _ = write!(out, "{b}");
+        }
         Value::Float(f) => out.push_str(&float_str(*f)),
         Value::Str(s) => out.push_str(&quote(s)),
         Value::List(l) => {
@@ -379,6 +382,22 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
         match c {
             's' => out.push_str(&to_str(&arg)),
             'r' => out.push_str(&repr(&arg)),
+            'd' | 'i' | 'o' | 'x' | 'X'
+                if matches!(arg, Value::BigInt(_))
+                    || matches!(arg, Value::Float(f) if f.is_finite() && f.abs() >= 1e38) =>
+            {
+                let b = match &arg {
+                    Value::Float(f) => super::bigint::BigInt::from_f64(*f),
+                    other => other.as_bigint().unwrap_or_default(),
+                };
+                let digits = match c {
+                    'o' => b.to_radix(8),
+                    'x' => b.to_radix(16),
+                    'X' => b.to_radix(16).to_uppercase(),
+                    _ => b.to_radix(10),
+                };
+                out.push_str(&digits);
+            }
             'd' | 'i' | 'o' | 'x' | 'X' => {
                 let n = match &arg {
                     Value::Int(n) => *n,
@@ -402,6 +421,7 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                 let f = match &arg {
                     Value::Float(f) => *f,
                     Value::Int(n) => *n as f64,
+                    Value::BigInt(b) => b.to_f64(),
                     v => bail!("%{c} format requires float, not {}", v.type_name()),
                 };
                 let prec = if c.eq_ignore_ascii_case(&'g') {

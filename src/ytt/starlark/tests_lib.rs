@@ -236,7 +236,10 @@ fn list_operations() {
             "[\"append\", \"clear\", \"extend\", \"index\", \"insert\", \"pop\", \"remove\"]",
         ),
     ]);
-    assert_eq!(err("x = [1, 2]\ny = x[5]"), "list index 5 out of range [-2:1]");
+    assert_eq!(
+        err("x = [1, 2]\ny = x[5]"),
+        "list index 5 out of range [-2:1]"
+    );
     assert_eq!(err("x = []\ny = x[0]"), "index 0 out of range: empty list");
     assert_eq!(err("x = [1]\nx.remove(2)"), "remove: element not found");
     assert_eq!(err("x = [1]\nx.index(2)"), "index: value not in list");

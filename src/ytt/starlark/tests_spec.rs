@@ -21,21 +21,42 @@ fn call_errors_quote_keyword_names() {
 
 #[test]
 fn int_of_string_with_non_ascii_after_zero() {
-    assert_eq!(err("v = int(\"0é\")"), "int: invalid literal with base 10: 0é");
-    assert_eq!(err("v = int(\"0é\", 16)"), "int: invalid literal with base 16: 0é");
+    assert_eq!(
+        err("v = int(\"0é\")"),
+        "int: invalid literal with base 10: 0é"
+    );
+    assert_eq!(
+        err("v = int(\"0é\", 16)"),
+        "int: invalid literal with base 16: 0é"
+    );
     // With base 0 a leading zero must be followed by zeros only; the error names base 0.
-    assert_eq!(err("v = int(\"017\", 0)"), "int: invalid literal with base 0: 017");
-    assert_eq!(err("v = int(\"0b\", 0)"), "int: invalid literal with base 0: 0b");
+    assert_eq!(
+        err("v = int(\"017\", 0)"),
+        "int: invalid literal with base 0: 017"
+    );
+    assert_eq!(
+        err("v = int(\"0b\", 0)"),
+        "int: invalid literal with base 0: 0b"
+    );
     check(&[("int(\"000\", 0)", "0"), ("int(\"-0x1f\", 0)", "-31")]);
 }
 
 #[test]
 fn index_out_of_range_names_the_type() {
-    assert_eq!(err("x = \"abc\"[-4]"), "string index -4 out of range [-3:2]");
-    assert_eq!(err("x = [1, 2]\nx[5] = 1"), "list index 5 out of range [-2:1]");
+    assert_eq!(
+        err("x = \"abc\"[-4]"),
+        "string index -4 out of range [-3:2]"
+    );
+    assert_eq!(
+        err("x = [1, 2]\nx[5] = 1"),
+        "list index 5 out of range [-2:1]"
+    );
     assert_eq!(err("x = (1,)[1]"), "tuple index 1 out of range [-1:0]");
     assert_eq!(err("x = range(3)[3]"), "range index 3 out of range [-3:2]");
-    assert_eq!(err("x = [1].pop(5)"), "pop: list index 5 out of range [-1:0]");
+    assert_eq!(
+        err("x = [1].pop(5)"),
+        "pop: list index 5 out of range [-1:0]"
+    );
     assert_eq!(err("x = [][0]"), "index 0 out of range: empty list");
 }
 
@@ -79,9 +100,76 @@ fn repr_escapes_what_go_does_not_print() {
         ("chr(0x85)", "\"\\u0085\""),
         ("chr(0x1b)", "\"\\x1b\""),
         // Printable: letters, marks, symbols and the ASCII space.
-        ("\"a \" + chr(0x301) + chr(0x1F600) + chr(0xe9)", "\"a \u{301}\u{1F600}é\""),
+        (
+            "\"a \" + chr(0x301) + chr(0x1F600) + chr(0xe9)",
+            "\"a \u{301}\u{1F600}é\"",
+        ),
         ("[chr(0x200b)]", "[\"\\u200b\"]"),
         // A surrogate half becomes U+FFFD, as Go's string(rune) does.
         ("chr(0xd800)", "\"\u{FFFD}\""),
     ]);
+}
+
+#[test]
+fn ints_have_arbitrary_precision() {
+    check(&[
+        (
+            "100000000000000000000 * 100000000000000000000",
+            "10000000000000000000000000000000000000000",
+        ),
+        (
+            "1 << 200",
+            "1606938044258990275541962092341162602522202993782792835301376",
+        ),
+        ("(1 << 200) >> 195", "32"),
+        ("-(1 << 200) % 1000", "624"),
+        ("(1 << 200) // -(1 << 199)", "-2"),
+        ("(1 << 130) - (1 << 130) == 0", "True"),
+        ("type(1 << 130)", "\"int\""),
+        ("~(1 << 130)", "-1361129467683753853853498429727072845825"),
+        ("(1 << 130) | 1", "1361129467683753853853498429727072845825"),
+        ("(-(1 << 130)) & 0xff", "0"),
+        ("(-(1 << 130) + 5) & 0xff", "5"),
+        (
+            "sorted([1 << 130, 1, -(1 << 140)])[0] < -(1 << 139)",
+            "True",
+        ),
+        ("{1 << 130: 1}[1 << 130]", "1"),
+        ("(1 << 130) > 1.5", "True"),
+        ("float(1 << 200)", "1.60694e+60"),
+        (
+            "int(1e50)",
+            "100000000000000007629769841091887003294964970946560",
+        ),
+        (
+            "int(\"-\" + \"f\" * 40, 16)",
+            "-1461501637330902918203684832716283019655932542975",
+        ),
+        (
+            "12345678901234567890123456789012345678901234567890 + 1",
+            "12345678901234567890123456789012345678901234567891",
+        ),
+        (
+            "0x1000000000000000000000000000000000000",
+            "22300745198530623141535718272648361505980416",
+        ),
+        (
+            "\"%d %x\" % (1 << 130, 1 << 130)",
+            "\"1361129467683753853853498429727072845824 400000000000000000000000000000000\"",
+        ),
+        (
+            "-170141183460469231731687303715884105728 - 1",
+            "-170141183460469231731687303715884105729",
+        ),
+        (
+            "-(-170141183460469231731687303715884105728)",
+            "170141183460469231731687303715884105728",
+        ),
+    ]);
+    assert_eq!(err("x = 1 << 512"), "shift count too large: 512");
+    assert_eq!(err("x = (1 << 200) // 0"), "floored division by zero");
+    assert_eq!(
+        err("x = [1][1 << 130]"),
+        "list index: 1361129467683753853853498429727072845824 out of range"
+    );
 }
