@@ -66,6 +66,18 @@ fn build() -> FastMap<String, Value> {
     m
 }
 
+/// The single argument of `float`-like builtins that check their arguments by hand in
+/// starlark-go: "NAME does not accept keyword arguments", then `count_error(n)`.
+fn exactly_one(fname: &str, a: &Args, count_error: impl Fn(usize) -> String) -> Result<Value> {
+    if !a.kwargs.is_empty() {
+        bail!("{fname} does not accept keyword arguments");
+    }
+    if a.pos.len() != 1 {
+        bail!("{}", count_error(a.pos.len()));
+    }
+    Ok(a.pos[0].clone())
+}
+
 fn one(fname: &str, a: &Args) -> Result<Value> {
     Ok(a.positional(fname, 1, 1)?.remove(0).expect("required"))
 }
@@ -95,7 +107,7 @@ fn bool_(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("chr", a)?;
+    let v = exactly_one("chr", a, |n| format!("chr: got {n} arguments, want 1"))?;
     let Value::Int(i) = v else {
         bail!("chr: got {}, want int", v.type_name())
     };
@@ -164,7 +176,7 @@ fn dict(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn dir(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("dir", a)?;
+    let v = exactly_one("dir", a, |n| format!("dir: got {n} arguments, want 1"))?;
     Ok(Value::list(
         attr_names(&v)
             .into_iter()
@@ -174,11 +186,11 @@ fn dir(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn enumerate(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = a.unpack("enumerate", &["iterable", "start?"])?;
+    let v = a.positional("enumerate", 1, 2)?;
     let start = match &v[1] {
         Some(Value::Int(i)) => *i,
         Some(o) => bail!(
-            "enumerate: for parameter start: got {}, want int",
+            "enumerate: for parameter 2: got {}, want int",
             o.type_name()
         ),
         None => 0,
@@ -222,8 +234,13 @@ fn print(t: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn float(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = a.positional("float", 0, 1)?;
-    Ok(Value::Float(match &v[0] {
+    if !a.kwargs.is_empty() {
+        bail!("float does not accept keyword arguments");
+    }
+    if a.pos.len() > 1 {
+        bail!("float got {} arguments, wants 1", a.pos.len());
+    }
+    Ok(Value::Float(match &a.pos.first() {
         None => 0.0,
         Some(Value::Bool(b)) => *b as i64 as f64,
         Some(Value::Int(i)) => *i as f64,
@@ -459,7 +476,7 @@ fn min(t: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn ord(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("ord", a)?;
+    let v = exactly_one("ord", a, |n| format!("ord: got {n} arguments, want 1"))?;
     let Value::Str(s) = &v else {
         bail!("ord: got {}, want string", v.type_name())
     };
@@ -551,7 +568,9 @@ fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn str_(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("str", a)?;
+    let v = exactly_one("str", a, |n| {
+        format!("str: got {n} arguments, want exactly 1")
+    })?;
     Ok(match v {
         Value::Str(_) => v,
         other => Value::Str(to_str(&other).into()),
@@ -559,7 +578,10 @@ fn str_(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn type_(_: &mut Thread, a: &Args) -> Result<Value> {
-    Ok(Value::Str(one("type", a)?.type_name().into()))
+    let v = exactly_one("type", a, |n| {
+        format!("type: got {n} arguments, want exactly 1")
+    })?;
+    Ok(Value::Str(v.type_name().into()))
 }
 
 fn zip(_: &mut Thread, a: &Args) -> Result<Value> {

@@ -173,3 +173,34 @@ fn ints_have_arbitrary_precision() {
         "list index: 1361129467683753853853498429727072845824 out of range"
     );
 }
+
+#[test]
+fn hand_checked_builtin_arguments() {
+    assert_eq!(err("x = float(1, 2)"), "float got 2 arguments, wants 1");
+    assert_eq!(
+        err("x = float(x=1)"),
+        "float does not accept keyword arguments"
+    );
+    assert_eq!(err("x = str()"), "str: got 0 arguments, want exactly 1");
+    assert_eq!(err("x = str(x=1)"), "str does not accept keyword arguments");
+    assert_eq!(
+        err("x = type(1, 2)"),
+        "type: got 2 arguments, want exactly 1"
+    );
+    assert_eq!(err("x = chr()"), "chr: got 0 arguments, want 1");
+    assert_eq!(
+        err("x = ord(x=\"a\")"),
+        "ord does not accept keyword arguments"
+    );
+    assert_eq!(err("x = dir(1, 2)"), "dir: got 2 arguments, want 1");
+    // enumerate takes its arguments by position only.
+    assert_eq!(
+        err("x = enumerate([1], start=1)"),
+        "enumerate: unexpected keyword arguments"
+    );
+    assert_eq!(
+        err("x = enumerate()"),
+        "enumerate: got 0 arguments, want at least 1"
+    );
+    check(&[("enumerate([\"a\"], 3)", "[(3, \"a\")]"), ("float()", "0")]);
+}
