@@ -197,6 +197,21 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         },
         BinOp::BitXor => match (x, y) {
             (Int(a), Int(b)) => Some(Int(a ^ b)),
+            (Set(a), Set(b)) => {
+                // Symmetric difference: the left set's own elements, then the right's.
+                let out = super::value::Set::default();
+                for v in a.items() {
+                    if b.map.borrow().get(&v)?.is_none() {
+                        out.insert(v)?;
+                    }
+                }
+                for v in b.items() {
+                    if a.map.borrow().get(&v)?.is_none() {
+                        out.insert(v)?;
+                    }
+                }
+                Some(Set(Rc::new(out)))
+            }
             _ => Option::None,
         },
         BinOp::Shl | BinOp::Shr => match (x, y) {

@@ -204,3 +204,13 @@ fn hand_checked_builtin_arguments() {
     );
     check(&[("enumerate([\"a\"], 3)", "[(3, \"a\")]"), ("float()", "0")]);
 }
+
+#[test]
+fn set_symmetric_difference() {
+    check(&[
+        ("set([1, 2]) ^ set([2, 3])", "set([1, 3])"),
+        ("set([3, 1, 2]) ^ set([4, 1])", "set([3, 2, 4])"),
+        ("set([1]) ^ set([1])", "set([])"),
+    ]);
+    assert_eq!(err("x = set([1]) ^ [1]"), "unknown binary op: set ^ list");
+}
