@@ -457,7 +457,16 @@ fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Re
         match &best {
             None => best = Some((x, k)),
             Some((_, bk)) => {
-                if compare(&k, bk).map_err(|e| Error::new(format!("{fname}: {}", e.msg)))? == want {
+                // starlark-go compares with `>` for max and `<` for min.
+                let named = |e: Error| {
+                    let msg = if fname == "max" {
+                        e.msg.replacen(" < ", " > ", 1)
+                    } else {
+                        e.msg.clone()
+                    };
+                    Error::new(format!("{fname}: {msg}"))
+                };
+                if compare(&k, bk).map_err(named)? == want {
                     best = Some((x, k));
                 }
             }
@@ -561,8 +570,9 @@ fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
         });
         if reverse { o.reverse() } else { o }
     });
+    // starlark-go returns the comparison error unprefixed.
     if let Some(e) = err {
-        return Err(Error::new(format!("sorted: {}", e.msg)));
+        return Err(e);
     }
     Ok(Value::list(keyed.into_iter().map(|(_, x)| x).collect()))
 }

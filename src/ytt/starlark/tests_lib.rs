@@ -436,7 +436,7 @@ fn builtins_misc() {
     );
     assert_eq!(
         err("x = sorted([1, \"a\"])"),
-        "sorted: string < int not implemented"
+        "string < int not implemented"
     );
 }
 

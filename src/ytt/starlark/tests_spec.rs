@@ -214,3 +214,19 @@ fn set_symmetric_difference() {
     ]);
     assert_eq!(err("x = set([1]) ^ [1]"), "unknown binary op: set ^ list");
 }
+
+#[test]
+fn ordering_errors_of_sorted_min_and_max() {
+    assert_eq!(
+        err("x = sorted([1, \"a\"])"),
+        "string < int not implemented"
+    );
+    assert_eq!(
+        err("x = max(\"a\", 1)"),
+        "max: int > string not implemented"
+    );
+    assert_eq!(
+        err("x = min(\"a\", 1)"),
+        "min: int < string not implemented"
+    );
+}
