@@ -85,7 +85,10 @@ fn one(fname: &str, a: &Args) -> Result<Value> {
 fn items_of(fname: &str, v: &Value) -> Result<Vec<Value>> {
     match iterate(v) {
         Some((items, _)) => Ok(items),
-        None => bail!("{fname}: got {}, want iterable", v.type_name()),
+        None => bail!(
+            "{fname}: for parameter 1: got {}, want iterable",
+            v.type_name()
+        ),
     }
 }
 
@@ -552,7 +555,19 @@ fn set(_: &mut Thread, a: &Args) -> Result<Value> {
 
 fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
     let v = a.unpack("sorted", &["iterable", "key?", "reverse?"])?;
-    let items = items_of("sorted", v[0].as_ref().expect("required"))?;
+    let iterable = v[0].as_ref().expect("required");
+    let Some((items, _)) = iterate(iterable) else {
+        // Named as UnpackArgs does: the bare name by position, quoted by keyword.
+        let param = if a.pos.is_empty() {
+            "\"iterable\""
+        } else {
+            "iterable"
+        };
+        bail!(
+            "sorted: for parameter {param}: got {}, want iterable",
+            iterable.type_name()
+        )
+    };
     let reverse = v[2].as_ref().is_some_and(Value::truth);
     let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
     for x in items {

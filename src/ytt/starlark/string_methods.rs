@@ -482,7 +482,10 @@ fn join(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let x = v[0].as_ref().expect("iterable");
     let Some((items, _)) = iterate(x) else {
-        bail!("join: got {}, want iterable", x.type_name())
+        bail!(
+            "join: for parameter 1: got {}, want iterable",
+            x.type_name()
+        )
     };
     let mut parts = Vec::with_capacity(items.len());
     for it in &items {

@@ -320,7 +320,7 @@ fn argument_errors() {
         err("def f(a, *, k):\n  return a\nend\nv = f(1)"),
         "function f missing 1 argument (k)"
     );
-    assert_eq!(err("x = len()"), "len: got 0 arguments, want at least 1");
+    assert_eq!(err("x = len()"), "len: got 0 arguments, want 1");
     assert_eq!(err("x = 1()"), "invalid call of non-function (int)");
     assert_eq!(err("f(*1)"), "undefined: f");
     assert_eq!(

@@ -209,7 +209,10 @@ fn string_iteration() {
         err("for c in \"abc\":\n  x = c\nend"),
         "string value is not iterable"
     );
-    assert_eq!(err("x = list(\"abc\")"), "list: got string, want iterable");
+    assert_eq!(
+        err("x = list(\"abc\")"),
+        "list: for parameter 1: got string, want iterable"
+    );
 }
 
 #[test]

@@ -230,3 +230,37 @@ fn ordering_errors_of_sorted_min_and_max() {
         "min: int < string not implemented"
     );
 }
+
+#[test]
+fn unpack_errors_as_starlark_go() {
+    // UnpackPositionalArgs says "at least"/"at most" only when the count may vary.
+    assert_eq!(err("x = len()"), "len: got 0 arguments, want 1");
+    assert_eq!(err("x = len(1, 2)"), "len: got 2 arguments, want 1");
+    assert_eq!(err("x = \"a\".upper(1)"), "upper: got 1 arguments, want 0");
+    assert_eq!(
+        err("x = getattr(1)"),
+        "getattr: got 1 arguments, want at least 2"
+    );
+    // Iterable parameters name their position.
+    assert_eq!(
+        err("x = list(\"ab\")"),
+        "list: for parameter 1: got string, want iterable"
+    );
+    assert_eq!(
+        err("x = [].extend(1)"),
+        "extend: for parameter 1: got int, want iterable"
+    );
+    assert_eq!(
+        err("x = \",\".join(\"ab\")"),
+        "join: for parameter 1: got string, want iterable"
+    );
+    assert_eq!(
+        err("x = sorted(\"ab\")"),
+        "sorted: for parameter iterable: got string, want iterable"
+    );
+    // UnpackArgs prints keyword names as Starlark strings.
+    assert_eq!(
+        err("x = sorted([1], foo=1)"),
+        "sorted: unexpected keyword argument \"foo\""
+    );
+}

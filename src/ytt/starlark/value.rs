@@ -244,11 +244,17 @@ impl Args {
             match names.iter().position(|n| **n == **k) {
                 Some(i) => {
                     if out[i].is_some() {
-                        bail!("{fname}: got multiple values for keyword argument {k}");
+                        bail!(
+                            "{fname}: got multiple values for keyword argument {}",
+                            super::format::quote(k)
+                        );
                     }
                     out[i] = Some(v.clone());
                 }
-                None => bail!("{fname}: unexpected keyword argument {k}"),
+                None => bail!(
+                    "{fname}: unexpected keyword argument {}",
+                    super::format::quote(k)
+                ),
             }
         }
         for (i, s) in spec.iter().enumerate() {
@@ -265,16 +271,24 @@ impl Args {
         if !self.kwargs.is_empty() {
             bail!("{fname}: unexpected keyword arguments");
         }
+        // "at least" and "at most" only when the count may vary.
+        let range = if min < max {
+            ["at least ", "at most "]
+        } else {
+            ["", ""]
+        };
         if self.pos.len() < min {
             bail!(
-                "{fname}: got {} arguments, want at least {min}",
-                self.pos.len()
+                "{fname}: got {} arguments, want {}{min}",
+                self.pos.len(),
+                range[0]
             );
         }
         if self.pos.len() > max {
             bail!(
-                "{fname}: got {} arguments, want at most {max}",
-                self.pos.len()
+                "{fname}: got {} arguments, want {}{max}",
+                self.pos.len(),
+                range[1]
             );
         }
         let mut out: Vec<Option<Value>> = self.pos.iter().cloned().map(Some).collect();
