@@ -249,12 +249,23 @@ fn float(_: &mut Thread, a: &Args) -> Result<Value> {
         Some(Value::Int(i)) => *i as f64,
         Some(Value::BigInt(b)) => b.to_f64(),
         Some(Value::Float(f)) => *f,
-        Some(Value::Str(s)) => parse_go_float(s).ok_or_else(|| {
-            Error::new(format!(
-                "float: strconv.ParseFloat: parsing {}: invalid syntax",
-                super::format::quote(s)
-            ))
-        })?,
+        Some(Value::Str(s)) => {
+            let f = parse_go_float(s).ok_or_else(|| {
+                Error::new(format!(
+                    "float: strconv.ParseFloat: parsing {}: invalid syntax",
+                    super::format::quote(s)
+                ))
+            })?;
+            // Go's ParseFloat fails with ErrRange past the largest float.
+            let spelled_inf = s.to_ascii_lowercase().contains("inf");
+            if f.is_infinite() && !spelled_inf {
+                bail!(
+                    "float: strconv.ParseFloat: parsing {}: value out of range",
+                    super::format::quote(s)
+                );
+            }
+            f
+        }
         Some(o) => bail!("float got {}, want number or string", o.type_name()),
     }))
 }
@@ -264,6 +275,10 @@ fn parse_go_float(s: &str) -> Option<f64> {
     let lower = t.to_ascii_lowercase();
     if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
         return s.parse::<f64>().ok();
+    }
+    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        let f = parse_hex_float(hex)?;
+        return Some(if s.starts_with('-') { -f } else { f });
     }
     if t.is_empty()
         || !t
@@ -275,12 +290,53 @@ fn parse_go_float(s: &str) -> Option<f64> {
     s.parse::<f64>().ok()
 }
 
+/// A Go hexadecimal float after its `0x`: hex digits with at most one `.`, underscores
+/// between digits, and a required binary exponent (`p-2`).
+fn parse_hex_float(body: &str) -> Option<f64> {
+    let (mant, exp) = body.split_once(['p', 'P'])?;
+    let exp: i64 = exp.replace('_', "").parse().ok()?;
+    let mant = mant.strip_prefix('_').unwrap_or(mant);
+    if mant.is_empty() || mant.ends_with('_') || mant.contains("__") {
+        return None;
+    }
+    let (mut m, mut shift, mut sticky, mut seen_dot, mut digits) = (0u64, 0i64, false, false, 0);
+    for c in mant.chars() {
+        match c {
+            '_' => {}
+            '.' if !seen_dot => seen_dot = true,
+            c => {
+                let d = c.to_digit(16)? as u64;
+                digits += 1;
+                if m >> 60 == 0 {
+                    m = m << 4 | d;
+                    if seen_dot {
+                        shift -= 4;
+                    }
+                } else {
+                    sticky |= d != 0;
+                    if !seen_dot {
+                        shift += 4;
+                    }
+                }
+            }
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    // The sticky bit below the 53-bit rounding point keeps the rounding exact.
+    let f = (m | sticky as u64) as f64;
+    let e = exp.checked_add(shift)?.clamp(-2200, 2200) as i32;
+    // Scale in two steps so that neither factor overflows on its own.
+    Some(f * 2f64.powi(e / 2) * 2f64.powi(e - e / 2))
+}
+
 fn getattr(_: &mut Thread, a: &Args) -> Result<Value> {
     let v = a.positional("getattr", 2, 3)?;
     let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
     let Value::Str(name) = name else {
         bail!(
-            "getattr: for parameter name: got {}, want string",
+            "getattr: for parameter 2: got {}, want string",
             name.type_name()
         )
     };
@@ -297,7 +353,7 @@ fn hasattr(_: &mut Thread, a: &Args) -> Result<Value> {
     let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
     let Value::Str(name) = name else {
         bail!(
-            "hasattr: for parameter name: got {}, want string",
+            "hasattr: for parameter 2: got {}, want string",
             name.type_name()
         )
     };

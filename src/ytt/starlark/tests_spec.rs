@@ -264,3 +264,27 @@ fn unpack_errors_as_starlark_go() {
         "sorted: unexpected keyword argument \"foo\""
     );
 }
+
+#[test]
+fn float_of_string_as_go_parse_float() {
+    check(&[
+        ("float(\"0x1p-2\")", "0.25"),
+        ("float(\"-0x1.8p1\")", "-3"),
+        ("float(\"0x_1_0p0\")", "16"),
+        ("float(\"1e308\")", "1e+308"),
+        ("float(\"-inf\")", "-Inf"),
+    ]);
+    // A hexadecimal mantissa needs its 'p' exponent.
+    assert_eq!(
+        err("x = float(\"0x10\")"),
+        "float: strconv.ParseFloat: parsing \"0x10\": invalid syntax"
+    );
+    assert_eq!(
+        err("x = float(\"1e500\")"),
+        "float: strconv.ParseFloat: parsing \"1e500\": value out of range"
+    );
+    assert_eq!(
+        err("x = getattr(1, 2)"),
+        "getattr: for parameter 2: got int, want string"
+    );
+}
