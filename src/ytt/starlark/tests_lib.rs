@@ -199,7 +199,7 @@ fn string_iteration() {
         ("list(\"hé\".codepoint_ords())", "[104, 233]"),
         ("list(\"ab\".elem_ords())", "[97, 98]"),
         ("\"ab\".elems()", "\"ab\".elems()"),
-        ("type(\"ab\".elems())", "\"string.elems\""),
+        ("type(\"ab\".elems())", "\"elems\""),
     ]);
     assert_eq!(
         err("out = [c for c in \"abc\"]"),

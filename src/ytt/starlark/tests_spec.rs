@@ -288,3 +288,18 @@ fn float_of_string_as_go_parse_float() {
         "getattr: for parameter 2: got int, want string"
     );
 }
+
+#[test]
+fn string_iterables_have_starlark_go_type_names() {
+    check(&[
+        ("type(\"ab\".elems())", "\"elems\""),
+        ("type(\"ab\".elem_ords())", "\"elems\""),
+        ("type(\"ab\".codepoints())", "\"codepoints\""),
+        ("type(\"ab\".codepoint_ords())", "\"codepoints\""),
+        ("\"ab\".codepoint_ords()", "\"ab\".codepoint_ords()"),
+    ]);
+    assert_eq!(
+        err("x = len(\"ab\".elems())"),
+        "len: value of type elems has no len"
+    );
+}

@@ -339,11 +339,10 @@ impl Value {
             Value::Range(_) => "range".into(),
             Value::Function(_) => "function".into(),
             Value::Builtin(_) => "builtin_function_or_method".into(),
+            // As starlark-go: the ord forms share the type of their element form.
             Value::StrIter(_, k) => match k {
-                StrIterKind::Elems => "string.elems".into(),
-                StrIterKind::Codepoints => "string.codepoints".into(),
-                StrIterKind::ElemOrds => "string.elem_ords".into(),
-                StrIterKind::CodepointOrds => "string.codepoint_ords".into(),
+                StrIterKind::Elems | StrIterKind::ElemOrds => "elems".into(),
+                StrIterKind::Codepoints | StrIterKind::CodepointOrds => "codepoints".into(),
             },
             Value::Host(h) => h.type_name(),
         }
