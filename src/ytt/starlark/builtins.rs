@@ -214,10 +214,13 @@ fn joined(fname: &str, a: &Args) -> Result<String> {
         match (&**k, v) {
             ("sep", Value::Str(s)) => sep = s.to_string(),
             ("sep", o) => bail!(
-                "{fname}: for parameter sep: got {}, want string",
+                "{fname}: for parameter \"sep\": got {}, want string",
                 o.type_name()
             ),
-            (k, _) => bail!("{fname}: unexpected keyword argument {k}"),
+            (k, _) => bail!(
+                "{fname}: unexpected keyword argument {}",
+                super::format::quote(k)
+            ),
         }
     }
     Ok(a.pos.iter().map(to_str).collect::<Vec<_>>().join(&sep))

@@ -75,10 +75,12 @@ fn no_args(name: &str, a: &Args) -> Result<()> {
     a.positional(name, 0, 0).map(|_| ())
 }
 
-fn want_str<'a>(name: &str, v: &'a Value, what: &str) -> Result<&'a str> {
+/// A string argument; the error names the parameter by position, as
+/// starlark-go's `UnpackPositionalArgs`.
+fn want_str<'a>(name: &str, v: &'a Value, position: usize) -> Result<&'a str> {
     v.as_str().ok_or_else(|| {
         Error::new(format!(
-            "{name}: for parameter {what}: got {}, want string",
+            "{name}: for parameter {position}: got {}, want string",
             v.type_name()
         ))
     })
@@ -252,7 +254,7 @@ fn sub_slice(s: &str, start: usize, end: usize) -> &[u8] {
 
 fn count(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
-    let sub = want_str(name, v[0].as_ref().expect("sub"), "sub")?;
+    let sub = want_str(name, v[0].as_ref().expect("sub"), 1)?;
     let s = recv_str(r);
     let (start, end) = indices(name, &v[1], &v[2], s.len())?;
     let hay = sub_slice(s, start, end);
@@ -314,7 +316,7 @@ fn startswith(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
 
 fn find(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
-    let sub = want_str(name, v[0].as_ref().expect("sub"), "sub")?;
+    let sub = want_str(name, v[0].as_ref().expect("sub"), 1)?;
     let s = recv_str(r);
     let (start, end) = indices(name, &v[1], &v[2], s.len())?;
     let hay = sub_slice(s, start, end);
@@ -522,10 +524,12 @@ fn upper(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 fn strip(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 1)?;
     let s = recv_str(r);
+    // As in starlark-go, `chars` must be a string when given (None is refused).
     let chars: Option<Vec<char>> = match &v[0] {
-        None | Some(Value::None) => None,
-        Some(x) => Some(want_str(name, x, "chars")?.chars().collect())
-            .filter(|c: &Vec<char>| !c.is_empty()),
+        None => None,
+        Some(x) => {
+            Some(want_str(name, x, 1)?.chars().collect()).filter(|c: &Vec<char>| !c.is_empty())
+        }
     };
     let out = match (&chars, name) {
         (None, "strip") => s.trim(),
@@ -540,7 +544,7 @@ fn strip(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn partition(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
-    let sep = want_str(name, v[0].as_ref().expect("sep"), "sep")?;
+    let sep = want_str(name, v[0].as_ref().expect("sep"), 1)?;
     if sep.is_empty() {
         bail!("{name}: empty separator");
     }
@@ -560,16 +564,13 @@ fn partition(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn replace(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 2, 3)?;
-    let old = want_str(name, v[0].as_ref().expect("old"), "old")?;
-    let new = want_str(name, v[1].as_ref().expect("new"), "new")?;
+    let old = want_str(name, v[0].as_ref().expect("old"), 1)?;
+    let new = want_str(name, v[1].as_ref().expect("new"), 2)?;
     let s = recv_str(r);
     let out = match &v[2] {
         Some(Value::Int(n)) if *n >= 0 => s.replacen(old, new, *n as usize),
         Some(Value::Int(_)) | None => s.replace(old, new),
-        Some(o) => bail!(
-            "{name}: for parameter count: got {}, want int",
-            o.type_name()
-        ),
+        Some(o) => bail!("{name}: for parameter 3: got {}, want int", o.type_name()),
     };
     Ok(Value::Str(out.into()))
 }
@@ -580,10 +581,7 @@ fn split(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let max = match &v[1] {
         None => -1,
         Some(Value::Int(n)) => *n,
-        Some(o) => bail!(
-            "{name}: for parameter maxsplit: got {}, want int",
-            o.type_name()
-        ),
+        Some(o) => bail!("{name}: for parameter 2: got {}, want int", o.type_name()),
     };
     let parts: Vec<String> = match &v[0] {
         None | Some(Value::None) => {

@@ -303,3 +303,35 @@ fn string_iterables_have_starlark_go_type_names() {
         "len: value of type elems has no len"
     );
 }
+
+#[test]
+fn string_method_arguments_are_named_by_position() {
+    assert_eq!(
+        err("x = \"a\".strip(None)"),
+        "strip: for parameter 1: got NoneType, want string"
+    );
+    assert_eq!(
+        err("x = \"a\".find(1)"),
+        "find: for parameter 1: got int, want string"
+    );
+    assert_eq!(
+        err("x = \"a\".replace(\"a\", 1)"),
+        "replace: for parameter 2: got int, want string"
+    );
+    assert_eq!(
+        err("x = \"a\".replace(\"a\", \"b\", None)"),
+        "replace: for parameter 3: got NoneType, want int"
+    );
+    assert_eq!(
+        err("x = \"a\".split(\",\", \"2\")"),
+        "split: for parameter 2: got string, want int"
+    );
+    assert_eq!(
+        err("print(\"a\", sep=1)"),
+        "print: for parameter \"sep\": got int, want string"
+    );
+    check(&[
+        ("\" a \".strip()", "\"a\""),
+        ("\"xax\".strip(\"x\")", "\"a\""),
+    ]);
+}
