@@ -78,6 +78,18 @@ fn exactly_one(fname: &str, a: &Args, count_error: impl Fn(usize) -> String) -> 
     Ok(a.pos[0].clone())
 }
 
+/// A callable argument (`key=`); the parameter label is as starlark-go's UnpackArgs
+/// prints it (quoted when passed by keyword).
+fn want_callable(fname: &str, param: &str, v: &Value) -> Result<Value> {
+    match v {
+        Value::Function(_) | Value::Builtin(_) | Value::Host(_) => Ok(v.clone()),
+        o => bail!(
+            "{fname}: for parameter {param}: got {}, want callable",
+            o.type_name()
+        ),
+    }
+}
+
 fn one(fname: &str, a: &Args) -> Result<Value> {
     Ok(a.positional(fname, 1, 1)?.remove(0).expect("required"))
 }
@@ -497,9 +509,12 @@ fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Re
     let mut key = None;
     for (k, v) in &a.kwargs {
         if &**k == "key" {
-            key = Some(v.clone());
+            key = Some(want_callable(fname, "\"key\"", v)?);
         } else {
-            bail!("{fname}: unexpected keyword argument {k}");
+            bail!(
+                "{fname}: unexpected keyword argument {}",
+                super::format::quote(k)
+            );
         }
     }
     let items = if a.pos.len() == 1 {
@@ -627,11 +642,30 @@ fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
             iterable.type_name()
         )
     };
-    let reverse = v[2].as_ref().is_some_and(Value::truth);
+    // The label of a parameter as UnpackArgs prints it: quoted when given by keyword.
+    let label = |i: usize, name: &str| {
+        if a.pos.len() > i {
+            name.to_string()
+        } else {
+            super::format::quote(name)
+        }
+    };
+    let reverse = match &v[2] {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(o) => bail!(
+            "sorted: for parameter {}: got {}, want bool",
+            label(2, "reverse"),
+            o.type_name()
+        ),
+    };
+    if let Some(k) = &v[1] {
+        want_callable("sorted", &label(1, "key"), k)?;
+    }
     let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
     for x in items {
         let k = match &v[1] {
-            Some(Value::None) | None => x.clone(),
+            None => x.clone(),
             Some(f) => t.call(f, Args::new(vec![x.clone()]))?,
         };
         keyed.push((k, x));

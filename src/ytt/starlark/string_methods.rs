@@ -671,7 +671,11 @@ fn rsplit_space(s: &str, max: usize) -> Vec<String> {
 
 fn splitlines(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 1)?;
-    let keep = v[0].as_ref().is_some_and(Value::truth);
+    let keep = match &v[0] {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(o) => bail!("{name}: for parameter 1: got {}, want bool", o.type_name()),
+    };
     let s = recv_str(r);
     let mut lines: Vec<&str> = Vec::new();
     if !s.is_empty() {

@@ -335,3 +335,39 @@ fn string_method_arguments_are_named_by_position() {
         ("\"xax\".strip(\"x\")", "\"a\""),
     ]);
 }
+
+#[test]
+fn typed_optional_arguments_refuse_none() {
+    assert_eq!(
+        err("x = sorted([2, 1], key=None)"),
+        "sorted: for parameter \"key\": got NoneType, want callable"
+    );
+    assert_eq!(
+        err("x = sorted([2, 1], None)"),
+        "sorted: for parameter key: got NoneType, want callable"
+    );
+    assert_eq!(
+        err("x = sorted([2, 1], reverse=1)"),
+        "sorted: for parameter \"reverse\": got int, want bool"
+    );
+    assert_eq!(
+        err("x = max([1], key=None)"),
+        "max: for parameter \"key\": got NoneType, want callable"
+    );
+    assert_eq!(
+        err("x = \"a\".splitlines(1)"),
+        "splitlines: for parameter 1: got int, want bool"
+    );
+    check(&[
+        (
+            "sorted([2, 1, 3], key=lambda x: -x, reverse=False)",
+            "[3, 2, 1]",
+        ),
+        (
+            "sorted([\"b\", \"A\"], key=len, reverse=True)",
+            "[\"b\", \"A\"]",
+        ),
+        ("max([\"aa\", \"b\"], key=len)", "\"aa\""),
+        ("\"a\\nb\".splitlines(True)", "[\"a\\n\", \"b\"]"),
+    ]);
+}
