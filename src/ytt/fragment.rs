@@ -264,6 +264,11 @@ pub fn starlark_to_scalar(v: &SValue) -> SResult<Value> {
             }
             Value::Int(*i)
         }
+        SValue::BigInt(b) => {
+            return Err(SError::new(format!(
+                "not sure how to get int: {b} is outside the 64-bit range and cannot be output"
+            )));
+        }
         SValue::Float(f) => Value::Float(*f),
         SValue::Str(s) => Value::String(s.to_string()),
         other => {
@@ -283,9 +288,12 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         return Err(too_deep());
     };
     Ok(match v {
-        SValue::None | SValue::Bool(_) | SValue::Int(_) | SValue::Float(_) | SValue::Str(_) => {
-            Node::Scalar(starlark_to_scalar(v)?)
-        }
+        SValue::None
+        | SValue::Bool(_)
+        | SValue::Int(_)
+        | SValue::BigInt(_)
+        | SValue::Float(_)
+        | SValue::Str(_) => Node::Scalar(starlark_to_scalar(v)?),
         SValue::List(l) => {
             let items = l.items.borrow().clone();
             array_node(&items, pos)?

@@ -136,7 +136,7 @@ pub enum ExprKind {
     /// An integer literal that fits 64 bits; larger ones are [`ExprKind::BigInt`], so
     /// that an `Expr` needs 8-byte alignment, not 16 (88 bytes instead of 96).
     Int(i64),
-    BigInt(Box<i128>),
+    BigInt(Box<super::bigint::BigInt>),
     Float(f64),
     Str(Rc<str>),
     List(Vec<Expr>),

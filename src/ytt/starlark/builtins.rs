@@ -3,6 +3,7 @@
 //! int len list max min ord print range repr reversed set sorted str tuple type zip`).
 //! There is no `abs`, as in ytt.
 
+use super::bigint::BigInt;
 use super::fast_hash::FastMap;
 use std::rc::Rc;
 
@@ -65,6 +66,30 @@ fn build() -> FastMap<String, Value> {
     m
 }
 
+/// The single argument of `float`-like builtins that check their arguments by hand in
+/// starlark-go: "NAME does not accept keyword arguments", then `count_error(n)`.
+fn exactly_one(fname: &str, a: &Args, count_error: impl Fn(usize) -> String) -> Result<Value> {
+    if !a.kwargs.is_empty() {
+        bail!("{fname} does not accept keyword arguments");
+    }
+    if a.pos.len() != 1 {
+        bail!("{}", count_error(a.pos.len()));
+    }
+    Ok(a.pos[0].clone())
+}
+
+/// A callable argument (`key=`); the parameter label is as starlark-go's UnpackArgs
+/// prints it (quoted when passed by keyword).
+fn want_callable(fname: &str, param: &str, v: &Value) -> Result<Value> {
+    match v {
+        Value::Function(_) | Value::Builtin(_) | Value::Host(_) => Ok(v.clone()),
+        o => bail!(
+            "{fname}: for parameter {param}: got {}, want callable",
+            o.type_name()
+        ),
+    }
+}
+
 fn one(fname: &str, a: &Args) -> Result<Value> {
     Ok(a.positional(fname, 1, 1)?.remove(0).expect("required"))
 }
@@ -72,7 +97,10 @@ fn one(fname: &str, a: &Args) -> Result<Value> {
 fn items_of(fname: &str, v: &Value) -> Result<Vec<Value>> {
     match iterate(v) {
         Some((items, _)) => Ok(items),
-        None => bail!("{fname}: got {}, want iterable", v.type_name()),
+        None => bail!(
+            "{fname}: for parameter 1: got {}, want iterable",
+            v.type_name()
+        ),
     }
 }
 
@@ -94,15 +122,18 @@ fn bool_(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("chr", a)?;
+    let v = exactly_one("chr", a, |n| format!("chr: got {n} arguments, want 1"))?;
     let Value::Int(i) = v else {
         bail!("chr: got {}, want int", v.type_name())
     };
     if i < 0 {
         bail!("chr: Unicode code point {i} out of range (<0)");
     }
+    // Go's string(rune) turns a surrogate half into U+FFFD.
+    let surrogate = (0xD800..=0xDFFF).contains(&i);
     match u32::try_from(i).ok().and_then(char::from_u32) {
         Some(c) => Ok(Value::Str(c.to_string().into())),
+        None if surrogate => Ok(Value::str("\u{FFFD}")),
         None => bail!("chr: Unicode code point U+{i:X} out of range (>0x10FFFF)"),
     }
 }
@@ -160,7 +191,7 @@ fn dict(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn dir(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("dir", a)?;
+    let v = exactly_one("dir", a, |n| format!("dir: got {n} arguments, want 1"))?;
     Ok(Value::list(
         attr_names(&v)
             .into_iter()
@@ -170,11 +201,11 @@ fn dir(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn enumerate(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = a.unpack("enumerate", &["iterable", "start?"])?;
+    let v = a.positional("enumerate", 1, 2)?;
     let start = match &v[1] {
         Some(Value::Int(i)) => *i,
         Some(o) => bail!(
-            "enumerate: for parameter start: got {}, want int",
+            "enumerate: for parameter 2: got {}, want int",
             o.type_name()
         ),
         None => 0,
@@ -195,10 +226,13 @@ fn joined(fname: &str, a: &Args) -> Result<String> {
         match (&**k, v) {
             ("sep", Value::Str(s)) => sep = s.to_string(),
             ("sep", o) => bail!(
-                "{fname}: for parameter sep: got {}, want string",
+                "{fname}: for parameter \"sep\": got {}, want string",
                 o.type_name()
             ),
-            (k, _) => bail!("{fname}: unexpected keyword argument {k}"),
+            (k, _) => bail!(
+                "{fname}: unexpected keyword argument {}",
+                super::format::quote(k)
+            ),
         }
     }
     Ok(a.pos.iter().map(to_str).collect::<Vec<_>>().join(&sep))
@@ -218,18 +252,35 @@ fn print(t: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn float(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = a.positional("float", 0, 1)?;
-    Ok(Value::Float(match &v[0] {
+    if !a.kwargs.is_empty() {
+        bail!("float does not accept keyword arguments");
+    }
+    if a.pos.len() > 1 {
+        bail!("float got {} arguments, wants 1", a.pos.len());
+    }
+    Ok(Value::Float(match &a.pos.first() {
         None => 0.0,
         Some(Value::Bool(b)) => *b as i64 as f64,
         Some(Value::Int(i)) => *i as f64,
+        Some(Value::BigInt(b)) => b.to_f64(),
         Some(Value::Float(f)) => *f,
-        Some(Value::Str(s)) => parse_go_float(s).ok_or_else(|| {
-            Error::new(format!(
-                "float: strconv.ParseFloat: parsing {}: invalid syntax",
-                super::format::quote(s)
-            ))
-        })?,
+        Some(Value::Str(s)) => {
+            let f = parse_go_float(s).ok_or_else(|| {
+                Error::new(format!(
+                    "float: strconv.ParseFloat: parsing {}: invalid syntax",
+                    super::format::quote(s)
+                ))
+            })?;
+            // Go's ParseFloat fails with ErrRange past the largest float.
+            let spelled_inf = s.to_ascii_lowercase().contains("inf");
+            if f.is_infinite() && !spelled_inf {
+                bail!(
+                    "float: strconv.ParseFloat: parsing {}: value out of range",
+                    super::format::quote(s)
+                );
+            }
+            f
+        }
         Some(o) => bail!("float got {}, want number or string", o.type_name()),
     }))
 }
@@ -239,6 +290,10 @@ fn parse_go_float(s: &str) -> Option<f64> {
     let lower = t.to_ascii_lowercase();
     if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
         return s.parse::<f64>().ok();
+    }
+    if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        let f = parse_hex_float(hex)?;
+        return Some(if s.starts_with('-') { -f } else { f });
     }
     if t.is_empty()
         || !t
@@ -250,12 +305,53 @@ fn parse_go_float(s: &str) -> Option<f64> {
     s.parse::<f64>().ok()
 }
 
+/// A Go hexadecimal float after its `0x`: hex digits with at most one `.`, underscores
+/// between digits, and a required binary exponent (`p-2`).
+fn parse_hex_float(body: &str) -> Option<f64> {
+    let (mant, exp) = body.split_once(['p', 'P'])?;
+    let exp: i64 = exp.replace('_', "").parse().ok()?;
+    let mant = mant.strip_prefix('_').unwrap_or(mant);
+    if mant.is_empty() || mant.ends_with('_') || mant.contains("__") {
+        return None;
+    }
+    let (mut m, mut shift, mut sticky, mut seen_dot, mut digits) = (0u64, 0i64, false, false, 0);
+    for c in mant.chars() {
+        match c {
+            '_' => {}
+            '.' if !seen_dot => seen_dot = true,
+            c => {
+                let d = c.to_digit(16)? as u64;
+                digits += 1;
+                if m >> 60 == 0 {
+                    m = m << 4 | d;
+                    if seen_dot {
+                        shift -= 4;
+                    }
+                } else {
+                    sticky |= d != 0;
+                    if !seen_dot {
+                        shift += 4;
+                    }
+                }
+            }
+        }
+    }
+    if digits == 0 {
+        return None;
+    }
+    // The sticky bit below the 53-bit rounding point keeps the rounding exact.
+    let f = (m | sticky as u64) as f64;
+    let e = exp.checked_add(shift)?.clamp(-2200, 2200) as i32;
+    // Scale in two steps so that neither factor overflows on its own.
+    Some(f * 2f64.powi(e / 2) * 2f64.powi(e - e / 2))
+}
+
 fn getattr(_: &mut Thread, a: &Args) -> Result<Value> {
     let v = a.positional("getattr", 2, 3)?;
     let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
     let Value::Str(name) = name else {
         bail!(
-            "getattr: for parameter name: got {}, want string",
+            "getattr: for parameter 2: got {}, want string",
             name.type_name()
         )
     };
@@ -272,7 +368,7 @@ fn hasattr(_: &mut Thread, a: &Args) -> Result<Value> {
     let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
     let Value::Str(name) = name else {
         bail!(
-            "hasattr: for parameter name: got {}, want string",
+            "hasattr: for parameter 2: got {}, want string",
             name.type_name()
         )
     };
@@ -304,14 +400,14 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
             Some(Value::Int(b)) if *b == 0 || (2..=36).contains(b) => *b as u32,
             Some(_) => bail!("int: base must be an integer >= 2 && <= 36"),
         };
-        return parse_int(s, base).map(Value::Int);
+        return parse_int(s, base);
     }
     if v[1].is_some() {
         bail!("int: can't convert non-string with explicit base");
     }
     match x {
         Value::Bool(b) => Ok(Value::Int(b as i128)),
-        Value::Int(_) => Ok(x),
+        Value::Int(_) | Value::BigInt(_) => Ok(x),
         Value::Float(f) => {
             if !f.is_finite() {
                 bail!(
@@ -321,7 +417,7 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
             }
             let t = f.trunc();
             if t.abs() >= 1.7e38 {
-                bail!("int: float {} out of range", super::format::float_str(f));
+                return Ok(Value::from_bigint(BigInt::from_f64(t)));
             }
             Ok(Value::Int(t as i128))
         }
@@ -330,7 +426,7 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 /// starlark-go's `int(string, base)` rules (sign, 0x/0o/0b prefixes, base 0).
-fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
+fn parse_int(orig: &str, mut base: u32) -> Result<Value> {
     let invalid = |b: u32| Error::new(format!("int: invalid literal with base {b}: {orig}"));
     let mut s = orig;
     let mut neg = false;
@@ -343,10 +439,10 @@ fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
     let mut prefix = 0;
     if s.len() > 1 && s.starts_with('0') {
         if s.len() > 2 {
-            prefix = match &s[1..2] {
-                "o" | "O" => 8,
-                "x" | "X" => 16,
-                "b" | "B" => 2,
+            prefix = match s.as_bytes()[1] {
+                b'o' | b'O' => 8,
+                b'x' | b'X' => 16,
+                b'b' | b'B' => 2,
                 _ => 0,
             };
             if prefix != 0 {
@@ -355,9 +451,9 @@ fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
         }
         if prefix == 0 && base == 0 {
             return if s[1..].chars().all(|c| c == '0') {
-                Ok(0)
+                Ok(Value::Int(0))
             } else {
-                Err(invalid(10))
+                Err(invalid(0))
             };
         }
         if base != 0 && prefix != 0 && prefix != base {
@@ -370,8 +466,16 @@ fn parse_int(orig: &str, mut base: u32) -> Result<i128> {
     if s.is_empty() || s.starts_with(['+', '-']) {
         return Err(invalid(base));
     }
-    let n = i128::from_str_radix(s, base).map_err(|_| invalid(base))?;
-    Ok(if neg { -n } else { n })
+    // Like Go's big.Int.SetString: digits only (no sign, no underscores), any length.
+    if !s.chars().all(|c| c.is_digit(base)) {
+        return Err(invalid(base));
+    }
+    match i128::from_str_radix(s, base) {
+        Ok(n) => Ok(Value::Int(if neg { -n } else { n })),
+        Err(_) => BigInt::parse_digits(s, base, neg)
+            .map(Value::from_bigint)
+            .ok_or_else(|| invalid(base)),
+    }
 }
 
 fn len(_: &mut Thread, a: &Args) -> Result<Value> {
@@ -405,9 +509,12 @@ fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Re
     let mut key = None;
     for (k, v) in &a.kwargs {
         if &**k == "key" {
-            key = Some(v.clone());
+            key = Some(want_callable(fname, "\"key\"", v)?);
         } else {
-            bail!("{fname}: unexpected keyword argument {k}");
+            bail!(
+                "{fname}: unexpected keyword argument {}",
+                super::format::quote(k)
+            );
         }
     }
     let items = if a.pos.len() == 1 {
@@ -427,7 +534,16 @@ fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Re
         match &best {
             None => best = Some((x, k)),
             Some((_, bk)) => {
-                if compare(&k, bk).map_err(|e| Error::new(format!("{fname}: {}", e.msg)))? == want {
+                // starlark-go compares with `>` for max and `<` for min.
+                let named = |e: Error| {
+                    let msg = if fname == "max" {
+                        e.msg.replacen(" < ", " > ", 1)
+                    } else {
+                        e.msg.clone()
+                    };
+                    Error::new(format!("{fname}: {msg}"))
+                };
+                if compare(&k, bk).map_err(named)? == want {
                     best = Some((x, k));
                 }
             }
@@ -446,7 +562,7 @@ fn min(t: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn ord(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("ord", a)?;
+    let v = exactly_one("ord", a, |n| format!("ord: got {n} arguments, want 1"))?;
     let Value::Str(s) = &v else {
         bail!("ord: got {}, want string", v.type_name())
     };
@@ -513,12 +629,43 @@ fn set(_: &mut Thread, a: &Args) -> Result<Value> {
 
 fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
     let v = a.unpack("sorted", &["iterable", "key?", "reverse?"])?;
-    let items = items_of("sorted", v[0].as_ref().expect("required"))?;
-    let reverse = v[2].as_ref().is_some_and(Value::truth);
+    let iterable = v[0].as_ref().expect("required");
+    let Some((items, _)) = iterate(iterable) else {
+        // Named as UnpackArgs does: the bare name by position, quoted by keyword.
+        let param = if a.pos.is_empty() {
+            "\"iterable\""
+        } else {
+            "iterable"
+        };
+        bail!(
+            "sorted: for parameter {param}: got {}, want iterable",
+            iterable.type_name()
+        )
+    };
+    // The label of a parameter as UnpackArgs prints it: quoted when given by keyword.
+    let label = |i: usize, name: &str| {
+        if a.pos.len() > i {
+            name.to_string()
+        } else {
+            super::format::quote(name)
+        }
+    };
+    let reverse = match &v[2] {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(o) => bail!(
+            "sorted: for parameter {}: got {}, want bool",
+            label(2, "reverse"),
+            o.type_name()
+        ),
+    };
+    if let Some(k) = &v[1] {
+        want_callable("sorted", &label(1, "key"), k)?;
+    }
     let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
     for x in items {
         let k = match &v[1] {
-            Some(Value::None) | None => x.clone(),
+            None => x.clone(),
             Some(f) => t.call(f, Args::new(vec![x.clone()]))?,
         };
         keyed.push((k, x));
@@ -531,14 +678,17 @@ fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
         });
         if reverse { o.reverse() } else { o }
     });
+    // starlark-go returns the comparison error unprefixed.
     if let Some(e) = err {
-        return Err(Error::new(format!("sorted: {}", e.msg)));
+        return Err(e);
     }
     Ok(Value::list(keyed.into_iter().map(|(_, x)| x).collect()))
 }
 
 fn str_(_: &mut Thread, a: &Args) -> Result<Value> {
-    let v = one("str", a)?;
+    let v = exactly_one("str", a, |n| {
+        format!("str: got {n} arguments, want exactly 1")
+    })?;
     Ok(match v {
         Value::Str(_) => v,
         other => Value::Str(to_str(&other).into()),
@@ -546,7 +696,10 @@ fn str_(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 fn type_(_: &mut Thread, a: &Args) -> Result<Value> {
-    Ok(Value::Str(one("type", a)?.type_name().into()))
+    let v = exactly_one("type", a, |n| {
+        format!("type: got {n} arguments, want exactly 1")
+    })?;
+    Ok(Value::Str(v.type_name().into()))
 }
 
 fn zip(_: &mut Thread, a: &Args) -> Result<Value> {

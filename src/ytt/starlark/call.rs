@@ -7,6 +7,7 @@ use std::rc::Rc;
 use super::ast::{Arg, Expr, Param};
 use super::error::{Error, Position, Result};
 use super::eval::{Flow, Frame, Thread};
+use super::format::quote;
 use super::orderedmap::OrderedMap;
 use super::value::*;
 
@@ -200,7 +201,8 @@ fn bind_args(func: &Function, args: Args, fr: &mut Frame) -> Result<()> {
             Some((_, s)) => {
                 if set[*s] {
                     return Err(Error::new(format!(
-                        "function {name} got multiple values for parameter {k}"
+                        "function {name} got multiple values for parameter {}",
+                        quote(&k)
                     )));
                 }
                 fr.set_slot(*s, v);
@@ -210,14 +212,16 @@ fn bind_args(func: &Function, args: Args, fr: &mut Frame) -> Result<()> {
                 let key = Value::Str(k.clone());
                 if kwdict.get(&key)?.is_some() {
                     return Err(Error::new(format!(
-                        "function {name} got multiple values for parameter {k}"
+                        "function {name} got multiple values for parameter {}",
+                        quote(&k)
                     )));
                 }
                 kwdict.insert(key, v)?;
             }
             None => {
                 return Err(Error::new(format!(
-                    "function {name} got an unexpected keyword argument {k}"
+                    "function {name} got an unexpected keyword argument {}",
+                    quote(&k)
                 )));
             }
         }

@@ -560,7 +560,7 @@ impl Thread {
         match &e.kind {
             ExprKind::Ident(id) => self.lookup(fr, id),
             ExprKind::Int(i) => Ok(Value::Int(i128::from(*i))),
-            ExprKind::BigInt(i) => Ok(Value::Int(**i)),
+            ExprKind::BigInt(i) => Ok(Value::from_bigint((**i).clone())),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::Call(f, args) => self.eval_call(fr, f, args, &e.pos),
             ExprKind::Binary(op, x, y) if !matches!(op, BinOp::And | BinOp::Or) => {
@@ -593,7 +593,7 @@ impl Thread {
         match &e.kind {
             ExprKind::Ident(id) => self.lookup(fr, id),
             ExprKind::Int(i) => Ok(Value::Int(i128::from(*i))),
-            ExprKind::BigInt(i) => Ok(Value::Int(**i)),
+            ExprKind::BigInt(i) => Ok(Value::from_bigint((**i).clone())),
             ExprKind::Float(f) => Ok(Value::Float(*f)),
             ExprKind::Str(s) => Ok(Value::Str(s.clone())),
             ExprKind::List(l) => {

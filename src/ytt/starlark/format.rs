@@ -58,6 +58,9 @@ fn write_value(out: &mut String, v: &Value, path: &mut Vec<usize>) {
         Value::Int(i) => {
             let _ = write!(out, "{i}");
         }
+        Value::BigInt(b) => {
+            let _ = write!(out, "{b}");
+        }
         Value::Float(f) => out.push_str(&float_str(*f)),
         Value::Str(s) => out.push_str(&quote(s)),
         Value::List(l) => {
@@ -164,14 +167,57 @@ pub fn quote(s: &str) -> String {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }
-            c if c.is_control() => {
+            c if !is_go_printable(c) && (c as u32) < 0x10000 => {
                 let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c if !is_go_printable(c) => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
             }
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+/// Go's `strconv.IsPrint` for a non-ASCII-control code point: false for controls,
+/// spaces other than U+0020, line and paragraph separators, format characters,
+/// private-use code points and noncharacters (unassigned code points are not tabled).
+fn is_go_printable(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    let u = c as u32;
+    let format_or_private = matches!(
+        u,
+        0xAD | 0x600..=0x605
+            | 0x61C
+            | 0x6DD
+            | 0x70F
+            | 0x890..=0x891
+            | 0x8E2
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x202A..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x206F
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0x110BD
+            | 0x110CD
+            | 0x13430..=0x1343F
+            | 0x1BCA0..=0x1BCA3
+            | 0x1D173..=0x1D17A
+            | 0xE0001
+            | 0xE0020..=0xE007F
+            | 0xE000..=0xF8FF
+            | 0xF0000..=0x10FFFF
+            | 0xFDD0..=0xFDEF
+    );
+    !format_or_private && (u & 0xFFFE) != 0xFFFE
 }
 
 /// The float text of `str(x)` in ytt's starlark-go: Go `FormatFloat(f, 'g', 6, 64)`.
@@ -336,6 +382,22 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
         match c {
             's' => out.push_str(&to_str(&arg)),
             'r' => out.push_str(&repr(&arg)),
+            'd' | 'i' | 'o' | 'x' | 'X'
+                if matches!(arg, Value::BigInt(_))
+                    || matches!(arg, Value::Float(f) if f.is_finite() && f.abs() >= 1e38) =>
+            {
+                let b = match &arg {
+                    Value::Float(f) => super::bigint::BigInt::from_f64(*f),
+                    other => other.as_bigint().unwrap_or_default(),
+                };
+                let digits = match c {
+                    'o' => b.to_radix(8),
+                    'x' => b.to_radix(16),
+                    'X' => b.to_radix(16).to_uppercase(),
+                    _ => b.to_radix(10),
+                };
+                out.push_str(&digits);
+            }
             'd' | 'i' | 'o' | 'x' | 'X' => {
                 let n = match &arg {
                     Value::Int(n) => *n,
@@ -359,6 +421,7 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                 let f = match &arg {
                     Value::Float(f) => *f,
                     Value::Int(n) => *n as f64,
+                    Value::BigInt(b) => b.to_f64(),
                     v => bail!("%{c} format requires float, not {}", v.type_name()),
                 };
                 let prec = if c.eq_ignore_ascii_case(&'g') {

@@ -6,6 +6,8 @@
 
 use std::rc::Rc;
 
+use super::bigint::BigInt;
+
 /// A token. Kept to 24 bytes (a program of a few hundred lines has thousands of them):
 /// names are boxed, string literals are shared with the syntax tree, and ints that do not
 /// fit 64 bits are boxed.
@@ -14,7 +16,7 @@ pub enum Tok {
     Ident(Box<str>),
     Int(i64),
     /// An int literal beyond 64 bits (Starlark ints are unbounded; ytt's fit 128).
-    BigInt(Box<i128>),
+    BigInt(Box<BigInt>),
     Float(f64),
     Str(Rc<str>),
     Newline,
@@ -105,7 +107,15 @@ pub fn tokenize(src: &str) -> std::result::Result<Vec<Token>, (u32, u32, String)
 
 /// An int token: 64-bit when it fits.
 fn int_tok(v: i128) -> Tok {
-    i64::try_from(v).map_or_else(|_| Tok::BigInt(Box::new(v)), Tok::Int)
+    i64::try_from(v).map_or_else(|_| Tok::BigInt(Box::new(BigInt::from_i128(v))), Tok::Int)
+}
+
+/// An int token from digits in `radix`, of any size.
+fn big_int_tok(digits: &str, radix: u32) -> Option<Tok> {
+    match i128::from_str_radix(digits, radix) {
+        Ok(v) => Some(int_tok(v)),
+        Err(_) => BigInt::parse_digits(digits, radix, false).map(|b| Tok::BigInt(Box::new(b))),
+    }
 }
 
 /// Characters (not bytes) in UTF-8 text: the columns it spans.
@@ -380,18 +390,16 @@ impl<'a> Lexer<'a> {
                 self.bump();
             }
             let digits = std::str::from_utf8(&self.s[ds..self.i]).unwrap_or("");
-            return i128::from_str_radix(digits, radix)
-                .map(int_tok)
-                .map_err(|_| {
-                    (
-                        line,
-                        col,
-                        format!(
-                            "invalid int literal: {}",
-                            String::from_utf8_lossy(&self.s[start..self.i])
-                        ),
-                    )
-                });
+            return big_int_tok(digits, radix).ok_or_else(|| {
+                (
+                    line,
+                    col,
+                    format!(
+                        "invalid int literal: {}",
+                        String::from_utf8_lossy(&self.s[start..self.i])
+                    ),
+                )
+            });
         }
         let mut is_float = false;
         while self.peek(0).is_ascii_digit() {
@@ -442,9 +450,7 @@ impl<'a> Lexer<'a> {
             let msg = format!("obsolete form of octal literal; use 0o{}", &text[1..]);
             return Err((line, col, msg));
         }
-        text.parse::<i128>()
-            .map(int_tok)
-            .map_err(|_| (line, col, format!("int literal too large: {text}")))
+        big_int_tok(text, 10).ok_or_else(|| (line, col, format!("invalid int literal: {text}")))
     }
 
     /// Skips `n` bytes that hold no newline.
@@ -643,7 +649,7 @@ mod tests {
                 Tok::Float(1.5),
                 Tok::Float(1000.0),
                 Tok::Float(0.5),
-                Tok::BigInt(Box::new(12345678901234567890))
+                Tok::BigInt(Box::new(BigInt::from_i128(12345678901234567890)))
             ]
         );
         assert!(tokenize("0755").is_err());
@@ -655,7 +661,7 @@ mod tests {
                 Tok::Int(0),
                 Tok::Int(7),
                 Tok::Int(999_999_999_999_999_999),
-                Tok::BigInt(Box::new(9_999_999_999_999_999_999)),
+                Tok::BigInt(Box::new(BigInt::from_i128(9_999_999_999_999_999_999))),
                 Tok::Float(10.0),
                 Tok::Float(100.0),
                 Tok::Int(3),

@@ -102,7 +102,10 @@ fn list_extend(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value>
         Value::List(o) => o.items.borrow().clone(),
         other => match iterate(other) {
             Some((items, _)) => items,
-            None => bail!("{name}: got {}, want iterable", other.type_name()),
+            None => bail!(
+                "{name}: for parameter 1: got {}, want iterable",
+                other.type_name()
+            ),
         },
     };
     l.items.borrow_mut().extend(items);
@@ -168,7 +171,7 @@ fn list_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
         if n == 0 {
             bail!("{name}: index {orig} out of range: empty list");
         }
-        bail!("{name}: index {orig} out of range [{}:{}]", -n, n - 1);
+        bail!("{name}: list index {orig} out of range [{}:{}]", -n, n - 1);
     }
     l.check_mutable("pop from").map_err(|e| named(name, e))?;
     Ok(l.items.borrow_mut().remove(i as usize))
@@ -282,7 +285,10 @@ fn set_union(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     };
     let x = v[0].as_ref().expect("iterable");
     let Some((items, _)) = iterate(x) else {
-        bail!("{name}: got {}, want iterable", x.type_name())
+        bail!(
+            "{name}: for parameter 1: got {}, want iterable",
+            x.type_name()
+        )
     };
     let out = Set::default();
     for item in s.items().into_iter().chain(items) {

@@ -6,8 +6,8 @@
 //! recursion, top-level control flow, global reassignment, lambdas, nested `def`, floats
 //! and sets are on. `str(float)` uses Go's `%g` with 6 digits (`str(1.0/3)` is
 //! `0.333333`); unknown string escapes such as `\u00e9` keep their backslash; `assert` is
-//! an ordinary name. Deliberate differences from starlark-go: integers are `i128`
-//! (overflow is an error, starlark-go has arbitrary precision), and strings are UTF-8
+//! an ordinary name. Integers have arbitrary precision (`i128`, then
+//! [`bigint::BigInt`]). A deliberate difference from starlark-go: strings are UTF-8
 //! (indexing and slicing count bytes like Go, but a slice that splits a character is
 //! decoded lossily).
 //!
@@ -67,6 +67,7 @@
 //! ```
 
 pub mod ast;
+pub mod bigint;
 pub mod builtins;
 mod call;
 pub mod deep;
@@ -96,6 +97,8 @@ mod tests_grammar;
 mod tests_lib;
 #[cfg(test)]
 mod tests_limits;
+#[cfg(test)]
+mod tests_spec;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
 pub use eval::{Env, LoaderFn, Module, Thread, resolve_names};

@@ -1,10 +1,12 @@
-//! Operators on values: unary and binary arithmetic (i128 ints with overflow errors,
+//! Operators on values: unary and binary arithmetic (i128 ints that grow into big ints,
 //! floats, Python floor division and modulo), string/list/tuple concatenation and
 //! repetition, `in`, comparisons, bitwise and set operators, indexing, slicing and
 //! attribute access (methods of built-in types, fields of host values).
 
 use std::cmp::Ordering;
 use std::rc::Rc;
+
+use super::bigint::BigInt;
 
 use super::ast::{BinOp, UnaryOp};
 use super::error::{Error, Result, bail};
@@ -20,8 +22,14 @@ pub fn unary(op: UnaryOp, x: &Value) -> Result<Value> {
     match (op, x) {
         (UnaryOp::Not, _) => return Ok(Value::Bool(!x.truth())),
         (UnaryOp::Neg, Value::Int(i)) => {
-            return i.checked_neg().map(Value::Int).ok_or_else(overflow);
+            return Ok(match i.checked_neg() {
+                Some(n) => Value::Int(n),
+                None => Value::from_bigint(BigInt::from_i128(*i).neg()),
+            });
         }
+        (UnaryOp::Neg, Value::BigInt(b)) => return Ok(Value::from_bigint(b.neg())),
+        (UnaryOp::Invert, Value::BigInt(b)) => return Ok(Value::from_bigint(b.not())),
+        (UnaryOp::Plus, Value::BigInt(_)) => return Ok(x.clone()),
         (UnaryOp::Neg, Value::Float(f)) => return Ok(Value::Float(-f)),
         (UnaryOp::Plus, Value::Int(_) | Value::Float(_)) => return Ok(x.clone()),
         (UnaryOp::Invert, Value::Int(i)) => return Ok(Value::Int(!i)),
@@ -39,6 +47,7 @@ pub fn unary(op: UnaryOp, x: &Value) -> Result<Value> {
 fn as_f64(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
+        Value::BigInt(b) => Some(b.to_f64()),
         Value::Float(f) => Some(*f),
         _ => None,
     }
@@ -80,6 +89,12 @@ fn repeat(items: &[Value], n: i128) -> Result<Vec<Value>> {
 /// `x op y` for every operator except `and`/`or`.
 pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     use Value::*;
+    if ((matches!(x, BigInt(_)) && matches!(y, Int(_) | BigInt(_)))
+        || (matches!(x, Int(_)) && matches!(y, BigInt(_))))
+        && let Some(r) = big_binary(op, x, y)
+    {
+        return r;
+    }
     let r = match op {
         BinOp::Eq => return Ok(Bool(equals(x, y)?)),
         BinOp::Ne => return Ok(Bool(!equals(x, y)?)),
@@ -87,7 +102,10 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         BinOp::In => return contains(y, x).map(Bool),
         BinOp::NotIn => return contains(y, x).map(|b| Bool(!b)),
         BinOp::Add => match (x, y) {
-            (Int(a), Int(b)) => Some(Int(a.checked_add(*b).ok_or_else(overflow)?)),
+            (Int(a), Int(b)) => Some(match a.checked_add(*b) {
+                Some(v) => Int(v),
+                Option::None => big_int_op(op, x, y)?,
+            }),
             (Str(a), Str(b)) => Some(Str(format!("{a}{b}").into())),
             (List(a), List(b)) => {
                 let mut v = a.items.borrow().clone();
@@ -98,11 +116,17 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
             _ => float_op(x, y, |a, b| Ok(a + b))?,
         },
         BinOp::Sub => match (x, y) {
-            (Int(a), Int(b)) => Some(Int(a.checked_sub(*b).ok_or_else(overflow)?)),
+            (Int(a), Int(b)) => Some(match a.checked_sub(*b) {
+                Some(v) => Int(v),
+                Option::None => big_int_op(op, x, y)?,
+            }),
             _ => float_op(x, y, |a, b| Ok(a - b))?,
         },
         BinOp::Mul => match (x, y) {
-            (Int(a), Int(b)) => Some(Int(a.checked_mul(*b).ok_or_else(overflow)?)),
+            (Int(a), Int(b)) => Some(match a.checked_mul(*b) {
+                Some(v) => Int(v),
+                Option::None => big_int_op(op, x, y)?,
+            }),
             (Str(s), Int(n)) | (Int(n), Str(s)) => Some(Str(repeat_str(s, *n)?.into())),
             (List(l), Int(n)) | (Int(n), List(l)) => {
                 Some(Value::list(repeat(&l.items.borrow(), *n)?))
@@ -119,7 +143,10 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         })?,
         BinOp::FloorDiv => match (x, y) {
             (Int(_), Int(0)) => bail!("floored division by zero"),
-            (Int(a), Int(b)) => Some(Int(floor_div(*a, *b)?)),
+            (Int(a), Int(b)) => Some(match floor_div(*a, *b) {
+                Ok(q) => Int(q),
+                Err(_) => big_int_op(op, x, y)?,
+            }),
             _ => float_op(x, y, |a, b| {
                 if b == 0.0 {
                     Err(Error::new("floored division by zero"))
@@ -170,6 +197,21 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         },
         BinOp::BitXor => match (x, y) {
             (Int(a), Int(b)) => Some(Int(a ^ b)),
+            (Set(a), Set(b)) => {
+                // Symmetric difference: the left set's own elements, then the right's.
+                let out = super::value::Set::default();
+                for v in a.items() {
+                    if b.map.borrow().get(&v)?.is_none() {
+                        out.insert(v)?;
+                    }
+                }
+                for v in b.items() {
+                    if a.map.borrow().get(&v)?.is_none() {
+                        out.insert(v)?;
+                    }
+                }
+                Some(Set(Rc::new(out)))
+            }
             _ => Option::None,
         },
         BinOp::Shl | BinOp::Shr => match (x, y) {
@@ -178,10 +220,13 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
                     bail!("negative shift count: {b}");
                 }
                 if op == BinOp::Shl {
+                    if *b >= 512 {
+                        bail!("shift count too large: {b}");
+                    }
                     if *a == 0 {
                         Some(Int(0))
                     } else if *b >= 127 || ((a << b) >> b) != *a {
-                        return Err(overflow());
+                        Some(big_int_op(op, x, y)?)
                     } else {
                         Some(Int(a << b))
                     }
@@ -218,6 +263,69 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         op.symbol(),
         y.type_name()
     )
+}
+
+/// `x op y` when an operand is a big int; None for the operators ints do not take.
+fn big_binary(op: BinOp, x: &Value, y: &Value) -> Option<Result<Value>> {
+    match op {
+        BinOp::Add
+        | BinOp::Sub
+        | BinOp::Mul
+        | BinOp::FloorDiv
+        | BinOp::Mod
+        | BinOp::BitAnd
+        | BinOp::BitOr
+        | BinOp::BitXor
+        | BinOp::Shl
+        | BinOp::Shr => Some(big_int_op(op, x, y)),
+        _ => None,
+    }
+}
+
+/// Integer arithmetic in arbitrary precision (both operands are ints).
+fn big_int_op(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
+    let (Some(a), Some(b)) = (x.as_bigint(), y.as_bigint()) else {
+        return Err(overflow());
+    };
+    let r = match op {
+        BinOp::Add => a.add(&b),
+        BinOp::Sub => a.sub(&b),
+        BinOp::Mul => a.mul(&b),
+        BinOp::FloorDiv | BinOp::Mod => {
+            if b.is_zero() {
+                bail!(
+                    "{}",
+                    if op == BinOp::Mod {
+                        "integer modulo by zero"
+                    } else {
+                        "floored division by zero"
+                    }
+                );
+            }
+            let (q, m) = a.div_mod_floor(&b);
+            if op == BinOp::Mod { m } else { q }
+        }
+        BinOp::BitAnd => a.and(&b),
+        BinOp::BitOr => a.or(&b),
+        BinOp::BitXor => a.xor(&b),
+        BinOp::Shl | BinOp::Shr => {
+            let n = match y {
+                Value::Int(n) if *n < 0 => bail!("negative shift count: {n}"),
+                Value::Int(n) if op == BinOp::Shl && *n >= 512 => {
+                    bail!("shift count too large: {n}")
+                }
+                Value::Int(n) => usize::try_from(*n).unwrap_or(usize::MAX),
+                _ => bail!("got int, want int32"),
+            };
+            if op == BinOp::Shl {
+                a.shl(n)
+            } else {
+                a.shr(n.min(1 << 24))
+            }
+        }
+        _ => return Err(overflow()),
+    };
+    Ok(Value::from_bigint(r))
 }
 
 fn repeat_str(s: &str, n: i128) -> Result<String> {
@@ -314,6 +422,9 @@ pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
 
 fn seq_index(type_name: &str, i: &Value, n: usize) -> Result<usize> {
     let Value::Int(orig) = i else {
+        if let Value::BigInt(b) = i {
+            bail!("{type_name} index: {b} out of range");
+        }
         bail!("{type_name} index: got {}, want int", i.type_name())
     };
     let mut k = *orig;
@@ -324,7 +435,11 @@ fn seq_index(type_name: &str, i: &Value, n: usize) -> Result<usize> {
         if n == 0 {
             bail!("index {orig} out of range: empty {type_name}");
         }
-        bail!("index {orig} out of range [{}:{}]", -(n as i128), n - 1);
+        bail!(
+            "{type_name} index {orig} out of range [{}:{}]",
+            -(n as i128),
+            n - 1
+        );
     }
     Ok(k as usize)
 }

@@ -75,16 +75,38 @@ fn no_args(name: &str, a: &Args) -> Result<()> {
     a.positional(name, 0, 0).map(|_| ())
 }
 
-fn want_str<'a>(name: &str, v: &'a Value, what: &str) -> Result<&'a str> {
+/// A string argument; the error names the parameter by position, as
+/// starlark-go's `UnpackPositionalArgs`.
+fn want_str<'a>(name: &str, v: &'a Value, position: usize) -> Result<&'a str> {
     v.as_str().ok_or_else(|| {
         Error::new(format!(
-            "{name}: for parameter {what}: got {}, want string",
+            "{name}: for parameter {position}: got {}, want string",
             v.type_name()
         ))
     })
 }
 
+/// Greek letters with ypogegrammeni (U+1F80..U+1FFC): their simple upper and title case
+/// is the titlecase form (Unicode maps them to one code point; Rust's full mapping gives two).
+fn greek_title(c: char) -> Option<char> {
+    let u = c as u32;
+    let t = match u {
+        0x1F80..=0x1F87 | 0x1F90..=0x1F97 | 0x1FA0..=0x1FA7 => u + 8,
+        0x1F88..=0x1F8F | 0x1F98..=0x1F9F | 0x1FA8..=0x1FAF => u,
+        0x1FB3 => 0x1FBC,
+        0x1FC3 => 0x1FCC,
+        0x1FF3 => 0x1FFC,
+        0x1FBC | 0x1FCC | 0x1FFC => u,
+        _ => return None,
+    };
+    char::from_u32(t)
+}
+
+/// Go's `unicode.ToUpper`: the simple (one code point) uppercase mapping.
 fn upper_char(c: char) -> char {
+    if let Some(t) = greek_title(c) {
+        return t;
+    }
     let mut u = c.to_uppercase();
     match (u.next(), u.next()) {
         (Some(x), None) => x,
@@ -92,16 +114,87 @@ fn upper_char(c: char) -> char {
     }
 }
 
+/// Go's `unicode.ToLower`: the simple lowercase mapping.
 fn lower_char(c: char) -> char {
-    let mut u = c.to_lowercase();
-    match (u.next(), u.next()) {
-        (Some(x), None) => x,
-        _ => c,
+    match c {
+        '\u{130}' => 'i',
+        '\u{1F88}'..='\u{1F8F}' | '\u{1F98}'..='\u{1F9F}' | '\u{1FA8}'..='\u{1FAF}' => {
+            char::from_u32(c as u32 - 8).unwrap_or(c)
+        }
+        '\u{1FBC}' => '\u{1FB3}',
+        '\u{1FCC}' => '\u{1FC3}',
+        '\u{1FFC}' => '\u{1FF3}',
+        _ => {
+            let mut u = c.to_lowercase();
+            match (u.next(), u.next()) {
+                (Some(x), None) => x,
+                _ => c,
+            }
+        }
     }
 }
 
+/// Go's `unicode.ToTitle`: like the uppercase mapping except for the digraphs
+/// (DŽ Lj Nj Dz families) and the Greek letters with ypogegrammeni.
+fn title_char(c: char) -> char {
+    match c {
+        '\u{1C4}'..='\u{1C6}' => '\u{1C5}',
+        '\u{1C7}'..='\u{1C9}' => '\u{1C8}',
+        '\u{1CA}'..='\u{1CC}' => '\u{1CB}',
+        '\u{1F1}'..='\u{1F3}' => '\u{1F2}',
+        _ => upper_char(c),
+    }
+}
+
+/// Titlecase letters (category Lt).
+fn is_title_case(c: char) -> bool {
+    matches!(c, '\u{1C5}' | '\u{1C8}' | '\u{1CB}' | '\u{1F2}')
+        || matches!(c as u32, 0x1F88..=0x1F8F | 0x1F98..=0x1F9F | 0x1FA8..=0x1FAF)
+        || matches!(c, '\u{1FBC}' | '\u{1FCC}' | '\u{1FFC}')
+}
+
+/// starlark-go's `isCasedRune`: an ASCII letter or a code point with another case form.
 fn is_cased(c: char) -> bool {
-    c.is_lowercase() || c.is_uppercase()
+    c.is_ascii_alphabetic() || c == 'ß' || upper_char(c) != c || lower_char(c) != c
+}
+
+/// Go's `unicode.IsDigit` (category Nd). Rust's `is_numeric` also takes letter-like
+/// and other numbers (Nl, No); the common blocks of those are left out here.
+fn is_decimal_digit(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
+    c.is_numeric()
+        && !matches!(
+            c as u32,
+            0xB2 | 0xB3 | 0xB9 | 0xBC..=0xBE
+                | 0x9F4..=0x9F9
+                | 0xBF0..=0xBF2
+                | 0xF2A..=0xF33
+                | 0x1369..=0x137C
+                | 0x16EE..=0x16F0
+                | 0x2070..=0x2089
+                | 0x2150..=0x218B
+                | 0x2460..=0x249B
+                | 0x24EA..=0x24FF
+                | 0x2776..=0x2793
+                | 0x2CFD
+                | 0x3007
+                | 0x3021..=0x3029
+                | 0x3038..=0x303A
+                | 0x3192..=0x3195
+                | 0x3220..=0x3229
+                | 0x3248..=0x324F
+                | 0x3251..=0x325F
+                | 0x3280..=0x3289
+                | 0x32B1..=0x32BF
+        )
+}
+
+/// Go's `unicode.IsLetter` (categories L*), approximated by Rust's Alphabetic
+/// property without its numeric letters.
+fn is_letter(c: char) -> bool {
+    c.is_alphabetic() && !c.is_numeric()
 }
 
 fn capitalize(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
@@ -109,7 +202,7 @@ fn capitalize(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     let s: String = recv_str(r)
         .chars()
         .enumerate()
-        .map(|(i, c)| if i == 0 { upper_char(c) } else { lower_char(c) })
+        .map(|(i, c)| if i == 0 { title_char(c) } else { lower_char(c) })
         .collect();
     Ok(Value::Str(s.into()))
 }
@@ -161,7 +254,7 @@ fn sub_slice(s: &str, start: usize, end: usize) -> &[u8] {
 
 fn count(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
-    let sub = want_str(name, v[0].as_ref().expect("sub"), "sub")?;
+    let sub = want_str(name, v[0].as_ref().expect("sub"), 1)?;
     let s = recv_str(r);
     let (start, end) = indices(name, &v[1], &v[2], s.len())?;
     let hay = sub_slice(s, start, end);
@@ -223,7 +316,7 @@ fn startswith(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
 
 fn find(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
-    let sub = want_str(name, v[0].as_ref().expect("sub"), "sub")?;
+    let sub = want_str(name, v[0].as_ref().expect("sub"), 1)?;
     let s = recv_str(r);
     let (start, end) = indices(name, &v[1], &v[2], s.len())?;
     let hay = sub_slice(s, start, end);
@@ -342,9 +435,9 @@ fn predicate(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let s = recv_str(r);
     let f: fn(char) -> bool = match name {
-        "isalnum" => |c| c.is_alphabetic() || c.is_numeric(),
-        "isalpha" => char::is_alphabetic,
-        "isdigit" => char::is_numeric,
+        "isalnum" => |c| is_letter(c) || is_decimal_digit(c),
+        "isalpha" => is_letter,
+        "isdigit" => is_decimal_digit,
         _ => char::is_whitespace,
     };
     Ok(Value::Bool(!s.is_empty() && s.chars().all(f)))
@@ -365,7 +458,7 @@ fn istitle(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let (mut cased, mut prev) = (false, false);
     for c in recv_str(r).chars() {
-        if c.is_uppercase() {
+        if c.is_ascii_uppercase() || is_title_case(c) {
             if prev {
                 return Ok(Value::Bool(false));
             }
@@ -377,6 +470,9 @@ fn istitle(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
             }
             prev = true;
             cased = true;
+        } else if c.is_uppercase() {
+            // As in starlark-go, a non-ASCII uppercase letter is never title case.
+            return Ok(Value::Bool(false));
         } else {
             prev = false;
         }
@@ -388,7 +484,10 @@ fn join(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let x = v[0].as_ref().expect("iterable");
     let Some((items, _)) = iterate(x) else {
-        bail!("join: got {}, want iterable", x.type_name())
+        bail!(
+            "join: for parameter 1: got {}, want iterable",
+            x.type_name()
+        )
     };
     let mut parts = Vec::with_capacity(items.len());
     for it in &items {
@@ -425,10 +524,12 @@ fn upper(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 fn strip(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 1)?;
     let s = recv_str(r);
+    // As in starlark-go, `chars` must be a string when given (None is refused).
     let chars: Option<Vec<char>> = match &v[0] {
-        None | Some(Value::None) => None,
-        Some(x) => Some(want_str(name, x, "chars")?.chars().collect())
-            .filter(|c: &Vec<char>| !c.is_empty()),
+        None => None,
+        Some(x) => {
+            Some(want_str(name, x, 1)?.chars().collect()).filter(|c: &Vec<char>| !c.is_empty())
+        }
     };
     let out = match (&chars, name) {
         (None, "strip") => s.trim(),
@@ -443,7 +544,7 @@ fn strip(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn partition(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
-    let sep = want_str(name, v[0].as_ref().expect("sep"), "sep")?;
+    let sep = want_str(name, v[0].as_ref().expect("sep"), 1)?;
     if sep.is_empty() {
         bail!("{name}: empty separator");
     }
@@ -463,16 +564,13 @@ fn partition(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn replace(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 2, 3)?;
-    let old = want_str(name, v[0].as_ref().expect("old"), "old")?;
-    let new = want_str(name, v[1].as_ref().expect("new"), "new")?;
+    let old = want_str(name, v[0].as_ref().expect("old"), 1)?;
+    let new = want_str(name, v[1].as_ref().expect("new"), 2)?;
     let s = recv_str(r);
     let out = match &v[2] {
         Some(Value::Int(n)) if *n >= 0 => s.replacen(old, new, *n as usize),
         Some(Value::Int(_)) | None => s.replace(old, new),
-        Some(o) => bail!(
-            "{name}: for parameter count: got {}, want int",
-            o.type_name()
-        ),
+        Some(o) => bail!("{name}: for parameter 3: got {}, want int", o.type_name()),
     };
     Ok(Value::Str(out.into()))
 }
@@ -483,10 +581,7 @@ fn split(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let max = match &v[1] {
         None => -1,
         Some(Value::Int(n)) => *n,
-        Some(o) => bail!(
-            "{name}: for parameter maxsplit: got {}, want int",
-            o.type_name()
-        ),
+        Some(o) => bail!("{name}: for parameter 2: got {}, want int", o.type_name()),
     };
     let parts: Vec<String> = match &v[0] {
         None | Some(Value::None) => {
@@ -576,7 +671,11 @@ fn rsplit_space(s: &str, max: usize) -> Vec<String> {
 
 fn splitlines(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 1)?;
-    let keep = v[0].as_ref().is_some_and(Value::truth);
+    let keep = match &v[0] {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(o) => bail!("{name}: for parameter 1: got {}, want bool", o.type_name()),
+    };
     let s = recv_str(r);
     let mut lines: Vec<&str> = Vec::new();
     if !s.is_empty() {
@@ -597,7 +696,7 @@ fn title(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     let mut prev = false;
     let mut out = String::new();
     for c in recv_str(r).chars() {
-        let c = if prev { lower_char(c) } else { upper_char(c) };
+        let c = if prev { lower_char(c) } else { title_char(c) };
         prev = is_cased(c);
         out.push(c);
     }

@@ -92,7 +92,7 @@ fn big_integers() {
         ("str(1 << 70)", "\"1180591620717411303424\""),
         ("(1 << 80) // (1 << 75)", "32"),
     ]);
-    assert_eq!(err("x = 1 << 200"), "integer overflow");
+    assert_eq!(err("x = 1 << 600"), "shift count too large: 600");
 }
 
 #[test]
@@ -310,17 +310,17 @@ fn argument_errors() {
     );
     assert_eq!(
         err("def f(a):\n  return a\nend\nv = f(b=1)"),
-        "function f got an unexpected keyword argument b"
+        "function f got an unexpected keyword argument \"b\""
     );
     assert_eq!(
         err("def f(a):\n  return a\nend\nv = f(1, a=1)"),
-        "function f got multiple values for parameter a"
+        "function f got multiple values for parameter \"a\""
     );
     assert_eq!(
         err("def f(a, *, k):\n  return a\nend\nv = f(1)"),
         "function f missing 1 argument (k)"
     );
-    assert_eq!(err("x = len()"), "len: got 0 arguments, want at least 1");
+    assert_eq!(err("x = len()"), "len: got 0 arguments, want 1");
     assert_eq!(err("x = 1()"), "invalid call of non-function (int)");
     assert_eq!(err("f(*1)"), "undefined: f");
     assert_eq!(

@@ -166,7 +166,7 @@ fn natives_receive_positional_and_keyword_arguments() {
     let e = Thread::new()
         .exec_source("n.star", "x = join(1, c=2)", env.clone())
         .unwrap_err();
-    assert_eq!(e.msg, "join: unexpected keyword argument c");
+    assert_eq!(e.msg, "join: unexpected keyword argument \"c\"");
     let e = Thread::new()
         .exec_source("n.star", "x = join(1, 2, 3, 4)", env)
         .unwrap_err();

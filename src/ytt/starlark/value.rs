@@ -1,13 +1,14 @@
 //! Starlark values: the [`Value`] enum, mutable containers with freezing and
 //! "mutation during iteration" checks, equality, ordering and hashing as in starlark-go.
-//! Integers are `i128` with overflow errors (wider than starlark-go's int64 fast path,
-//! enough for every value ytt can emit; starlark-go's arbitrary precision beyond 2^127 is
-//! not supported).
+//! Integers are `i128` ([`Value::Int`]) and, beyond that range, arbitrary-precision
+//! [`BigInt`]s ([`Value::BigInt`], never holding a value that fits `i128`), as
+//! starlark-go's ints are unbounded.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use super::ast::FuncDef;
+use super::bigint::BigInt;
 use super::error::{Error, Result, bail};
 use super::eval::ModuleEnv;
 use super::host::HostValue;
@@ -23,6 +24,8 @@ pub enum Value {
     None,
     Bool(bool),
     Int(i128),
+    /// An int outside the `i128` range.
+    BigInt(Rc<BigInt>),
     Float(f64),
     Str(Rc<str>),
     List(Rc<List>),
@@ -241,11 +244,17 @@ impl Args {
             match names.iter().position(|n| **n == **k) {
                 Some(i) => {
                     if out[i].is_some() {
-                        bail!("{fname}: got multiple values for keyword argument {k}");
+                        bail!(
+                            "{fname}: got multiple values for keyword argument {}",
+                            super::format::quote(k)
+                        );
                     }
                     out[i] = Some(v.clone());
                 }
-                None => bail!("{fname}: unexpected keyword argument {k}"),
+                None => bail!(
+                    "{fname}: unexpected keyword argument {}",
+                    super::format::quote(k)
+                ),
             }
         }
         for (i, s) in spec.iter().enumerate() {
@@ -262,16 +271,24 @@ impl Args {
         if !self.kwargs.is_empty() {
             bail!("{fname}: unexpected keyword arguments");
         }
+        // "at least" and "at most" only when the count may vary.
+        let range = if min < max {
+            ["at least ", "at most "]
+        } else {
+            ["", ""]
+        };
         if self.pos.len() < min {
             bail!(
-                "{fname}: got {} arguments, want at least {min}",
-                self.pos.len()
+                "{fname}: got {} arguments, want {}{min}",
+                self.pos.len(),
+                range[0]
             );
         }
         if self.pos.len() > max {
             bail!(
-                "{fname}: got {} arguments, want at most {max}",
-                self.pos.len()
+                "{fname}: got {} arguments, want {}{max}",
+                self.pos.len(),
+                range[1]
             );
         }
         let mut out: Vec<Option<Value>> = self.pos.iter().cloned().map(Some).collect();
@@ -312,7 +329,7 @@ impl Value {
         match self {
             Value::None => "NoneType".into(),
             Value::Bool(_) => "bool".into(),
-            Value::Int(_) => "int".into(),
+            Value::Int(_) | Value::BigInt(_) => "int".into(),
             Value::Float(_) => "float".into(),
             Value::Str(_) => "string".into(),
             Value::List(_) => "list".into(),
@@ -322,11 +339,10 @@ impl Value {
             Value::Range(_) => "range".into(),
             Value::Function(_) => "function".into(),
             Value::Builtin(_) => "builtin_function_or_method".into(),
+            // As starlark-go: the ord forms share the type of their element form.
             Value::StrIter(_, k) => match k {
-                StrIterKind::Elems => "string.elems".into(),
-                StrIterKind::Codepoints => "string.codepoints".into(),
-                StrIterKind::ElemOrds => "string.elem_ords".into(),
-                StrIterKind::CodepointOrds => "string.codepoint_ords".into(),
+                StrIterKind::Elems | StrIterKind::ElemOrds => "elems".into(),
+                StrIterKind::Codepoints | StrIterKind::CodepointOrds => "codepoints".into(),
             },
             Value::Host(h) => h.type_name(),
         }
@@ -356,6 +372,23 @@ impl Value {
         }
     }
 
+    /// An int value from a big integer: `Int` when it fits `i128`.
+    pub fn from_bigint(b: BigInt) -> Value {
+        match b.to_i128() {
+            Some(i) => Value::Int(i),
+            None => Value::BigInt(Rc::new(b)),
+        }
+    }
+
+    /// Any int as a big integer.
+    pub fn as_bigint(&self) -> Option<BigInt> {
+        match self {
+            Value::Int(i) => Some(BigInt::from_i128(*i)),
+            Value::BigInt(b) => Some((**b).clone()),
+            _ => None,
+        }
+    }
+
     /// The integer value (bools are not ints here).
     pub fn as_int(&self) -> Option<i128> {
         match self {
@@ -370,6 +403,7 @@ impl Value {
             Value::Int(i) => {
                 i64::try_from(*i).map_err(|_| Error::new(format!("int {i} out of range")))
             }
+            Value::BigInt(b) => bail!("int {b} out of range"),
             v => bail!("got {}, want int", v.type_name()),
         }
     }
@@ -568,6 +602,11 @@ fn equals_depth(a: &Value, b: &Value, depth: u32) -> Result<bool> {
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Float(x), Value::Float(y)) => x == y,
         (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => (*x as f64) == *y,
+        (Value::BigInt(x), Value::BigInt(y)) => x == y,
+        (Value::BigInt(_), Value::Int(_)) | (Value::Int(_), Value::BigInt(_)) => false,
+        (Value::BigInt(x), Value::Float(y)) | (Value::Float(y), Value::BigInt(x)) => {
+            x.to_f64() == *y
+        }
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::List(x), Value::List(y)) => {
             if Rc::ptr_eq(x, y) {
@@ -653,6 +692,17 @@ fn compare_depth(a: &Value, b: &Value, depth: usize) -> Result<std::cmp::Orderin
         (Value::Float(x), Value::Int(y)) => {
             Ok(x.partial_cmp(&(*y as f64)).unwrap_or(Ordering::Equal))
         }
+        (Value::BigInt(_), Value::Int(_) | Value::BigInt(_))
+        | (Value::Int(_), Value::BigInt(_)) => {
+            let (x, y) = (a.as_bigint(), b.as_bigint());
+            Ok(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
+        }
+        (Value::BigInt(x), Value::Float(y)) => {
+            Ok(x.to_f64().partial_cmp(y).unwrap_or(Ordering::Equal))
+        }
+        (Value::Float(x), Value::BigInt(y)) => {
+            Ok(x.partial_cmp(&y.to_f64()).unwrap_or(Ordering::Equal))
+        }
         (Value::Str(x), Value::Str(y)) => Ok(x.as_bytes().cmp(y.as_bytes())),
         (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
         (Value::List(x), Value::List(y)) => {
@@ -691,6 +741,8 @@ fn hash_depth(v: &Value, depth: usize) -> Result<u64> {
         Value::None => 0u8.hash(&mut h),
         Value::Bool(b) => (*b as i128).hash(&mut h),
         Value::Int(i) => i.hash(&mut h),
+        // Hashed as the float it rounds to, so that an equal float hashes alike.
+        Value::BigInt(b) => b.to_f64().to_bits().hash(&mut h),
         Value::Float(f) => {
             if f.fract() == 0.0 && f.abs() < 1e38 {
                 (*f as i128).hash(&mut h)
