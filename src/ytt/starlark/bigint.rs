@@ -1,446 +1,118 @@
 //! Arbitrary-precision integers for the Starlark ints that leave the `i128` fast path
-//! (starlark-go's ints are unbounded): sign and magnitude in base 2^32 limbs, with the
-//! operations Starlark needs (arithmetic with floored division, two's-complement bitwise
-//! operators and shifts, comparison, radix text, float conversion).
+//! (starlark-go's ints are unbounded). A thin layer over `num-bigint` giving the
+//! operations the interpreter calls by name: arithmetic with floored division,
+//! two's-complement bitwise operators and arithmetic shifts, radix text and float
+//! conversion as Go's `math/big` does them.
 
-use std::cmp::Ordering;
+use num_bigint::BigInt as Big;
+use num_integer::Integer;
+use num_traits::{FromPrimitive, Signed, ToPrimitive, Zero};
 
-/// A signed integer of any size. Invariants: `mag` has no high zero limbs, and zero is
-/// never negative.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
-pub struct BigInt {
-    neg: bool,
-    /// Little-endian base-2^32 digits.
-    mag: Vec<u32>,
-}
-
-fn trim(mut v: Vec<u32>) -> Vec<u32> {
-    while v.last() == Some(&0) {
-        v.pop();
-    }
-    v
-}
-
-fn mag_cmp(a: &[u32], b: &[u32]) -> Ordering {
-    a.len()
-        .cmp(&b.len())
-        .then_with(|| a.iter().rev().cmp(b.iter().rev()))
-}
-
-fn mag_add(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    let mut out = Vec::with_capacity(long.len() + 1);
-    let mut carry = 0u64;
-    for (i, &x) in long.iter().enumerate() {
-        let s = x as u64 + *short.get(i).unwrap_or(&0) as u64 + carry;
-        out.push(s as u32);
-        carry = s >> 32;
-    }
-    if carry != 0 {
-        out.push(carry as u32);
-    }
-    out
-}
-
-/// `a - b` for `a >= b`.
-fn mag_sub(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let mut out = Vec::with_capacity(a.len());
-    let mut borrow = 0i64;
-    for (i, &x) in a.iter().enumerate() {
-        let mut d = x as i64 - *b.get(i).unwrap_or(&0) as i64 - borrow;
-        borrow = 0;
-        if d < 0 {
-            d += 1 << 32;
-            borrow = 1;
-        }
-        out.push(d as u32);
-    }
-    trim(out)
-}
-
-fn mag_mul(a: &[u32], b: &[u32]) -> Vec<u32> {
-    if a.is_empty() || b.is_empty() {
-        return Vec::new();
-    }
-    let mut out = vec![0u32; a.len() + b.len()];
-    for (i, &x) in a.iter().enumerate() {
-        let mut carry = 0u64;
-        for (j, &y) in b.iter().enumerate() {
-            let t = x as u64 * y as u64 + out[i + j] as u64 + carry;
-            out[i + j] = t as u32;
-            carry = t >> 32;
-        }
-        out[i + b.len()] = carry as u32;
-    }
-    trim(out)
-}
-
-fn mag_bits(a: &[u32]) -> usize {
-    match a.last() {
-        None => 0,
-        Some(top) => (a.len() - 1) * 32 + (32 - top.leading_zeros() as usize),
-    }
-}
-
-fn mag_shl(a: &[u32], n: usize) -> Vec<u32> {
-    if a.is_empty() {
-        return Vec::new();
-    }
-    let (limbs, bits) = (n / 32, n % 32);
-    let mut out = vec![0u32; limbs];
-    if bits == 0 {
-        out.extend_from_slice(a);
-    } else {
-        let mut carry = 0u32;
-        for &x in a {
-            out.push((x << bits) | carry);
-            carry = x >> (32 - bits);
-        }
-        out.push(carry);
-    }
-    trim(out)
-}
-
-fn mag_shr(a: &[u32], n: usize) -> Vec<u32> {
-    let (limbs, bits) = (n / 32, n % 32);
-    if limbs >= a.len() {
-        return Vec::new();
-    }
-    let src = &a[limbs..];
-    let mut out = Vec::with_capacity(src.len());
-    for (i, &x) in src.iter().enumerate() {
-        let hi = if bits == 0 {
-            0
-        } else {
-            src.get(i + 1).map_or(0, |&h| h << (32 - bits))
-        };
-        out.push((x >> bits) | hi);
-    }
-    trim(out)
-}
-
-/// Truncated division of magnitudes (shift and subtract; the numbers here are small).
-fn mag_divmod(a: &[u32], b: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    if mag_cmp(a, b) == Ordering::Less {
-        return (Vec::new(), a.to_vec());
-    }
-    if b.len() == 1 {
-        let (q, r) = mag_divmod_small(a, b[0]);
-        return (q, trim(vec![r]));
-    }
-    let mut q = vec![0u32; a.len()];
-    let mut r: Vec<u32> = Vec::new();
-    for bit in (0..mag_bits(a)).rev() {
-        r = mag_shl(&r, 1);
-        if a[bit / 32] >> (bit % 32) & 1 == 1 {
-            if r.is_empty() {
-                r.push(1);
-            } else {
-                r[0] |= 1;
-            }
-        }
-        if mag_cmp(&r, b) != Ordering::Less {
-            r = mag_sub(&r, b);
-            q[bit / 32] |= 1 << (bit % 32);
-        }
-    }
-    (trim(q), r)
-}
-
-fn mag_divmod_small(a: &[u32], d: u32) -> (Vec<u32>, u32) {
-    let mut q = vec![0u32; a.len()];
-    let mut r = 0u64;
-    for i in (0..a.len()).rev() {
-        let cur = (r << 32) | a[i] as u64;
-        q[i] = (cur / d as u64) as u32;
-        r = cur % d as u64;
-    }
-    (trim(q), r as u32)
-}
+/// A signed integer of any size.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct BigInt(Big);
 
 impl BigInt {
-    fn make(neg: bool, mag: Vec<u32>) -> BigInt {
-        let mag = trim(mag);
-        BigInt {
-            neg: neg && !mag.is_empty(),
-            mag,
-        }
-    }
-
     pub fn from_i128(i: i128) -> BigInt {
-        let mut u = i.unsigned_abs();
-        let mut mag = Vec::new();
-        while u != 0 {
-            mag.push(u as u32);
-            u >>= 32;
-        }
-        BigInt::make(i < 0, mag)
+        BigInt(Big::from(i))
     }
 
     /// The value as an `i128`, when it fits.
     pub fn to_i128(&self) -> Option<i128> {
-        if self.mag.len() > 4 {
-            return None;
-        }
-        let mut u = 0u128;
-        for &x in self.mag.iter().rev() {
-            u = (u << 32) | x as u128;
-        }
-        if self.neg {
-            if u <= i128::MIN.unsigned_abs() {
-                Some((u as i128).wrapping_neg())
-            } else {
-                None
-            }
-        } else {
-            i128::try_from(u).ok()
-        }
+        self.0.to_i128()
     }
 
     pub fn is_negative(&self) -> bool {
-        self.neg
+        self.0.is_negative()
     }
 
     pub fn is_zero(&self) -> bool {
-        self.mag.is_empty()
+        self.0.is_zero()
     }
 
     pub fn neg(&self) -> BigInt {
-        BigInt::make(!self.neg, self.mag.clone())
+        BigInt(-&self.0)
     }
 
     pub fn add(&self, o: &BigInt) -> BigInt {
-        if self.neg == o.neg {
-            return BigInt::make(self.neg, mag_add(&self.mag, &o.mag));
-        }
-        match mag_cmp(&self.mag, &o.mag) {
-            Ordering::Less => BigInt::make(o.neg, mag_sub(&o.mag, &self.mag)),
-            _ => BigInt::make(self.neg, mag_sub(&self.mag, &o.mag)),
-        }
+        BigInt(&self.0 + &o.0)
     }
 
     pub fn sub(&self, o: &BigInt) -> BigInt {
-        self.add(&o.neg())
+        BigInt(&self.0 - &o.0)
     }
 
     pub fn mul(&self, o: &BigInt) -> BigInt {
-        BigInt::make(self.neg != o.neg, mag_mul(&self.mag, &o.mag))
+        BigInt(&self.0 * &o.0)
     }
 
     /// Floored quotient and remainder (the remainder takes the divisor's sign), as
     /// Starlark's `//` and `%`. The divisor must not be zero.
     pub fn div_mod_floor(&self, o: &BigInt) -> (BigInt, BigInt) {
-        let (q, r) = mag_divmod(&self.mag, &o.mag);
-        let q = BigInt::make(self.neg != o.neg, q);
-        let r = BigInt::make(self.neg, r);
-        if !r.is_zero() && r.neg != o.neg {
-            (q.sub(&BigInt::from_i128(1)), r.add(o))
-        } else {
-            (q, r)
-        }
+        let (q, r) = self.0.div_mod_floor(&o.0);
+        (BigInt(q), BigInt(r))
     }
 
     pub fn shl(&self, n: usize) -> BigInt {
-        BigInt::make(self.neg, mag_shl(&self.mag, n))
+        BigInt(&self.0 << n)
     }
 
     /// Arithmetic (floor) shift right.
     pub fn shr(&self, n: usize) -> BigInt {
-        if !self.neg {
-            return BigInt::make(false, mag_shr(&self.mag, n));
-        }
-        // -((|x| - 1) >> n) - 1
-        let one = BigInt::from_i128(1);
-        let m = BigInt::make(false, self.mag.clone()).sub(&one);
-        BigInt::make(false, mag_shr(&m.mag, n)).add(&one).neg()
-    }
-
-    /// Two's-complement digits over `len` limbs.
-    fn twos(&self, len: usize) -> Vec<u32> {
-        let mut v = self.mag.clone();
-        v.resize(len, 0);
-        if self.neg {
-            let mut carry = true;
-            for x in v.iter_mut() {
-                *x = !*x;
-                if carry {
-                    let (s, c) = x.overflowing_add(1);
-                    *x = s;
-                    carry = c;
-                }
-            }
-        }
-        v
-    }
-
-    fn from_twos(mut v: Vec<u32>) -> BigInt {
-        let neg = v.last().is_some_and(|&t| t >> 31 == 1);
-        if neg {
-            let mut carry = true;
-            for x in v.iter_mut() {
-                *x = !*x;
-                if carry {
-                    let (s, c) = x.overflowing_add(1);
-                    *x = s;
-                    carry = c;
-                }
-            }
-        }
-        BigInt::make(neg, v)
-    }
-
-    fn bitwise(&self, o: &BigInt, f: fn(u32, u32) -> u32) -> BigInt {
-        let len = self.mag.len().max(o.mag.len()) + 1;
-        let (a, b) = (self.twos(len), o.twos(len));
-        BigInt::from_twos(a.iter().zip(&b).map(|(x, y)| f(*x, *y)).collect())
+        BigInt(&self.0 >> n)
     }
 
     pub fn and(&self, o: &BigInt) -> BigInt {
-        self.bitwise(o, |x, y| x & y)
+        BigInt(&self.0 & &o.0)
     }
 
     pub fn or(&self, o: &BigInt) -> BigInt {
-        self.bitwise(o, |x, y| x | y)
+        BigInt(&self.0 | &o.0)
     }
 
     pub fn xor(&self, o: &BigInt) -> BigInt {
-        self.bitwise(o, |x, y| x ^ y)
+        BigInt(&self.0 ^ &o.0)
     }
 
     /// `~x`, that is `-x - 1`.
     pub fn not(&self) -> BigInt {
-        self.neg().sub(&BigInt::from_i128(1))
+        BigInt(!&self.0)
     }
 
     /// Digits in `radix` (2..=36, lowercase), with a leading `-` when negative.
     pub fn to_radix(&self, radix: u32) -> String {
-        if self.mag.is_empty() {
-            return "0".into();
-        }
-        // The largest power of the radix that fits a limb, and its digit count.
-        let (mut chunk, mut width) = (radix, 1);
-        while let Some(n) = chunk.checked_mul(radix) {
-            chunk = n;
-            width += 1;
-        }
-        let mut parts = Vec::new();
-        let mut m = self.mag.clone();
-        while !m.is_empty() {
-            let (q, r) = mag_divmod_small(&m, chunk);
-            parts.push(r);
-            m = q;
-        }
-        let digit = |d: u32| std::char::from_digit(d, radix).unwrap_or('?');
-        let mut out = String::new();
-        if self.neg {
-            out.push('-');
-        }
-        for (i, p) in parts.iter().rev().enumerate() {
-            let mut ds = Vec::new();
-            let mut p = *p;
-            while p != 0 {
-                ds.push(digit(p % radix));
-                p /= radix;
-            }
-            if i > 0 {
-                ds.resize(width, '0');
-            }
-            out.extend(ds.iter().rev());
-        }
-        out
+        self.0.to_str_radix(radix)
     }
 
-    /// Parses unsigned digits in `radix`; None when a character is not a digit or
-    /// the text is empty.
+    /// The value of `digits` in `radix`, negated when `neg`: digits only, as Go's
+    /// `big.Int.SetString` takes them (no sign, no underscores).
     pub fn parse_digits(digits: &str, radix: u32, neg: bool) -> Option<BigInt> {
-        if digits.is_empty() {
+        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
             return None;
         }
-        let mut mag: Vec<u32> = Vec::new();
-        for c in digits.chars() {
-            let d = c.to_digit(radix)?;
-            let mut carry = d as u64;
-            for x in mag.iter_mut() {
-                let t = *x as u64 * radix as u64 + carry;
-                *x = t as u32;
-                carry = t >> 32;
-            }
-            if carry != 0 {
-                mag.push(carry as u32);
-            }
-        }
-        Some(BigInt::make(neg, mag))
+        let m = Big::parse_bytes(digits.as_bytes(), radix)?;
+        Some(BigInt(if neg { -m } else { m }))
     }
 
-    /// The nearest float (ties to even), infinite beyond the float range, as Go's
+    /// The nearest float (ties to even), infinite past `f64::MAX`, as Go's
     /// `big.Float.Float64`.
     pub fn to_f64(&self) -> f64 {
-        let bits = mag_bits(&self.mag);
-        let f = if bits <= 64 {
-            let mut u = 0u64;
-            for &x in self.mag.iter().rev() {
-                u = (u << 32) | x as u64;
-            }
-            u as f64
+        self.0.to_f64().unwrap_or(if self.is_negative() {
+            f64::NEG_INFINITY
         } else {
-            let shift = bits - 64;
-            let top = mag_shr(&self.mag, shift);
-            let mut u = 0u64;
-            for &x in top.iter().rev() {
-                u = (u << 32) | x as u64;
-            }
-            // A sticky bit below the rounding point keeps ties-to-even exact.
-            let rest = mag_cmp(&mag_shl(&top, shift), &self.mag) != Ordering::Equal;
-            let m = (u | rest as u64) as f64;
-            if shift > 2000 {
-                f64::INFINITY
-            } else {
-                m * 2f64.powi(shift as i32)
-            }
-        };
-        if self.neg { -f } else { f }
+            f64::INFINITY
+        })
     }
 
     /// The integer part of a finite float.
     pub fn from_f64(f: f64) -> BigInt {
-        let t = f.trunc();
-        let bits = t.abs().to_bits();
-        let exp = ((bits >> 52) & 0x7ff) as i64;
-        if exp == 0 {
-            return BigInt::default();
-        }
-        let mant = (bits & ((1 << 52) - 1)) | (1 << 52);
-        let m = BigInt::from_i128(mant as i128);
-        let e = exp - 1075;
-        let r = if e >= 0 {
-            m.shl(e as usize)
-        } else {
-            BigInt::make(false, mag_shr(&m.mag, (-e) as usize))
-        };
-        if t < 0.0 { r.neg() } else { r }
-    }
-}
-
-impl Ord for BigInt {
-    fn cmp(&self, o: &BigInt) -> Ordering {
-        match (self.neg, o.neg) {
-            (false, true) => Ordering::Greater,
-            (true, false) => Ordering::Less,
-            (false, false) => mag_cmp(&self.mag, &o.mag),
-            (true, true) => mag_cmp(&o.mag, &self.mag),
-        }
-    }
-}
-
-impl PartialOrd for BigInt {
-    fn partial_cmp(&self, o: &BigInt) -> Option<Ordering> {
-        Some(self.cmp(o))
+        BigInt(Big::from_f64(f.trunc()).unwrap_or_default())
     }
 }
 
 impl std::fmt::Display for BigInt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.to_radix(10))
+        std::fmt::Display::fmt(&self.0, f)
     }
 }
 
