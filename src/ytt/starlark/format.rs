@@ -6,6 +6,8 @@
 
 use std::fmt::Write;
 
+use unicode_general_category::{GeneralCategory, get_general_category};
+
 use super::error::{Result, bail};
 use super::value::{BuiltinKind, StrIterKind, Value};
 
@@ -180,44 +182,25 @@ pub fn quote(s: &str) -> String {
     out
 }
 
-/// Go's `strconv.IsPrint` for a non-ASCII-control code point: false for controls,
-/// spaces other than U+0020, line and paragraph separators, format characters,
-/// private-use code points and noncharacters (unassigned code points are not tabled).
+/// Go's `strconv.IsPrint`: letters, marks, numbers, punctuation, symbols and the ASCII
+/// space (so not controls, other spaces, separators, format characters, surrogates,
+/// private-use or unassigned code points, noncharacters included).
 fn is_go_printable(c: char) -> bool {
-    if c == ' ' {
-        return true;
+    if c.is_ascii() {
+        return (' '..='~').contains(&c);
     }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    let u = c as u32;
-    let format_or_private = matches!(
-        u,
-        0xAD | 0x600..=0x605
-            | 0x61C
-            | 0x6DD
-            | 0x70F
-            | 0x890..=0x891
-            | 0x8E2
-            | 0x180E
-            | 0x200B..=0x200F
-            | 0x202A..=0x202E
-            | 0x2060..=0x2064
-            | 0x2066..=0x206F
-            | 0xFEFF
-            | 0xFFF9..=0xFFFB
-            | 0x110BD
-            | 0x110CD
-            | 0x13430..=0x1343F
-            | 0x1BCA0..=0x1BCA3
-            | 0x1D173..=0x1D17A
-            | 0xE0001
-            | 0xE0020..=0xE007F
-            | 0xE000..=0xF8FF
-            | 0xF0000..=0x10FFFF
-            | 0xFDD0..=0xFDEF
-    );
-    !format_or_private && (u & 0xFFFE) != 0xFFFE
+    use GeneralCategory::*;
+    !matches!(
+        get_general_category(c),
+        SpaceSeparator
+            | LineSeparator
+            | ParagraphSeparator
+            | Control
+            | Format
+            | Surrogate
+            | PrivateUse
+            | Unassigned
+    )
 }
 
 /// The float text of `str(x)` in ytt's starlark-go: Go `FormatFloat(f, 'g', 6, 64)`.

@@ -1,6 +1,8 @@
 //! Methods of strings, as the starlark-go fork in ytt defines them (no `zfill`,
 //! `removeprefix`, ...). Offsets and lengths count bytes, like Go strings.
 
+use unicode_general_category::{GeneralCategory, get_general_category};
+
 use super::error::{Error, Result, bail};
 use super::eval::Thread;
 use super::format::{repr, to_str};
@@ -148,9 +150,7 @@ fn title_char(c: char) -> char {
 
 /// Titlecase letters (category Lt).
 fn is_title_case(c: char) -> bool {
-    matches!(c, '\u{1C5}' | '\u{1C8}' | '\u{1CB}' | '\u{1F2}')
-        || matches!(c as u32, 0x1F88..=0x1F8F | 0x1F98..=0x1F9F | 0x1FA8..=0x1FAF)
-        || matches!(c, '\u{1FBC}' | '\u{1FCC}' | '\u{1FFC}')
+    get_general_category(c) == GeneralCategory::TitlecaseLetter
 }
 
 /// starlark-go's `isCasedRune`: an ASCII letter or a code point with another case form.
@@ -158,43 +158,24 @@ fn is_cased(c: char) -> bool {
     c.is_ascii_alphabetic() || c == 'ß' || upper_char(c) != c || lower_char(c) != c
 }
 
-/// Go's `unicode.IsDigit` (category Nd). Rust's `is_numeric` also takes letter-like
-/// and other numbers (Nl, No); the common blocks of those are left out here.
+/// Go's `unicode.IsDigit` (category Nd).
 fn is_decimal_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    c.is_numeric()
-        && !matches!(
-            c as u32,
-            0xB2 | 0xB3 | 0xB9 | 0xBC..=0xBE
-                | 0x9F4..=0x9F9
-                | 0xBF0..=0xBF2
-                | 0xF2A..=0xF33
-                | 0x1369..=0x137C
-                | 0x16EE..=0x16F0
-                | 0x2070..=0x2089
-                | 0x2150..=0x218B
-                | 0x2460..=0x249B
-                | 0x24EA..=0x24FF
-                | 0x2776..=0x2793
-                | 0x2CFD
-                | 0x3007
-                | 0x3021..=0x3029
-                | 0x3038..=0x303A
-                | 0x3192..=0x3195
-                | 0x3220..=0x3229
-                | 0x3248..=0x324F
-                | 0x3251..=0x325F
-                | 0x3280..=0x3289
-                | 0x32B1..=0x32BF
-        )
+    get_general_category(c) == GeneralCategory::DecimalNumber
 }
 
-/// Go's `unicode.IsLetter` (categories L*), approximated by Rust's Alphabetic
-/// property without its numeric letters.
+/// Go's `unicode.IsLetter` (categories Lu, Ll, Lt, Lm, Lo).
 fn is_letter(c: char) -> bool {
-    c.is_alphabetic() && !c.is_numeric()
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
+    use GeneralCategory::*;
+    matches!(
+        get_general_category(c),
+        UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter
+    )
 }
 
 fn capitalize(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {

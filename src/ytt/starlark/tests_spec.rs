@@ -82,6 +82,13 @@ fn string_case_methods_follow_go_unicode() {
         ("\"½\".isalnum()", "False"),
         ("\"Ⅻ\".isalpha()", "False"),
         ("\"é1\".isalnum()", "True"),
+        // Categories, not the Alphabetic property: a combining mark is no letter, and a
+        // digit of a rarer script is still Nd.
+        ("\"\u{345}\".isalpha()", "False"),
+        ("\"\u{e51}\".isdigit()", "True"),
+        ("\"\u{2081}\".isdigit()", "False"),
+        // repr escapes unassigned code points, as strconv.IsPrint refuses them.
+        ("repr(\"\u{378}\")", "\"\\\"\\\\u0378\\\"\""),
     ]);
 }
 
