@@ -15,18 +15,20 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use futures_util::StreamExt;
-use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 
 use crate::copy::closure::{Closure, Item};
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
+use crate::oci::piece_writer::PieceWriter;
 use crate::oci::tarball::model::{
     ConfigDescriptor, ImageDescriptor, ImageOrIndex, IndexDescriptor, LayerDescriptor,
     ManifestDescriptor, encode_manifest_json,
 };
 use crate::oci::tarball::reader::has_diff_id;
 use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name, ustar};
-use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Reference, media_types};
+use crate::oci::{
+    Descriptor, Digest, ManifestBytes, OciError, Reference, VerifiedBlob, media_types,
+};
 
 const JOURNAL_MAGIC: &str = "strake-imgpkg-tar v1";
 
@@ -404,7 +406,8 @@ impl BlobSink for TarOut {
             .contains(&blob.digest))
     }
 
-    async fn put(&self, blob: &Descriptor, mut data: BlobStream) -> crate::oci::Result<()> {
+    async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
+        let mut data = data.checked_for(blob, self.location());
         let Some(&(offset, size)) = self.offsets.get(&blob.digest) else {
             // A config: drain it so that its verification runs.
             while let Some(chunk) = data.next().await {
@@ -412,45 +415,31 @@ impl BlobSink for TarOut {
             }
             return Ok(());
         };
-        let context = format!("{}: writing layer {}", self.location(), blob.digest);
-        let mut file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.partial)
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        file.seek(std::io::SeekFrom::Start(offset))
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        let mut written = 0u64;
-        let mut out = tokio::io::BufWriter::with_capacity(1 << 20, file);
-        while let Some(chunk) = data.next().await {
-            let chunk = chunk?;
-            written += chunk.len() as u64;
-            if written > size {
-                return Err(OciError::SizeMismatch {
-                    location: self.location(),
-                    digest: blob.digest.clone(),
-                    expected: size,
-                    actual: written,
-                });
-            }
-            out.write_all(&chunk)
-                .await
-                .map_err(|e| OciError::io(context.clone(), e))?;
-        }
-        if written != size {
+        if size != blob.size {
             return Err(OciError::SizeMismatch {
                 location: self.location(),
                 digest: blob.digest.clone(),
                 expected: size,
-                actual: written,
+                actual: blob.size,
             });
         }
-        out.flush()
+        let context = format!("{}: writing layer {}", self.location(), blob.digest);
+        let file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.partial)
             .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        let file = out.into_inner();
-        file.sync_data()
+            .map_err(|e| OciError::io(context.clone(), e))?
+            .into_std()
+            .await;
+        // The size is checked on the way (`checked_for`), so the body never
+        // runs into the next entry.
+        let mut out = PieceWriter::new(file, offset);
+        while let Some(chunk) = data.next().await {
+            out.write(chunk?)
+                .await
+                .map_err(|e| OciError::io(context.clone(), e))?;
+        }
+        out.finish(true)
             .await
             .map_err(|e| OciError::io(context.clone(), e))?;
         {
