@@ -4,15 +4,16 @@
 //! created under a hidden partial name next to the output, with its headers,
 //! `manifest.json` and end blocks, and each layer's body is streamed straight to
 //! its offset (no spool, no second copy). A journal beside it records each layer
-//! once its bytes are verified and synced, so a rerun of the same copy keeps the
-//! finished entries and moves only the rest; a different plan starts afresh.
+//! once its bytes are verified and synced (the sync runs in the background while
+//! the next blobs move), so a rerun of the same copy keeps the finished entries
+//! and moves only the rest; a different plan starts afresh.
 //! Only a complete archive is renamed to the output name, so a tarball that
 //! looks complete always is.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use futures_util::StreamExt;
 
@@ -235,9 +236,17 @@ pub struct TarOut {
     partial: PathBuf,
     journal: PathBuf,
     offsets: HashMap<Digest, (u64, u64)>,
-    done: Mutex<HashSet<Digest>>,
-    journal_file: Mutex<std::fs::File>,
+    done: Arc<Mutex<HashSet<Digest>>>,
+    journal_file: Arc<Mutex<std::fs::File>>,
+    /// Layers whose bytes are written are synced and journalled in the background
+    /// (so the transfer goes on meanwhile), at most [`SYNC_SLOTS`] at a time.
+    sync_slots: Arc<tokio::sync::Semaphore>,
+    /// The first error of a background sync.
+    sync_failure: Arc<Mutex<Option<OciError>>>,
 }
+
+/// Layers synced at the same time in the background.
+const SYNC_SLOTS: usize = 4;
 
 /// The hidden names of the archive in progress and of its journal.
 pub fn partial_paths(path: &Path) -> (PathBuf, PathBuf) {
@@ -313,8 +322,10 @@ impl TarOut {
             partial,
             journal,
             offsets,
-            done: Mutex::new(done),
-            journal_file: Mutex::new(journal_file),
+            done: Arc::new(Mutex::new(done)),
+            journal_file: Arc::new(Mutex::new(journal_file)),
+            sync_slots: Arc::new(tokio::sync::Semaphore::new(SYNC_SLOTS)),
+            sync_failure: Arc::new(Mutex::new(None)),
         })
     }
 
@@ -323,8 +334,22 @@ impl TarOut {
         self.done.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
-    /// Checks that every layer is in, syncs, and renames the archive into place.
-    pub fn complete(self) -> Result<()> {
+    /// Waits for the background syncs, checks that every layer is in, syncs,
+    /// and renames the archive into place.
+    pub async fn complete(self) -> Result<()> {
+        let _all = self
+            .sync_slots
+            .acquire_many(SYNC_SLOTS as u32)
+            .await
+            .expect("the semaphore is never closed");
+        if let Some(e) = self
+            .sync_failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            return Err(e.into());
+        }
         let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(missing) = self.offsets.keys().find(|d| !done.contains(*d)) {
             return Err(CopyError::invalid(format!(
@@ -439,19 +464,49 @@ impl BlobSink for TarOut {
                 .await
                 .map_err(|e| OciError::io(context.clone(), e))?;
         }
-        out.finish(true)
+        let file = out
+            .finish(false)
             .await
             .map_err(|e| OciError::io(context.clone(), e))?;
-        {
-            let mut journal = self.journal_file.lock().unwrap_or_else(|p| p.into_inner());
-            writeln!(journal, "done {}", blob.digest)
-                .and_then(|_| journal.sync_data())
-                .map_err(|e| OciError::io(format!("writing {}", self.journal.display()), e))?;
-        }
-        self.done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(blob.digest.clone());
+        // The layer counts as done (journalled) only once its bytes are on disk;
+        // that happens in the background while the next blobs move.
+        let slot = self
+            .sync_slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed");
+        let (digest, journal_path) = (blob.digest.clone(), self.journal.clone());
+        let (done, journal, failure) = (
+            self.done.clone(),
+            self.journal_file.clone(),
+            self.sync_failure.clone(),
+        );
+        tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let synced = file
+                .sync_data()
+                .map_err(|e| OciError::io(context, e))
+                .and_then(|()| {
+                    let mut journal = journal.lock().unwrap_or_else(|p| p.into_inner());
+                    writeln!(journal, "done {digest}")
+                        .and_then(|_| journal.sync_data())
+                        .map_err(|e| OciError::io(format!("writing {}", journal_path.display()), e))
+                });
+            match synced {
+                Ok(()) => {
+                    done.lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .insert(digest);
+                }
+                Err(e) => {
+                    failure
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                }
+            }
+        });
         Ok(())
     }
 }
