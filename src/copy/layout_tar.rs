@@ -21,14 +21,14 @@ use std::sync::Mutex;
 use bytes::Bytes;
 use futures_util::StreamExt;
 use serde_json::Value;
-use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 
 use crate::copy::tar_out::partial_paths;
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
 use crate::oci::layout::{index_json, index_put, layout_marker};
+use crate::oci::piece_writer::PieceWriter;
 use crate::oci::tarball::ustar;
-use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Store};
+use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Store, VerifiedBlob};
 
 const JOURNAL_MAGIC: &str = "strake-oci-layout-tar v1";
 
@@ -471,53 +471,43 @@ impl BlobSink for LayoutTarOut {
             .contains(&blob.digest))
     }
 
-    async fn put(&self, blob: &Descriptor, mut data: BlobStream) -> crate::oci::Result<()> {
+    async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
         let Some(&(offset, size)) = self.offsets.get(&blob.digest) else {
             return Err(OciError::Invalid {
                 location: self.location(),
                 detail: format!("blob {} is not in the archive's plan", blob.digest),
             });
         };
-        let context = format!("{}: writing blob {}", self.location(), blob.digest);
-        let mut file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.partial)
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        file.seek(std::io::SeekFrom::Start(offset))
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        let mut written = 0u64;
-        let mut out = tokio::io::BufWriter::with_capacity(1 << 20, file);
-        while let Some(chunk) = data.next().await {
-            let chunk = chunk?;
-            written += chunk.len() as u64;
-            if written > size {
-                return Err(OciError::SizeMismatch {
-                    location: self.location(),
-                    digest: blob.digest.clone(),
-                    expected: size,
-                    actual: written,
-                });
-            }
-            out.write_all(&chunk)
-                .await
-                .map_err(|e| OciError::io(context.clone(), e))?;
-        }
-        if written != size {
+        if size != blob.size {
             return Err(OciError::SizeMismatch {
                 location: self.location(),
                 digest: blob.digest.clone(),
                 expected: size,
-                actual: written,
+                actual: blob.size,
             });
         }
-        out.flush()
+        // Verified (or, for the stream's own digest, size-checked) on the way, so
+        // the body never runs into the next entry.
+        let mut data = data.checked_for(blob, self.location());
+        let context = format!("{}: writing blob {}", self.location(), blob.digest);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.partial)
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        let mut out = PieceWriter::new(file, offset);
+        while let Some(chunk) = data.next().await {
+            out.write(chunk?)
+                .await
+                .map_err(|e| OciError::io(context.clone(), e))?;
+        }
+        let file = out
+            .finish(false)
             .await
             .map_err(|e| OciError::io(context.clone(), e))?;
-        out.into_inner()
-            .sync_data()
+        // The blob counts as done (journalled) only once its bytes are on disk.
+        tokio::task::spawn_blocking(move || file.sync_data())
             .await
+            .map_err(|e| OciError::io(context.clone(), std::io::Error::other(e)))?
             .map_err(|e| OciError::io(context.clone(), e))?;
         {
             let mut journal = self.journal_file.lock().unwrap_or_else(|p| p.into_inner());
@@ -537,6 +527,10 @@ impl BlobSink for LayoutTarOut {
 mod tests {
     use super::*;
     use crate::oci::stream::bytes_stream;
+
+    fn verified(data: &[u8]) -> VerifiedBlob {
+        VerifiedBlob::new(bytes_stream(Bytes::from(data.to_vec())), Digest::of(data))
+    }
 
     fn blob(data: &[u8]) -> Descriptor {
         Descriptor {
@@ -561,9 +555,7 @@ mod tests {
         let path = dir.path().join("x.tar");
 
         let out = LayoutTarOut::open(&path, &plan).unwrap();
-        out.put(&blob(&one), bytes_stream(Bytes::from(one.clone())))
-            .await
-            .unwrap();
+        out.put(&blob(&one), verified(&one)).await.unwrap();
         drop(out);
         assert!(!path.exists(), "not complete yet");
         // Another tag changes index.json only: the finished blob is kept.
@@ -581,12 +573,13 @@ mod tests {
         assert!(out.has(&blob(&one)).await.unwrap());
         assert!(!out.has(&blob(&two)).await.unwrap());
         let short = out
-            .put(&blob(&two), bytes_stream(Bytes::from(vec![2u8; 10])))
+            .put(
+                &blob(&two),
+                VerifiedBlob::new(bytes_stream(Bytes::from(vec![2u8; 10])), Digest::of(&two)),
+            )
             .await;
         assert!(short.is_err(), "a short body is refused");
-        out.put(&blob(&two), bytes_stream(Bytes::from(two.clone())))
-            .await
-            .unwrap();
+        out.put(&blob(&two), verified(&two)).await.unwrap();
         out.complete().unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), plan.total_size());
 

@@ -161,7 +161,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
             let result = transfer(jobs, &out, &options, &progress).await;
             progress.finish();
             let report = result?;
-            out.complete()?;
+            out.complete().await?;
             for item in &closure.items {
                 progress.image_done(&format!("exported {}", item.orig_ref));
             }

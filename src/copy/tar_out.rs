@@ -4,29 +4,32 @@
 //! created under a hidden partial name next to the output, with its headers,
 //! `manifest.json` and end blocks, and each layer's body is streamed straight to
 //! its offset (no spool, no second copy). A journal beside it records each layer
-//! once its bytes are verified and synced, so a rerun of the same copy keeps the
-//! finished entries and moves only the rest; a different plan starts afresh.
+//! once its bytes are verified and synced (the sync runs in the background while
+//! the next blobs move), so a rerun of the same copy keeps the finished entries
+//! and moves only the rest; a different plan starts afresh.
 //! Only a complete archive is renamed to the output name, so a tarball that
 //! looks complete always is.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use futures_util::StreamExt;
-use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 
 use crate::copy::closure::{Closure, Item};
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
+use crate::oci::piece_writer::PieceWriter;
 use crate::oci::tarball::model::{
     ConfigDescriptor, ImageDescriptor, ImageOrIndex, IndexDescriptor, LayerDescriptor,
     ManifestDescriptor, encode_manifest_json,
 };
 use crate::oci::tarball::reader::has_diff_id;
 use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name, ustar};
-use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Reference, media_types};
+use crate::oci::{
+    Descriptor, Digest, ManifestBytes, OciError, Reference, VerifiedBlob, media_types,
+};
 
 const JOURNAL_MAGIC: &str = "strake-imgpkg-tar v1";
 
@@ -235,9 +238,17 @@ pub struct TarOut {
     partial: PathBuf,
     journal: PathBuf,
     offsets: HashMap<Digest, (u64, u64)>,
-    done: Mutex<HashSet<Digest>>,
-    journal_file: Mutex<std::fs::File>,
+    done: Arc<Mutex<HashSet<Digest>>>,
+    journal_file: Arc<Mutex<std::fs::File>>,
+    /// Layers whose bytes are written are synced and journalled in the background
+    /// (so the transfer goes on meanwhile), at most [`SYNC_SLOTS`] at a time.
+    sync_slots: Arc<tokio::sync::Semaphore>,
+    /// The first error of a background sync.
+    sync_failure: Arc<Mutex<Option<OciError>>>,
 }
+
+/// Layers synced at the same time in the background.
+const SYNC_SLOTS: usize = 4;
 
 /// The hidden names of the archive in progress and of its journal.
 pub fn partial_paths(path: &Path) -> (PathBuf, PathBuf) {
@@ -313,8 +324,10 @@ impl TarOut {
             partial,
             journal,
             offsets,
-            done: Mutex::new(done),
-            journal_file: Mutex::new(journal_file),
+            done: Arc::new(Mutex::new(done)),
+            journal_file: Arc::new(Mutex::new(journal_file)),
+            sync_slots: Arc::new(tokio::sync::Semaphore::new(SYNC_SLOTS)),
+            sync_failure: Arc::new(Mutex::new(None)),
         })
     }
 
@@ -323,8 +336,22 @@ impl TarOut {
         self.done.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
 
-    /// Checks that every layer is in, syncs, and renames the archive into place.
-    pub fn complete(self) -> Result<()> {
+    /// Waits for the background syncs, checks that every layer is in, syncs,
+    /// and renames the archive into place.
+    pub async fn complete(self) -> Result<()> {
+        let _all = self
+            .sync_slots
+            .acquire_many(SYNC_SLOTS as u32)
+            .await
+            .expect("the semaphore is never closed");
+        if let Some(e) = self
+            .sync_failure
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+        {
+            return Err(e.into());
+        }
         let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
         if let Some(missing) = self.offsets.keys().find(|d| !done.contains(*d)) {
             return Err(CopyError::invalid(format!(
@@ -406,7 +433,8 @@ impl BlobSink for TarOut {
             .contains(&blob.digest))
     }
 
-    async fn put(&self, blob: &Descriptor, mut data: BlobStream) -> crate::oci::Result<()> {
+    async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
+        let mut data = data.checked_for(blob, self.location());
         let Some(&(offset, size)) = self.offsets.get(&blob.digest) else {
             // A config: drain it so that its verification runs.
             while let Some(chunk) = data.next().await {
@@ -414,57 +442,73 @@ impl BlobSink for TarOut {
             }
             return Ok(());
         };
-        let context = format!("{}: writing layer {}", self.location(), blob.digest);
-        let mut file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.partial)
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        file.seek(std::io::SeekFrom::Start(offset))
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        let mut written = 0u64;
-        let mut out = tokio::io::BufWriter::with_capacity(1 << 20, file);
-        while let Some(chunk) = data.next().await {
-            let chunk = chunk?;
-            written += chunk.len() as u64;
-            if written > size {
-                return Err(OciError::SizeMismatch {
-                    location: self.location(),
-                    digest: blob.digest.clone(),
-                    expected: size,
-                    actual: written,
-                });
-            }
-            out.write_all(&chunk)
-                .await
-                .map_err(|e| OciError::io(context.clone(), e))?;
-        }
-        if written != size {
+        if size != blob.size {
             return Err(OciError::SizeMismatch {
                 location: self.location(),
                 digest: blob.digest.clone(),
                 expected: size,
-                actual: written,
+                actual: blob.size,
             });
         }
-        out.flush()
+        let context = format!("{}: writing layer {}", self.location(), blob.digest);
+        let file = tokio::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.partial)
             .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        let file = out.into_inner();
-        file.sync_data()
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        {
-            let mut journal = self.journal_file.lock().unwrap_or_else(|p| p.into_inner());
-            writeln!(journal, "done {}", blob.digest)
-                .and_then(|_| journal.sync_data())
-                .map_err(|e| OciError::io(format!("writing {}", self.journal.display()), e))?;
+            .map_err(|e| OciError::io(context.clone(), e))?
+            .into_std()
+            .await;
+        // The size is checked on the way (`checked_for`), so the body never
+        // runs into the next entry.
+        let mut out = PieceWriter::new(file, offset);
+        while let Some(chunk) = data.next().await {
+            out.write(chunk?)
+                .await
+                .map_err(|e| OciError::io(context.clone(), e))?;
         }
-        self.done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(blob.digest.clone());
+        let file = out
+            .finish(false)
+            .await
+            .map_err(|e| OciError::io(context.clone(), e))?;
+        // The layer counts as done (journalled) only once its bytes are on disk;
+        // that happens in the background while the next blobs move.
+        let slot = self
+            .sync_slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed");
+        let (digest, journal_path) = (blob.digest.clone(), self.journal.clone());
+        let (done, journal, failure) = (
+            self.done.clone(),
+            self.journal_file.clone(),
+            self.sync_failure.clone(),
+        );
+        tokio::task::spawn_blocking(move || {
+            let _slot = slot;
+            let synced = file
+                .sync_data()
+                .map_err(|e| OciError::io(context, e))
+                .and_then(|()| {
+                    let mut journal = journal.lock().unwrap_or_else(|p| p.into_inner());
+                    writeln!(journal, "done {digest}")
+                        .and_then(|_| journal.sync_data())
+                        .map_err(|e| OciError::io(format!("writing {}", journal_path.display()), e))
+                });
+            match synced {
+                Ok(()) => {
+                    done.lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .insert(digest);
+                }
+                Err(e) => {
+                    failure
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                }
+            }
+        });
         Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! The transfer engine: moves the plan's blobs from their sources into one
 //! destination ([`BlobSink`]), largest first, each verified on the way (the
-//! sources' streams are verified, and so are the sinks' writes). A blob the
+//! sources' streams are verified, the sinks check sizes and do not hash again). A blob the
 //! destination has is not sent again (that is resume for registries and
 //! layouts); a registry mount is tried before an upload.
 //!
@@ -20,7 +20,7 @@ use crate::copy::plan::PlannedBlob;
 use crate::copy::progress::Progress;
 use crate::copy::{CopyError, Result};
 use crate::oci::registry::RegistryClient;
-use crate::oci::{BlobStream, Descriptor, Store};
+use crate::oci::{Descriptor, Store, VerifiedBlob};
 
 /// Where blobs go.
 #[async_trait::async_trait]
@@ -37,8 +37,8 @@ pub trait BlobSink: Send + Sync {
     async fn mount(&self, _blob: &Descriptor, _from: &dyn Store) -> crate::oci::Result<bool> {
         Ok(false)
     }
-    /// Stores the blob from a verified stream.
-    async fn put(&self, blob: &Descriptor, data: BlobStream) -> crate::oci::Result<()>;
+    /// Stores the blob from its source's verified stream.
+    async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()>;
 }
 
 /// A [`Store`] (registry repository or OCI layout) as a sink.
@@ -58,8 +58,8 @@ impl BlobSink for StoreSink {
     async fn mount(&self, blob: &Descriptor, from: &dyn Store) -> crate::oci::Result<bool> {
         self.0.mount_blob(blob, from).await
     }
-    async fn put(&self, blob: &Descriptor, data: BlobStream) -> crate::oci::Result<()> {
-        self.0.put_blob(blob, data).await
+    async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
+        self.0.put_verified_blob(blob, data).await
     }
 }
 
@@ -215,13 +215,9 @@ async fn try_move(
         if sink.mount(&descriptor, job.source.as_ref()).await? {
             return Ok(Outcome::Mounted);
         }
-        let stream = job.source.get_blob(&descriptor.digest).await?;
+        let stream = job.source.get_verified_blob(&descriptor.digest).await?;
         let counter = progress.counter();
-        let counted: BlobStream = Box::pin(stream.inspect(move |chunk| {
-            if let Ok(bytes) = chunk {
-                counter.add(bytes.len() as u64);
-            }
-        }));
+        let counted = stream.inspect(move |bytes| counter.add(bytes.len() as u64));
         sink.put(&descriptor, counted).await?;
         Ok(Outcome::Moved)
     }

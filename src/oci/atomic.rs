@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use futures_util::StreamExt;
 use tempfile::TempPath;
-use tokio::io::AsyncWriteExt;
 
 use crate::oci::digest::Hasher;
+use crate::oci::piece_writer::PieceWriter;
 use crate::oci::stream::{BlobStream, verify_stream};
 use crate::oci::{Digest, OciError, Result};
 
@@ -20,10 +20,9 @@ pub const TEMP_PREFIX: &str = ".strake-tmp-";
 pub const READ_CHUNK: usize = 64 * 1024;
 
 /// Creates an empty temporary file in `dir` (deleted again when the returned path is
-/// dropped) and opens it for async writing. The file is locked (`flock`) while
-/// it is written, so that [`remove_stale_temp_files`] tells it from the leftover
-/// of a killed process.
-fn temp_file_in(dir: &Path) -> Result<(tokio::fs::File, TempPath)> {
+/// dropped). The file is locked (`flock`) while it is written, so that
+/// [`remove_stale_temp_files`] tells it from the leftover of a killed process.
+fn temp_file_in(dir: &Path) -> Result<(std::fs::File, TempPath)> {
     let context = || format!("creating a temporary file in {}", dir.display());
     let named = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
@@ -33,8 +32,7 @@ fn temp_file_in(dir: &Path) -> Result<(tokio::fs::File, TempPath)> {
         .as_file()
         .lock()
         .map_err(|e| OciError::io(context(), e))?;
-    let (file, path) = named.into_parts();
-    Ok((tokio::fs::File::from_std(file), path))
+    Ok(named.into_parts())
 }
 
 /// Writes `data` into a new temporary file in `dir`, verifying it against
@@ -48,8 +46,19 @@ pub async fn spool_verified(
     location: &str,
 ) -> Result<TempPath> {
     let stream = verify_stream(data, digest.clone(), Some(size), location.to_string());
+    spool_checked(dir, digest, stream, location).await
+}
+
+/// [`spool_verified`] for a stream that is verified (digest and size) already,
+/// such as [`VerifiedBlob::checked_for`](crate::oci::VerifiedBlob::checked_for)'s.
+pub async fn spool_checked(
+    dir: &Path,
+    digest: &Digest,
+    checked: BlobStream,
+    location: &str,
+) -> Result<TempPath> {
     let context = format!("{location}: writing blob {digest}");
-    spool(dir, stream, &context, |_| {}).await
+    spool(dir, checked, &context, |_| {}).await
 }
 
 /// Writes `data` into a new temporary file in `dir`, hashing it on the way, for a
@@ -76,16 +85,15 @@ async fn spool(
     context: &str,
     mut inspect: impl FnMut(&[u8]),
 ) -> Result<TempPath> {
-    let (mut file, path) = temp_file_in(dir)?;
+    let (file, path) = temp_file_in(dir)?;
     let io_error = |e| OciError::io(context.to_string(), e);
+    let mut out = PieceWriter::new(file, 0);
     while let Some(chunk) = stream.next().await {
         let chunk = chunk?;
         inspect(&chunk);
-        file.write_all(&chunk).await.map_err(io_error)?;
+        out.write(chunk).await.map_err(io_error)?;
     }
-    file.flush().await.map_err(io_error)?;
-    file.sync_all().await.map_err(io_error)?;
-    drop(file);
+    out.finish(true).await.map_err(io_error)?;
     Ok(path)
 }
 

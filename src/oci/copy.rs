@@ -174,8 +174,8 @@ async fn copy_blob(
         tracing::debug!(digest = %blob.digest, "mounted blob");
         return Ok(());
     }
-    let stream = src.get_blob(&blob.digest).await?;
-    dst.put_blob(blob, stream).await?;
+    let stream = src.get_verified_blob(&blob.digest).await?;
+    dst.put_verified_blob(blob, stream).await?;
     tracing::debug!(digest = %blob.digest, size = blob.size, "copied blob");
     Ok(())
 }

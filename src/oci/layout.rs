@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use bytes::Bytes;
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
-use tokio_util::io::ReaderStream;
 
-use crate::oci::stream::verify_stream;
+use crate::oci::stream::{file_range_stream, verify_stream};
 use crate::oci::{
-    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic, media_types,
+    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, VerifiedBlob, atomic,
+    media_types,
 };
 
 /// The annotation that names an `index.json` entry (its "tag").
@@ -44,6 +44,23 @@ pub struct LayoutStore {
 }
 
 impl LayoutStore {
+    /// Stores a blob from a stream verified (digest and size) on the way: spooled
+    /// next to the blobs, renamed into place once complete.
+    async fn store_checked(&self, descriptor: &Descriptor, checked: BlobStream) -> Result<()> {
+        if self.blob_size(&descriptor.digest).await? == Some(descriptor.size) {
+            return Ok(());
+        }
+        let dest = self.blob_path(&descriptor.digest);
+        let dir = atomic::parent_dir(&dest);
+        tokio::fs::create_dir_all(&dir)
+            .await
+            .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
+        // The temporary file lives in the layout directory itself, next to the blobs.
+        let temp =
+            atomic::spool_checked(&self.dir, &descriptor.digest, checked, &self.location()).await?;
+        atomic::commit(temp, &dest)
+    }
+
     /// Opens an existing layout; fails when `dir` has no valid `oci-layout` file.
     pub fn open(dir: impl Into<PathBuf>) -> Result<LayoutStore> {
         let dir = dir.into();
@@ -401,8 +418,14 @@ impl Store for LayoutStore {
 
     async fn get_blob(&self, digest: &Digest) -> Result<BlobStream> {
         let path = self.blob_path(digest);
-        let file = match tokio::fs::File::open(&path).await {
-            Ok(f) => f,
+        match tokio::fs::metadata(&path).await {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => {
+                return Err(OciError::BlobUnknown {
+                    location: self.location(),
+                    digest: digest.clone(),
+                });
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(OciError::BlobUnknown {
                     location: self.location(),
@@ -410,39 +433,29 @@ impl Store for LayoutStore {
                 });
             }
             Err(e) => return Err(OciError::io(format!("opening {}", path.display()), e)),
-        };
+        }
         let context = format!("reading {}", path.display());
-        let stream = futures_util::TryStreamExt::map_err(
-            ReaderStream::with_capacity(file, atomic::READ_CHUNK),
-            move |e| OciError::io(context.clone(), e),
-        );
         Ok(verify_stream(
-            Box::pin(stream),
+            file_range_stream(path, 0, None, context),
             digest.clone(),
             None,
             self.location(),
         ))
     }
 
+    async fn put_verified_blob(&self, descriptor: &Descriptor, data: VerifiedBlob) -> Result<()> {
+        let checked = data.checked_for(descriptor, self.location());
+        self.store_checked(descriptor, checked).await
+    }
+
     async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()> {
-        if self.blob_size(&descriptor.digest).await? == Some(descriptor.size) {
-            return Ok(());
-        }
-        let dest = self.blob_path(&descriptor.digest);
-        let dir = atomic::parent_dir(&dest);
-        tokio::fs::create_dir_all(&dir)
-            .await
-            .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
-        // The temporary file lives in the layout directory itself, next to the blobs.
-        let temp = atomic::spool_verified(
-            &self.dir,
-            &descriptor.digest,
-            descriptor.size,
+        let verified = verify_stream(
             data,
-            &self.location(),
-        )
-        .await?;
-        atomic::commit(temp, &dest)
+            descriptor.digest.clone(),
+            Some(descriptor.size),
+            self.location(),
+        );
+        self.store_checked(descriptor, verified).await
     }
 
     async fn put_blob_stream(&self, media_type: &str, data: BlobStream) -> Result<Descriptor> {

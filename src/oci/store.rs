@@ -5,7 +5,7 @@
 
 use bytes::Bytes;
 
-use crate::oci::stream::{self, BlobStream};
+use crate::oci::stream::{self, BlobStream, VerifiedBlob};
 use crate::oci::{Digest, OciError, Result, atomic, media_types};
 
 /// A content descriptor: what a manifest says about a blob or child manifest.
@@ -116,6 +116,25 @@ pub trait Store: Send + Sync {
     /// descriptor's digest and size while they are written; on mismatch nothing is
     /// kept and the error names the digest.
     async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()>;
+
+    /// [`Store::get_blob`] marked as verified, for a sink that stores it as it is
+    /// (see [`Store::put_verified_blob`]).
+    async fn get_verified_blob(&self, digest: &Digest) -> Result<VerifiedBlob> {
+        Ok(VerifiedBlob::new(
+            self.get_blob(digest).await?,
+            digest.clone(),
+        ))
+    }
+
+    /// Stores a blob read from a stream verified already (another store's
+    /// [`Store::get_verified_blob`]): as [`Store::put_blob`], but when the stream
+    /// is verified for the descriptor's digest the bytes are not hashed a second
+    /// time (the size is still checked, and nothing is kept when the stream ends
+    /// in an error). The default hands it to [`Store::put_blob`].
+    async fn put_verified_blob(&self, descriptor: &Descriptor, data: VerifiedBlob) -> Result<()> {
+        self.put_blob(descriptor, data.checked_for(descriptor, self.location()))
+            .await
+    }
 
     /// Stores a blob whose digest is only known once its last byte is produced (a
     /// layer compressed while it is uploaded). The bytes are hashed as they are

@@ -149,6 +149,61 @@ async fn blob_with_wrong_bytes_is_rejected_and_nothing_is_stored() {
     }
 }
 
+#[tokio::test]
+async fn large_blobs_go_up_in_one_streamed_patch_and_bad_bytes_are_kept_out() {
+    let reg = TestRegistry::start();
+    let store = client().repository(&reg.addr(), "plain/streamed");
+    let good = pseudo_random((9 << 20) + 3, 11);
+    let d = descriptor(&good);
+    store.put_blob(&d, pieces(&good, 64 * 1024)).await.unwrap();
+    let back = read_all(store.get_blob(&d.digest).await.unwrap())
+        .await
+        .unwrap();
+    assert_eq!(Digest::of(&back), d.digest);
+    let log = reg.log();
+    let patches = log
+        .matches("\"PATCH /v2/plain/streamed/blobs/uploads/")
+        .count();
+    assert_eq!(patches, 1, "{log}");
+
+    // A verified stream from another store goes up without a second hash, and
+    // one whose verification fails at its end leaves nothing behind.
+    let other = pseudo_random((9 << 20) + 5, 12);
+    let od = descriptor(&other);
+    let mut bad = other.clone();
+    bad[1 << 20] ^= 1;
+    let failing = strake::oci::stream::verify_stream(
+        pieces(&bad, 64 * 1024),
+        od.digest.clone(),
+        Some(od.size),
+        "source".into(),
+    );
+    let err = store
+        .put_verified_blob(
+            &od,
+            strake::oci::VerifiedBlob::new(failing, od.digest.clone()),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, OciError::DigestMismatch { .. }), "{err}");
+    assert!(!reg.stores_blob(od.digest.as_str()));
+    assert!(!reg.stores_blob(Digest::of(&bad).as_str()));
+    let good_source = strake::oci::stream::verify_stream(
+        pieces(&other, 64 * 1024),
+        od.digest.clone(),
+        Some(od.size),
+        "source".into(),
+    );
+    store
+        .put_verified_blob(
+            &od,
+            strake::oci::VerifiedBlob::new(good_source, od.digest.clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(store.blob_size(&od.digest).await.unwrap(), Some(od.size));
+}
+
 fn manifest_json(media_type: &str, config: &Descriptor, layers: &[Descriptor]) -> Vec<u8> {
     let desc = |d: &Descriptor| serde_json::json!({"mediaType": d.media_type, "digest": d.digest.as_str(), "size": d.size});
     serde_json::to_vec(&serde_json::json!({

@@ -65,7 +65,8 @@ pub struct RegistryOptions {
     pub read_timeout: Duration,
     /// Blobs up to this size are uploaded in one PUT; larger ones in chunks.
     pub monolithic_upload_max: u64,
-    /// Chunk size of chunked uploads (raised to the registry's `OCI-Chunk-Min-Length`).
+    /// Larger blobs are uploaded in one streamed `PATCH` when 0 (the default), else
+    /// in chunks of this size (raised to the registry's `OCI-Chunk-Min-Length`).
     pub upload_chunk_size: usize,
 }
 
@@ -87,7 +88,7 @@ impl Default for RegistryOptions {
             connect_timeout: Duration::from_secs(30),
             read_timeout: Duration::from_secs(30),
             monolithic_upload_max: 8 << 20,
-            upload_chunk_size: 8 << 20,
+            upload_chunk_size: 0,
         }
     }
 }

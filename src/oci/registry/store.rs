@@ -8,7 +8,7 @@ use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::{self, Subject};
 use crate::oci::registry::{RegistryClient, blobs, manifests, tags, upload, upload_stream};
 use crate::oci::store::{Descriptor, ManifestBytes, Store};
-use crate::oci::stream::BlobStream;
+use crate::oci::stream::{BlobStream, VerifiedBlob};
 use crate::oci::{Digest, OciError, Result};
 
 /// A repository on a registry.
@@ -90,6 +90,15 @@ impl Store for RegistryStore {
 
     async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()> {
         upload::put_blob(self, descriptor, data).await
+    }
+
+    async fn put_verified_blob(&self, descriptor: &Descriptor, data: VerifiedBlob) -> Result<()> {
+        upload::put_checked(
+            self,
+            descriptor,
+            data.checked_for(descriptor, self.location()),
+        )
+        .await
     }
 
     async fn put_blob_stream(&self, media_type: &str, data: BlobStream) -> Result<Descriptor> {

@@ -2,18 +2,22 @@
 //!
 //! * Blobs up to `monolithic_upload_max` (8 MiB by default) are read into memory,
 //!   verified, then sent as `POST /blobs/uploads/` + `PUT <location>?digest=…`.
-//! * Larger blobs go in chunks: `POST`, then one `PATCH` per chunk with
-//!   `Content-Range: <start>-<end>`, then an empty `PUT …?digest=…`. The chunk
-//!   size is `upload_chunk_size`, raised to the registry's `OCI-Chunk-Min-Length`.
-//!   A chunk is sent as the pieces the source produced (no copy into one buffer).
-//!   Memory stays at about one chunk whatever the blob size.
+//! * Larger blobs go, by default (`upload_chunk_size` 0), as go-containerregistry
+//!   sends every blob: `POST`, one `PATCH` whose body is the source stream, then
+//!   an empty `PUT …?digest=…` (see `upload_stream`). Nothing is held in memory
+//!   but the piece in flight; the `PATCH` cannot be retried, so a failure fails
+//!   the blob and the caller moves it again from its source.
+//! * With `upload_chunk_size` set, larger blobs go in chunks instead: `POST`, then
+//!   one `PATCH` per chunk with `Content-Range: <start>-<end>`, then an empty
+//!   `PUT …?digest=…`. The chunk size is raised to the registry's
+//!   `OCI-Chunk-Min-Length`. A chunk is sent as the pieces the source produced
+//!   (no copy into one buffer). Memory stays at about one chunk per upload.
 //! * A blob whose digest is not known in advance goes in one streamed `PATCH`
 //!   (see `upload_stream`).
 //!
-//! Retries: a stream cannot be replayed, so nothing is retried that would need
-//! the source again. Every request carries a body held in memory (the whole blob
-//! when monolithic, the current chunk when chunked), so the transport's retries
-//! re-send exactly the same bytes. A `PATCH` whose answer was lost after the
+//! Retries: monolithic and chunked requests carry a body held in memory (the
+//! whole blob when monolithic, the current chunk when chunked), so the
+//! transport's retries re-send exactly the same bytes. A `PATCH` whose answer was lost after the
 //! registry took the chunk is recognised: the retry gets 416, the upload's status
 //! (`GET <location>` → `Range`) shows the chunk arrived, and the upload goes on.
 //! A monolithic upload whose session the registry forgot starts a new session
@@ -30,10 +34,10 @@ use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use reqwest::{Method, StatusCode, Url};
 
-use crate::oci::registry::RegistryStore;
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
+use crate::oci::registry::{RegistryStore, upload_stream};
 use crate::oci::store::{Descriptor, Store};
 use crate::oci::stream::{BlobStream, verify_stream};
 use crate::oci::{Digest, OciError, Result};
@@ -132,10 +136,22 @@ pub(super) async fn put_blob(
         Some(descriptor.size),
         store.location(),
     );
-    if descriptor.size <= store.client().options().monolithic_upload_max {
-        put_monolithic(store, descriptor, verified).await
+    put_checked(store, descriptor, verified).await
+}
+
+/// Uploads a blob from a stream that is verified (digest and size) on the way.
+pub(super) async fn put_checked(
+    store: &RegistryStore,
+    descriptor: &Descriptor,
+    checked: BlobStream,
+) -> Result<()> {
+    let options = store.client().options();
+    if descriptor.size <= options.monolithic_upload_max {
+        put_monolithic(store, descriptor, checked).await
+    } else if options.upload_chunk_size == 0 {
+        upload_stream::put_blob_streamed(store, descriptor, checked).await
     } else {
-        put_chunked(store, descriptor, verified).await
+        put_chunked(store, descriptor, checked).await
     }
 }
 

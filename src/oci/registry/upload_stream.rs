@@ -37,7 +37,7 @@ use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::transport_error;
 use crate::oci::registry::upload::{cancel, finish, location_of, start};
-use crate::oci::store::Descriptor;
+use crate::oci::store::{Descriptor, Store};
 use crate::oci::stream::BlobStream;
 use crate::oci::{Digest, OciError, Result};
 
@@ -47,14 +47,17 @@ struct Shared {
     progress: Instant,
     /// The error that ended the caller's stream.
     failure: Option<OciError>,
-    /// Digest and size, once the stream ended cleanly.
-    done: Option<(Digest, u64)>,
+    /// Size and (when hashed) digest, once the stream ended cleanly.
+    done: Option<(u64, Option<Digest>)>,
 }
 
-/// The caller's stream as a request body: hashed on the way, progress noted.
+/// The caller's stream as a request body: counted (and hashed, when asked) on
+/// the way, progress noted.
 struct Body {
     inner: BlobStream,
     hasher: Option<Hasher>,
+    size: u64,
+    ended: bool,
     shared: Arc<Mutex<Shared>>,
 }
 
@@ -64,33 +67,36 @@ impl Stream for Body {
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         let this = &mut *self;
         loop {
-            let Some(hasher) = this.hasher.as_mut() else {
+            if this.ended {
                 return Poll::Ready(None);
-            };
+            }
             match this.inner.as_mut().poll_next(cx) {
                 Poll::Pending => return Poll::Pending,
                 Poll::Ready(Some(Ok(piece))) => {
                     if piece.is_empty() {
                         continue;
                     }
-                    hasher.update(&piece);
+                    if let Some(hasher) = this.hasher.as_mut() {
+                        hasher.update(&piece);
+                    }
+                    this.size += piece.len() as u64;
                     this.shared.lock().expect("upload state").progress = Instant::now();
                     return Poll::Ready(Some(Ok(piece)));
                 }
                 Poll::Ready(Some(Err(e))) => {
                     // End the body cleanly and let the registry finish the request:
                     // aborting it would race the cancelling DELETE, and the registry
-                    // could keep the partial data. Nothing is committed: the digest
-                    // stays unknown and the session is cancelled.
-                    this.hasher = None;
+                    // could keep the partial data. Nothing is committed: the
+                    // session is cancelled.
+                    this.ended = true;
                     this.shared.lock().expect("upload state").failure = Some(e);
                     return Poll::Ready(None);
                 }
                 Poll::Ready(None) => {
-                    let hasher = this.hasher.take().expect("checked above");
-                    let size = hasher.size();
+                    this.ended = true;
+                    let digest = this.hasher.take().map(Hasher::finish);
                     let mut shared = this.shared.lock().expect("upload state");
-                    shared.done = Some((hasher.finish(), size));
+                    shared.done = Some((this.size, digest));
                     shared.progress = Instant::now();
                     return Poll::Ready(None);
                 }
@@ -106,7 +112,67 @@ pub(super) async fn put_blob_stream(
 ) -> Result<Descriptor> {
     let what = "uploading a blob";
     let session = start(store, None).await?;
-    let location = session.location;
+    let (next, size, digest) = patch_stream(store, what, session.location, data, true).await?;
+    let digest = digest.expect("hashed");
+    close(store, &next, &digest).await?;
+    Ok(Descriptor {
+        media_type: media_type.to_string(),
+        digest,
+        size,
+    })
+}
+
+/// Uploads a blob of known digest whose stream is verified already (digest and
+/// size, see [`VerifiedBlob::checked_for`]) in one streamed `PATCH`; the closing
+/// `PUT ?digest=` follows only when the stream ended cleanly, and the registry
+/// checks the digest again. This is how go-containerregistry (and so imgpkg)
+/// uploads every blob.
+///
+/// [`VerifiedBlob::checked_for`]: crate::oci::stream::VerifiedBlob::checked_for
+pub(super) async fn put_blob_streamed(
+    store: &RegistryStore,
+    descriptor: &Descriptor,
+    checked: BlobStream,
+) -> Result<()> {
+    let what = format!("uploading blob {}", descriptor.digest);
+    let session = start(store, Some(&descriptor.digest)).await?;
+    let (next, size, _) = patch_stream(store, &what, session.location, checked, false).await?;
+    if size != descriptor.size {
+        cancel(store, &next).await;
+        return Err(OciError::SizeMismatch {
+            location: store.location(),
+            digest: descriptor.digest.clone(),
+            expected: descriptor.size,
+            actual: size,
+        });
+    }
+    close(store, &next, &descriptor.digest).await
+}
+
+/// `PUT <location>?digest=…` with no body, closing the session.
+async fn close(store: &RegistryStore, next: &reqwest::Url, digest: &Digest) -> Result<()> {
+    let resp = finish(store, next, digest, Bytes::new()).await?;
+    if !matches!(
+        resp.status(),
+        StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
+    ) {
+        let err = store.fail(Subject::Upload(digest), resp).await;
+        cancel(store, next).await;
+        return Err(err);
+    }
+    Ok(())
+}
+
+/// Sends `data` as the body of one `PATCH` to the open session at `location`
+/// (hashing it when `hash`); returns the session's next location, the size
+/// sent and the digest. On any failure the session is cancelled.
+async fn patch_stream(
+    store: &RegistryStore,
+    what: &str,
+    location: reqwest::Url,
+    data: BlobStream,
+    hash: bool,
+) -> Result<(reqwest::Url, u64, Option<Digest>)> {
     let shared = Arc::new(Mutex::new(Shared {
         progress: Instant::now(),
         failure: None,
@@ -114,7 +180,9 @@ pub(super) async fn put_blob_stream(
     }));
     let body = Body {
         inner: data,
-        hasher: Some(Hasher::new()),
+        hasher: hash.then(Hasher::new),
+        size: 0,
+        ended: false,
         shared: Arc::clone(&shared),
     };
     let call = Call::new(
@@ -183,24 +251,11 @@ pub(super) async fn put_blob_stream(
         cancel(store, &next).await;
         return Err(f);
     }
-    let Some((digest, size)) = shared.lock().expect("upload state").done.take() else {
+    let Some((size, digest)) = shared.lock().expect("upload state").done.take() else {
         cancel(store, &next).await;
         return Err(store.registry_error(format!(
             "{what}: the registry answered before the whole blob was sent"
         )));
     };
-    let resp = finish(store, &next, &digest, Bytes::new()).await?;
-    if !matches!(
-        resp.status(),
-        StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
-    ) {
-        let err = store.fail(Subject::Upload(&digest), resp).await;
-        cancel(store, &next).await;
-        return Err(err);
-    }
-    Ok(Descriptor {
-        media_type: media_type.to_string(),
-        digest,
-        size,
-    })
+    Ok((next, size, digest))
 }

@@ -5,18 +5,15 @@
 //! verified while they stream. Nothing but `manifest.json` is held in memory.
 
 use std::collections::{BTreeMap, HashMap};
-use std::io::SeekFrom;
 use std::path::{Path, PathBuf};
 
 use bytes::Bytes;
-use tokio::io::{AsyncReadExt, AsyncSeekExt};
-use tokio_util::io::ReaderStream;
 
-use crate::oci::stream::{bytes_stream, verify_stream};
+use crate::oci::stream::{bytes_stream, file_range_stream, verify_stream};
 use crate::oci::tarball::model::{ImageDescriptor, ImageOrIndex, IndexDescriptor};
 use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name};
 use crate::oci::{
-    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic, media_types,
+    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, media_types,
 };
 
 /// What `manifest.json` says about one top-level image or index.
@@ -326,18 +323,8 @@ impl Store for TarballStore {
             });
         }
         let context = format!("{}: reading layer {digest}", self.location());
-        let mut file = tokio::fs::File::open(&self.path)
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        file.seek(SeekFrom::Start(offset))
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        let stream = futures_util::TryStreamExt::map_err(
-            ReaderStream::with_capacity(file.take(entry_size), atomic::READ_CHUNK),
-            move |e| OciError::io(context.clone(), e),
-        );
         Ok(verify_stream(
-            Box::pin(stream),
+            file_range_stream(self.path.clone(), offset, Some(entry_size), context),
             digest.clone(),
             Some(layer.size),
             self.location(),
