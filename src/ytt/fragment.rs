@@ -278,12 +278,13 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
 /// a deep value's conversion).
 #[inline(never)]
 fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> {
-    let entries = d.map.borrow().entries().to_vec();
-    let mut items = Vec::with_capacity(entries.len());
-    for (k, v) in entries {
+    // Converting reads the values only, so the dict stays borrowed meanwhile.
+    let map = d.map.borrow();
+    let mut items = Vec::with_capacity(map.len());
+    for (k, v) in map.entries() {
         items.push(MapItem {
-            key: starlark_to_scalar(&k)?,
-            value: starlark_to_node(&v, pos)?,
+            key: starlark_to_scalar(k)?,
+            value: starlark_to_node(v, pos)?,
             meta: Meta::at(pos.clone()),
         });
     }

@@ -89,7 +89,7 @@ impl Thread {
                 Arg::StarStar(x) => {
                     let v = self.eval(fr, x)?;
                     let entries = match &v {
-                        Value::Dict(d) => d.map.borrow().entries().to_vec(),
+                        Value::Dict(d) => d.map.borrow().to_vec(),
                         Value::Host(h) if h.items().is_some() => h.items().unwrap_or_default(),
                         _ => {
                             let msg = format!(
