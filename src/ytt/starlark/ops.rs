@@ -77,6 +77,24 @@ fn repeat(items: &[Value], n: i128) -> Result<Vec<Value>> {
     Ok(out)
 }
 
+/// `a + b` as a new string, made in a reused buffer so that only the result is allocated.
+fn concat(a: &str, b: &str) -> Rc<str> {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BUFFER.with_borrow_mut(|buf| {
+        buf.clear();
+        buf.push_str(a);
+        buf.push_str(b);
+        let joined = Rc::from(buf.as_str());
+        if buf.capacity() > 1 << 16 {
+            // A large result leaves no large buffer behind.
+            *buf = String::new();
+        }
+        joined
+    })
+}
+
 /// `x op y` for every operator except `and`/`or`.
 pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     use Value::*;
@@ -88,7 +106,7 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         BinOp::NotIn => return contains(y, x).map(|b| Bool(!b)),
         BinOp::Add => match (x, y) {
             (Int(a), Int(b)) => Some(Int(a.checked_add(*b).ok_or_else(overflow)?)),
-            (Str(a), Str(b)) => Some(Str(format!("{a}{b}").into())),
+            (Str(a), Str(b)) => Some(Str(concat(a, b))),
             (List(a), List(b)) => {
                 let mut v = a.items.borrow().clone();
                 v.extend(b.items.borrow().iter().cloned());
