@@ -71,7 +71,7 @@ impl Thread {
                 Arg::Pos(x) => a.pos.push(self.eval(fr, x)?),
                 Arg::Named(n, x) => {
                     let v = self.eval(fr, x)?;
-                    a.kwargs.push((n.as_str().into(), v));
+                    a.kwargs.push((n.clone(), v));
                 }
                 Arg::Star(x) => {
                     let v = self.eval(fr, x)?;
