@@ -254,10 +254,7 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         SValue::None | SValue::Bool(_) | SValue::Int(_) | SValue::Float(_) | SValue::Str(_) => {
             Node::Scalar(starlark_to_scalar(v)?)
         }
-        SValue::List(l) => {
-            let items = l.items.borrow().clone();
-            array_node(&items, pos)?
-        }
+        SValue::List(l) => array_node(&l.items.borrow(), pos)?,
         SValue::Tuple(t) => array_node(t, pos)?,
         SValue::Range(_) | SValue::Set(_) => {
             let (items, _g) = items_of(v)?;
