@@ -75,12 +75,12 @@ pub struct Comment {
 /// A parsed ytt annotation comment (`#@...`), split as ytt's `NewAnnotationFromString` does:
 /// the name is the text after `@` up to the first space, the content is the rest after that
 /// single space (not trimmed).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Annotation {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Annotation<'a> {
     /// Empty for code/value comments (`#@ ...`), otherwise e.g. `overlay/match`, `data/values`.
-    pub name: String,
+    pub name: &'a str,
     /// Code or arguments (`x = 1`, `by="name"`); may be empty.
-    pub content: String,
+    pub content: &'a str,
 }
 
 impl Comment {
@@ -94,16 +94,13 @@ impl Comment {
     }
 
     /// For `#@` comments: the annotation name and content. `None` for other kinds.
-    pub fn annotation(&self) -> Option<Annotation> {
+    pub fn annotation(&self) -> Option<Annotation<'_>> {
         let rest = self.data.strip_prefix('@')?;
         let (name, content) = match rest.split_once(' ') {
             Some((n, c)) => (n, c),
             None => (rest, ""),
         };
-        Some(Annotation {
-            name: name.to_string(),
-            content: content.to_string(),
-        })
+        Some(Annotation { name, content })
     }
 
     /// True if the comment is on the same line as the node at `node_pos` (for `#@ expr`
@@ -526,15 +523,19 @@ mod tests {
         assert_eq!(comment("! note").kind(), CommentKind::YttComment);
         assert_eq!(comment(" plain").kind(), CommentKind::Plain);
         assert_eq!(comment("").kind(), CommentKind::Plain);
-        let a = comment("@ x = 1").annotation().unwrap();
-        assert_eq!((a.name.as_str(), a.content.as_str()), ("", "x = 1"));
-        let a = comment("@overlay/match by=\"name\"").annotation().unwrap();
+        let c = comment("@ x = 1");
+        let a = c.annotation().unwrap();
+        assert_eq!((a.name, a.content), ("", "x = 1"));
+        let c = comment("@overlay/match by=\"name\"");
+        let a = c.annotation().unwrap();
         assert_eq!(a.name, "overlay/match");
         assert_eq!(a.content, "by=\"name\"");
-        let a = comment("@data/values").annotation().unwrap();
-        assert_eq!((a.name.as_str(), a.content.as_str()), ("data/values", ""));
-        let a = comment("@  indented").annotation().unwrap();
-        assert_eq!((a.name.as_str(), a.content.as_str()), ("", " indented"));
+        let c = comment("@data/values");
+        let a = c.annotation().unwrap();
+        assert_eq!((a.name, a.content), ("data/values", ""));
+        let c = comment("@  indented");
+        let a = c.annotation().unwrap();
+        assert_eq!((a.name, a.content), ("", " indented"));
         assert!(comment("! x").annotation().is_none());
     }
 

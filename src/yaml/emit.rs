@@ -182,8 +182,7 @@ impl Emitter {
             self.put_break();
         }
         if self.column < indent {
-            self.out
-                .extend(std::iter::repeat_n(' ', indent - self.column));
+            push_spaces(&mut self.out, indent - self.column);
             self.column = indent;
         }
         self.whitespace = true;
@@ -512,6 +511,16 @@ impl Emitter {
                 rest = &rest[end..];
             }
         }
+    }
+}
+
+/// Appends `n` spaces (indentation) a slice at a time.
+fn push_spaces(out: &mut String, mut n: usize) {
+    const SPACES: &str = "                                                                ";
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
     }
 }
 

@@ -294,10 +294,7 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         | SValue::BigInt(_)
         | SValue::Float(_)
         | SValue::Str(_) => Node::Scalar(starlark_to_scalar(v)?),
-        SValue::List(l) => {
-            let items = l.items.borrow().clone();
-            array_node(&items, pos)?
-        }
+        SValue::List(l) => array_node(&l.items.borrow(), pos)?,
         SValue::Tuple(t) => array_node(t, pos)?,
         SValue::Range(_) | SValue::Set(_) => {
             let (items, _g) = items_of(v)?;
@@ -318,12 +315,13 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
 /// a deep value's conversion).
 #[inline(never)]
 fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> {
-    let entries = d.map.borrow().entries().to_vec();
-    let mut items = Vec::with_capacity(entries.len());
-    for (k, v) in entries {
+    // Converting reads the values only, so the dict stays borrowed meanwhile.
+    let map = d.map.borrow();
+    let mut items = Vec::with_capacity(map.len());
+    for (k, v) in map.entries() {
         items.push(MapItem {
-            key: starlark_to_scalar(&k)?,
-            value: starlark_to_node(&v, pos)?,
+            key: starlark_to_scalar(k)?,
+            value: starlark_to_node(v, pos)?,
             meta: Meta::at(pos.clone()),
         });
     }

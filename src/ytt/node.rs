@@ -9,10 +9,24 @@ use crate::yaml::Value;
 use crate::ytt::starlark::Value as SValue;
 
 /// A position in a template (file and 1-based line).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Pos {
     pub file: Rc<str>,
     pub line: usize,
+}
+
+impl Default for Pos {
+    /// No position: an empty file name (shared, so that making one allocates nothing) and
+    /// line 0.
+    fn default() -> Self {
+        thread_local! {
+            static NO_FILE: Rc<str> = Rc::from("");
+        }
+        Pos {
+            file: NO_FILE.with(Rc::clone),
+            line: 0,
+        }
+    }
 }
 
 impl std::fmt::Display for Pos {

@@ -178,7 +178,7 @@ impl Compiler {
                     let long_code = a.name == "template/code";
                     if a.name.is_empty() || long_code {
                         if !long_code && c.is_on_line_of(node_pos) && value.is_none() {
-                            value = Some((a.content.clone(), line));
+                            value = Some((a.content.to_string(), line));
                         } else if sugar_line.is_some() {
                             return Err(CompileError {
                                 line,
@@ -187,14 +187,14 @@ impl Compiler {
                                     self.file
                                 ),
                             });
-                        } else if let Some(code) = node_sugar(&a.content) {
+                        } else if let Some(code) = node_sugar(a.content) {
                             self.prog.push_code(&code, line)?;
                             sugar_line = Some(line);
                         } else {
-                            self.prog.push_code(&a.content, line)?;
+                            self.prog.push_code(a.content, line)?;
                         }
                     } else if a.name == "template/value" {
-                        annotated_value = Some((a.content.clone(), line));
+                        annotated_value = Some((a.content.to_string(), line));
                     } else if a.name == "comment" {
                         // `#@comment text`: a comment that ytt drops.
                     } else if a.name == "yaml/text-templated-strings" {
@@ -209,11 +209,11 @@ impl Compiler {
         let mut any_constant = false;
         for (name, content, line) in anns {
             if tag < self.nodes.len()
-                && let Some((args, kwargs)) = constant_args(&content)
+                && let Some((args, kwargs)) = constant_args(content)
             {
                 any_constant = true;
                 slots.push(AnnSlot::Constant(Ann {
-                    name,
+                    name: name.to_string(),
                     args,
                     kwargs,
                     pos: Pos {
@@ -224,11 +224,11 @@ impl Compiler {
                 continue;
             }
             slots.push(AnnSlot::Called);
-            let name = starlark_string(&name);
+            let name = starlark_string(name);
             let line_text = line.to_string();
             let mut args = vec![", ", name.as_str(), ", ", line_text.as_str()];
             if !content.trim().is_empty() {
-                args.extend([", ", content.as_str()]);
+                args.extend([", ", content]);
             }
             // The annotation's own line goes along (schema reports point at it).
             self.prog.push_plain(host_call(ANNOT, tag, &args), line);

@@ -258,15 +258,18 @@ fn from_yaml_node_owned(n: yaml::Node, file: &Rc<str>) -> Node {
             }
             Node::Map(items)
         }
-        yaml::Node::Array(a) => Node::Array(
-            a.items
-                .into_iter()
-                .map(|i| ArrayItem {
+        yaml::Node::Array(a) => {
+            // Pushed into a new vector rather than collected in place: the items differ in
+            // size, so an in-place collect would end in a reallocation.
+            let mut items = Vec::with_capacity(a.items.len());
+            for i in a.items {
+                items.push(ArrayItem {
                     meta: meta(&i.pos),
                     value: from_yaml_node_owned(i.value, file),
-                })
-                .collect(),
-        ),
+                });
+            }
+            Node::Array(items)
+        }
     }
 }
 

@@ -111,7 +111,8 @@ impl BinOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {
     Pos(Expr),
-    Named(String, Expr),
+    /// `name=value`; the name is shared with every call's keyword arguments.
+    Named(Rc<str>, Expr),
     Star(Expr),
     StarStar(Expr),
 }

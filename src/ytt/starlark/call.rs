@@ -72,7 +72,7 @@ impl Thread {
                 Arg::Pos(x) => a.pos.push(self.eval(fr, x)?),
                 Arg::Named(n, x) => {
                     let v = self.eval(fr, x)?;
-                    a.kwargs.push((n.as_str().into(), v));
+                    a.kwargs.push((n.clone(), v));
                 }
                 Arg::Star(x) => {
                     let v = self.eval(fr, x)?;
@@ -90,7 +90,7 @@ impl Thread {
                 Arg::StarStar(x) => {
                     let v = self.eval(fr, x)?;
                     let entries = match &v {
-                        Value::Dict(d) => d.map.borrow().entries().to_vec(),
+                        Value::Dict(d) => d.map.borrow().to_vec(),
                         Value::Host(h) if h.items().is_some() => h.items().unwrap_or_default(),
                         _ => {
                             let msg = format!(

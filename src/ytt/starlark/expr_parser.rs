@@ -281,7 +281,7 @@ impl Parser {
                         unreachable!("peeked an identifier")
                     };
                     self.next();
-                    args.push(Arg::Named(n.into(), self.test()?));
+                    args.push(Arg::Named(Rc::from(n), self.test()?));
                 }
                 _ => args.push(Arg::Pos(self.test()?)),
             }

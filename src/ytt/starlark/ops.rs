@@ -86,6 +86,24 @@ fn repeat(items: &[Value], n: i128) -> Result<Vec<Value>> {
     Ok(out)
 }
 
+/// `a + b` as a new string, made in a reused buffer so that only the result is allocated.
+fn concat(a: &str, b: &str) -> Rc<str> {
+    thread_local! {
+        static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    BUFFER.with_borrow_mut(|buf| {
+        buf.clear();
+        buf.push_str(a);
+        buf.push_str(b);
+        let joined = Rc::from(buf.as_str());
+        if buf.capacity() > 1 << 16 {
+            // A large result leaves no large buffer behind.
+            *buf = String::new();
+        }
+        joined
+    })
+}
+
 /// `x op y` for every operator except `and`/`or`.
 pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     use Value::*;
@@ -106,7 +124,7 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
                 Some(v) => Int(v),
                 Option::None => big_int_op(op, x, y)?,
             }),
-            (Str(a), Str(b)) => Some(Str(format!("{a}{b}").into())),
+            (Str(a), Str(b)) => Some(Str(concat(a, b))),
             (List(a), List(b)) => {
                 let mut v = a.items.borrow().clone();
                 v.extend(b.items.borrow().iter().cloned());

@@ -1,16 +1,41 @@
 //! Insertion-ordered hash map keyed by Starlark values (the storage of dicts and sets).
 //! Keys are hashed with [`hash_value`] and compared with [`equals`], so unhashable
 //! keys fail with "unhashable type: T".
+//!
+//! The storage is an [`indexmap::IndexMap`] driven through its raw-entry API: a Starlark
+//! key's hash and equality can fail, which `Hash`/`Eq` cannot express, so the hash is
+//! computed here and passed in, and a failed comparison ends the lookup with its error.
 
-use std::collections::HashMap;
+use indexmap::IndexMap;
+use indexmap::map::RawEntryApiV1;
+use indexmap::map::raw_entry_v1::RawEntryMut;
 
-use super::error::Result;
+use super::error::{Error, Result};
 use super::value::{Value, equals, hash_value};
+
+/// The map's hasher is never used: every lookup and insertion passes the key's hash.
+type Storage = IndexMap<Value, Value, ()>;
 
 #[derive(Default, Clone)]
 pub struct OrderedMap {
-    entries: Vec<(Value, Value)>,
-    index: HashMap<u64, Vec<usize>>,
+    entries: Storage,
+}
+
+/// A key comparison for the raw-entry API: `equals`, keeping the first error and
+/// answering "no match" after it.
+fn matcher<'k>(k: &'k Value, failed: &'k mut Option<Error>) -> impl FnMut(&Value) -> bool + 'k {
+    move |stored| {
+        if failed.is_some() {
+            return false;
+        }
+        match equals(stored, k) {
+            Ok(same) => same,
+            Err(e) => {
+                *failed = Some(e);
+                false
+            }
+        }
+    }
 }
 
 impl OrderedMap {
@@ -27,29 +52,39 @@ impl OrderedMap {
     }
 
     fn find(&self, h: u64, k: &Value) -> Result<Option<usize>> {
-        if let Some(slots) = self.index.get(&h) {
-            for &i in slots {
-                if equals(&self.entries[i].0, k)? {
-                    return Ok(Some(i));
-                }
-            }
+        let mut failed = None;
+        let found = self
+            .entries
+            .raw_entry_v1()
+            .index_from_hash(h, matcher(k, &mut failed));
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(found),
         }
-        Ok(None)
     }
 
     pub fn get(&self, k: &Value) -> Result<Option<Value>> {
         let h = hash_value(k)?;
-        Ok(self.find(h, k)?.map(|i| self.entries[i].1.clone()))
+        Ok(self.find(h, k)?.map(|i| self.entries[i].clone()))
     }
 
     /// Inserts or replaces (keeping the original position of an existing key).
     pub fn insert(&mut self, k: Value, v: Value) -> Result<()> {
         let h = hash_value(&k)?;
-        match self.find(h, &k)? {
-            Some(i) => self.entries[i].1 = v,
-            None => {
-                self.index.entry(h).or_default().push(self.entries.len());
-                self.entries.push((k, v));
+        let mut failed = None;
+        let entry = self
+            .entries
+            .raw_entry_mut_v1()
+            .from_hash(h, matcher(&k, &mut failed));
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match entry {
+            RawEntryMut::Occupied(mut o) => {
+                o.insert(v);
+            }
+            RawEntryMut::Vacant(slot) => {
+                slot.insert_hashed_nocheck(h, k, v);
             }
         }
         Ok(())
@@ -60,44 +95,41 @@ impl OrderedMap {
         let Some(i) = self.find(h, k)? else {
             return Ok(None);
         };
-        let (_, v) = self.entries.remove(i);
-        self.reindex();
-        Ok(Some(v))
-    }
-
-    fn reindex(&mut self) {
-        self.index.clear();
-        for (i, (k, _)) in self.entries.iter().enumerate() {
-            if let Ok(h) = hash_value(k) {
-                self.index.entry(h).or_default().push(i);
-            }
-        }
+        Ok(self.entries.shift_remove_index(i).map(|(_, v)| v))
     }
 
     pub fn clear(&mut self) {
         self.entries.clear();
-        self.index.clear();
     }
 
     /// The entries in order, taking them out of the map.
     pub fn into_entries(self) -> Vec<(Value, Value)> {
-        self.entries
+        self.entries.into_iter().collect()
     }
 
-    pub fn entries(&self) -> &[(Value, Value)] {
-        &self.entries
+    /// The entries in order; iterating gives `(&key, &value)`.
+    pub fn entries(&self) -> &indexmap::map::Slice<Value, Value> {
+        self.entries.as_slice()
+    }
+
+    /// Copies of the entries in order.
+    pub fn to_vec(&self) -> Vec<(Value, Value)> {
+        self.entries
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
     }
 
     pub fn keys(&self) -> Vec<Value> {
-        self.entries.iter().map(|(k, _)| k.clone()).collect()
+        self.entries.keys().cloned().collect()
     }
 
     pub fn values(&self) -> Vec<Value> {
-        self.entries.iter().map(|(_, v)| v.clone()).collect()
+        self.entries.values().cloned().collect()
     }
 
     pub fn first(&self) -> Option<(Value, Value)> {
-        self.entries.first().cloned()
+        self.entries.first().map(|(k, v)| (k.clone(), v.clone()))
     }
 }
 
@@ -131,5 +163,22 @@ mod tests {
         let mut m = OrderedMap::new();
         let e = m.insert(Value::list(vec![]), Value::None).unwrap_err();
         assert_eq!(e.msg, "unhashable type: list");
+    }
+
+    #[test]
+    fn removal_keeps_the_order_of_the_others() {
+        let mut m = OrderedMap::new();
+        for k in ["a", "b", "c", "d"] {
+            m.insert(Value::str(k), Value::None).unwrap();
+        }
+        m.remove(&Value::str("b")).unwrap();
+        let keys: Vec<_> = m
+            .keys()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(keys, ["a", "c", "d"]);
+        assert!(m.get(&Value::str("d")).unwrap().is_some());
+        assert!(m.get(&Value::str("b")).unwrap().is_none());
     }
 }

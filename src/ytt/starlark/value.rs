@@ -736,7 +736,9 @@ fn hash_depth(v: &Value, depth: usize) -> Result<u64> {
             super::deep::MAX_VALUE_DEPTH
         );
     }
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    // The hash only places keys in dicts and sets (their order is insertion order), so
+    // the fast, non-keyed Fx hash serves.
+    let mut h = rustc_hash::FxHasher::default();
     match v {
         Value::None => 0u8.hash(&mut h),
         Value::Bool(b) => (*b as i128).hash(&mut h),
