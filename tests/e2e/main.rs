@@ -54,6 +54,7 @@ mod ytt_many_files;
 mod ytt_node_sugar;
 mod ytt_output_roundtrip;
 mod ytt_overlay_forms;
+mod ytt_real_world_c;
 mod ytt_schema;
 mod ytt_template_errors;
 
