@@ -32,3 +32,28 @@ has_name: #@ hasattr(b, \"name\")
         "stack: jammy\ntags: jammy-latest\ncount: 2\nhas_name: false\n"
     );
 }
+
+#[test]
+fn yaml_encode_of_a_document_set_prints_a_stream_of_its_documents() {
+    let tpl = "\
+#@ load(\"@ytt:yaml\", \"yaml\")
+#@ def manifests():
+---
+kind: ConfigMap
+---
+---
+kind: Secret
+#@ end
+#@ def single():
+---
+kind: Only
+#@ end
+---
+many: #@ yaml.encode(manifests())
+one: #@ yaml.encode(single())
+";
+    assert_eq!(
+        render(&[("t.yml", tpl)]).unwrap(),
+        "many: |\n  kind: ConfigMap\n  ---\n  kind: Secret\none: |\n  kind: Only\n"
+    );
+}

@@ -3,7 +3,10 @@
 use base64::Engine;
 
 use crate::yaml::Value as Y;
-use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
+use crate::ytt::fragment::{
+    Frag, Fragment, node_to_starlark, plain_to_starlark, starlark_to_plain,
+};
+use crate::ytt::node::Doc;
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};
@@ -16,13 +19,37 @@ fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
 }
 
 /// A value as one YAML document, as `yaml.encode` prints it: a document holding None
-/// prints as nothing at all.
+/// prints as nothing at all. A set of documents (a function whose body holds `---`
+/// documents) prints as a stream: each document that holds a value, `---` between them.
 pub(super) fn yaml_encode(v: &Value) -> SResult<String> {
+    if let Some(docs) = document_set(v) {
+        let mut out = String::new();
+        for doc in docs {
+            let text = yaml_encode(&node_to_starlark(&doc.value))?;
+            if text.is_empty() {
+                continue;
+            }
+            if !out.is_empty() {
+                out.push_str("---\n");
+            }
+            out.push_str(&text);
+        }
+        return Ok(out);
+    }
     let plain = starlark_to_plain(v)?;
     if plain == Y::Null {
         return Ok(String::new());
     }
     crate::yaml::to_yaml_document(&plain).map_err(|e| SError::new(e.to_string()))
+}
+
+/// The documents of a yamlfragment that is a document set.
+fn document_set(v: &Value) -> Option<&[Doc]> {
+    let Value::Host(h) = v else { return None };
+    match h.as_any().downcast_ref::<Fragment>() {
+        Some(Fragment(Frag::DocSet(docs))) => Some(docs),
+        _ => None,
+    }
 }
 
 pub fn yaml_module() -> Module {
