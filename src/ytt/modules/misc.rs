@@ -97,6 +97,15 @@ fn decode(v: &Value) -> SResult<Value> {
     })
 }
 
+/// Functions, builtins and callable host values (such as overlay matchers).
+fn is_callable(v: &Value) -> bool {
+    match v {
+        Value::Function(_) | Value::Builtin(_) => true,
+        Value::Host(h) => h.type_name() == "function",
+        _ => false,
+    }
+}
+
 pub fn struct_module() -> Module {
     module(
         "@ytt:struct",
@@ -105,10 +114,19 @@ pub fn struct_module() -> Module {
             (
                 "make_and_bind",
                 native("struct.make_and_bind", |_t, a| {
-                    // Functions bound to the receiver: f(recv, ...).
-                    let recv = a.pos.first().cloned().unwrap_or(Value::None);
+                    // Callable values are bound to the receiver (f(recv, ...)); any
+                    // other value becomes a plain field, as given.
+                    let [recv] = a.pos.as_slice() else {
+                        return Err(SError::new(
+                            "struct.make_and_bind: expected exactly one positional argument",
+                        ));
+                    };
                     let mut fields = Vec::new();
                     for (k, f) in &a.kwargs {
+                        if !is_callable(f) {
+                            fields.push((k.to_string(), f.clone()));
+                            continue;
+                        }
                         let (f, r) = (f.clone(), recv.clone());
                         fields.push((
                             k.to_string(),
