@@ -8,7 +8,9 @@
 //! index `sha256-<hex>` that registries without the API hold) are added when the
 //! source has them; a missing one (404, or DENIED/UNAUTHORIZED) is not an error.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
+
+use futures_util::{StreamExt, stream};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -122,6 +124,8 @@ pub struct Start {
 pub struct WalkOptions {
     /// Carry signatures, attestations, SBOMs and referrers.
     pub signatures: bool,
+    /// How many manifests are fetched at once.
+    pub concurrency: usize,
 }
 
 struct Pending {
@@ -139,7 +143,10 @@ struct Pending {
 }
 
 /// Walks the closure of `starts` in `sources`; `scratch` holds bundle layers
-/// while their `images.yml` is read.
+/// while their `images.yml` is read. The walk goes level by level (the order a
+/// queue would give): the manifests of one level are fetched and expanded up to
+/// [`WalkOptions::concurrency`] at a time, and merged in their order, so the
+/// closure is the same whatever the timing.
 pub async fn walk(
     sources: &Sources,
     starts: &[Start],
@@ -148,7 +155,7 @@ pub async fn walk(
 ) -> Result<Closure> {
     let mut closure = Closure::default();
     let mut seen: HashMap<Digest, usize> = HashMap::new();
-    let mut queue: VecDeque<Pending> = VecDeque::new();
+    let mut level: Vec<Pending> = Vec::new();
     for start in starts {
         let (store, reference, source_ref) = match sources {
             Sources::Registry(_) => {
@@ -165,7 +172,7 @@ pub async fn walk(
                 start.orig_ref.clone(),
             ),
         };
-        queue.push_back(Pending {
+        level.push(Pending {
             store,
             reference,
             source_ref,
@@ -177,30 +184,84 @@ pub async fn walk(
             locked_by: None,
         });
     }
-    while let Some(pending) = queue.pop_front() {
-        let graph = walk_image(pending.store.as_ref(), &pending.reference)
-            .await
-            .map_err(|e| {
-                CopyError::invalid(format!("image {}: {e}", describe_pending(&pending)))
-            })?;
-        let digest = graph.root().digest.clone();
-        if let Some(&index) = seen.get(&digest) {
-            let item = &mut closure.items[index];
-            item.root |= pending.root;
-            if item.tag.is_empty() {
-                item.tag = pending.tag;
+    let limit = options.concurrency.max(1);
+    while !level.is_empty() {
+        let graphs: Vec<Result<ImageGraph>> = stream::iter(level.iter().map(|pending| async {
+            walk_image(pending.store.as_ref(), &pending.reference)
+                .await
+                .map_err(|e| {
+                    CopyError::invalid(format!("image {}: {e}", describe_pending(pending)))
+                })
+        }))
+        .buffered(limit)
+        .collect()
+        .await;
+        // Items met before, or twice in this level, are merged into the first.
+        let mut fresh: Vec<(Pending, ImageGraph)> = Vec::new();
+        let mut fresh_at: HashMap<Digest, usize> = HashMap::new();
+        for (pending, graph) in level.into_iter().zip(graphs) {
+            let graph = graph?;
+            let digest = graph.root().digest.clone();
+            if let Some(&index) = seen.get(&digest) {
+                let item = &mut closure.items[index];
+                item.root |= pending.root;
+                if item.tag.is_empty() {
+                    item.tag = pending.tag;
+                }
+            } else if let Some(&index) = fresh_at.get(&digest) {
+                let first = &mut fresh[index].0;
+                first.root |= pending.root;
+                if first.tag.is_empty() {
+                    first.tag = pending.tag;
+                }
+            } else {
+                fresh_at.insert(digest, fresh.len());
+                fresh.push((pending, graph));
             }
-            continue;
         }
-        let source_ref = match sources {
-            Sources::Registry(_) => format!("{}@{digest}", pending.source_ref),
-            Sources::Single(_) if pending.source_ref.is_empty() => {
-                format!("{}@{digest}", pending.store.location())
-            }
-            Sources::Single(_) => with_digest(&pending.source_ref, &digest),
-        };
-        let what = describe_pending(&pending);
-        let in_image = |e: CopyError| CopyError::invalid(format!("image {what}: {e}"));
+        let expanded: Vec<Result<(Item, Vec<Pending>)>> = stream::iter(
+            fresh
+                .into_iter()
+                .map(|(pending, graph)| expand(sources, pending, graph, options, scratch)),
+        )
+        .buffered(limit)
+        .collect()
+        .await;
+        level = Vec::new();
+        for result in expanded {
+            let (item, children) = result?;
+            seen.insert(item.digest.clone(), closure.items.len());
+            closure.items.push(item);
+            level.extend(children);
+        }
+    }
+    Ok(closure)
+}
+
+/// One manifest of the walk made an [`Item`]: whether it is a bundle (then the
+/// images its lock names follow), and its signatures and referrers.
+async fn expand(
+    sources: &Sources,
+    pending: Pending,
+    graph: ImageGraph,
+    options: &WalkOptions,
+    scratch: &Path,
+) -> Result<(Item, Vec<Pending>)> {
+    let digest = graph.root().digest.clone();
+    let mut children = Vec::new();
+    let source_ref = match sources {
+        Sources::Registry(_) => format!("{}@{digest}", pending.source_ref),
+        Sources::Single(_) if pending.source_ref.is_empty() => {
+            format!("{}@{digest}", pending.store.location())
+        }
+        Sources::Single(_) => with_digest(&pending.source_ref, &digest),
+    };
+    let what = describe_pending(&pending);
+    let in_image = |e: CopyError| CopyError::invalid(format!("image {what}: {e}"));
+    // Whether it is a bundle (and the images its lock names) and its signatures
+    // are looked up at once.
+    let bundle_part = async {
+        let mut lock_children = Vec::new();
         let is_bundle = match &pending.signature_of {
             Some(_) => false,
             None => is_bundle(pending.store.as_ref(), &graph)
@@ -226,23 +287,28 @@ pub async fn walk(
             let lock = read_images_lock(pending.store.as_ref(), &graph, &source_ref, scratch)
                 .await
                 .map_err(in_image)?;
+            let located: Vec<Result<(Arc<dyn Store>, String)>> =
+                stream::iter(lock.images.iter().map(|locked| {
+                    locate(
+                        sources,
+                        pending.store.clone(),
+                        &pending.source_ref,
+                        &locked.image,
+                    )
+                }))
+                .buffered(options.concurrency.max(1))
+                .collect()
+                .await;
             let mut images = Vec::new();
-            for locked in &lock.images {
+            for (locked, located) in lock.images.iter().zip(located) {
                 let image_digest = locked
                     .image
                     .digest()
                     .expect("lock refs are digests")
                     .clone();
                 images.push((locked.image.to_string(), image_digest.clone()));
-                let (store, child_source) = locate(
-                    sources,
-                    pending.store.clone(),
-                    &pending.source_ref,
-                    &locked.image,
-                )
-                .await
-                .map_err(in_image)?;
-                queue.push_back(Pending {
+                let (store, child_source) = located.map_err(in_image)?;
+                lock_children.push(Pending {
                     store,
                     reference: image_digest.to_string(),
                     source_ref: child_source,
@@ -258,64 +324,69 @@ pub async fn walk(
         } else {
             Kind::Image
         };
-        if options.signatures && pending.signature_of.is_none() {
-            let listed = match pending.store.referrers(&digest).await {
-                Ok(listed) => listed.unwrap_or_default(),
-                Err(e) if is_absent(&e) => Vec::new(),
-                Err(e) => return Err(in_image(e.into())),
-            };
-            for referrer in listed {
-                queue.push_back(Pending {
-                    store: pending.store.clone(),
-                    reference: referrer.digest.to_string(),
-                    source_ref: pending.source_ref.clone(),
-                    orig_ref: String::new(),
-                    tag: String::new(),
-                    expect_bundle: Some(false),
-                    root: false,
-                    signature_of: Some(digest.clone()),
-                    locked_by: None,
-                });
-            }
-            for tag in signature_tags(&digest) {
-                match pending.store.resolve(&tag).await {
-                    Ok(Some(_)) => queue.push_back(Pending {
-                        store: pending.store.clone(),
-                        reference: tag.clone(),
-                        source_ref: pending.source_ref.clone(),
-                        orig_ref: String::new(),
-                        tag,
-                        expect_bundle: Some(false),
-                        root: false,
-                        signature_of: Some(digest.clone()),
-                        locked_by: None,
-                    }),
-                    Ok(None) => {}
-                    Err(e) if is_absent(&e) => {
-                        tracing::debug!(%digest, tag, "no signature: {e}");
-                    }
-                    Err(e) => return Err(in_image(e.into())),
+        Ok::<_, CopyError>((kind, lock_children))
+    };
+    let tags = signature_tags(&digest);
+    let wants_signatures = options.signatures && pending.signature_of.is_none();
+    let signature_part = async {
+        if !wants_signatures {
+            return None;
+        }
+        Some(futures_util::join!(
+            pending.store.referrers(&digest),
+            futures_util::future::join_all(tags.iter().map(|tag| pending.store.resolve(tag)))
+        ))
+    };
+    let (bundle_result, signature_result) = futures_util::join!(bundle_part, signature_part);
+    let (kind, lock_children) = bundle_result?;
+    children.extend(lock_children);
+    if let Some((listed, resolved)) = signature_result {
+        let signature_of = |reference: String, tag: String| Pending {
+            store: pending.store.clone(),
+            reference,
+            source_ref: pending.source_ref.clone(),
+            orig_ref: String::new(),
+            tag,
+            expect_bundle: Some(false),
+            root: false,
+            signature_of: Some(digest.clone()),
+            locked_by: None,
+        };
+        let listed = match listed {
+            Ok(listed) => listed.unwrap_or_default(),
+            Err(e) if is_absent(&e) => Vec::new(),
+            Err(e) => return Err(in_image(e.into())),
+        };
+        for referrer in listed {
+            children.push(signature_of(referrer.digest.to_string(), String::new()));
+        }
+        for (tag, found) in tags.into_iter().zip(resolved) {
+            match found {
+                Ok(Some(_)) => children.push(signature_of(tag.clone(), tag)),
+                Ok(None) => {}
+                Err(e) if is_absent(&e) => {
+                    tracing::debug!(%digest, tag, "no signature: {e}");
                 }
+                Err(e) => return Err(in_image(e.into())),
             }
         }
-        let orig_ref = if pending.orig_ref.is_empty() {
-            source_ref.clone()
-        } else {
-            pending.orig_ref
-        };
-        seen.insert(digest.clone(), closure.items.len());
-        closure.items.push(Item {
-            digest,
-            source: pending.store,
-            source_ref,
-            orig_ref,
-            tag: pending.tag,
-            root: pending.root,
-            kind,
-            graph,
-        });
     }
-    Ok(closure)
+    let orig_ref = if pending.orig_ref.is_empty() {
+        source_ref.clone()
+    } else {
+        pending.orig_ref
+    };
+    let item = Item {
+        digest,
+        source: pending.store,
+        source_ref,
+        orig_ref,
+        tag: pending.tag,
+        root: pending.root,
+        kind,
+        graph,
+    };
+    Ok((item, children))
 }
 
 /// The tags under which signatures, attestations, SBOMs and the referrers

@@ -97,6 +97,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
     let opened = open_source(&request.source, &client)?;
     let walk_options = WalkOptions {
         signatures: request.signatures,
+        concurrency: request.concurrency,
     };
     let closure = closure::walk(
         &opened.sources,
