@@ -22,7 +22,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use serde_json::Value;
 
-use crate::copy::tar_out::partial_paths;
+use crate::copy::tar_out::{ArchiveFiles, finish_archive, partial_paths};
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
 use crate::oci::layout::{index_json, index_put, layout_marker};
@@ -381,28 +381,17 @@ impl LayoutTarOut {
     /// Checks that every blob is in, syncs, and renames the archive into place.
     pub fn complete(self) -> Result<()> {
         let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        if let Some(missing) = self.offsets.keys().find(|d| !done.contains(*d)) {
-            return Err(CopyError::invalid(format!(
-                "oci:{}: blob {missing} was not written",
-                self.path.display()
-            )));
-        }
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.partial)
-            .map_err(io(format!("opening {}", self.partial.display())))?;
-        file.sync_all()
-            .map_err(io(format!("syncing {}", self.partial.display())))?;
-        drop(file);
-        std::fs::rename(&self.partial, &self.path).map_err(io(format!(
-            "moving the finished archive to {}",
-            self.path.display()
-        )))?;
-        let _ = std::fs::remove_file(&self.journal);
-        if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(&self.path)) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+        finish_archive(
+            &ArchiveFiles {
+                path: &self.path,
+                partial: &self.partial,
+                journal: &self.journal,
+            },
+            &self.offsets,
+            &done,
+            "oci:",
+            "blob",
+        )
     }
 }
 

@@ -267,6 +267,47 @@ fn io(context: String) -> impl FnOnce(std::io::Error) -> CopyError {
     move |e| CopyError::Oci(OciError::io(context, e))
 }
 
+/// Where an archive is written: its final name, the partial file and its journal.
+pub struct ArchiveFiles<'a> {
+    pub path: &'a Path,
+    pub partial: &'a Path,
+    pub journal: &'a Path,
+}
+
+/// Checks that every planned blob is `done`, syncs the partial archive, renames
+/// it into place, then drops the journal and syncs the directory. `scheme`
+/// (`tar:`, `oci:`) and `blob_word` (`layer`, `blob`) word the error.
+pub fn finish_archive(
+    files: &ArchiveFiles<'_>,
+    offsets: &HashMap<Digest, (u64, u64)>,
+    done: &HashSet<Digest>,
+    scheme: &str,
+    blob_word: &str,
+) -> Result<()> {
+    if let Some(missing) = offsets.keys().find(|d| !done.contains(*d)) {
+        return Err(CopyError::invalid(format!(
+            "{scheme}{}: {blob_word} {missing} was not written",
+            files.path.display()
+        )));
+    }
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(files.partial)
+        .map_err(io(format!("opening {}", files.partial.display())))?;
+    file.sync_all()
+        .map_err(io(format!("syncing {}", files.partial.display())))?;
+    drop(file);
+    std::fs::rename(files.partial, files.path).map_err(io(format!(
+        "moving the finished archive to {}",
+        files.path.display()
+    )))?;
+    let _ = std::fs::remove_file(files.journal);
+    if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(files.path)) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
 impl TarOut {
     /// Opens the partial archive for `layout`: continues one left by an earlier
     /// run of the same copy, else starts a new one. Headers, `manifest.json` and
@@ -353,28 +394,17 @@ impl TarOut {
             return Err(e.into());
         }
         let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        if let Some(missing) = self.offsets.keys().find(|d| !done.contains(*d)) {
-            return Err(CopyError::invalid(format!(
-                "tar:{}: layer {missing} was not written",
-                self.path.display()
-            )));
-        }
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.partial)
-            .map_err(io(format!("opening {}", self.partial.display())))?;
-        file.sync_all()
-            .map_err(io(format!("syncing {}", self.partial.display())))?;
-        drop(file);
-        std::fs::rename(&self.partial, &self.path).map_err(io(format!(
-            "moving the finished tarball to {}",
-            self.path.display()
-        )))?;
-        let _ = std::fs::remove_file(&self.journal);
-        if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(&self.path)) {
-            let _ = dir.sync_all();
-        }
-        Ok(())
+        finish_archive(
+            &ArchiveFiles {
+                path: &self.path,
+                partial: &self.partial,
+                journal: &self.journal,
+            },
+            &self.offsets,
+            &done,
+            "tar:",
+            "layer",
+        )
     }
 }
 
