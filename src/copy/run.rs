@@ -139,6 +139,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
         .map(|b| BlobJob {
             blob: b.clone(),
             source: sources_by_blob[&b.digest].clone(),
+            known_present: false,
         })
         .collect();
     let options = TransferOptions {
@@ -194,6 +195,13 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
                     ..TransferReport::default()
                 }
             } else {
+                let jobs = mark_blobs_of_present_images(
+                    &closure,
+                    jobs,
+                    dest.as_ref(),
+                    request.concurrency,
+                )
+                .await;
                 let result = transfer(jobs, &sink, &options, &progress).await;
                 progress.finish();
                 result?
@@ -361,6 +369,40 @@ fn blob_sources(closure: &Closure) -> HashMap<Digest, Arc<dyn Store>> {
     out
 }
 
+/// Marks the blobs of every image the destination holds already (its manifest is
+/// there, so, as registries and layouts keep them, are all the blobs it names):
+/// they are not asked about one by one. Manifests are asked about concurrently.
+async fn mark_blobs_of_present_images(
+    closure: &Closure,
+    mut jobs: Vec<BlobJob>,
+    dest: &dyn Store,
+    concurrency: usize,
+) -> Vec<BlobJob> {
+    use futures_util::StreamExt;
+    let present: Vec<bool> = futures_util::stream::iter(closure.items.iter())
+        .map(|item| async move {
+            match dest.resolve(item.digest.as_str()).await {
+                Ok(Some(found)) => found.digest == item.digest,
+                // An error here only means the blobs are asked about one by one.
+                Ok(None) | Err(_) => false,
+            }
+        })
+        .buffered(concurrency.max(1))
+        .collect()
+        .await;
+    let known: std::collections::HashSet<&Digest> = closure
+        .items
+        .iter()
+        .zip(&present)
+        .filter(|(_, there)| **there)
+        .flat_map(|(item, _)| item.graph.blobs.iter().map(|b| &b.digest))
+        .collect();
+    for job in &mut jobs {
+        job.known_present = known.contains(&job.blob.digest);
+    }
+    jobs
+}
+
 /// Asks the destination which blobs it has (HEAD requests, bounded concurrency).
 async fn count_present(plan: &mut Plan, dest: &dyn Store, concurrency: usize) -> Result<()> {
     use futures_util::{StreamExt, TryStreamExt};
@@ -453,6 +495,7 @@ async fn run_shard(
         jobs.push(BlobJob {
             blob: blob.clone(),
             source,
+            known_present: false,
         });
     }
     let dest = open_destination_store(&plan.destination, client, true)?;
