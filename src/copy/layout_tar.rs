@@ -22,7 +22,7 @@ use bytes::Bytes;
 use futures_util::StreamExt;
 use serde_json::Value;
 
-use crate::copy::tar_out::{ArchiveFiles, finish_archive, partial_paths};
+use crate::copy::tar_out::{ArchiveFiles, OwnedArchiveFiles, ResumedArchive, finish_archive};
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
 use crate::oci::layout::{index_json, index_put, layout_marker};
@@ -303,10 +303,6 @@ impl LayoutTarOut {
     /// same copy left, else starts a new one. Headers, small files and the end
     /// blocks are (re)written now; blob bodies by [`BlobSink::put`].
     pub fn open(path: &Path, plan: &LayoutTarPlan) -> Result<LayoutTarOut> {
-        let dir = crate::oci::atomic::parent_dir(path);
-        std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
-        let (partial, journal) = partial_paths(path);
-        let header_line = format!("{JOURNAL_MAGIC} {}", plan.fingerprint());
         let offsets: HashMap<Digest, (u64, u64)> = plan
             .entries
             .iter()
@@ -324,44 +320,14 @@ impl LayoutTarOut {
                 hex.parse::<Digest>().ok()
             })
             .collect();
-        let mut done = HashSet::new();
-        let resumable = partial.is_file()
-            && std::fs::read_to_string(&journal).ok().is_some_and(|text| {
-                let mut lines = text.lines();
-                if lines.next() != Some(header_line.as_str()) {
-                    return false;
-                }
-                for line in lines {
-                    if let Some(d) = line.strip_prefix("done ")
-                        && let Ok(d) = d.parse::<Digest>()
-                        && offsets.contains_key(&d)
-                    {
-                        done.insert(d);
-                    }
-                }
-                true
-            });
-        if resumable {
-            tracing::info!(
-                partial = %partial.display(),
-                kept = done.len(),
-                "continuing a partial OCI layout tar"
-            );
-        } else {
-            done.clear();
-            let mut j = std::fs::File::create(&journal)
-                .map_err(io(format!("creating {}", journal.display())))?;
-            writeln!(j, "{header_line}").map_err(io(format!("writing {}", journal.display())))?;
-            j.sync_all()
-                .map_err(io(format!("writing {}", journal.display())))?;
-            std::fs::File::create(&partial)
-                .map_err(io(format!("creating {}", partial.display())))?;
-        }
-        write_frame(&partial, plan)?;
-        let journal_file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&journal)
-            .map_err(io(format!("opening {}", journal.display())))?;
+        let header_line = format!("{JOURNAL_MAGIC} {}", plan.fingerprint());
+        let resumed = ResumedArchive::open(path, &header_line, &offsets, "OCI layout tar")?;
+        write_frame(&resumed.files.partial, plan)?;
+        let ResumedArchive {
+            files: OwnedArchiveFiles { partial, journal },
+            done,
+            journal_file,
+        } = resumed;
         Ok(LayoutTarOut {
             path: path.to_path_buf(),
             partial,
@@ -515,6 +481,7 @@ impl BlobSink for LayoutTarOut {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::copy::tar_out::partial_paths;
     use crate::oci::stream::bytes_stream;
 
     fn verified(data: &[u8]) -> VerifiedBlob {

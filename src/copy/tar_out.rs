@@ -274,6 +274,80 @@ pub struct ArchiveFiles<'a> {
     pub journal: &'a Path,
 }
 
+/// The partial file and journal of an archive, owned.
+pub struct OwnedArchiveFiles {
+    pub partial: PathBuf,
+    pub journal: PathBuf,
+}
+
+/// An archive in progress, continued or started anew.
+pub struct ResumedArchive {
+    pub files: OwnedArchiveFiles,
+    /// The blobs its journal records as complete (none for a new archive).
+    pub done: HashSet<Digest>,
+    /// The journal, opened for appending.
+    pub journal_file: std::fs::File,
+}
+
+impl ResumedArchive {
+    /// Continues the partial archive of `path` when its journal starts with
+    /// `header_line` (the same plan), keeping the journalled blobs that `offsets`
+    /// still holds; else starts an empty partial file and a new journal. `what`
+    /// names the archive in the log.
+    pub fn open(
+        path: &Path,
+        header_line: &str,
+        offsets: &HashMap<Digest, (u64, u64)>,
+        what: &str,
+    ) -> Result<ResumedArchive> {
+        let dir = crate::oci::atomic::parent_dir(path);
+        std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
+        let (partial, journal) = partial_paths(path);
+        let mut done = HashSet::new();
+        let resumable = partial.is_file()
+            && std::fs::read_to_string(&journal).ok().is_some_and(|text| {
+                let mut lines = text.lines();
+                if lines.next() != Some(header_line) {
+                    return false;
+                }
+                for line in lines {
+                    if let Some(d) = line.strip_prefix("done ")
+                        && let Ok(d) = d.parse::<Digest>()
+                        && offsets.contains_key(&d)
+                    {
+                        done.insert(d);
+                    }
+                }
+                true
+            });
+        if resumable {
+            tracing::info!(
+                partial = %partial.display(),
+                kept = done.len(),
+                "continuing a partial {what}"
+            );
+        } else {
+            done.clear();
+            let mut j = std::fs::File::create(&journal)
+                .map_err(io(format!("creating {}", journal.display())))?;
+            writeln!(j, "{header_line}").map_err(io(format!("writing {}", journal.display())))?;
+            j.sync_all()
+                .map_err(io(format!("writing {}", journal.display())))?;
+            std::fs::File::create(&partial)
+                .map_err(io(format!("creating {}", partial.display())))?;
+        }
+        let journal_file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&journal)
+            .map_err(io(format!("opening {}", journal.display())))?;
+        Ok(ResumedArchive {
+            files: OwnedArchiveFiles { partial, journal },
+            done,
+            journal_file,
+        })
+    }
+}
+
 /// Checks that every planned blob is `done`, syncs the partial archive, renames
 /// it into place, then drops the journal and syncs the directory. `scheme`
 /// (`tar:`, `oci:`) and `blob_word` (`layer`, `blob`) word the error.
@@ -313,53 +387,19 @@ impl TarOut {
     /// run of the same copy, else starts a new one. Headers, `manifest.json` and
     /// the end blocks are (re)written now; layer bodies by [`BlobSink::put`].
     pub fn open(path: &Path, layout: &TarLayout) -> Result<TarOut> {
-        let dir = crate::oci::atomic::parent_dir(path);
-        std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
-        let (partial, journal) = partial_paths(path);
-        let header_line = format!("{JOURNAL_MAGIC} {}", layout.fingerprint());
         let offsets: HashMap<Digest, (u64, u64)> = layout
             .layers
             .iter()
             .map(|(d, offset)| (d.digest.clone(), (*offset, d.size)))
             .collect();
-        let mut done = HashSet::new();
-        let resumable = partial.is_file()
-            && std::fs::read_to_string(&journal).ok().is_some_and(|text| {
-                let mut lines = text.lines();
-                if lines.next() != Some(header_line.as_str()) {
-                    return false;
-                }
-                for line in lines {
-                    if let Some(d) = line.strip_prefix("done ")
-                        && let Ok(d) = d.parse::<Digest>()
-                        && offsets.contains_key(&d)
-                    {
-                        done.insert(d);
-                    }
-                }
-                true
-            });
-        if !resumable {
-            done.clear();
-            let mut j = std::fs::File::create(&journal)
-                .map_err(io(format!("creating {}", journal.display())))?;
-            writeln!(j, "{header_line}").map_err(io(format!("writing {}", journal.display())))?;
-            j.sync_all()
-                .map_err(io(format!("writing {}", journal.display())))?;
-            std::fs::File::create(&partial)
-                .map_err(io(format!("creating {}", partial.display())))?;
-        } else {
-            tracing::info!(
-                partial = %partial.display(),
-                kept = done.len(),
-                "continuing a partial tarball"
-            );
-        }
-        write_frame(&partial, layout)?;
-        let journal_file = std::fs::OpenOptions::new()
-            .append(true)
-            .open(&journal)
-            .map_err(io(format!("opening {}", journal.display())))?;
+        let header_line = format!("{JOURNAL_MAGIC} {}", layout.fingerprint());
+        let resumed = ResumedArchive::open(path, &header_line, &offsets, "tarball")?;
+        write_frame(&resumed.files.partial, layout)?;
+        let ResumedArchive {
+            files: OwnedArchiveFiles { partial, journal },
+            done,
+            journal_file,
+        } = resumed;
         Ok(TarOut {
             path: path.to_path_buf(),
             partial,
