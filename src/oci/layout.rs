@@ -330,6 +330,21 @@ fn write_small_file_sync(dest: &Path, bytes: &[u8]) -> Result<()> {
         .map_err(|e| OciError::io(format!("writing {}", dest.display()), e))
 }
 
+/// The manifest `bytes` that `descriptor` names, its media type sniffed from the
+/// bytes when an index entry did not record one.
+pub fn manifest_of(descriptor: Descriptor, bytes: Bytes) -> ManifestBytes {
+    let media_type = if descriptor.media_type.is_empty() {
+        sniff_manifest_media_type(&bytes).unwrap_or_default()
+    } else {
+        descriptor.media_type
+    };
+    ManifestBytes {
+        media_type,
+        digest: descriptor.digest,
+        bytes,
+    }
+}
+
 /// The media type of manifest `bytes`: its own `mediaType` field, or a guess from
 /// its shape (an OCI manifest may omit the field).
 pub fn sniff_manifest_media_type(bytes: &[u8]) -> Option<String> {
@@ -521,16 +536,7 @@ impl Store for LayoutStore {
                     reference: reference.to_string(),
                 })?;
         let bytes = self.read_small_blob(&descriptor.digest).await?;
-        let media_type = if descriptor.media_type.is_empty() {
-            sniff_manifest_media_type(&bytes).unwrap_or_default()
-        } else {
-            descriptor.media_type
-        };
-        Ok(ManifestBytes {
-            media_type,
-            digest: descriptor.digest,
-            bytes,
-        })
+        Ok(manifest_of(descriptor, bytes))
     }
 
     async fn put_manifest(&self, manifest: &ManifestBytes, tag: Option<&str>) -> Result<()> {

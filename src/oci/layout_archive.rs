@@ -15,8 +15,8 @@ use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 use tokio_util::io::ReaderStream;
 
-use crate::oci::layout::sniff_manifest_media_type;
 use crate::oci::layout::{LAYOUT_VERSION, MAX_MANIFEST_SIZE, REF_NAME_ANNOTATION};
+use crate::oci::layout::{manifest_of, sniff_manifest_media_type};
 use crate::oci::stream::verify_stream;
 use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic};
 
@@ -258,16 +258,7 @@ impl Store for LayoutArchiveStore {
                     reference: reference.to_string(),
                 })?;
         let bytes = self.read_small_blob(&descriptor.digest).await?;
-        let media_type = if descriptor.media_type.is_empty() {
-            sniff_manifest_media_type(&bytes).unwrap_or_default()
-        } else {
-            descriptor.media_type
-        };
-        Ok(ManifestBytes {
-            media_type,
-            digest: descriptor.digest,
-            bytes,
-        })
+        Ok(manifest_of(descriptor, bytes))
     }
 
     async fn put_manifest(&self, manifest: &ManifestBytes, _tag: Option<&str>) -> Result<()> {
