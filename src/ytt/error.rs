@@ -95,7 +95,7 @@ impl fmt::Display for Error {
             Error::Usage(m) | Error::Io(m) => write!(f, "{m}"),
             Error::Template { message, pos } => {
                 write!(f, "{message}")?;
-                if let Some(p) = pos {
+                if let Some(p) = pos.as_ref().filter(|p| p.line > 0) {
                     write!(f, "\n    in {}:{}", p.file, p.line)?;
                     if let Some(t) = &p.text {
                         let shown = crate::ytt::starlark::error::shown_line(t);

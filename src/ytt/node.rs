@@ -30,8 +30,14 @@ impl Default for Pos {
 }
 
 impl std::fmt::Display for Pos {
+    /// `file:line`, as ytt prints a position; a node made in memory (line 0) prints its
+    /// line as `?`, and without a file just `?`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.file, self.line)
+        match (self.file.is_empty(), self.line) {
+            (true, 0) => write!(f, "?"),
+            (false, 0) => write!(f, "{}:?", self.file),
+            _ => write!(f, "{}:{}", self.file, self.line),
+        }
     }
 }
 

@@ -57,6 +57,7 @@ mod ytt_overlay_forms;
 mod ytt_real_world;
 mod ytt_real_world_b;
 mod ytt_real_world_c;
+mod ytt_real_world_d;
 mod ytt_schema;
 mod ytt_template_errors;
 

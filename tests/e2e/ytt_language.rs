@@ -138,12 +138,12 @@ fn data_list_is_relative_to_the_calling_file_or_the_root() {
         ("sub/deep/d.txt", "deep\n"),
         (
             "sub/t.yml",
-            "#@ load(\"@ytt:data\", \"data\")\nrel: #@ data.list()\ndeep: #@ data.list(\"deep\")\nroot: #@ data.list(\"/\")\nread: #@ [data.read(p) for p in data.list(\"deep\")]\n",
+            "#@ load(\"@ytt:data\", \"data\")\nrel: #@ data.list()\ndeep: #@ data.list(\"deep\")\nroot: #@ data.list(\"/\")\nread: #@ [data.read(\"deep/\" + p) for p in data.list(\"deep\")]\n",
         ),
     ]);
     assert_eq!(
         out,
-        "rel:\n- n.txt\n- t.yml\n- deep/d.txt\ndeep:\n- deep/d.txt\nroot:\n- /top.txt\n- /sub/n.txt\n- /sub/t.yml\n- /sub/deep/d.txt\nread:\n- |\n  deep\n"
+        "rel:\n- n.txt\n- t.yml\n- deep/d.txt\ndeep:\n- d.txt\nroot:\n- /top.txt\n- /sub/n.txt\n- /sub/t.yml\n- /sub/deep/d.txt\nread:\n- |\n  deep\n"
     );
 }
 

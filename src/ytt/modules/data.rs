@@ -42,7 +42,7 @@ pub fn module(lib: &LibRef) -> SResult<Module> {
                         .as_ref()
                         .and_then(|p| p.as_str().map(str::to_string))
                         .unwrap_or_default();
-                    Ok(list(&l2, &dir))
+                    list(&l2, &dir)
                 }),
             ),
         ],
@@ -69,46 +69,102 @@ fn read(lib: &LibRef, path: &str) -> SResult<Value> {
     Ok(Value::str(&s))
 }
 
-/// `data.list(path)`: the files under `path`. A relative path (default: none) starts at
-/// the calling file's directory and the names are relative to that directory; a path
-/// starting with `/` starts at the library root and the names start with `/`.
-fn list(lib: &LibRef, dir: &str) -> Value {
-    let absolute = dir.starts_with('/');
-    let cur_dir = match (absolute, lib.current_file()) {
-        (false, Some(cur)) => cur.rsplit_once('/').map(|(d, _)| d.to_string()),
-        _ => None,
+/// `data.list(path)`: the files under the directory `path`, as ytt lists a library
+/// directory: its own files first (in file order), then each subdirectory's listing in
+/// the order the subdirectories first appear; private `_ytt_lib` directories are left
+/// out. A relative path (default: none) starts at the calling file's directory, a path
+/// starting with `/` at the library root; the names are relative to the listed directory,
+/// with a leading `/` for a path from the root. A directory that does not exist is an
+/// error.
+fn list(lib: &LibRef, path: &str) -> SResult<Value> {
+    let from_root = path.starts_with('/');
+    let base = match (from_root, lib.current_file()) {
+        (false, Some(cur)) => cur
+            .rsplit_once('/')
+            .map(|(d, _)| d.to_string())
+            .unwrap_or_default(),
+        _ => String::new(),
     };
-    let base = cur_dir.clone().unwrap_or_default();
-    let mut dir = dir.trim_start_matches('/').trim_end_matches('/');
+    let mut dir = path.strip_prefix('/').unwrap_or(path).trim_end_matches('/');
     while let Some(rest) = dir.strip_prefix("./") {
         dir = rest;
     }
     let dir = if dir == "." { "" } else { dir };
-    let full = match (base.is_empty(), dir.is_empty()) {
-        (true, _) => dir.to_string(),
-        (false, true) => base.clone(),
-        (false, false) => format!("{base}/{dir}"),
-    };
-    let mut names: Vec<&str> = lib
+    let visible: Vec<&str> = lib
         .files
         .iter()
         .map(|f| f.rel.as_str())
-        .filter(|r| full.is_empty() || r.starts_with(&format!("{full}/")))
+        .filter(|r| !r.split('/').any(|c| c == PRIVATE_DIR))
         .collect();
-    names.sort_by(|a, b| {
-        a.matches('/')
-            .count()
-            .cmp(&b.matches('/').count())
-            .then(a.cmp(b))
-    });
-    let shown = |r: &str| -> String {
-        if absolute {
-            format!("/{r}")
-        } else if base.is_empty() {
-            r.to_string()
+    let mut start = base;
+    for (i, piece) in dir
+        .split('/')
+        .filter(|p| !dir.is_empty() || !p.is_empty())
+        .enumerate()
+    {
+        if piece == PRIVATE_DIR {
+            return Err(SError::new(format!(
+                "Encountered private library '{PRIVATE_DIR}'"
+            )));
+        }
+        let next = if start.is_empty() {
+            piece.to_string()
         } else {
-            r[base.len() + 1..].to_string()
+            format!("{start}/{piece}")
+        };
+        if !visible.iter().any(|r| r.starts_with(&format!("{next}/"))) {
+            let seen: Vec<&str> = dir.split('/').take(i).collect();
+            return Err(SError::new(format!("Did not find '{}'", seen.join("/"))));
+        }
+        start = next;
+    }
+    let below: Vec<&str> = visible
+        .iter()
+        .filter_map(|r| {
+            if start.is_empty() {
+                Some(*r)
+            } else {
+                r.strip_prefix(start.as_str())
+                    .and_then(|r| r.strip_prefix('/'))
+            }
+        })
+        .collect();
+    let mut names = Vec::new();
+    list_tree(&below, "", &mut names);
+    let shown = |r: &str| -> String {
+        if from_root {
+            format!("/{r}")
+        } else {
+            r.to_string()
         }
     };
-    Value::list(names.into_iter().map(|r| Value::str(&shown(r))).collect())
+    Ok(Value::list(
+        names.iter().map(|r| Value::str(&shown(r))).collect(),
+    ))
+}
+
+/// The name of the directories that hold private libraries.
+const PRIVATE_DIR: &str = "_ytt_lib";
+
+/// Appends the paths of `files` (relative to one directory, in file order) depth first:
+/// the directory's own files, then each subdirectory in order of first appearance.
+fn list_tree(files: &[&str], prefix: &str, out: &mut Vec<String>) {
+    let mut children: Vec<&str> = Vec::new();
+    for f in files {
+        match f.split_once('/') {
+            None => out.push(format!("{prefix}{f}")),
+            Some((child, _)) => {
+                if !children.contains(&child) {
+                    children.push(child);
+                }
+            }
+        }
+    }
+    for child in children {
+        let inner: Vec<&str> = files
+            .iter()
+            .filter_map(|f| f.strip_prefix(child).and_then(|r| r.strip_prefix('/')))
+            .collect();
+        list_tree(&inner, &format!("{prefix}{child}/"), out);
+    }
 }
