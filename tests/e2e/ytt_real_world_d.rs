@@ -81,3 +81,62 @@ fn data_list_of_a_directory_that_does_not_exist_fails() {
         "{err}"
     );
 }
+
+#[test]
+fn template_replace_of_a_fragment_key_given_earlier_needs_the_override_annotation() {
+    let tpl = "\
+#@ load(\"@ytt:template\", \"template\")
+#@ def extra():
+a: 8
+d: 4
+#@ end
+#@ def forced():
+#@yaml/map-key-override
+a: 8
+#@ end
+labels:
+  a: 1
+  b: 2
+  _: #@ template.replace(extra())
+";
+    let err = render(&[("config.yml", tpl)]).unwrap_err();
+    assert!(
+        err.contains(
+            "Expected key 'a' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
+        ),
+        "{err}"
+    );
+    let forced = tpl.replace("replace(extra())", "replace(forced())");
+    assert_eq!(
+        render(&[("config.yml", &forced)]).unwrap(),
+        "labels:\n  b: 2\n  a: 8\n"
+    );
+    let implicit = ytt::render(
+        &[("config.yml", tpl)],
+        &["-f", ".", "--implicit-map-key-overrides"],
+    )
+    .unwrap();
+    assert_eq!(implicit, "labels:\n  b: 2\n  a: 8\n  d: 4\n");
+}
+
+#[test]
+fn template_replace_of_a_dict_overrides_earlier_keys_but_not_its_own_placeholder() {
+    let tpl = "\
+#@ load(\"@ytt:template\", \"template\")
+labels:
+  a: 1
+  b: 2
+  _: #@ template.replace({\"a\": 9, \"c\": 3})
+  z: 0
+";
+    assert_eq!(
+        render(&[("config.yml", tpl)]).unwrap(),
+        "labels:\n  b: 2\n  a: 9\n  c: 3\n  z: 0\n"
+    );
+    let own = "#@ load(\"@ytt:template\", \"template\")\n_: #@ template.replace({\"_\": \"1\"})\n";
+    let err = render(&[("config.yml", own)]).unwrap_err();
+    assert!(
+        err.contains("expected to find placeholder map item in map"),
+        "{err}"
+    );
+}

@@ -318,7 +318,12 @@ impl Builder {
             && let Some(r) = h.as_any().downcast_ref::<Replace>()
         {
             let inner = r.0.clone();
-            return self.splice(t, &inner);
+            let placeholder_key = match (key, &t.kind) {
+                (Some(k), _) => Some(starlark_to_scalar(k)?),
+                (None, TKind::MapItem { key, .. }) => Some(key.clone()),
+                _ => None,
+            };
+            return self.splice(t, &inner, placeholder_key);
         }
         if let SValue::Host(h) = v
             && let Some(Fragment(Frag::DocSet(_))) = h.as_any().downcast_ref::<Fragment>()
@@ -375,11 +380,21 @@ impl Builder {
         if let Some(p) = y.slots[parent].children.iter().rposition(|&c| c == idx) {
             y.slots[parent].children.remove(p);
         }
-        self.splice(t, &inner)
+        let placeholder_key = match y.slots[idx].kind {
+            Kind::MapItem => Some(y.slots[idx].key.clone()),
+            _ => None,
+        };
+        self.splice(t, &inner, placeholder_key)
     }
 
-    /// `template.replace(x)` set on a node: x's items take the node's place.
-    fn splice(&mut self, t: &TNode, v: &SValue) -> SResult<()> {
+    /// `template.replace(x)` set on a node: x's items take the node's place. In a map, an
+    /// item with the key of an earlier item replaces it: freely when x is a plain value (a
+    /// dict or a struct), and for a YAML fragment only with `yaml/map-key-override` (or
+    /// implicit overrides). As in ytt, an item with the placeholder's own key
+    /// (`placeholder_key`) is an error: it takes the placeholder's place before the
+    /// placeholder is replaced.
+    fn splice(&mut self, t: &TNode, v: &SValue, placeholder_key: Option<Value>) -> SResult<()> {
+        let implicit_overrides = self.implicit_overrides;
         if let Ok(y) = self.yaml_ctx() {
             y.last = None;
         }
@@ -393,6 +408,7 @@ impl Builder {
         };
         match pkind {
             Kind::Map => {
+                let carries_meta = matches!(frag, Some(Frag::Map(_)));
                 let items = match frag {
                     Some(Frag::Map(items)) => items,
                     _ => match starlark_to_node(v, &pos)? {
@@ -406,6 +422,20 @@ impl Builder {
                     },
                 };
                 for item in items {
+                    let may_override = implicit_overrides
+                        || !carries_meta
+                        || item.meta.has("yaml/map-key-override");
+                    if placeholder_key.as_ref() == Some(&item.key) {
+                        return Err(SError::new(if may_override {
+                            "template.replace: expected to find placeholder map item in map"
+                                .to_string()
+                        } else {
+                            format!(
+                                "Expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
+                                item.key.to_display_string()
+                            )
+                        }));
+                    }
                     y.slots.push(Slot {
                         kind: Kind::MapItem,
                         meta: item.meta,
@@ -414,7 +444,7 @@ impl Builder {
                         children: Vec::new(),
                     });
                     let idx = y.slots.len() - 1;
-                    attach(y, parent, idx, true)?;
+                    attach(y, parent, idx, may_override)?;
                 }
             }
             Kind::Array => {
