@@ -112,16 +112,19 @@ impl HostValue for Fragment {
             Frag::DocSet(d) => d.len(),
         })
     }
+    /// `x in fragment`: as in ytt, a fragment is a mapping here, so a map fragment looks
+    /// the key up and an array or document set fragment an index (`0 in f` is true when
+    /// `f` has an item); a lookup that fails (a key of the wrong type) is not found, so a
+    /// string is never `in` an array fragment.
     fn contains(&self, key: &SValue) -> Option<SResult<bool>> {
-        Some((|| {
-            let vals = self.items_as_values();
-            for v in vals {
-                if crate::ytt::starlark::value::equals(&v, key)? {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        })())
+        Some(Ok(match &self.0 {
+            Frag::Map(items) => match starlark_to_scalar(key) {
+                Ok(k) => items.iter().any(|i| i.key == k),
+                Err(_) => false,
+            },
+            Frag::Array(items) => index_of(key, items.len()).is_ok(),
+            Frag::DocSet(docs) => index_of(key, docs.len()).is_ok(),
+        }))
     }
     fn truth(&self) -> bool {
         self.len().unwrap_or(0) > 0

@@ -140,3 +140,64 @@ labels:
         "{err}"
     );
 }
+
+#[test]
+fn in_on_an_array_fragment_looks_up_an_index_not_a_value() {
+    let items = "#@ def items():\n- podsecuritypolicies\n- configmaps\n#@ end\n";
+    let one = "#@ def one():\nk: v\n#@ end\n";
+    let tpl = "\
+#@ load(\"items.lib.yml\", \"items\")
+#@ load(\"one.lib.yml\", \"one\")
+string_in_array: #@ \"configmaps\" in items()
+index_in_array: #@ 1 in items()
+index_past_end: #@ 2 in items()
+key_in_map: #@ \"k\" in one()
+value_in_map: #@ \"v\" in one()
+";
+    assert_eq!(
+        render(&[
+            ("items.lib.yml", items),
+            ("one.lib.yml", one),
+            ("config.yml", tpl)
+        ])
+        .unwrap(),
+        "string_in_array: false\nindex_in_array: true\nindex_past_end: false\nkey_in_map: true\nvalue_in_map: false\n"
+    );
+    let overlay = "\
+rules:
+- resources:
+  - podsecuritypolicies
+- resources:
+  - configmaps
+#@overlay/match by=lambda _,__,___: True
+---
+rules:
+#@overlay/match by=lambda _,l,r: \"podsecuritypolicies\" in l[\"resources\"]
+#@overlay/replace
+- resources:
+  - pods
+";
+    let err = render(&[("rules.yml", overlay)]).unwrap_err();
+    assert!(
+        err.contains("Expected number of matched nodes to be 1, but was 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_document_overlay_matched_by_a_key_name_is_refused() {
+    let base = "kind: Deployment\n";
+    let overlay = "\
+#@ load(\"@ytt:overlay\", \"overlay\")
+#@overlay/match by=\"kind\"
+---
+kind: Deployment
+";
+    let err = render(&[("a.yml", base), ("b.yml", overlay)]).unwrap_err();
+    assert!(
+        err.contains(
+            "Expected 'overlay/match' annotation keyword argument 'by' to be function, but was starlark.String"
+        ),
+        "{err}"
+    );
+}

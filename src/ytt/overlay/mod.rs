@@ -139,6 +139,17 @@ impl Overlay<'_> {
                     &r.meta,
                 ));
             };
+            if matches!(by, SValue::Str(_)) {
+                // A map key shorthand works for array and map items only; ytt wants a
+                // function on a document.
+                return Err(err_at(
+                    format!(
+                        "Document on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be function, but was starlark.String",
+                        r.meta.pos
+                    ),
+                    &r.meta,
+                ));
+            }
             let mut matched = Vec::new();
             for (i, l) in left.iter().enumerate() {
                 if call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
