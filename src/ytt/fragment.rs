@@ -112,6 +112,11 @@ impl HostValue for Fragment {
             Frag::DocSet(d) => d.len(),
         })
     }
+    /// `f[k] = v`: ytt's fragments are read-only (its key assignment is checked first,
+    /// for arrays too).
+    fn set_index(&self, _key: &SValue, _v: SValue) -> SResult<()> {
+        Err(SError::new("yamlfragment.SetKey: Not implemented"))
+    }
     /// `x in fragment`: as in ytt, a fragment is a mapping here, so a map fragment looks
     /// the key up and an array or document set fragment an index (`0 in f` is true when
     /// `f` has an item); a lookup that fails (a key of the wrong type) is not found, so a

@@ -201,3 +201,19 @@ kind: Deployment
         "{err}"
     );
 }
+
+#[test]
+fn assigning_into_a_fragment_is_refused_as_ytt_refuses_it() {
+    let lib = "#@ def rules():\n- alert: A\n  severity: low\n#@ end\n";
+    let tpl = "\
+#@ load(\"rules.lib.yml\", \"rules\")
+#@ r = rules()
+#@ r[0][\"severity\"] = \"high\"
+out: #@ r
+";
+    let err = render(&[("rules.lib.yml", lib), ("config.yml", tpl)]).unwrap_err();
+    assert!(
+        err.contains("yamlfragment.SetKey: Not implemented"),
+        "{err}"
+    );
+}
