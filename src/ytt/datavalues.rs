@@ -68,6 +68,7 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
             &lib.display(&f.rel),
         )?),
     };
+    crate::ytt::yaml_docs::check_doc_only_annotation(&ds, "data/values")?;
     Ok(crate::ytt::yaml_docs::has_doc_annotation(
         &ds,
         "data/values",

@@ -2,7 +2,7 @@
 //! errors turned into engine errors at their line, and the document annotations that
 //! decide which stage a file belongs to (`data/values`, `data/values-schema`).
 
-use crate::yaml::{self, CommentKind, DocumentSet};
+use crate::yaml::{self, Comment, CommentKind, DocumentSet, Node};
 use crate::ytt::error::{Error, Position};
 
 /// Parses a YAML file into a document set, mapping syntax errors to engine errors.
@@ -33,4 +33,49 @@ pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
             .iter()
             .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
     })
+}
+
+/// Refuses annotation `name` (`data/values`, `data/values-schema`) on a node that is not a
+/// document, as ytt does before it takes the documents of a file apart.
+pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Error> {
+    fn named(comments: &[Comment], name: &str) -> bool {
+        comments
+            .iter()
+            .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
+    }
+    fn walk(ds: &DocumentSet, node: &Node, name: &str) -> Result<(), Error> {
+        let misplaced = |what: &str, line: Option<usize>| {
+            let line = line.unwrap_or(0);
+            let text = ds.source_line(line).map(str::to_string);
+            Error::at(
+                format!("Expected YAML document to be annotated with {name} but was {what}"),
+                Position {
+                    file: ds.file.to_string(),
+                    line,
+                    text,
+                },
+            )
+        };
+        match node {
+            Node::Map(m) => {
+                for item in &m.items {
+                    if named(&item.comments, name) {
+                        return Err(misplaced("*yamlmeta.MapItem", item.pos.line));
+                    }
+                    walk(ds, &item.value, name)?;
+                }
+            }
+            Node::Array(a) => {
+                for item in &a.items {
+                    if named(&item.comments, name) {
+                        return Err(misplaced("*yamlmeta.ArrayItem", item.pos.line));
+                    }
+                    walk(ds, &item.value, name)?;
+                }
+            }
+            Node::Scalar(_) => {}
+        }
+        Ok(())
+    }
+    ds.docs.iter().try_for_each(|d| walk(ds, &d.value, name))
 }

@@ -217,3 +217,24 @@ out: #@ r
         "{err}"
     );
 }
+
+#[test]
+fn data_values_annotation_on_a_map_item_is_refused() {
+    let values = "#@data/values\nname: x\n";
+    let err = render(&[("values.yml", values)]).unwrap_err();
+    assert!(
+        err.contains(
+            "Expected YAML document to be annotated with data/values but was *yamlmeta.MapItem"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("values.yml:2"), "{err}");
+    let schema = "#@data/values-schema\n---\na:\n  #@data/values-schema\n  b: 1\n";
+    let err = render(&[("schema.yml", schema)]).unwrap_err();
+    assert!(
+        err.contains(
+            "Expected YAML document to be annotated with data/values-schema but was *yamlmeta.MapItem"
+        ),
+        "{err}"
+    );
+}

@@ -58,6 +58,7 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
             // not cached: evaluating the file reports the encoding error
             Err(_) => std::rc::Rc::new(parse_yaml(&String::from_utf8_lossy(&f.bytes), &name)?),
         };
+        crate::ytt::yaml_docs::check_doc_only_annotation(&ds, SCHEMA_ANN)?;
         if !has_doc_annotation(&ds, SCHEMA_ANN) {
             continue;
         }
