@@ -36,7 +36,8 @@ pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
 }
 
 /// Refuses annotation `name` (`data/values`, `data/values-schema`) on a node that is not a
-/// document, as ytt does before it takes the documents of a file apart.
+/// document, or twice on one document, as ytt does before it takes the documents of a file
+/// apart.
 pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Error> {
     fn named(comments: &[Comment], name: &str) -> bool {
         comments
@@ -77,5 +78,26 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
         }
         Ok(())
     }
-    ds.docs.iter().try_for_each(|d| walk(ds, &d.value, name))
+    for d in &ds.docs {
+        let uses = d
+            .comments
+            .iter()
+            .filter(|c| {
+                c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name)
+            })
+            .count();
+        if uses > 1 {
+            let line = d.pos.line.unwrap_or(0);
+            return Err(Error::at(
+                format!("{name} annotation may only be used once per YAML doc"),
+                Position {
+                    file: ds.file.to_string(),
+                    line,
+                    text: ds.source_line(line).map(str::to_string),
+                },
+            ));
+        }
+        walk(ds, &d.value, name)?;
+    }
+    Ok(())
 }

@@ -238,3 +238,13 @@ fn data_values_annotation_on_a_map_item_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn data_values_annotation_given_twice_on_a_document_is_refused() {
+    let values = "#@data/values\n#@data/values\n---\nname: x\n";
+    let err = render(&[("values.yml", values)]).unwrap_err();
+    assert!(
+        err.contains("data/values annotation may only be used once per YAML doc"),
+        "{err}"
+    );
+}
