@@ -18,7 +18,7 @@ use crate::ytt::{DataValueFlag, Options, OutputFormat};
 #[command(name = "template")]
 pub struct TemplateArgs {
     /// Files or directories to template (`-` reads standard input); may be repeated.
-    #[arg(short = 'f', long = "file", required = true)]
+    #[arg(short = 'f', long = "file")]
     pub files: Vec<String>,
     /// Write each output file into this directory instead of printing to stdout.
     #[arg(long = "output-files")]

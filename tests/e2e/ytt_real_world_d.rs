@@ -248,3 +248,23 @@ fn data_values_annotation_given_twice_on_a_document_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn data_values_can_be_inspected_without_any_template_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("values.yml"), "foo: 13\nbar: [a]\n").unwrap();
+    let opts = strake::cli::template::parse_options(&[
+        "--data-values-file",
+        "values.yml",
+        "--data-values-inspect",
+    ])
+    .unwrap();
+    let out = strake::ytt::run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "foo: 13\nbar:\n- a\n"
+    );
+    let opts = strake::cli::template::parse_options::<&str>(&[]).unwrap();
+    let out = strake::ytt::run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
+    assert_eq!(out.stdout, b"");
+}
