@@ -268,3 +268,46 @@ fn data_values_can_be_inspected_without_any_template_file() {
     let out = strake::ytt::run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
     assert_eq!(out.stdout, b"");
 }
+
+#[test]
+fn toml_encode_writes_nested_tables_and_arrays_of_tables_as_the_go_encoder() {
+    let tpl = "\
+#@ load(\"@ytt:toml\", \"toml\")
+nested: #@ toml.encode({\"m\": {\"k\": \"v\", \"skip\": None, \"n\": {\"x\": 1}}, \"o\": {\"p\": 1}})
+tables: #@ toml.encode({\"z\": 1, \"a\": [{\"x\": 1}, {\"x\": 2}]})
+indented: #@ toml.encode({\"a\": {\"b\": 1}}, indent=4)
+";
+    assert_eq!(
+        render(&[("config.yml", tpl)]).unwrap(),
+        "\
+nested: |
+  [m]
+    k = \"v\"
+    [m.n]
+      x = 1
+
+  [o]
+    p = 1
+tables: |
+  z = 1
+
+  [[a]]
+    x = 1
+
+  [[a]]
+    x = 2
+indented: |
+  [a]
+      b = 1
+"
+    );
+    let err = render(&[(
+        "config.yml",
+        "#@ load(\"@ytt:toml\", \"toml\")\nx: #@ toml.encode({\"a\": 1}, indent=9)\n",
+    )])
+    .unwrap_err();
+    assert!(
+        err.contains("indent value must be between 0 and 8"),
+        "{err}"
+    );
+}

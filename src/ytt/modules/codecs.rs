@@ -181,10 +181,24 @@ pub fn toml_module() -> Module {
             (
                 "encode",
                 native("toml.encode", |_t, args| {
-                    let v = args.positional("toml.encode", 1, 1)?;
+                    let v = args.unpack("toml.encode", &["value", "indent?"])?;
                     let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
+                    let indent = match &v[1] {
+                        None => 0,
+                        Some(i) => i.as_int().ok_or_else(|| {
+                            SError::new(format!(
+                                "toml.encode: expected indent to be an int, but was {}",
+                                i.type_name()
+                            ))
+                        })?,
+                    };
+                    if !(0..=8).contains(&indent) {
+                        return Err(SError::new("indent value must be between 0 and 8"));
+                    }
+                    // As the Go encoder: its two-space default stays unless indent > 0.
+                    let unit = if indent > 0 { indent as usize } else { 2 };
                     Ok(Value::str(
-                        &super::toml::encode(&plain).map_err(SError::new)?,
+                        &super::toml::encode(&plain, unit).map_err(SError::new)?,
                     ))
                 }),
             ),

@@ -53,6 +53,9 @@ fn inline(v: &Y) -> Result<String, String> {
         Y::Map(items) => {
             let mut parts = Vec::new();
             for (k, v) in sorted(items) {
+                if matches!(v, Y::Null) {
+                    continue;
+                }
                 parts.push(format!("{} = {}", bare_key(&k), inline(v)?));
             }
             format!("{{{}}}", parts.join(", "))
@@ -69,35 +72,65 @@ fn sorted(items: &[(Y, Y)]) -> Vec<(String, &Y)> {
     v
 }
 
-fn table(path: &[String], items: &[(Y, Y)], out: &mut String) -> Result<(), String> {
-    let indent = "  ".repeat(path.len());
-    let entries = sorted(items);
+/// True for a non-empty array of maps only: the Go encoder writes those as `[[name]]`
+/// sections. A null element cannot be encoded.
+fn is_table_array(v: &Y) -> Result<bool, String> {
+    let Y::Array(items) = v else { return Ok(false) };
+    if items.iter().any(|i| matches!(i, Y::Null)) {
+        return Err("toml: cannot encode array with nil element".into());
+    }
+    Ok(!items.is_empty() && items.iter().all(|i| matches!(i, Y::Map(_))))
+}
+
+/// Writes the entries of a table at `path`: its plain values first, then its tables and
+/// arrays of tables, each group in key order, indented `unit` spaces per level. Null
+/// values are left out, as the Go encoder leaves out nil map values.
+fn table(path: &[String], items: &[(Y, Y)], unit: usize, out: &mut String) -> Result<(), String> {
+    let indent = " ".repeat(unit * path.len());
+    let entries: Vec<(String, &Y)> = sorted(items)
+        .into_iter()
+        .filter(|(_, v)| !matches!(v, Y::Null))
+        .collect();
+    let mut subs = Vec::new();
     for (k, v) in &entries {
-        if !matches!(v, Y::Map(_)) {
+        if matches!(v, Y::Map(_)) || is_table_array(v)? {
+            subs.push((k, *v));
+        } else {
             out.push_str(&format!("{indent}{} = {}\n", bare_key(k), inline(v)?));
         }
     }
-    for (k, v) in &entries {
-        if let Y::Map(sub) = v {
-            let mut p = path.to_vec();
-            p.push(k.clone());
-            if !out.is_empty() {
-                out.push('\n');
+    for (k, v) in subs {
+        let mut p = path.to_vec();
+        p.push(k.clone());
+        let header: Vec<String> = p.iter().map(|s| bare_key(s)).collect();
+        let header_indent = " ".repeat(unit * (p.len() - 1));
+        match v {
+            Y::Map(sub) => {
+                // A blank line before top-level tables only.
+                if p.len() == 1 && !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(&format!("{header_indent}[{}]\n", header.join(".")));
+                table(&p, sub, unit, out)?;
             }
-            let header: Vec<String> = p.iter().map(|s| bare_key(s)).collect();
-            out.push_str(&format!(
-                "{}[{}]\n",
-                "  ".repeat(p.len() - 1),
-                header.join(".")
-            ));
-            table(&p, sub, out)?;
+            Y::Array(elems) => {
+                for e in elems {
+                    let Y::Map(sub) = e else { continue };
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push_str(&format!("{header_indent}[[{}]]\n", header.join(".")));
+                    table(&p, sub, unit, out)?;
+                }
+            }
+            _ => {}
         }
     }
     Ok(())
 }
 
-/// Encodes a map as a TOML document.
-pub fn encode(v: &Y) -> Result<String, String> {
+/// Encodes a map as a TOML document, indenting `unit` spaces per table level.
+pub fn encode(v: &Y, unit: usize) -> Result<String, String> {
     let Y::Map(items) = v else {
         return Err(format!(
             "toml.encode: expected a map, but was {}",
@@ -105,7 +138,7 @@ pub fn encode(v: &Y) -> Result<String, String> {
         ));
     };
     let mut out = String::new();
-    table(&[], items, &mut out)?;
+    table(&[], items, unit, &mut out)?;
     Ok(out)
 }
 
@@ -351,7 +384,7 @@ mod tests {
     fn round_trip() {
         let v = decode("name = \"n\"\n[section]\nkey = 1\nlist = [1, 2]\n").unwrap();
         assert_eq!(
-            encode(&v).unwrap(),
+            encode(&v, 2).unwrap(),
             "name = \"n\"\n\n[section]\n  key = 1\n  list = [1, 2]\n"
         );
     }
