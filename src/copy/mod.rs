@@ -3,7 +3,8 @@
 //! plus signatures and referrers) or a set of images between registries, OCI
 //! layouts and imgpkg tarballs, the way `imgpkg copy` does (`carvel-formats.md` §3).
 //!
-//! The stages, each in its own module: [`closure`] walks what must move, [`plan`]
+//! The stages, each in its own module: [`closure`] walks what must move (with
+//! [`signatures`] finding each image's signatures and referrers), [`plan`]
 //! turns it into a deduplicated list of blobs (and shards it), [`transfer`] moves
 //! the blobs with bounded, registry-friendly concurrency, [`relocate`] writes the
 //! manifests, tags, locations images and lock output at a registry or layout, and
@@ -19,6 +20,7 @@ pub mod plan;
 pub mod progress;
 pub mod relocate;
 pub mod run;
+pub mod signatures;
 pub mod source;
 pub mod tar_out;
 pub mod transfer;
