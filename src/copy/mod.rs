@@ -7,7 +7,8 @@
 //! [`signatures`] finding each image's signatures and referrers), [`plan`]
 //! turns it into a deduplicated list of blobs (and shards it), [`transfer`] moves
 //! the blobs with bounded, registry-friendly concurrency, [`relocate`] writes the
-//! manifests, tags, locations images and lock output at a registry or layout, and
+//! manifests, tags, locations images ([`locations`]) and lock output at a
+//! registry or layout, and
 //! [`tar_out`] writes an imgpkg tarball in place, resumably, and [`layout_tar`]
 //! a tar of an OCI layout the same way. [`run`] ties them
 //! together for the command line.
@@ -15,6 +16,7 @@
 pub mod closure;
 pub mod destination;
 pub mod layout_tar;
+pub mod locations;
 pub mod naming;
 pub mod plan;
 pub mod progress;
