@@ -6,7 +6,8 @@
 //! signatures are skipped, each digest's cosign tags (`sha256-<hex>.sig`, `.att`,
 //! `.sbom`) and its OCI 1.1 referrers (from the referrers API, and the tag-schema
 //! index `sha256-<hex>` that registries without the API hold) are added when the
-//! source has them; a missing one (404, or DENIED/UNAUTHORIZED) is not an error.
+//! source has them ([`signatures`](crate::copy::signatures) finds them with few
+//! requests); a missing one (404, or DENIED/UNAUTHORIZED) is not an error.
 
 use std::collections::HashMap;
 
@@ -18,13 +19,12 @@ use crate::bundle::extract::find_files;
 use crate::bundle::image::parse_config;
 use crate::bundle::lockfiles::ImagesLock;
 use crate::bundle::pull::{download_blob, is_absent, read_small_blob};
+use crate::copy::signatures::SignatureFinder;
+pub use crate::copy::signatures::{SIGNATURE_SUFFIXES, signature_subject, signature_tags};
 use crate::copy::{CopyError, Result};
 use crate::oci::copy::{ImageGraph, walk_image};
 use crate::oci::registry::RegistryClient;
 use crate::oci::{Digest, Reference, Store, media_types};
-
-/// The tag suffixes cosign uses for signatures, attestations and SBOMs.
-pub const SIGNATURE_SUFFIXES: [&str; 3] = ["sig", "att", "sbom"];
 
 /// Where the images of a closure are read from.
 #[derive(Clone)]
@@ -185,6 +185,7 @@ pub async fn walk(
         });
     }
     let limit = options.concurrency.max(1);
+    let finder = SignatureFinder::new();
     while !level.is_empty() {
         let graphs: Vec<Result<ImageGraph>> = stream::iter(level.iter().map(|pending| async {
             walk_image(pending.store.as_ref(), &pending.reference)
@@ -219,14 +220,13 @@ pub async fn walk(
                 fresh.push((pending, graph));
             }
         }
-        let expanded: Vec<Result<(Item, Vec<Pending>)>> = stream::iter(
-            fresh
-                .into_iter()
-                .map(|(pending, graph)| expand(sources, pending, graph, options, scratch)),
-        )
-        .buffered(limit)
-        .collect()
-        .await;
+        let expanded: Vec<Result<(Item, Vec<Pending>)>> =
+            stream::iter(fresh.into_iter().map(|(pending, graph)| {
+                expand(sources, pending, graph, options, &finder, scratch)
+            }))
+            .buffered(limit)
+            .collect()
+            .await;
         level = Vec::new();
         for result in expanded {
             let (item, children) = result?;
@@ -245,6 +245,7 @@ async fn expand(
     pending: Pending,
     graph: ImageGraph,
     options: &WalkOptions,
+    finder: &SignatureFinder,
     scratch: &Path,
 ) -> Result<(Item, Vec<Pending>)> {
     let digest = graph.root().digest.clone();
@@ -326,21 +327,21 @@ async fn expand(
         };
         Ok::<_, CopyError>((kind, lock_children))
     };
-    let tags = signature_tags(&digest);
     let wants_signatures = options.signatures && pending.signature_of.is_none();
     let signature_part = async {
         if !wants_signatures {
-            return None;
+            return Ok(None);
         }
-        Some(futures_util::join!(
-            pending.store.referrers(&digest),
-            futures_util::future::join_all(tags.iter().map(|tag| pending.store.resolve(tag)))
-        ))
+        finder
+            .find(pending.store.as_ref(), &digest)
+            .await
+            .map(Some)
+            .map_err(|e| in_image(e.into()))
     };
     let (bundle_result, signature_result) = futures_util::join!(bundle_part, signature_part);
     let (kind, lock_children) = bundle_result?;
     children.extend(lock_children);
-    if let Some((listed, resolved)) = signature_result {
+    if let Some(found) = signature_result? {
         let signature_of = |reference: String, tag: String| Pending {
             store: pending.store.clone(),
             reference,
@@ -352,23 +353,11 @@ async fn expand(
             signature_of: Some(digest.clone()),
             locked_by: None,
         };
-        let listed = match listed {
-            Ok(listed) => listed.unwrap_or_default(),
-            Err(e) if is_absent(&e) => Vec::new(),
-            Err(e) => return Err(in_image(e.into())),
-        };
-        for referrer in listed {
+        for referrer in found.referrers {
             children.push(signature_of(referrer.digest.to_string(), String::new()));
         }
-        for (tag, found) in tags.into_iter().zip(resolved) {
-            match found {
-                Ok(Some(_)) => children.push(signature_of(tag.clone(), tag)),
-                Ok(None) => {}
-                Err(e) if is_absent(&e) => {
-                    tracing::debug!(%digest, tag, "no signature: {e}");
-                }
-                Err(e) => return Err(in_image(e.into())),
-            }
+        for tag in found.tags {
+            children.push(signature_of(tag.clone(), tag));
         }
     }
     let orig_ref = if pending.orig_ref.is_empty() {
@@ -387,29 +376,6 @@ async fn expand(
         graph,
     };
     Ok((item, children))
-}
-
-/// The tags under which signatures, attestations, SBOMs and the referrers
-/// index (OCI 1.1's tag schema) of `digest` live.
-pub fn signature_tags(digest: &Digest) -> Vec<String> {
-    let mut tags: Vec<String> = SIGNATURE_SUFFIXES
-        .iter()
-        .map(|s| format!("{}.{s}", digest.dashed()))
-        .collect();
-    tags.push(digest.dashed());
-    tags
-}
-
-/// The subject of a signature, attestation, SBOM or referrers tag
-/// (`sha256-<hex>.sig`, …, `sha256-<hex>`), `None` for other tags.
-pub fn signature_subject(tag: &str) -> Option<Digest> {
-    let rest = tag.strip_prefix("sha256-")?;
-    let hex = match rest.split_once('.') {
-        Some((hex, suffix)) if SIGNATURE_SUFFIXES.contains(&suffix) => hex,
-        Some(_) => return None,
-        None => rest,
-    };
-    format!("sha256:{hex}").parse().ok()
 }
 
 fn describe_pending(p: &Pending) -> String {
@@ -509,25 +475,4 @@ async fn read_images_lock(
         &String::from_utf8_lossy(text),
         &format!("{here}/.imgpkg/images.yml"),
     )?)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn signature_tags_and_their_subjects() {
-        let digest = Digest::of(b"image");
-        let tags = signature_tags(&digest);
-        assert_eq!(tags.len(), 4);
-        for tag in &tags {
-            assert_eq!(signature_subject(tag), Some(digest.clone()), "{tag}");
-        }
-        assert_eq!(signature_subject("v1"), None);
-        assert_eq!(
-            signature_subject(&format!("{}.imgpkg", digest.dashed())),
-            None
-        );
-        assert_eq!(signature_subject("sha256-xyz.sig"), None);
-    }
 }

@@ -3,10 +3,12 @@
 //! plus signatures and referrers) or a set of images between registries, OCI
 //! layouts and imgpkg tarballs, the way `imgpkg copy` does (`carvel-formats.md` §3).
 //!
-//! The stages, each in its own module: [`closure`] walks what must move, [`plan`]
+//! The stages, each in its own module: [`closure`] walks what must move (with
+//! [`signatures`] finding each image's signatures and referrers), [`plan`]
 //! turns it into a deduplicated list of blobs (and shards it), [`transfer`] moves
 //! the blobs with bounded, registry-friendly concurrency, [`relocate`] writes the
-//! manifests, tags, locations images and lock output at a registry or layout, and
+//! manifests, tags, locations images ([`locations`]) and lock output at a
+//! registry or layout, and
 //! [`tar_out`] writes an imgpkg tarball in place, resumably, and [`layout_tar`]
 //! a tar of an OCI layout the same way. [`run`] ties them
 //! together for the command line.
@@ -14,11 +16,13 @@
 pub mod closure;
 pub mod destination;
 pub mod layout_tar;
+pub mod locations;
 pub mod naming;
 pub mod plan;
 pub mod progress;
 pub mod relocate;
 pub mod run;
+pub mod signatures;
 pub mod source;
 pub mod tar_out;
 pub mod transfer;

@@ -5,21 +5,23 @@
 //! their cosign tags and images their source tags (`-i repo:v1` keeps `v1`,
 //! as imgpkg does); every bundle gets its locations image (registries only);
 //! the root bundle's own tag is written last, so a tag never points at missing
-//! content and a failed copy leaves no root tag. Lock output says where
-//! everything went.
+//! content and a failed copy leaves no root tag. At a registry the items of
+//! one rank (images, bundles, signatures) are written at once, and what the
+//! destination holds already (manifest and generated tag) is not written again.
+//! Lock output says where everything went.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-use crate::bundle::lockfiles::{
-    BundleLock, ImageLocation, ImageLocations, ImagesLock, LockedImage,
-};
-use crate::bundle::push::{PushOptions, push_image};
+use futures_util::{StreamExt, stream};
+
+use crate::bundle::lockfiles::{BundleLock, ImagesLock, LockedImage};
 use crate::copy::closure::{Closure, Item, Kind};
+use crate::copy::locations::write_locations_image;
 use crate::copy::naming::{TagScheme, locations_tag};
 use crate::copy::progress::Progress;
 use crate::copy::{CopyError, Result};
-use crate::oci::{Reference, Store};
+use crate::oci::{Digest, Reference, Store};
 
 /// How manifests are written.
 #[derive(Clone, Debug)]
@@ -27,20 +29,66 @@ pub struct RelocateOptions {
     pub tags: TagScheme,
     /// Push a locations image for every bundle (registry destinations).
     pub locations: bool,
+    /// Items (and locations images) written at once at a registry; a layout
+    /// takes them one by one, in order (its `index.json` lists entries in the
+    /// order they are written).
+    pub concurrency: usize,
 }
 
-/// Writes the manifests, tags and locations images of `closure` to `dst`.
-/// Returns the tags written, in order.
+/// What the destination holds before manifests are written, learnt with as
+/// few requests as possible: an item whose manifest and generated tag are both
+/// there is not written again.
+#[derive(Clone, Debug, Default)]
+pub struct Held {
+    /// Manifests it has, by digest.
+    pub manifests: HashSet<Digest>,
+    /// Its tags, when it listed them.
+    pub tags: Option<HashSet<String>>,
+}
+
+impl Held {
+    /// Whether every one of `tags` is listed.
+    pub fn has_all(&self, tags: &[String]) -> bool {
+        self.tags
+            .as_ref()
+            .is_some_and(|listed| tags.iter().all(|t| listed.contains(t)))
+    }
+
+    /// Whether `tag` is there, pointing at `digest`: by name for a generated tag
+    /// (`sha256-<hex>.imgpkg` names its digest), and for any other tag by a HEAD
+    /// of the tag, since a signature tag moves when an image is signed again.
+    async fn has_tag(&self, dst: &dyn Store, tag: &str, digest: &Digest, generated: bool) -> bool {
+        if !self.manifests.contains(digest)
+            || !self.tags.as_ref().is_some_and(|tags| tags.contains(tag))
+        {
+            return false;
+        }
+        if generated {
+            return true;
+        }
+        matches!(dst.resolve(tag).await, Ok(Some(found)) if &found.digest == digest)
+    }
+}
+
+/// Writes the manifests, tags and locations images of `closure` to `dst`,
+/// skipping what `held` says is there. Returns the tags the destination holds
+/// for the copy, in order.
 pub async fn write_manifests(
     closure: &Closure,
     dst: &dyn Store,
     options: &RelocateOptions,
+    held: &Held,
     progress: &Progress,
 ) -> Result<Vec<String>> {
     let mut written = Vec::new();
     let kept = kept_tags(closure);
+    let limit = if dst.registry_repository().is_some() {
+        options.concurrency.max(1)
+    } else {
+        1
+    };
     // Images first, then bundles, then signatures (after their subjects), the
-    // root bundle last of all.
+    // root bundle last of all; the items of one rank at once.
     let rank = |item: &Item| match (&item.kind, item.root) {
         (_, true) => 3,
         (Kind::Image, _) => 0,
@@ -49,61 +97,47 @@ pub async fn write_manifests(
     };
     let mut ordered: Vec<&Item> = closure.items.iter().collect();
     ordered.sort_by_key(|i| rank(i));
-    for item in &ordered {
-        let (root, children) = item
-            .graph
-            .manifests
-            .split_last()
-            .expect("a graph has a root");
-        let refused = |manifest: &crate::oci::Digest, e: crate::oci::OciError| {
-            CopyError::invalid(format!(
-                "image {}: manifest {manifest} to {}: {e}",
+    for group in ordered.chunk_by(|a, b| rank(a) == rank(b)) {
+        let results: Vec<Result<Vec<String>>> = stream::iter(group.iter().map(|item| {
+            let source_tag = if item.root {
+                None
+            } else {
+                kept.get(&item.digest).map(String::as_str)
+            };
+            write_item(item, source_tag, dst, options, held)
+        }))
+        .buffered(limit)
+        .collect()
+        .await;
+        for (item, tags) in group.iter().zip(results) {
+            written.extend(tags?);
+            progress.image_done(&format!(
+                "copied {} -> {}@{}",
                 item.orig_ref,
-                dst.location()
-            ))
-        };
-        for child in children {
-            dst.put_manifest(child, None)
-                .await
-                .map_err(|e| refused(&child.digest, e))?;
+                dst.location(),
+                item.digest
+            ));
         }
-        let tag = options.tags.tag(&item.digest, &item.orig_ref);
-        dst.put_manifest(root, Some(&tag))
-            .await
-            .map_err(|e| refused(&root.digest, e))?;
-        written.push(tag);
-        // Its source tag too (`-i repo:v1` keeps `v1`, a signature its cosign
-        // or referrers tag); the root bundle's comes last of all.
-        if !item.root
-            && let Some(source_tag) = kept.get(&item.digest)
-        {
-            dst.put_manifest(root, Some(source_tag))
-                .await
-                .map_err(|e| refused(&root.digest, e))?;
-            written.push(source_tag.clone());
-        }
-        progress.image_done(&format!(
-            "copied {} -> {}@{}",
-            item.orig_ref,
-            dst.location(),
-            item.digest
-        ));
     }
     if options.locations {
-        for item in &ordered {
-            if item.is_bundle() {
-                let tags = write_locations_image(closure, item, dst)
-                    .await
-                    .map_err(|e| {
-                        CopyError::invalid(format!(
-                            "bundle {}: locations image {} at {}: {e}",
-                            item.orig_ref,
-                            locations_tag(&item.digest),
-                            dst.location()
-                        ))
-                    })?;
-                written.extend(tags);
-            }
+        let bundles: Vec<&&Item> = ordered.iter().filter(|i| i.is_bundle()).collect();
+        let results: Vec<Result<Vec<String>>> = stream::iter(bundles.iter().map(|item| async {
+            write_locations_image(closure, item, dst, held)
+                .await
+                .map_err(|e| {
+                    CopyError::invalid(format!(
+                        "bundle {}: locations image {} at {}: {e}",
+                        item.orig_ref,
+                        locations_tag(&item.digest),
+                        dst.location()
+                    ))
+                })
+        }))
+        .buffered(limit)
+        .collect()
+        .await;
+        for tags in results {
+            written.extend(tags?);
         }
     }
     if let Some(root) = closure.root()
@@ -117,6 +151,55 @@ pub async fn write_manifests(
         written.push(root.tag.clone());
     }
     Ok(written)
+}
+
+/// Writes one item: its child manifests by digest (in graph order, children
+/// first), itself by its generated tag, and its source tag (`-i repo:v1` keeps
+/// `v1`, a signature its cosign or referrers tag) when it keeps one. An item
+/// whose manifest and generated tag the destination holds is not written again
+/// (a registry took its children before it), nor a source tag that points at it
+/// already. Returns the item's tags.
+async fn write_item(
+    item: &Item,
+    source_tag: Option<&str>,
+    dst: &dyn Store,
+    options: &RelocateOptions,
+    held: &Held,
+) -> Result<Vec<String>> {
+    let (root, children) = item
+        .graph
+        .manifests
+        .split_last()
+        .expect("a graph has a root");
+    let refused = |manifest: &Digest, e: crate::oci::OciError| {
+        CopyError::invalid(format!(
+            "image {}: manifest {manifest} to {}: {e}",
+            item.orig_ref,
+            dst.location()
+        ))
+    };
+    let tag = options.tags.tag(&item.digest, &item.orig_ref);
+    let mut tags = Vec::new();
+    if !held.has_tag(dst, &tag, &item.digest, true).await {
+        for child in children {
+            dst.put_manifest(child, None)
+                .await
+                .map_err(|e| refused(&child.digest, e))?;
+        }
+        dst.put_manifest(root, Some(&tag))
+            .await
+            .map_err(|e| refused(&root.digest, e))?;
+    }
+    tags.push(tag);
+    if let Some(source_tag) = source_tag {
+        if !held.has_tag(dst, source_tag, &item.digest, false).await {
+            dst.put_manifest(root, Some(source_tag))
+                .await
+                .map_err(|e| refused(&root.digest, e))?;
+        }
+        tags.push(source_tag.to_string());
+    }
+    Ok(tags)
 }
 
 /// The source tags the items keep at the destination, by digest: the root
@@ -153,66 +236,6 @@ pub fn kept_tags(closure: &Closure) -> BTreeMap<crate::oci::Digest, String> {
         .into_iter()
         .map(|(tag, item)| (item.digest.clone(), tag.to_string()))
         .collect()
-}
-
-/// The locations image of `bundle`: its direct images (original references, and
-/// whether each is a bundle), as `image-locations.yml` in a plain imgpkg image.
-pub fn locations_of(closure: &Closure, bundle: &Item) -> ImageLocations {
-    let Kind::Bundle { images } = &bundle.kind else {
-        return ImageLocations::default();
-    };
-    ImageLocations {
-        images: images
-            .iter()
-            .map(|(image, digest)| ImageLocation {
-                image: image.clone(),
-                is_bundle: closure.get(digest).is_some_and(Item::is_bundle),
-            })
-            .collect(),
-    }
-}
-
-async fn write_locations_image(
-    closure: &Closure,
-    bundle: &Item,
-    dst: &dyn Store,
-) -> Result<Vec<String>> {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::Builder::new()
-        .prefix(".strake-locations-")
-        .tempdir()
-        .map_err(|e| CopyError::invalid(format!("creating a temporary directory: {e}")))?;
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
-        .map_err(|e| CopyError::invalid(format!("{}: {e}", dir.path().display())))?;
-    let file = dir.path().join("image-locations.yml");
-    crate::bundle::lockfiles::write_file_0600(&file, &locations_of(closure, bundle).to_yaml())?;
-    let tag = locations_tag(&bundle.digest);
-    let options = PushOptions {
-        cache: None,
-        ..PushOptions::default()
-    };
-    let mut attempt = 0;
-    let pushed = loop {
-        match push_image(
-            dst,
-            &tag,
-            &[dir.path().to_path_buf()],
-            &options,
-            &BTreeMap::new(),
-        )
-        .await
-        {
-            Err(crate::bundle::BundleError::Oci(e))
-                if attempt < 5 && crate::copy::transfer::is_transient(&e) =>
-            {
-                tracing::info!(%e, "pushing the locations image again");
-                tokio::time::sleep(std::time::Duration::from_millis(100 << attempt)).await;
-                attempt += 1;
-            }
-            other => break other?,
-        }
-    };
-    Ok(vec![tag, crate::copy::naming::digest_tag(&pushed.digest)])
 }
 
 /// Where the copy's inputs went, for `--lock-output`.

@@ -16,7 +16,7 @@ use crate::copy::layout_tar::{IndexRecorder, LayoutTarOut, LayoutTarPlan};
 use crate::copy::naming::TagScheme;
 use crate::copy::plan::{DestinationSpec, Plan, PlannedBlob, Shard, SourceSpec, shard_of};
 use crate::copy::progress::Progress;
-use crate::copy::relocate::{LockInput, RelocateOptions, write_lock_output, write_manifests};
+use crate::copy::relocate::{Held, LockInput, RelocateOptions, write_lock_output, write_manifests};
 use crate::copy::source::open_source;
 use crate::copy::tar_out::{TarOut, layout};
 use crate::copy::transfer::{
@@ -187,6 +187,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
             let dest = open_destination_store(&request.destination, &client, true)?;
             let progress = Progress::new(plan.bytes, plan.blobs.len() as u64, request.quiet);
             let sink = StoreSink(dest.clone());
+            let held = held_by(&closure, dest.as_ref(), request.concurrency).await;
             let report = if request.mode == Mode::Finalize {
                 check_all_present(&plan, &sink).await?;
                 TransferReport {
@@ -195,13 +196,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
                     ..TransferReport::default()
                 }
             } else {
-                let jobs = mark_blobs_of_present_images(
-                    &closure,
-                    jobs,
-                    dest.as_ref(),
-                    request.concurrency,
-                )
-                .await;
+                let jobs = mark_blobs_of_held_images(&closure, jobs, &held);
                 let result = transfer(jobs, &sink, &options, &progress).await;
                 progress.finish();
                 result?
@@ -213,7 +208,9 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
                 &RelocateOptions {
                     tags: request.tags,
                     locations: is_registry,
+                    concurrency: request.concurrency,
                 },
+                &held,
                 &progress,
             )
             .await?;
@@ -265,9 +262,10 @@ async fn export_layout_tar(
     let relocate = RelocateOptions {
         tags: request.tags,
         locations: false,
+        concurrency: 1,
     };
     let quiet = Progress::new(0, 0, true);
-    let tags = write_manifests(closure, &recorder, &relocate, &quiet).await?;
+    let tags = write_manifests(closure, &recorder, &relocate, &Held::default(), &quiet).await?;
     let (manifests, index) = recorder.into_parts();
     let blobs: Vec<_> = plan.blobs.iter().map(PlannedBlob::descriptor).collect();
     let archive = LayoutTarPlan::new(&blobs, &manifests, index);
@@ -369,33 +367,52 @@ fn blob_sources(closure: &Closure) -> HashMap<Digest, Arc<dyn Store>> {
     out
 }
 
-/// Marks the blobs of every image the destination holds already (its manifest is
-/// there, so, as registries and layouts keep them, are all the blobs it names):
-/// they are not asked about one by one. Manifests are asked about concurrently.
-async fn mark_blobs_of_present_images(
-    closure: &Closure,
-    mut jobs: Vec<BlobJob>,
-    dest: &dyn Store,
-    concurrency: usize,
-) -> Vec<BlobJob> {
+/// What the destination holds of the closure: every item's manifest is asked
+/// about by digest (HEAD requests, concurrently), and a registry's tags are
+/// listed once (a listing it refuses only means every tag is written).
+async fn held_by(closure: &Closure, dest: &dyn Store, concurrency: usize) -> Held {
     use futures_util::StreamExt;
-    let present: Vec<bool> = futures_util::stream::iter(closure.items.iter())
+    let manifests = futures_util::stream::iter(closure.items.iter())
         .map(|item| async move {
             match dest.resolve(item.digest.as_str()).await {
-                Ok(Some(found)) => found.digest == item.digest,
-                // An error here only means the blobs are asked about one by one.
-                Ok(None) | Err(_) => false,
+                Ok(Some(found)) if found.digest == item.digest => Some(item.digest.clone()),
+                // An error here only means the item is written again.
+                Ok(_) | Err(_) => None,
             }
         })
         .buffered(concurrency.max(1))
-        .collect()
-        .await;
+        .filter_map(|held| async move { held })
+        .collect();
+    let tags = async {
+        dest.registry_repository()?;
+        // A repository with far more tags than the copy writes is not read to
+        // its end: its tags are then written as if absent.
+        let max = (closure.items.len() * 8).max(10_000);
+        match dest.list_tags_up_to(max).await {
+            Ok(tags) => Some(tags?.into_iter().collect()),
+            Err(e) => {
+                tracing::debug!(destination = dest.location(), "tags not listed: {e}");
+                None
+            }
+        }
+    };
+    let (manifests, tags) = futures_util::join!(manifests, tags);
+    Held { manifests, tags }
+}
+
+/// Marks the blobs of every image the destination holds already (its manifest is
+/// there, so, as registries and layouts keep them, are all the blobs it names):
+/// they are not asked about one by one.
+fn mark_blobs_of_held_images(
+    closure: &Closure,
+    mut jobs: Vec<BlobJob>,
+    held: &Held,
+) -> Vec<BlobJob> {
     let known: std::collections::HashSet<&Digest> = closure
         .items
         .iter()
-        .zip(&present)
-        .filter(|(_, there)| **there)
-        .flat_map(|(item, _)| item.graph.blobs.iter().map(|b| &b.digest))
+        .filter(|item| held.manifests.contains(&item.digest))
+        .flat_map(|item| item.graph.blobs.iter().map(|b| &b.digest))
         .collect();
     for job in &mut jobs {
         job.known_present = known.contains(&job.blob.digest);

@@ -183,6 +183,15 @@ pub trait Store: Send + Sync {
     /// All tags, sorted.
     async fn list_tags(&self) -> Result<Vec<String>>;
 
+    /// All tags, sorted, when there are at most about `max` of them; `None` when
+    /// there are more (a registry stops reading pages once it has listed more
+    /// than `max`), for a caller that would rather ask about a few tags one by one
+    /// than read a long listing.
+    async fn list_tags_up_to(&self, max: usize) -> Result<Option<Vec<String>>> {
+        let tags = self.list_tags().await?;
+        Ok((tags.len() <= max).then_some(tags))
+    }
+
     /// The manifests whose `subject` is `digest`, from the OCI 1.1 referrers API;
     /// `None` when the store has no such API (the default; callers fall back to
     /// the `sha256-<hex>` tag schema).

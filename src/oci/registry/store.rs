@@ -66,6 +66,17 @@ impl RegistryStore {
         }
     }
 
+    /// The tags, sorted, asked for `page_size` at a time (`GET tags/list?n=…`,
+    /// following `Link`); `None` once more than `max` are listed and the registry
+    /// offers a further page.
+    pub async fn list_tags_paged(
+        &self,
+        page_size: usize,
+        max: usize,
+    ) -> Result<Option<Vec<String>>> {
+        tags::list_tags_paged(self, page_size, max).await
+    }
+
     /// Reads the body of a failed answer and turns it into an error.
     pub(crate) async fn fail(&self, subject: Subject<'_>, resp: reqwest::Response) -> OciError {
         let status = resp.status();
@@ -127,6 +138,10 @@ impl Store for RegistryStore {
 
     async fn list_tags(&self) -> Result<Vec<String>> {
         tags::list_tags(self).await
+    }
+
+    async fn list_tags_up_to(&self, max: usize) -> Result<Option<Vec<String>>> {
+        self.list_tags_paged(tags::PAGE_SIZE, max).await
     }
 
     async fn referrers(&self, digest: &Digest) -> Result<Option<Vec<Descriptor>>> {
