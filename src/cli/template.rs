@@ -174,7 +174,7 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
     let out = match rendered {
         Ok(out) => out,
         Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_usage_error(e),
-        Err(e) => return crate::cli::print_error(e),
+        Err(e) => return crate::cli::print_error(crate::ytt::error::multi_line(&e.to_string())),
     };
     for w in &out.warnings {
         eprintln!("{w}");

@@ -96,21 +96,28 @@ pub fn run(
     run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
-/// Fills in the text of the template line an error points at, when it is missing.
-fn with_source_line<'a>(e: Error, mut files: impl Iterator<Item = &'a files::InputFile>) -> Error {
+/// Fills in the text of the template lines an error points at, when it is missing.
+fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFile>) -> Error {
+    let files: Vec<&files::InputFile> = files.collect();
+    let source = |file: &str, line: usize| {
+        let f = files.iter().find(|f| f.rel == file)?;
+        let src = String::from_utf8_lossy(&f.bytes);
+        error::Position::in_source(file, line, &src).text
+    };
     match e {
         Error::Template {
             message,
             pos: Some(mut p),
         } if p.text.is_none() && p.line > 0 => {
-            if let Some(f) = files.find(|f| f.rel == p.file) {
-                let src = String::from_utf8_lossy(&f.bytes);
-                p.text = error::Position::in_source(&p.file, p.line, &src).text;
-            }
+            p.text = source(&p.file, p.line);
             Error::Template {
                 message,
                 pos: Some(p),
             }
+        }
+        Error::Eval(mut e) => {
+            e.fill_texts(&source);
+            Error::Eval(e)
         }
         e => e,
     }

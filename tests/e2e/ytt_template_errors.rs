@@ -22,7 +22,7 @@ fn assert_error(files: &[(&str, &str)], message: &str, at: &str, line_text: &str
         "message {message:?} missing in:\n{err}"
     );
     assert!(
-        err.contains(&format!("in {at}")),
+        err.contains(&format!("in {at}")) || err.contains(&format!("{at} |")),
         "position {at} missing in:\n{err}"
     );
     assert!(
