@@ -171,6 +171,18 @@ impl Error {
         }
     }
 
+    /// The error without its position when its message names the place itself
+    /// (`Document on line a.yml:3: ...`), as ytt prints such messages, with no source
+    /// line. Other errors keep their position.
+    pub fn without_pos(self) -> Error {
+        match self {
+            Error::Template { message, .. } if message.contains(" on line ") => {
+                Error::Template { message, pos: None }
+            }
+            e => e,
+        }
+    }
+
     /// Prefixes the message with context (such as which overlay or data value).
     pub fn context(self, prefix: &str) -> Error {
         match self {

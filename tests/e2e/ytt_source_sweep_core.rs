@@ -91,10 +91,8 @@ fn other_errors_are_split_at_colon_capital_steps() {
         ],
         &["-f", "."],
     );
-    assert!(
-        err.contains(
-            "Document on line b.yml:3:\n  Expected number of matched nodes to be 1, but was 0"
-        ),
-        "{err}"
+    assert_eq!(
+        err,
+        "strake: error: Overlaying (in following order: b.yml):\n  Document on line b.yml:3:\n    Expected number of matched nodes to be 1, but was 0\n"
     );
 }
