@@ -23,6 +23,15 @@ pub struct TemplateArgs {
     /// Write each output file into this directory instead of printing to stdout.
     #[arg(long = "output-files")]
     pub output_files: Option<String>,
+    /// Delete this directory, then create it with the output files.
+    #[arg(long = "dangerous-emptied-output-directory", value_name = "DIR")]
+    pub dangerous_emptied_output_directory: Option<String>,
+    /// Let symlinked input files point anywhere.
+    #[arg(long = "dangerous-allow-all-symlink-destinations")]
+    pub dangerous_allow_all_symlink_destinations: bool,
+    /// Paths symlinked input files may point into (comma-separated; may be repeated).
+    #[arg(long = "allow-symlink-destination", value_delimiter = ',')]
+    pub allow_symlink_destination: Vec<String>,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t)]
     pub output: Output,
@@ -118,7 +127,10 @@ impl TemplateArgs {
     pub fn to_options(&self) -> Options {
         Options {
             files: self.files.clone(),
-            output_files: self.output_files.clone(),
+            output_files: self
+                .dangerous_emptied_output_directory
+                .clone()
+                .or_else(|| self.output_files.clone()),
             output: match self.output {
                 Output::Yaml => OutputFormat::Yaml,
                 Output::Json => OutputFormat::Json,
@@ -133,6 +145,10 @@ impl TemplateArgs {
             data_values_schema_inspect: self.data_values_schema_inspect,
             openapi_validations: self.openapi_validations,
             dangerous_disable_validation: self.dangerous_data_values_disable_validation,
+            symlinks: crate::ytt::symlinks::SymlinkPolicy {
+                allow_all: self.dangerous_allow_all_symlink_destinations,
+                allowed_destinations: self.allow_symlink_destination.clone(),
+            },
         }
     }
 }
@@ -147,16 +163,71 @@ pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::E
 }
 
 /// Writes every output file into `dir`: each goes to a temporary file first and is
-/// renamed into place, so no half-written file is left behind.
-fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+/// renamed into place, so no half-written file is left behind. As ytt does, each file is
+/// announced on stdout (`creating: DIR/PATH`) before it is written.
+fn write_files(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for (rel, bytes) in files {
+        writeln!(out, "creating: {}", clean_join(dir, rel))?;
         let target: PathBuf = dir.join(rel);
         let parent = target.parent().unwrap_or(dir);
         std::fs::create_dir_all(parent)?;
         crate::oci::atomic::replace_file(&target, bytes, None)?;
     }
     Ok(())
+}
+
+/// `dir/rel` cleaned as Go's `filepath.Join` cleans it (`./out/` + `a.yml` is `out/a.yml`).
+fn clean_join(dir: &Path, rel: &str) -> String {
+    let joined = format!("{}/{rel}", dir.display());
+    let absolute = joined.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            s => parts.push(s),
+        }
+    }
+    let body = parts.join("/");
+    match (absolute, body.is_empty()) {
+        (true, _) => format!("/{body}"),
+        (false, true) => ".".to_string(),
+        (false, false) => body,
+    }
+}
+
+/// `--dangerous-emptied-output-directory`: refuses ytt's suspicious paths and output
+/// files that share a path, then deletes the directory.
+fn empty_output_directory(dir: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for (rel, _) in files {
+        if !seen.insert(rel.as_str()) {
+            return Err(format!(
+                "Multiple files have same output destination paths: {rel}"
+            ));
+        }
+    }
+    if ["/", ".", "./", ""].contains(&dir) {
+        return Err(
+            "Expected output directory path to not be one of '/', '.', './', ''".to_string(),
+        );
+    }
+    match std::fs::remove_dir_all(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!(
+            "unlinkat {dir}: {}",
+            crate::ytt::symlinks::go_io_error(&e)
+        )),
+    }
 }
 
 /// Runs `strake template`.
@@ -179,12 +250,17 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
     for w in &out.warnings {
         eprintln!("{w}");
     }
+    let mut stdout = std::io::stdout().lock();
+    if let Some(dir) = &args.dangerous_emptied_output_directory
+        && let Err(e) = empty_output_directory(dir, &out.files)
+    {
+        return crate::cli::print_error(e);
+    }
     if let Some(dir) = &opts.output_files
-        && let Err(e) = write_files(Path::new(dir), &out.files)
+        && let Err(e) = write_files(Path::new(dir), &out.files, &mut stdout)
     {
         return crate::cli::print_error(format_args!("writing output files to '{dir}': {e}"));
     }
-    let mut stdout = std::io::stdout().lock();
     if stdout
         .write_all(&out.stdout)
         .and_then(|_| stdout.flush())

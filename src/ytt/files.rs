@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::error::Error;
+use super::symlinks::{SymlinkPolicy, go_io_error};
 
 /// How a file takes part in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,42 +129,83 @@ fn glob_match(pat: &str, s: &str) -> bool {
     go(pat.as_bytes(), s.as_bytes())
 }
 
-/// Reads the `-f` inputs (in argument order; directories walked in lexical order).
+/// Reads the `-f` inputs (in argument order; directories walked in lexical order),
+/// refusing symlinked files as ytt does by default.
 pub fn collect(
     paths: &[String],
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
     marks: &[FileMark],
 ) -> Result<Vec<InputFile>, Error> {
+    collect_with(paths, cwd, stdin, marks, &SymlinkPolicy::default())
+}
+
+/// [`collect`] with the run's symlink flags. A `-f NAME=PATH` gives a file (or stdin)
+/// the relative path NAME; directories keep their own paths, as in ytt.
+pub fn collect_with(
+    paths: &[String],
+    cwd: &Path,
+    stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
+    marks: &[FileMark],
+    symlinks: &SymlinkPolicy,
+) -> Result<Vec<InputFile>, Error> {
     let mut out = Vec::new();
-    for p in paths {
+    for arg in paths {
+        let (named, p) = match arg.split('=').collect::<Vec<_>>().as_slice() {
+            [p] => (None, p.to_string()),
+            [name, p] => (
+                Some(name.to_string()).filter(|n| !n.is_empty()),
+                p.to_string(),
+            ),
+            _ => {
+                return Err(Error::Io(format!(
+                    "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
+                )));
+            }
+        };
         if p == "-" {
             let bytes = stdin().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-            out.push(new_file("stdin.yml".into(), bytes.into()));
+            out.push(new_file(
+                named.unwrap_or_else(|| "stdin.yml".into()),
+                bytes.into(),
+            ));
             continue;
         }
-        let full = if Path::new(p).is_absolute() {
-            PathBuf::from(p)
+        let full = if Path::new(&p).is_absolute() {
+            PathBuf::from(&p)
         } else {
-            cwd.join(p)
+            cwd.join(&p)
         };
-        let meta =
-            std::fs::metadata(&full).map_err(|e| Error::Io(format!("checking file '{p}': {e}")))?;
+        let meta = std::fs::symlink_metadata(&full).map_err(|e| {
+            Error::Io(format!(
+                "Checking file '{p}': lstat {p}: {}",
+                go_io_error(&e)
+            ))
+        })?;
         if meta.is_dir() {
             let mut files = Vec::new();
             // Unsorted: the list is sorted by relative path below.
             for entry in walkdir::WalkDir::new(&full) {
                 let entry =
                     entry.map_err(|e| Error::Io(format!("listing directory '{p}': {e}")))?;
-                if entry.file_type().is_file() {
-                    let rel = entry
-                        .path()
-                        .strip_prefix(&full)
-                        .unwrap_or(entry.path())
-                        .to_string_lossy()
-                        .replace('\\', "/");
-                    files.push((rel, entry.path().to_path_buf()));
+                if entry.file_type().is_dir() {
+                    continue;
                 }
+                let rel = entry
+                    .path()
+                    .strip_prefix(&full)
+                    .unwrap_or(entry.path())
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if entry.path_is_symlink() {
+                    let shown = format!("{}/{rel}", p.trim_end_matches('/'));
+                    symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
+                        Error::Io(format!(
+                            "Listing files '{p}': Checking symlink file '{shown}': {m}"
+                        ))
+                    })?;
+                }
+                files.push((rel, entry.path().to_path_buf()));
             }
             files.sort_by(|a, b| a.0.cmp(&b.0));
             for (rel, path) in files {
@@ -172,12 +214,19 @@ pub fn collect(
                 out.push(new_file(rel, bytes));
             }
         } else {
+            if meta.file_type().is_symlink() {
+                symlinks
+                    .check(&p, &full, cwd)
+                    .map_err(|m| Error::Io(format!("Checking symlink file '{p}': {m}")))?;
+            }
             let bytes =
                 read_shared(&full).map_err(|e| Error::Io(format!("reading file '{p}': {e}")))?;
-            let rel = Path::new(p)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.clone());
+            let rel = named.unwrap_or_else(|| {
+                Path::new(&p)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| p.clone())
+            });
             out.push(new_file(rel, bytes));
         }
     }

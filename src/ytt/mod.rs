@@ -13,8 +13,9 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `node`, `yaml_docs`, `fragment`: engine errors with positions
-//!    ([`error::starlark_error`] maps the interpreter's), the input files, the node tree,
+//! 2. `error`, `files`, `symlinks`, `node`, `yaml_docs`, `fragment`: engine errors with
+//!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
+//!    which symlinked ones may be read), the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
 //!    Starlark values.
 //! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
@@ -41,6 +42,7 @@ pub mod overlay;
 pub mod render;
 pub mod schema;
 pub mod starlark;
+pub mod symlinks;
 pub mod user_values;
 pub mod yaml_docs;
 
@@ -81,7 +83,7 @@ pub fn run(
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
-    let files = files::collect(&opts.files, cwd, stdin, &opts.file_marks)?;
+    let files = files::collect_with(&opts.files, cwd, stdin, &opts.file_marks, &opts.symlinks)?;
     let lib = Lib::new(
         "",
         files,
@@ -155,13 +157,18 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         None => {
             let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();
             out.stdout = emit(&values, opts.output)?.into_bytes();
-            for (rel, _) in &r.texts {
-                out.warnings.push(format!(
-                    "Warning: file '{rel}' is a text template; its output is only written with --output-files"
-                ));
+            if !r.texts.is_empty() {
+                out.warnings.push(
+                    "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag."
+                        .to_string(),
+                );
             }
         }
         Some(_) => {
+            // As in ytt: the text templates' files first, then the YAML files.
+            for (rel, text) in r.texts {
+                out.files.push((rel, text.into_bytes()));
+            }
             for name in &r.yaml_files {
                 let vals: Vec<Value> = r
                     .docs
@@ -174,9 +181,6 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 }
                 out.files
                     .push((name.clone(), emit(&vals, opts.output)?.into_bytes()));
-            }
-            for (rel, text) in r.texts {
-                out.files.push((rel, text.into_bytes()));
             }
         }
     }

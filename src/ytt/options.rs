@@ -47,4 +47,6 @@ pub struct Options {
     pub data_values_schema_inspect: bool,
     pub openapi_validations: bool,
     pub dangerous_disable_validation: bool,
+    /// `--dangerous-allow-all-symlink-destinations`, `--allow-symlink-destination`.
+    pub symlinks: crate::ytt::symlinks::SymlinkPolicy,
 }

@@ -96,3 +96,127 @@ fn other_errors_are_split_at_colon_capital_steps() {
         "strake: error: Overlaying (in following order: b.yml):\n  Document on line b.yml:3:\n    Expected number of matched nodes to be 1, but was 0\n"
     );
 }
+
+/// Runs `strake template ARGS` in `dir`; gives (exit status, stdout, stderr).
+fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir)
+        .arg("template")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn a_file_may_be_given_its_relative_path_and_output_files_are_announced() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    std::fs::write(dir.path().join("d/c.yml"), "a: 1\n").unwrap();
+    std::fs::write(dir.path().join("d/t.txt"), "(@= \"hi\" @)\n").unwrap();
+    std::fs::write(dir.path().join("x.yml"), "b: 2\n").unwrap();
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "d",
+            "-f",
+            "sub/renamed.yml=x.yml",
+            "--output-files",
+            "./out/",
+        ],
+    );
+    assert_eq!(code, 0);
+    // Text templates' files first, then the YAML files in file order.
+    assert_eq!(
+        stdout,
+        "creating: out/t.txt\ncreating: out/c.yml\ncreating: out/sub/renamed.yml\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/sub/renamed.yml")).unwrap(),
+        "b: 2\n"
+    );
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "a=b=x.yml"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "strake: error: Expected file 'a=b=x.yml' to only have single '=' sign to for relative path assignment\n"
+    );
+}
+
+#[test]
+fn text_templates_left_out_of_stdout_get_ytts_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.yml"), "a: 1\n").unwrap();
+    std::fs::write(dir.path().join("t.txt"), "(@= \"hi\" @)\n").unwrap();
+    let (code, stdout, stderr) = run_in(dir.path(), &["-f", "."]);
+    assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
+    assert_eq!(
+        stderr,
+        "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag.\n"
+    );
+}
+
+#[test]
+fn the_emptied_output_directory_is_deleted_first_and_never_the_current_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    std::fs::write(dir.path().join("out/old.yml"), "old: 1\n").unwrap();
+    std::fs::write(dir.path().join("c.yml"), "a: 1\n").unwrap();
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["-f", "c.yml", "--dangerous-emptied-output-directory", "out"],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "creating: out/c.yml\n"));
+    assert!(!dir.path().join("out/old.yml").exists());
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &["-f", "c.yml", "--dangerous-emptied-output-directory", "."],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "strake: error: Expected output directory path to not be one of '/', '.', './', ''\n"
+    );
+}
+
+#[test]
+fn symlinked_inputs_need_an_allowed_destination() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    std::fs::create_dir(dir.path().join("shared")).unwrap();
+    std::fs::write(dir.path().join("shared/c.yml"), "a: 1\n").unwrap();
+    std::os::unix::fs::symlink("../shared/c.yml", dir.path().join("d/l.yml")).unwrap();
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "d"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "strake: error: Listing files 'd':\n  Checking symlink file 'd/l.yml':\n    Expected symlink file 'd/l.yml' -> 'shared/c.yml' to be allowed, but was not\n"
+    );
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["-f", "d", "--allow-symlink-destination", "shared"],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["-f", "d", "--dangerous-allow-all-symlink-destinations"],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
+}
+
+#[test]
+fn a_missing_input_is_reported_as_go_reports_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "nope.yml"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "strake: error: Checking file 'nope.yml': lstat nope.yml: no such file or directory\n"
+    );
+}
