@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, ValueEnum};
 
-use crate::ytt::files::FileMark;
+use crate::ytt::file_marks::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
 
 // Flags of `strake template` (the same names as `ytt`). A plain comment: clap builds

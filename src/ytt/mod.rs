@@ -13,7 +13,7 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `symlinks`, `node`, `yaml_docs`, `fragment`: engine errors with
+//! 2. `error`, `files`, `file_marks`, `symlinks`, `node`, `yaml_docs`, `fragment`: engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
 //!    which symlinked ones may be read), the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
@@ -33,6 +33,7 @@ pub mod compile;
 pub mod datavalues;
 pub mod error;
 pub mod eval;
+pub mod file_marks;
 pub mod files;
 pub mod fragment;
 pub mod modules;
@@ -83,7 +84,8 @@ pub fn run(
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
-    let files = files::collect_with(&opts.files, cwd, stdin, &opts.file_marks, &opts.symlinks)?;
+    let mut files = files::collect_with(&opts.files, cwd, stdin, &opts.symlinks)?;
+    file_marks::apply_marks(&mut files, &opts.file_marks)?;
     let lib = Lib::new(
         "",
         files,

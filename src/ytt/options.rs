@@ -1,7 +1,7 @@
 //! Options of a `template` run, mirroring ytt's flags. `strake template`'s flags
 //! (`crate::cli::template::TemplateArgs`) are turned into them.
 
-use super::files::FileMark;
+use super::file_marks::FileMark;
 
 /// Output format of documents on stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

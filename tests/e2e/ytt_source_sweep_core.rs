@@ -220,3 +220,84 @@ fn a_missing_input_is_reported_as_go_reports_it() {
         "strake: error: Checking file 'nope.yml': lstat nope.yml: no such file or directory\n"
     );
 }
+
+#[test]
+fn file_marks_follow_ytt() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    std::fs::write(dir.path().join("d/a.yml"), "a: 1\n").unwrap();
+    std::fs::write(dir.path().join("d/b.yml"), "b: 2\n").unwrap();
+    std::fs::write(
+        dir.path().join("d/values.yml"),
+        "#@data/values\n---\nv: 3\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("d/c.lib.yml"),
+        "#@ load(\"@ytt:data\", \"data\")\nc: #@ data.values.v\n",
+    )
+    .unwrap();
+    // exclusive-for-output: only the marked files are output; values still apply.
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "d",
+            "--file-mark",
+            "b.yml:exclusive-for-output=true",
+            "--file-mark",
+            "c.lib.yml:exclusive-for-output=true",
+        ],
+    );
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "b: 2\n---\nc: 3\n"),
+        "{stderr}"
+    );
+    // for-output on a library file outputs it; a path mark renames (marks match the
+    // original path).
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "d",
+            "--file-mark",
+            "c.lib.yml:for-output=true",
+            "--file-mark",
+            "a.yml:path=z.yml",
+            "--file-mark",
+            "a.yml:exclude=true",
+        ],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "b: 2\n---\nc: 3\n"));
+    for (mark, message) in [
+        (
+            "a.yml",
+            "Expected file mark 'a.yml' to be in format path:key=value",
+        ),
+        (
+            "a.yml:exclude",
+            "Expected file mark 'a.yml:exclude' key-value portion to be in format key=value",
+        ),
+        (
+            "a.yml:exclude=false",
+            "Unknown value in file mark 'a.yml:exclude=false'",
+        ),
+        (
+            "a.yml:type=json",
+            "Unknown value in file mark 'a.yml:type=json'",
+        ),
+        (
+            "a.yml:colour=red",
+            "Unknown key in file mark 'a.yml:colour=red'",
+        ),
+        (
+            "nope.yml:exclude=true",
+            "Expected file mark 'nope.yml:exclude=true' to match at least one file by path, but did not",
+        ),
+    ] {
+        let (code, _, stderr) = run_in(dir.path(), &["-f", "d", "--file-mark", mark]);
+        assert_eq!(code, 1, "{mark}");
+        assert_eq!(stderr, format!("strake: error: {message}\n"));
+    }
+}
