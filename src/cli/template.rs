@@ -26,6 +26,12 @@ pub struct TemplateArgs {
     /// Delete this directory, then create it with the output files.
     #[arg(long = "dangerous-emptied-output-directory", value_name = "DIR")]
     pub dangerous_emptied_output_directory: Option<String>,
+    /// Print the paths of the input files (after --file-mark) instead of templating.
+    #[arg(long = "files-inspect")]
+    pub files_inspect: bool,
+    /// Report the files read and the run's duration on stderr.
+    #[arg(long = "debug")]
+    pub debug: bool,
     /// Let symlinked input files point anywhere.
     #[arg(long = "dangerous-allow-all-symlink-destinations")]
     pub dangerous_allow_all_symlink_destinations: bool,
@@ -145,6 +151,8 @@ impl TemplateArgs {
             data_values_schema_inspect: self.data_values_schema_inspect,
             openapi_validations: self.openapi_validations,
             dangerous_disable_validation: self.dangerous_data_values_disable_validation,
+            files_inspect: self.files_inspect,
+            debug: self.debug,
             symlinks: crate::ytt::symlinks::SymlinkPolicy {
                 allow_all: self.dangerous_allow_all_symlink_destinations,
                 allowed_destinations: self.allow_symlink_destination.clone(),
@@ -232,6 +240,15 @@ fn empty_output_directory(dir: &str, files: &[(String, Vec<u8>)]) -> Result<(), 
 
 /// Runs `strake template`.
 pub fn run(args: &TemplateArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let code = run_timed(args);
+    if args.debug {
+        eprintln!("total: {:?}", started.elapsed());
+    }
+    code
+}
+
+fn run_timed(args: &TemplateArgs) -> ExitCode {
     let opts = args.to_options();
     let rendered = std::env::current_dir()
         .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))

@@ -86,6 +86,11 @@ pub fn run(
 ) -> Result<Output, Error> {
     let mut files = files::collect_with(&opts.files, cwd, stdin, &opts.symlinks)?;
     file_marks::apply_marks(&mut files, &opts.file_marks)?;
+    if opts.debug {
+        for f in &files {
+            eprintln!("## file {} ({:?})", f.rel, f.kind);
+        }
+    }
     let lib = Lib::new(
         "",
         files,
@@ -128,6 +133,23 @@ fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFi
 }
 
 fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
+    if opts.files_inspect {
+        // ytt's `--files-inspect`: the root library's files (not those of `_ytt_lib/`).
+        let paths = lib
+            .files
+            .iter()
+            .map(|f| Value::String(f.rel.clone()))
+            .collect();
+        let format = match opts.output {
+            OutputFormat::Json => OutputFormat::Json,
+            _ => OutputFormat::Yaml,
+        };
+        let s = emit(&[Value::Array(paths)], format)?;
+        return Ok(Output {
+            stdout: s.into_bytes(),
+            ..Output::default()
+        });
+    }
     schema::values::take_warnings();
     let schema = datavalues::Pipeline { lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();

@@ -47,6 +47,10 @@ pub struct Options {
     pub data_values_schema_inspect: bool,
     pub openapi_validations: bool,
     pub dangerous_disable_validation: bool,
+    /// `--files-inspect`: print the root library's file paths instead of templating.
+    pub files_inspect: bool,
+    /// `--debug`: report on stderr which files were read and how long the run took.
+    pub debug: bool,
     /// `--dangerous-allow-all-symlink-destinations`, `--allow-symlink-destination`.
     pub symlinks: crate::ytt::symlinks::SymlinkPolicy,
 }

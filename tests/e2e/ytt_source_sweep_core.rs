@@ -301,3 +301,29 @@ fn file_marks_follow_ytt() {
         assert_eq!(stderr, format!("strake: error: {message}\n"));
     }
 }
+
+#[test]
+fn files_inspect_lists_the_root_librarys_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("_ytt_lib/x")).unwrap();
+    std::fs::write(dir.path().join("c.yml"), "a: 1\n").unwrap();
+    std::fs::write(dir.path().join("README.md"), "x\n").unwrap();
+    std::fs::write(dir.path().join("_ytt_lib/x/y.yml"), "y: 1\n").unwrap();
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            ".",
+            "--files-inspect",
+            "--file-mark",
+            "c.yml:path=z.yml",
+        ],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "- README.md\n- z.yml\n"));
+    let (code, stdout, stderr) = run_in(dir.path(), &["-f", ".", "--debug"]);
+    assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
+    assert!(
+        stderr.contains("## file c.yml") && stderr.contains("total: "),
+        "{stderr}"
+    );
+}
