@@ -207,7 +207,12 @@ impl fmt::Display for Error {
             Error::Eval(e) => write!(f, "{e}"),
             Error::Template { message, pos } => {
                 write!(f, "{message}")?;
-                if let Some(p) = pos {
+                // A message that names its place itself (`at line a.yml:3`) is printed
+                // alone, as ytt prints it.
+                let named = pos
+                    .as_ref()
+                    .is_some_and(|p| message.contains(&format!("{}:{}", p.file, p.line)));
+                if let Some(p) = pos.as_ref().filter(|_| !named) {
                     write!(f, "\n    in {}:{}", p.file, p.line)?;
                     if let Some(t) = &p.text {
                         let shown = crate::ytt::starlark::error::shown_line(t);

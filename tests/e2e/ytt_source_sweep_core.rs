@@ -327,3 +327,22 @@ fn files_inspect_lists_the_root_librarys_files() {
         "{stderr}"
     );
 }
+
+#[test]
+fn misplaced_comments_and_annotations_are_compile_errors_worded_as_in_ytt() {
+    assert_eq!(
+        stderr_of(&[("c.yml", "a: 1 # plain\nb: #@ 2\n")], &["-f", "."]),
+        "strake: error: Compiling YAML template 'c.yml':\n  Failed to parse line 1: '# plain':\n    Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)\n    in c.yml:1\n      c.yml:1 | a: 1 # plain\n"
+    );
+    assert_eq!(
+        stderr_of(&[("c.yml", "a: #@ 1\n  b: 2\n")], &["-f", "."]),
+        "strake: error: Compiling YAML template 'c.yml':\n  Expected YAML node at line c.yml:1 to have either computed or YAML value, but found both\n"
+    );
+    assert_eq!(
+        stderr_of(
+            &[("c.yml", "#@ if/end True:\n#@ x = 1\na: 1\n")],
+            &["-f", "."]
+        ),
+        "strake: error: Compiling YAML template 'c.yml':\n  Unexpected code at line c.yml:2 after use of '*/end', expected YAML node\n"
+    );
+}
