@@ -346,3 +346,26 @@ fn misplaced_comments_and_annotations_are_compile_errors_worded_as_in_ytt() {
         "strake: error: Compiling YAML template 'c.yml':\n  Unexpected code at line c.yml:2 after use of '*/end', expected YAML node\n"
     );
 }
+
+#[test]
+fn data_values_errors_name_the_overlay_order_and_the_templated_file() {
+    let values = "#@data/values\n---\na: #@ nope\n";
+    assert_eq!(
+        stderr_of(
+            &[("v.yml", values), ("c.yml", "x: 1\n")],
+            &["-f", ".", "-v", "a=1"]
+        ),
+        "strake: error: Overlaying data values (in following order: v.yml, additional data values):\n  Templating file 'v.yml': \n- undefined: nope\n    v.yml:3 | a: #@ nope\n"
+    );
+    assert_eq!(
+        stderr_of(
+            &[
+                ("v.yml", "#@data/values\n---\na: 1\n"),
+                ("w.yml", "#@data/values\n---\nb: 1\n"),
+                ("c.yml", "x: 1\n"),
+            ],
+            &["-f", "."]
+        ),
+        "strake: error: Overlaying data values (in following order: v.yml, w.yml):\n  Map item (key 'b') on line w.yml:3:\n    Expected number of matched nodes to be 1, but was 0\n"
+    );
+}
