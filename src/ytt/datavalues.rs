@@ -115,14 +115,35 @@ impl Pipeline<'_> {
         // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
         let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
         let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
-        for f in self.lib.files.clone() {
-            if !is_values_file(self.lib, &f)? {
-                continue;
+        let mut values_files = Vec::new();
+        for f in self.lib.files.iter() {
+            if is_values_file(self.lib, f)? {
+                values_files.push(f.clone());
             }
+        }
+        // ytt's context for errors of this stage: the values files in order, then the
+        // values given from outside.
+        let mut order: Vec<String> = values_files
+            .iter()
+            .map(|f| self.lib.display(&f.rel))
+            .collect();
+        if !flags.is_empty() || !lib_flags.is_empty() || !extra.is_empty() {
+            order.push("additional data values".to_string());
+        }
+        let overlaying = |e: Error| {
+            e.without_pos().context(&format!(
+                "Overlaying data values (in following order: {})",
+                order.join(", ")
+            ))
+        };
+        for f in values_files {
+            let templating = |e: Error| {
+                overlaying(e.context(&format!("Templating file '{}'", self.lib.display(&f.rel))))
+            };
             // Each values file sees the values merged so far.
             *self.lib.values.borrow_mut() =
                 values.as_ref().map(|v| v.to_value()).unwrap_or(Value::Null);
-            let ev = eval_yaml(self.lib, &f)?;
+            let ev = eval_yaml(self.lib, &f).map_err(templating)?;
             for d in ev.docs {
                 if let Some(r) = d.meta.ann("library/ref") {
                     let name = r
@@ -133,13 +154,13 @@ impl Pipeline<'_> {
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
                     checker.check_doc(&d)?;
-                    apply_values_doc(&mut values, &d)?;
+                    apply_values_doc(&mut values, &d).map_err(overlaying)?;
                     checker.fill(&mut values);
                     if let (Some(s), Some(v)) = (schema, &values) {
                         s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
                     }
                 } else if !d.value.is_empty_doc() {
-                    return Err(Error::at(
+                    return Err(templating(Error::at(
                         format!(
                             "Expected data values file '{}' to only have data values documents",
                             self.lib.display(&f.rel)
@@ -149,7 +170,7 @@ impl Pipeline<'_> {
                             line: d.meta.pos.line,
                             text: None,
                         },
-                    ));
+                    )));
                 }
             }
         }

@@ -74,10 +74,12 @@ fn usage_errors_exit_2_with_the_same_prefix() {
         "--no-such-flag",
     );
     assert_error(&strake(d, &["template", "-f", ".", "-o", "xml"]), 2, "xml");
+    // A malformed --file-mark is reported when applied, with ytt's status 1.
+    std::fs::write(d.join("ok.yml"), "a: 1\n").unwrap();
     assert_error(
-        &strake(d, &["template", "--file-mark", "x"]),
-        2,
-        "path:key=value",
+        &strake(d, &["template", "-f", "ok.yml", "--file-mark", "x"]),
+        1,
+        "Expected file mark 'x' to be in format path:key=value",
     );
     assert_error(&strake(d, &["no-such-command"]), 2, "no-such-command");
     assert_error(&strake(d, &["lock", "-f", ".", "-v", "a=b"]), 2, "--render");

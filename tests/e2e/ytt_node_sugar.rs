@@ -65,7 +65,9 @@ fn code_after_a_node_sugar_line_is_an_error_at_its_line() {
     )])
     .unwrap_err();
     assert!(
-        err.contains("Unexpected code at config.yml:3 after use of '*/end', expected YAML node"),
+        err.contains(
+            "Unexpected code at line config.yml:3 after use of '*/end', expected YAML node"
+        ),
         "{err}"
     );
     let err = render(&[(

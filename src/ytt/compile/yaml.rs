@@ -166,7 +166,12 @@ impl Compiler {
                     if !self.opts.ignore_unknown_comments {
                         return Err(CompileError {
                             line: line_of(&c.pos),
-                            message: "Unknown comment syntax: Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)".into(),
+                            message: format!(
+                                "Compiling YAML template '{}': Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
+                                self.file,
+                                line_of(&c.pos),
+                                c.data
+                            ),
                         });
                     }
                 }
@@ -183,7 +188,7 @@ impl Compiler {
                             return Err(CompileError {
                                 line,
                                 message: format!(
-                                    "Unexpected code at {}:{line} after use of '*/end', expected YAML node",
+                                    "Compiling YAML template '{0}': Unexpected code at line {0}:{line} after use of '*/end', expected YAML node",
                                     self.file
                                 ),
                             });
@@ -271,7 +276,7 @@ impl Compiler {
         let tag = self.add(TKind::Doc { scalar }, Some(root), line);
         let nc = self.comments(&doc.comments, &doc.pos, tag, false)?;
         if let Some((expr, vline)) = nc.value {
-            both_values("document", &doc.value, vline)?;
+            both_values(&self.file, &doc.value, vline)?;
             self.prog
                 .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
         } else {
@@ -373,8 +378,7 @@ impl Compiler {
             _ => None,
         };
         if let Some((expr, vline)) = value {
-            let what = format!("map item (key '{}')", item.key.to_display_string());
-            both_values(&what, &item.value, vline)?;
+            both_values(&self.file, &item.value, vline)?;
             match key_expr {
                 Some(k) => self
                     .prog
@@ -456,7 +460,7 @@ impl Compiler {
         let tag = self.add(TKind::ArrayItem { scalar }, Some(parent), line);
         let nc = self.comments(&item.comments, &item.pos, tag, templated)?;
         if let Some((expr, vline)) = nc.value {
-            both_values("array item", &item.value, vline)?;
+            both_values(&self.file, &item.value, vline)?;
             self.prog
                 .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
         } else {
@@ -468,7 +472,7 @@ impl Compiler {
 
 /// A node whose value is computed (`#@ expr`, `#@template/value`) may not also have a
 /// value in YAML (children, or a scalar other than null): ytt refuses the ambiguity.
-fn both_values(what: &str, yaml_value: &yaml::Node, line: usize) -> Result<(), CompileError> {
+fn both_values(file: &str, yaml_value: &yaml::Node, line: usize) -> Result<(), CompileError> {
     let has_yaml = match yaml_value {
         yaml::Node::Scalar(v) => *v != Value::Null,
         yaml::Node::Map(m) => !m.items.is_empty(),
@@ -478,7 +482,7 @@ fn both_values(what: &str, yaml_value: &yaml::Node, line: usize) -> Result<(), C
         return Err(CompileError {
             line,
             message: format!(
-                "Expected {what} to have either computed or YAML value, but found both"
+                "Compiling YAML template '{file}': Expected YAML node at line {file}:{line} to have either computed or YAML value, but found both"
             ),
         });
     }
