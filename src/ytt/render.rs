@@ -72,8 +72,20 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
         let mut o = Overlay {
             thread: &mut thread,
         };
-        for ov in overlays {
-            o.apply_docs(&mut docs, std::slice::from_ref(&ov))?;
+        let mut overlay_files: Vec<&str> = Vec::new();
+        for ov in &overlays {
+            let file = ov.meta.origin.as_deref().unwrap_or_default();
+            if !overlay_files.contains(&file) {
+                overlay_files.push(file);
+            }
+        }
+        let order = format!(
+            "Overlaying (in following order: {})",
+            overlay_files.join(", ")
+        );
+        for ov in &overlays {
+            o.apply_docs(&mut docs, std::slice::from_ref(ov))
+                .map_err(|e| e.context(&order))?;
         }
     }
     docs.retain(kept);

@@ -9,7 +9,7 @@ pub mod matcher;
 
 use crate::yaml::Value;
 use crate::ytt::error::Error;
-use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node};
+use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::{Thread, Value as SValue};
 
 use expects::{CountKwargs, Verdict, check_at};
@@ -120,87 +120,90 @@ impl Overlay<'_> {
     /// Applies overlay documents `right` to `left` in order.
     pub fn apply_docs(&mut self, left: &mut Vec<Doc>, right: &[Doc]) -> Result<(), Error> {
         for r in right {
-            let defaults = child_defaults(&r.meta, &Defaults::default());
-            let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-            if op == Op::Append {
-                left.push(Doc {
-                    value: r.value.clone(),
-                    meta: Meta::at(r.meta.pos.clone()),
-                });
-                continue;
+            self.apply_doc(left, r)
+                .map_err(|e| e.context(&format!("Document on line {}", r.meta.pos)))?;
+        }
+        Ok(())
+    }
+
+    fn apply_doc(&mut self, left: &mut Vec<Doc>, r: &Doc) -> Result<(), Error> {
+        let defaults = child_defaults(&r.meta, &Defaults::default());
+        let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        if op == Op::Append {
+            left.push(Doc {
+                value: r.value.clone(),
+                meta: Meta::at(r.meta.pos.clone()),
+            });
+            return Ok(());
+        }
+        let spec = match_spec(&r.meta, &Defaults::default());
+        let Some(by) = &spec.by else {
+            return Err(err_at(
+                // Two spaces, as ytt words it for documents.
+                "Expected 'overlay/match' annotation keyword argument 'by'  to be specified",
+                &r.meta,
+            ));
+        };
+        let mut matched = Vec::new();
+        for (i, l) in left.iter().enumerate() {
+            if call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
+                .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
+            {
+                matched.push((i, l.meta.pos.clone()));
             }
-            let spec = match_spec(&r.meta, &Defaults::default());
-            let Some(by) = &spec.by else {
-                return Err(err_at(
-                    format!(
-                        "Document on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be specified",
-                        r.meta.pos
-                    ),
-                    &r.meta,
-                ));
-            };
-            let mut matched = Vec::new();
-            for (i, l) in left.iter().enumerate() {
-                if call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
-                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
-                {
-                    matched.push(i);
+        }
+        let (matched, at): (Vec<usize>, Vec<Pos>) = matched.into_iter().unzip();
+        let verdict = check_at(&spec.counts, self.thread, &at, &r.meta)?;
+        if verdict == Verdict::Skip {
+            return Ok(());
+        }
+        match op {
+            Op::Merge => {
+                for &i in &matched {
+                    self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
                 }
             }
-            let verdict = check_at(&spec.counts, self.thread, matched.len(), &r.meta, || {
-                format!("Document on line {}", r.meta.pos)
-            })?;
-            if verdict == Verdict::Skip {
-                continue;
+            Op::Replace => {
+                for &i in &matched {
+                    left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
+                }
+                if matched.is_empty() && or_add(op_ann) {
+                    let value =
+                        self.replaced(&Node::Scalar(Value::Null), &r.value, op_ann, &r.meta)?;
+                    left.push(Doc {
+                        value,
+                        meta: Meta::at(r.meta.pos.clone()),
+                    });
+                }
             }
-            match op {
-                Op::Merge => {
-                    for &i in &matched {
-                        self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
-                    }
+            Op::Remove => {
+                for &i in matched.iter().rev() {
+                    left.remove(i);
                 }
-                Op::Replace => {
-                    for &i in &matched {
-                        left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
-                    }
-                    if matched.is_empty() && or_add(op_ann) {
-                        let value =
-                            self.replaced(&Node::Scalar(Value::Null), &r.value, op_ann, &r.meta)?;
-                        left.push(Doc {
-                            value,
-                            meta: Meta::at(r.meta.pos.clone()),
-                        });
-                    }
-                }
-                Op::Remove => {
-                    for &i in matched.iter().rev() {
-                        left.remove(i);
-                    }
-                }
-                Op::Assert => {
-                    for &i in &matched {
-                        self.assert(&mut left[i].value, &r.value, op_ann, &r.meta, &defaults)?;
-                    }
-                }
-                Op::Insert => {
-                    let (before, after) = insert_kind(op_ann, &r.meta)?;
-                    for &i in matched.iter().rev() {
-                        let value =
-                            inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
-                        let new = Doc {
-                            value,
-                            meta: Meta::at(r.meta.pos.clone()),
-                        };
-                        if after {
-                            left.insert(i + 1, new.clone());
-                        }
-                        if before {
-                            left.insert(i, new);
-                        }
-                    }
-                }
-                Op::Append => unreachable!(),
             }
+            Op::Assert => {
+                for &i in &matched {
+                    self.assert(&mut left[i].value, &r.value, op_ann, &r.meta, &defaults)?;
+                }
+            }
+            Op::Insert => {
+                let (before, after) = insert_kind(op_ann, &r.meta)?;
+                for &i in matched.iter().rev() {
+                    let value =
+                        inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
+                    let new = Doc {
+                        value,
+                        meta: Meta::at(r.meta.pos.clone()),
+                    };
+                    if after {
+                        left.insert(i + 1, new.clone());
+                    }
+                    if before {
+                        left.insert(i, new);
+                    }
+                }
+            }
+            Op::Append => unreachable!(),
         }
         Ok(())
     }
@@ -320,54 +323,61 @@ impl Overlay<'_> {
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
         for r in right {
-            let defaults = child_defaults(&r.meta, parent_defaults);
-            let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-            let spec = match_spec(&r.meta, parent_defaults);
-            let describe = || {
-                format!(
+            self.apply_map_item(left, r, parent_defaults).map_err(|e| {
+                e.context(&format!(
                     "Map item (key '{}') on line {}",
                     key_str(&r.key),
                     r.meta.pos
-                )
-            };
-            if matches!(op, Op::Append | Op::Insert) {
-                return Err(err_at(
-                    format!(
-                        "{}: Overlay op {} is not supported on map item",
-                        describe(),
-                        if op == Op::Append {
-                            "overlay/append"
-                        } else {
-                            "overlay/insert"
-                        }
-                    ),
-                    &r.meta,
-                ));
-            }
-            let mut matched = Vec::new();
-            for (i, l) in left.iter().enumerate() {
-                let ok = match &spec.by {
-                    Some(by) => call_matcher(
-                        self.thread,
-                        by,
-                        MatchCall::Keyed(&l.key),
-                        &l.value,
-                        &r.value,
-                    )
-                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?,
-                    None => l.key == r.key,
-                };
-                if ok {
-                    matched.push(i);
-                }
-            }
-            if check_at(&spec.counts, self.thread, matched.len(), &r.meta, describe)?
-                == Verdict::Skip
-            {
-                continue;
-            }
-            self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
+                ))
+            })?;
         }
+        Ok(())
+    }
+
+    fn apply_map_item(
+        &mut self,
+        left: &mut Vec<MapItem>,
+        r: &MapItem,
+        parent_defaults: &Defaults,
+    ) -> Result<(), Error> {
+        let defaults = child_defaults(&r.meta, parent_defaults);
+        let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        let spec = match_spec(&r.meta, parent_defaults);
+        if matches!(op, Op::Append | Op::Insert) {
+            return Err(err_at(
+                format!(
+                    "Overlay op {} is not supported on map item",
+                    if op == Op::Append {
+                        "overlay/append"
+                    } else {
+                        "overlay/insert"
+                    }
+                ),
+                &r.meta,
+            ));
+        }
+        let mut matched = Vec::new();
+        for (i, l) in left.iter().enumerate() {
+            let ok = match &spec.by {
+                Some(by) => call_matcher(
+                    self.thread,
+                    by,
+                    MatchCall::Keyed(&l.key),
+                    &l.value,
+                    &r.value,
+                )
+                .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?,
+                None => l.key == r.key,
+            };
+            if ok {
+                matched.push((i, l.meta.pos.clone()));
+            }
+        }
+        let (matched, at): (Vec<usize>, Vec<Pos>) = matched.into_iter().unzip();
+        if check_at(&spec.counts, self.thread, &at, &r.meta)? == Verdict::Skip {
+            return Ok(());
+        }
+        self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
         Ok(())
     }
 
@@ -433,56 +443,61 @@ impl Overlay<'_> {
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
         for r in right {
-            let defaults = child_defaults(&r.meta, parent_defaults);
-            let has_match = r.meta.has("overlay/match");
-            let (op, op_ann) = op_of(&r.meta, if has_match { Op::Merge } else { Op::Append })?;
-            if op == Op::Append {
-                left.push(r.clone());
-                continue;
+            self.apply_array_item(left, r, parent_defaults)
+                .map_err(|e| e.context(&format!("Array item on line {}", r.meta.pos)))?;
+        }
+        Ok(())
+    }
+
+    fn apply_array_item(
+        &mut self,
+        left: &mut Vec<ArrayItem>,
+        r: &ArrayItem,
+        parent_defaults: &Defaults,
+    ) -> Result<(), Error> {
+        let defaults = child_defaults(&r.meta, parent_defaults);
+        let has_match = r.meta.has("overlay/match");
+        let (op, op_ann) = op_of(&r.meta, if has_match { Op::Merge } else { Op::Append })?;
+        if op == Op::Append {
+            left.push(r.clone());
+            return Ok(());
+        }
+        if op == Op::Insert {
+            insert_kind(op_ann, &r.meta)?;
+        }
+        let spec = match_spec(&r.meta, parent_defaults);
+        let Some(by) = spec.by.clone() else {
+            return Err(err_at(
+                "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
+                &r.meta,
+            ));
+        };
+        let mut matched = Vec::new();
+        for (i, l) in left.iter().enumerate() {
+            let ok = call_matcher(self.thread, &by, MatchCall::Indexed(i), &l.value, &r.value)
+                .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
+            if ok {
+                matched.push((i, l.meta.pos.clone()));
             }
-            if op == Op::Insert {
-                insert_kind(op_ann, &r.meta)?;
-            }
-            let spec = match_spec(&r.meta, parent_defaults);
-            let Some(by) = spec.by.clone() else {
-                return Err(err_at(
-                    format!(
-                        "Array item on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be specified",
-                        r.meta.pos
-                    ),
-                    &r.meta,
-                ));
-            };
-            let mut matched = Vec::new();
-            for (i, l) in left.iter().enumerate() {
-                let ok = call_matcher(self.thread, &by, MatchCall::Indexed(i), &l.value, &r.value)
-                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
-                if ok {
-                    matched.push(i);
+        }
+        let (matched, at): (Vec<usize>, Vec<Pos>) = matched.into_iter().unzip();
+        if check_at(&spec.counts, self.thread, &at, &r.meta)? == Verdict::Skip {
+            return Ok(());
+        }
+        if op == Op::Insert {
+            let (before, after) = insert_kind(op_ann, &r.meta)?;
+            for &i in matched.iter().rev() {
+                let mut new = r.clone();
+                new.value = inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
+                if after {
+                    left.insert(i + 1, new.clone());
+                }
+                if before {
+                    left.insert(i, new);
                 }
             }
-            if check_at(&spec.counts, self.thread, matched.len(), &r.meta, || {
-                format!("Array item on line {}", r.meta.pos)
-            })? == Verdict::Skip
-            {
-                continue;
-            }
-            if op == Op::Insert {
-                let (before, after) = insert_kind(op_ann, &r.meta)?;
-                for &i in matched.iter().rev() {
-                    let mut new = r.clone();
-                    new.value =
-                        inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
-                    if after {
-                        left.insert(i + 1, new.clone());
-                    }
-                    if before {
-                        left.insert(i, new);
-                    }
-                }
-            } else {
-                self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
-            }
+        } else {
+            self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
         }
         Ok(())
     }
