@@ -49,3 +49,105 @@ fn overlay_count_errors_name_each_enclosing_node_and_the_matched_lines() {
         "{err}"
     );
 }
+
+/// Renders `overlay` (after the `@ytt:overlay` load) over `base` and returns the error.
+fn overlay_error(base: &str, overlay: &str) -> String {
+    let ov = format!("{LOAD_OVERLAY}{overlay}");
+    render(&[("base.yml", base), ("ov.yml", &ov)]).unwrap_err()
+}
+
+#[test]
+fn overlay_type_errors_name_go_types_as_ytt_does() {
+    let base = "m:\n  k: 1\nl: [1]\nn: 1.0\n";
+    let all = "#@overlay/match by=overlay.all\n---\n";
+    let cases = [
+        (
+            format!("{all}m: [1]\n"),
+            "Expected array, but was *yamlmeta.Map",
+        ),
+        (
+            format!("{all}l: {{a: 1}}\n"),
+            "Expected map, but was *yamlmeta.Array",
+        ),
+        (
+            format!("{all}#@overlay/assert\nm: {{k: \"1\"}}\n"),
+            "Expected objects to equal, but did not: Expected leaf values to match int string",
+        ),
+        (
+            "#@overlay/match by=lambda i, l, r: \"yes\"\n---\nx: 1\n".to_string(),
+            "Document on line ov.yml:3: expected starlark.Bool, but was starlark.String",
+        ),
+        (
+            "#@overlay/match by=\"m\"\n---\nx: 1\n".to_string(),
+            "Expected 'overlay/match' annotation keyword argument 'by' to be function, but was starlark.String",
+        ),
+        (
+            format!("{all}l:\n#@overlay/match by=1\n- 2\n"),
+            "Array item on line ov.yml:6: Expected 'overlay/match' annotation keyword argument 'by' to be either string (for map key) or function, but was starlark.Int",
+        ),
+    ];
+    for (overlay, want) in cases {
+        let err = overlay_error(base, &overlay);
+        assert!(err.contains(want), "{overlay}\nwant: {want}\ngot: {err}");
+    }
+}
+
+#[test]
+fn overlay_annotations_refuse_unknown_or_missing_keywords() {
+    let base = "m: 1\nl: [1]\n";
+    let all = "#@overlay/match by=overlay.all\n---\n";
+    let cases = [
+        (
+            "#@overlay/match by=overlay.all, foo=1\n---\nx: 1\n".to_string(),
+            "Document on line ov.yml:3: Unknown 'overlay/match' annotation keyword argument 'foo'",
+        ),
+        (
+            "#@overlay/match\n---\nx: 1\n".to_string(),
+            "Document on line ov.yml:3: Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
+        ),
+        (
+            "#@overlay/match expects=1\n---\nx: 1\n".to_string(),
+            "Expected 'overlay/match' annotation keyword argument 'by'  to be specified",
+        ),
+        (
+            format!("{all}#@overlay/replace foo=1\nm: 2\n"),
+            "Unknown 'overlay/replace' annotation keyword argument 'foo'",
+        ),
+        (
+            format!("{all}#@overlay/match-child-defaults foo=1\nm: 2\n"),
+            "Unknown 'overlay/match-child-defaults' annotation keyword argument 'foo'",
+        ),
+        (
+            format!("{all}#@overlay/merge\n#@overlay/replace\nm: 2\n"),
+            "Map item (key 'm') on line ov.yml:6: Expected to find only one overlay operation",
+        ),
+    ];
+    for (overlay, want) in cases {
+        let err = overlay_error(base, &overlay);
+        assert!(err.contains(want), "{overlay}\nwant: {want}\ngot: {err}");
+    }
+}
+
+#[test]
+fn overlay_subset_and_unmatched_array_items_follow_ytt() {
+    let base = "v: 1.0\nl:\n- 1\n";
+    // subset compares an int and a float as different values.
+    let err = overlay_error(
+        base,
+        "#@overlay/match by=overlay.subset({\"v\": 1})\n---\nx: 1\n",
+    );
+    assert!(
+        err.contains(
+            "Document on line ov.yml:3: Expected number of matched nodes to be 1, but was 0"
+        ),
+        "{err}"
+    );
+    // An array item without `@overlay/match` matches nothing: remove and insert do nothing.
+    let ov = format!(
+        "{LOAD_OVERLAY}#@overlay/match by=overlay.all\n---\nl:\n#@overlay/remove\n- 1\n#@overlay/insert before=True\n- 0\n"
+    );
+    assert_eq!(
+        render(&[("base.yml", base), ("ov.yml", &ov)]).unwrap(),
+        "v: 1\nl:\n- 1\n"
+    );
+}

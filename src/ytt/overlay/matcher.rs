@@ -136,7 +136,7 @@ fn subset_of_node(expected: &Value, actual: &Node) -> bool {
 }
 
 /// ytt's subset rule: maps by key (recursively), arrays position by position (the
-/// expected array may be shorter), scalars by equal type and value.
+/// expected array may be shorter), scalars by equal type and value (`1` is not `1.0`).
 pub fn subset(expected: &Value, actual: &Value) -> bool {
     match (expected, actual) {
         (Value::Map(e), Value::Map(a)) => e.iter().all(|(k, ev)| {
@@ -147,9 +147,29 @@ pub fn subset(expected: &Value, actual: &Value) -> bool {
         (Value::Array(e), Value::Array(a)) => {
             e.len() <= a.len() && e.iter().zip(a.iter()).all(|(ev, av)| subset(ev, av))
         }
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
         (e, a) => e == a,
     }
+}
+
+/// Refuses a `by=` that is neither a function nor (except for documents) a string key,
+/// as ytt does before matching anything.
+pub fn check_matcher_type(by: &SValue, document: bool) -> Result<(), Error> {
+    let callable = matches!(
+        by,
+        SValue::Function(_) | SValue::Builtin(_) | SValue::Host(_)
+    );
+    if callable || (!document && matches!(by, SValue::Str(_))) {
+        return Ok(());
+    }
+    let wanted = if document {
+        "function"
+    } else {
+        "either string (for map key) or function"
+    };
+    Err(Error::msg(format!(
+        "Expected 'overlay/match' annotation keyword argument 'by' to be {wanted}, but was {}",
+        super::go_type::of_starlark(by)
+    )))
 }
 
 /// Calls matcher `by` (built-in, Starlark function, or a string key shorthand).
@@ -179,8 +199,8 @@ pub fn call_matcher(
     match r {
         SValue::Bool(b) => Ok(b),
         other => Err(Error::msg(format!(
-            "Expected matcher to return bool, but was {}",
-            other.type_name()
+            "expected starlark.Bool, but was {}",
+            super::go_type::of_starlark(&other)
         ))),
     }
 }

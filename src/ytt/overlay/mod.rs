@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod expects;
+pub mod go_type;
 pub mod matcher;
 
 use crate::yaml::Value;
@@ -13,7 +14,7 @@ use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::{Thread, Value as SValue};
 
 use expects::{CountKwargs, Verdict, check_at};
-use matcher::{MatchCall, call_matcher};
+use matcher::{MatchCall, call_matcher, check_matcher_type};
 
 /// The operation an overlay node asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -36,7 +37,7 @@ impl Defaults {
     /// The defaults a document (or data values document) gives its children: its own
     /// `@overlay/match-child-defaults`, over `parent`'s.
     pub fn of_node(meta: &Meta, parent: &Defaults) -> Defaults {
-        child_defaults(meta, parent)
+        child_defaults(meta, parent).unwrap_or_else(|_| parent.clone())
     }
 }
 
@@ -65,11 +66,15 @@ fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
             _ => continue,
         };
         if found.is_some() {
-            return Err(err_at(
-                "Expected to find only one overlay operation annotation",
-                meta,
-            ));
+            return Err(err_at("Expected to find only one overlay operation", meta));
         }
+        let allowed: &[&str] = match op {
+            Op::Replace => &["via", "or_add"],
+            Op::Insert => &["before", "after", "via"],
+            Op::Assert => &["via"],
+            Op::Merge | Op::Remove | Op::Append => &[],
+        };
+        known_kwargs(a, allowed, meta)?;
         found = Some((op, a));
     }
     Ok(match found {
@@ -78,13 +83,31 @@ fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
     })
 }
 
-fn child_defaults(meta: &Meta, parent: &Defaults) -> Defaults {
-    if !meta.has("overlay/match-child-defaults") {
-        return parent.clone();
+/// Refuses a keyword argument of annotation `a` not among `allowed`, in ytt's words.
+fn known_kwargs(a: &Ann, allowed: &[&str], meta: &Meta) -> Result<(), Error> {
+    match a
+        .kwargs
+        .iter()
+        .find(|(k, _)| !allowed.contains(&k.as_str()))
+    {
+        Some((k, _)) => Err(err_at(
+            format!("Unknown '{}' annotation keyword argument '{k}'", a.name),
+            meta,
+        )),
+        None => Ok(()),
     }
-    Defaults {
+}
+
+const COUNT_KWARGS: [&str; 3] = ["expects", "missing_ok", "when"];
+
+fn child_defaults(meta: &Meta, parent: &Defaults) -> Result<Defaults, Error> {
+    let Some(a) = meta.ann("overlay/match-child-defaults") else {
+        return Ok(parent.clone());
+    };
+    known_kwargs(a, &COUNT_KWARGS, meta)?;
+    Ok(Defaults {
         counts: CountKwargs::of(meta, "overlay/match-child-defaults").or_defaults(&parent.counts),
-    }
+    })
 }
 
 struct MatchSpec {
@@ -92,13 +115,25 @@ struct MatchSpec {
     counts: CountKwargs,
 }
 
-fn match_spec(meta: &Meta, defaults: &Defaults) -> MatchSpec {
-    MatchSpec {
+/// The `@overlay/match` keywords of a node; documents and array items (`needs_kwargs`)
+/// must give at least one.
+fn match_spec(meta: &Meta, defaults: &Defaults, needs_kwargs: bool) -> Result<MatchSpec, Error> {
+    if let Some(a) = meta.ann("overlay/match") {
+        if needs_kwargs && a.kwargs.is_empty() {
+            return Err(err_at(
+                "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
+                meta,
+            ));
+        }
+        let allowed = ["by", "expects", "missing_ok", "when"];
+        known_kwargs(a, &allowed, meta)?;
+    }
+    Ok(MatchSpec {
         by: meta
             .ann("overlay/match")
             .and_then(|a| a.kwarg("by").cloned()),
         counts: CountKwargs::of(meta, "overlay/match").or_defaults(&defaults.counts),
-    }
+    })
 }
 
 /// The value an inserted node gets: `via(left, right)` when `@overlay/insert` has
@@ -127,7 +162,7 @@ impl Overlay<'_> {
     }
 
     fn apply_doc(&mut self, left: &mut Vec<Doc>, r: &Doc) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, &Defaults::default());
+        let defaults = child_defaults(&r.meta, &Defaults::default())?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
         if op == Op::Append {
             left.push(Doc {
@@ -136,7 +171,7 @@ impl Overlay<'_> {
             });
             return Ok(());
         }
-        let spec = match_spec(&r.meta, &Defaults::default());
+        let spec = match_spec(&r.meta, &Defaults::default(), true)?;
         let Some(by) = &spec.by else {
             return Err(err_at(
                 // Two spaces, as ytt words it for documents.
@@ -144,6 +179,7 @@ impl Overlay<'_> {
                 &r.meta,
             ));
         };
+        check_matcher_type(by, true).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
         let mut matched = Vec::new();
         for (i, l) in left.iter().enumerate() {
             if call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
@@ -225,7 +261,7 @@ impl Overlay<'_> {
                     Ok(())
                 }
                 other => Err(err_at(
-                    format!("Expected map, but was {}", other.type_name()),
+                    format!("Expected map, but was {}", go_type::of_node(other)),
                     meta,
                 )),
             },
@@ -236,7 +272,7 @@ impl Overlay<'_> {
                     Ok(())
                 }
                 other => Err(err_at(
-                    format!("Expected array, but was {}", other.type_name()),
+                    format!("Expected array, but was {}", go_type::of_node(other)),
                     meta,
                 )),
             },
@@ -340,9 +376,9 @@ impl Overlay<'_> {
         r: &MapItem,
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, parent_defaults);
+        let defaults = child_defaults(&r.meta, parent_defaults)?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-        let spec = match_spec(&r.meta, parent_defaults);
+        let spec = match_spec(&r.meta, parent_defaults, false)?;
         if matches!(op, Op::Append | Op::Insert) {
             return Err(err_at(
                 format!(
@@ -355,6 +391,9 @@ impl Overlay<'_> {
                 ),
                 &r.meta,
             ));
+        }
+        if let Some(by) = &spec.by {
+            check_matcher_type(by, false).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
         }
         let mut matched = Vec::new();
         for (i, l) in left.iter().enumerate() {
@@ -455,34 +494,36 @@ impl Overlay<'_> {
         r: &ArrayItem,
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, parent_defaults);
-        let has_match = r.meta.has("overlay/match");
-        let (op, op_ann) = op_of(&r.meta, if has_match { Op::Merge } else { Op::Append })?;
+        let defaults = child_defaults(&r.meta, parent_defaults)?;
+        let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
         if op == Op::Append {
             left.push(r.clone());
             return Ok(());
         }
-        if op == Op::Insert {
-            insert_kind(op_ann, &r.meta)?;
-        }
-        let spec = match_spec(&r.meta, parent_defaults);
-        let Some(by) = spec.by.clone() else {
-            return Err(err_at(
-                "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
-                &r.meta,
-            ));
-        };
+        // An array item without `@overlay/match` matches nothing (ytt expects 0 matches):
+        // a merge appends it, a replace with `or_add` adds it, other ops do nothing.
         let mut matched = Vec::new();
-        for (i, l) in left.iter().enumerate() {
-            let ok = call_matcher(self.thread, &by, MatchCall::Indexed(i), &l.value, &r.value)
-                .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
-            if ok {
-                matched.push((i, l.meta.pos.clone()));
+        if r.meta.has("overlay/match") {
+            let spec = match_spec(&r.meta, parent_defaults, true)?;
+            let Some(by) = spec.by.clone() else {
+                return Err(err_at(
+                    "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
+                    &r.meta,
+                ));
+            };
+            check_matcher_type(&by, false).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
+            let mut at = Vec::new();
+            for (i, l) in left.iter().enumerate() {
+                let ok = call_matcher(self.thread, &by, MatchCall::Indexed(i), &l.value, &r.value)
+                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
+                if ok {
+                    matched.push(i);
+                    at.push(l.meta.pos.clone());
+                }
             }
-        }
-        let (matched, at): (Vec<usize>, Vec<Pos>) = matched.into_iter().unzip();
-        if check_at(&spec.counts, self.thread, &at, &r.meta)? == Verdict::Skip {
-            return Ok(());
+            if check_at(&spec.counts, self.thread, &at, &r.meta)? == Verdict::Skip {
+                return Ok(());
+            }
         }
         if op == Op::Insert {
             let (before, after) = insert_kind(op_ann, &r.meta)?;
