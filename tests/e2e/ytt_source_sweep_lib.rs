@@ -151,3 +151,57 @@ fn overlay_subset_and_unmatched_array_items_follow_ytt() {
         "v: 1\nl:\n- 1\n"
     );
 }
+
+#[test]
+fn overlay_module_and_op_keywords_check_their_arguments() {
+    let base = "m: 1\nl: [1]\n";
+    let all = "#@overlay/match by=overlay.all\n---\n";
+    let cases = [
+        (
+            "#@overlay/match by=overlay.and_op()\n---\nx: 1\n".to_string(),
+            "overlay.and_op: expected at least one argument",
+        ),
+        (
+            "#@overlay/match by=overlay.or_op()\n---\nx: 1\n".to_string(),
+            "overlay.or_op: expected at least one argument",
+        ),
+        (
+            "#@overlay/match by=overlay.not_op()\n---\nx: 1\n".to_string(),
+            "overlay.not_op: expected exactly one argument",
+        ),
+        (
+            "#@overlay/match by=overlay.index(\"a\")\n---\nx: 1\n".to_string(),
+            "overlay.index: expected starlark.Int",
+        ),
+        (
+            "#@overlay/match by=overlay.subset()\n---\nx: 1\n".to_string(),
+            "overlay.subset: expected exactly one argument",
+        ),
+        (
+            "#@ overlay.apply()\n---\nx: 1\n".to_string(),
+            "overlay.apply: expected exactly at least argument",
+        ),
+        (
+            format!("{all}#@overlay/replace via=1\nm: 2\n"),
+            "Map item (key 'm') on line ov.yml:5: Expected 'overlay/replace' annotation keyword argument 'via' to be function, but was starlark.Int",
+        ),
+        (
+            format!("{all}#@overlay/assert via=\"f\"\nm: 2\n"),
+            "Expected 'overlay/assert' annotation keyword argument 'via' to be function, but was starlark.String",
+        ),
+        (
+            format!(
+                "{all}l:\n#@overlay/match by=overlay.index(0)\n#@overlay/insert before=1\n- 2\n"
+            ),
+            "Array item on line ov.yml:7: expected starlark.Bool, but was starlark.Int",
+        ),
+        (
+            format!("{all}l:\n#@overlay/match by=overlay.index(0)\n#@overlay/insert\n- 2\n"),
+            "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
+        ),
+    ];
+    for (overlay, want) in cases {
+        let err = overlay_error(base, &overlay);
+        assert!(err.contains(want), "{overlay}\nwant: {want}\ngot: {err}");
+    }
+}

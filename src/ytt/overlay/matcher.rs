@@ -208,11 +208,24 @@ pub fn call_matcher(
 /// Calls a `via=` function with (left, right) and returns its raw result.
 pub fn call_via_raw(
     thread: &mut Thread,
+    ann: &str,
     via: &SValue,
     left: &Node,
     right: &Node,
     meta: &Meta,
 ) -> Result<SValue, Error> {
+    if !matches!(
+        via,
+        SValue::Function(_) | SValue::Builtin(_) | SValue::Host(_)
+    ) {
+        return Err(super::err_at(
+            format!(
+                "Expected '{ann}' annotation keyword argument 'via' to be function, but was {}",
+                super::go_type::of_starlark(via)
+            ),
+            meta,
+        ));
+    }
     let args = Args::new(vec![node_to_starlark(left), node_to_starlark(right)]);
     thread.call(via, args).map_err(|e| {
         crate::ytt::error::starlark_error(&e).with_pos(|| crate::ytt::error::Position {
@@ -226,12 +239,13 @@ pub fn call_via_raw(
 /// Calls a `via=` function and converts its result to a node.
 pub fn call_via(
     thread: &mut Thread,
+    ann: &str,
     via: &SValue,
     left: &Node,
     right: &Node,
     meta: &Meta,
 ) -> Result<Node, Error> {
-    let r = call_via_raw(thread, via, left, right, meta)?;
+    let r = call_via_raw(thread, ann, via, left, right, meta)?;
     starlark_to_node(&r, &meta.pos).map_err(|e| crate::ytt::error::starlark_error(&e))
 }
 

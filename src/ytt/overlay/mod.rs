@@ -146,7 +146,7 @@ fn inserted_value(
     meta: &Meta,
 ) -> Result<Node, Error> {
     match ann.and_then(|a| a.kwarg("via")) {
-        Some(via) => matcher::call_via(thread, via, left, right, meta),
+        Some(via) => matcher::call_via(thread, "overlay/insert", via, left, right, meta),
         None => Ok(right.clone()),
     }
 }
@@ -291,7 +291,7 @@ impl Overlay<'_> {
         meta: &Meta,
     ) -> Result<Node, Error> {
         match ann.and_then(|a| a.kwarg("via")) {
-            Some(via) => matcher::call_via(self.thread, via, left, right, meta),
+            Some(via) => matcher::call_via(self.thread, "overlay/replace", via, left, right, meta),
             None => Ok(right.clone()),
         }
     }
@@ -309,7 +309,8 @@ impl Overlay<'_> {
     ) -> Result<(), Error> {
         match ann.and_then(|a| a.kwarg("via")) {
             Some(via) => {
-                let r = matcher::call_via_raw(self.thread, via, left, right, meta)?;
+                let r =
+                    matcher::call_via_raw(self.thread, "overlay/assert", via, left, right, meta)?;
                 match r {
                     SValue::None | SValue::Bool(true) => {}
                     SValue::Bool(false) => {
@@ -582,15 +583,24 @@ impl OverlayItem for ArrayItem {
 }
 
 fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
-    let before = ann.and_then(|a| a.kwarg("before")).map(|v| v.truth());
-    let after = ann.and_then(|a| a.kwarg("after")).map(|v| v.truth());
-    if before.is_none() && after.is_none() {
+    let Some(a) = ann.filter(|a| !a.kwargs.is_empty()) else {
         return Err(err_at(
-            "Expected 'overlay/insert' annotation to have at least one keyword argument ('before' or 'after')",
+            "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
             meta,
         ));
-    }
-    Ok((before.unwrap_or(false), after.unwrap_or(false)))
+    };
+    let flag = |name: &str| match a.kwarg(name) {
+        None => Ok(false),
+        Some(SValue::Bool(b)) => Ok(*b),
+        Some(other) => Err(err_at(
+            format!(
+                "expected starlark.Bool, but was {}",
+                go_type::of_starlark(other)
+            ),
+            meta,
+        )),
+    };
+    Ok((flag("before")?, flag("after")?))
 }
 
 fn key_str(v: &Value) -> String {
