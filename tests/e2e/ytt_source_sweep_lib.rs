@@ -205,3 +205,45 @@ fn overlay_module_and_op_keywords_check_their_arguments() {
         assert!(err.contains(want), "{overlay}\nwant: {want}\ngot: {err}");
     }
 }
+
+#[test]
+fn assert_functions_check_arguments_and_fail_with_ytts_messages() {
+    let template = r#"#@ load("@ytt:assert", "assert")
+#@ def err(f): return assert.try_to(f)[1]
+one_of: #@ err(lambda: assert.one_of([1, 2]).check(3))
+one_of_none: #@ err(lambda: assert.one_of())
+one_of_str: #@ err(lambda: assert.one_of("abc"))
+max_len_str: #@ err(lambda: assert.max_len("a"))
+max_len_float: #@ assert.max_len(1.5).check([1])
+min_len_int: #@ err(lambda: assert.min_len(1).check(3))
+one_not_null_false: #@ err(lambda: assert.one_not_null(False))
+one_not_null_true: #@ assert.one_not_null(True).check({"a": 1})
+one_not_null_list: #@ err(lambda: assert.one_not_null().check([1]))
+one_not_null_empty: #@ err(lambda: assert.one_not_null().check({}))
+equals_count: #@ err(lambda: assert.equals(1))
+equals_fn: #@ err(lambda: assert.equals(len, 1))
+fail_count: #@ err(lambda: assert.fail())
+fail_int: #@ err(lambda: assert.fail(1))
+not_null_count: #@ err(lambda: assert.not_null(1, 2))
+try_to_int: #@ err(lambda: assert.try_to(1))
+"#;
+    let want = "\
+one_of: 'fail: not one of allowed values'
+one_of_none: 'assert.one_of: got 0 arguments, want at least 1'
+one_of_str: 'assert.one_of: expected a sequence, but was a ''string'''
+max_len_str: 'assert.max_len: expected value to be an number, but was string'
+max_len_float: true
+min_len_int: 'len: value of type int has no len'
+one_not_null_false: 'assert.one_not_null: one_not_null() cannot be False'
+one_not_null_true: true
+one_not_null_list: 'check: value must be a map or dict, but was ''list'''
+one_not_null_empty: 'check: value is empty'
+equals_count: 'assert.equals: got 1 arguments, want 2'
+equals_fn: 'assert.equals: expected argument not to be a function, but was *starlark.Builtin'
+fail_count: 'assert.fail: got 0 arguments, want 1'
+fail_int: 'assert.fail: expected a string, but was int'
+not_null_count: 'assert.not_null: got 2 arguments, want at most 1'
+try_to_int: 'assert.try_to: expected argument to be a function, but was starlark.Int'
+";
+    assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
+}

@@ -4,7 +4,6 @@ use std::rc::Rc;
 
 use crate::ytt::fragment::{Frag, Fragment, starlark_to_node};
 use crate::ytt::node::{Doc, Meta, Node, Pos};
-use crate::ytt::overlay::go_type;
 use crate::ytt::overlay::matcher::{Matcher, subset_arg};
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
@@ -80,8 +79,8 @@ pub fn module() -> Module {
                     let v = one_arg(a, "overlay.map_key")?;
                     let k = v.as_str().ok_or_else(|| {
                         SError::new(format!(
-                            "overlay.map_key: expected starlark.String, but was {}",
-                            go_type::of_starlark(&v)
+                            "overlay.map_key: expected a string, but was {}",
+                            v.type_name()
                         ))
                     })?;
                     Ok(m(Matcher::MapKey(k.to_string())))
