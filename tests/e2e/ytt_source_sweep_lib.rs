@@ -247,3 +247,28 @@ try_to_int: 'assert.try_to: expected argument to be a function, but was starlark
 ";
     assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
 }
+
+#[test]
+fn struct_functions_check_arguments_and_name_bound_calls_as_ytt_does() {
+    let template = r#"#@ load("@ytt:struct", "struct")
+#@ load("@ytt:assert", "assert")
+#@ def err(f): return assert.try_to(f)[1]
+#@ def boom(self): return fail("no")
+#@ s = struct.make_and_bind("r", boom=boom, v=1)
+make: #@ err(lambda: struct.make(1))
+bind: #@ err(lambda: struct.bind(len))
+bound: #@ err(lambda: s.boom())
+make_and_bind: #@ err(lambda: struct.make_and_bind())
+encode: #@ err(lambda: struct.encode())
+field: #@ s.v
+"#;
+    let want = "\
+make: 'struct.make: unexpected positional arguments (structs are made from keyword arguments only)'
+bind: 'struct.bind: expected at least two arguments'
+bound: 'struct.bind_result: fail: no'
+make_and_bind: 'struct.make_and_bind: expected at exactly one argument'
+encode: 'struct.encode: expected exactly one argument'
+field: 1
+";
+    assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
+}
