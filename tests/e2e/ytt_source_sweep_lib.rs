@@ -272,3 +272,42 @@ field: 1
 ";
     assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
 }
+
+#[test]
+fn codecs_take_ytts_keywords_and_refuse_bad_arguments_in_its_words() {
+    let template = r#"#@ load("@ytt:base64", "base64")
+#@ load("@ytt:json", "json")
+#@ load("@ytt:yaml", "yaml")
+#@ load("@ytt:assert", "assert")
+#@ def err(f): return assert.try_to(f)[1]
+std: #@ base64.encode("a?>b")
+url: #@ base64.encode("a?>b", url=True)
+raw: #@ base64.encode("a", raw=True)
+unpadded: #@ err(lambda: base64.decode("YQ"))
+raw_decode: #@ base64.decode("YQ", raw=True)
+line_breaks: #@ base64.decode("YW\nJj")
+trailing_bits: #@ base64.decode("YR==")
+strict: #@ err(lambda: base64.decode("YR==", strict=True))
+not_string: #@ err(lambda: base64.encode(1))
+indent: #@ err(lambda: json.encode(1, indent=5))
+kwarg: #@ err(lambda: json.encode(1, foo=1))
+decode_int: #@ err(lambda: json.decode(1))
+two_args: #@ err(lambda: yaml.encode(1, 2))
+"#;
+    let want = "\
+std: YT8+Yg==
+url: YT8-Yg==
+raw: YQ
+unpadded: 'base64.decode: illegal base64 data at input byte 2'
+raw_decode: a
+line_breaks: abc
+trailing_bits: a
+strict: 'base64.decode: illegal base64 data at input byte 1'
+not_string: 'base64.encode: expected a string, but was int'
+indent: 'json.encode: indent value must be between 0 and 4'
+kwarg: 'json.encode: invalid argument name: foo'
+decode_int: 'json.decode: expected a string, but was int'
+two_args: 'yaml.encode: expected exactly one argument'
+";
+    assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
+}
