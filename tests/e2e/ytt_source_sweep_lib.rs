@@ -311,3 +311,55 @@ two_args: 'yaml.encode: expected exactly one argument'
 ";
     assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
 }
+
+#[test]
+fn undeclared_data_values_name_the_declared_keys_and_the_nearest_one() {
+    let config = "#@ load(\"@ytt:data\", \"data\")\n---\np: #@ data.values.port\n";
+    let two = "#@data/values-schema\n---\nport: 0\nname: \"\"\n";
+    let values = "#@data/values\n---\nnme: 1\n";
+    let err = render(&[
+        ("config.yml", config),
+        ("schema.yml", two),
+        ("values.yml", values),
+    ])
+    .unwrap_err();
+    assert!(
+        err.contains(
+            "Given data value is not declared in schema\nvalues.yml:\n    |\n  3 | nme: 1\n    |\n\n    = found: nme\n    = expected: one of { name, port } (from schema.yml:2)\n    = hint: did you mean \"name\"?"
+        ),
+        "{err}"
+    );
+    let one = "#@data/values-schema\n---\nport: 0\n";
+    let values = "#@data/values\n---\nzzzzzz: 1\n";
+    let err = render(&[
+        ("config.yml", config),
+        ("schema.yml", one),
+        ("values.yml", values),
+    ])
+    .unwrap_err();
+    assert!(
+        err.contains(
+            "    = expected: a map item with the key named \"port\" (from schema.yml:2)\n"
+        ) && !err.contains("did you mean"),
+        "{err}"
+    );
+}
+
+#[test]
+fn data_functions_check_arguments_in_ytts_words() {
+    let template = r#"#@ load("@ytt:data", "data")
+#@ load("@ytt:assert", "assert")
+#@ def err(f): return assert.try_to(f)[1]
+read_none: #@ err(lambda: data.read())
+read_int: #@ err(lambda: data.read(1))
+list_two: #@ err(lambda: data.list("a", "b"))
+list_int: #@ err(lambda: data.list(1))
+"#;
+    let want = "\
+read_none: 'data.read: expected exactly one argument'
+read_int: 'data.read: expected a string, but was int'
+list_two: 'data.list: expected exactly zero or one argument'
+list_int: 'data.list: expected a string, but was int'
+";
+    assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
+}

@@ -16,6 +16,7 @@ pub mod check;
 pub mod error;
 pub mod openapi;
 pub mod source;
+pub mod spell;
 pub mod types;
 pub mod validation;
 pub mod values;
@@ -191,9 +192,7 @@ mod tests {
             "{e}"
         );
         assert!(
-            e.contains(
-                "= expected: a map item with the key named \"host\", \"port\" (from schema.yml:4)"
-            ),
+            e.contains("= expected: one of { host, port } (from schema.yml:4)"),
             "{e}"
         );
     }
