@@ -363,3 +363,59 @@ list_int: 'data.list: expected a string, but was int'
 ";
     assert_eq!(render(&[("config.yml", template)]).unwrap(), want);
 }
+
+/// The error of a schema whose one annotated key is `annotated` (annotation on line 3).
+fn schema_error(annotated: &str) -> String {
+    let schema = format!("#@data/values-schema\n---\n{annotated}\n");
+    render(&[("schema.yml", &schema)]).unwrap_err()
+}
+
+#[test]
+fn schema_annotation_errors_show_the_annotation_and_its_node_in_ytts_words() {
+    let err = schema_error("#@schema/desc 1\nport: 0");
+    assert!(
+        err.contains(
+            "Invalid schema\n==============\n\nsyntax error in @schema/desc annotation\nschema.yml:\n    |\n  3 | #@schema/desc 1\n  4 | port: 0\n    |\n\n    = found: Non-string value in @schema/desc (by schema.yml:3)\n    = expected: string\n"
+        ),
+        "{err}"
+    );
+    let cases = [
+        (
+            "#@schema/type\nport: 0",
+            "expected @schema/type annotation to have keyword argument and value",
+            "= found: missing keyword argument and value (by schema.yml:3)",
+        ),
+        (
+            "#@schema/type any=1\nport: 0",
+            "unknown @schema/type annotation keyword argument",
+            "= found: starlark.Int (by schema.yml:3)",
+        ),
+        (
+            "#@schema/default 1, 2\nport: 0",
+            "syntax error in @schema/default annotation",
+            "= found: 2 values in @schema/default (by schema.yml:3)\n    = expected: integer (by schema.yml:4)",
+        ),
+        (
+            "#@schema/title foo=\"a\"\nport: 0",
+            "syntax error in @schema/title annotation",
+            "= hint: this annotation only accepts one argument: a string.",
+        ),
+        (
+            "#@schema/examples (\"a\",)\nport: 0",
+            "syntax error in @schema/examples annotation",
+            "= found: empty tuple in @schema/examples (by schema.yml:3)\n    = expected: 2-tuple containing description (string) and example value (of expected type)",
+        ),
+        (
+            "#@schema/examples \"x\"\nport: 0",
+            "syntax error in @schema/examples annotation",
+            "= found: string for @schema/examples (at schema.yml:3)",
+        ),
+    ];
+    for (annotated, description, detail) in cases {
+        let err = schema_error(annotated);
+        assert!(
+            err.contains(description) && err.contains(detail),
+            "{annotated}\n{err}"
+        );
+    }
+}

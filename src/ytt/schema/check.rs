@@ -38,6 +38,7 @@ impl Violation {
                 Failure {
                     description: Some("Given data value is not declared in schema".into()),
                     pos: self.pos.clone(),
+                    ann_pos: Vec::new(),
                     found: self.found.clone(),
                     expected: match keys.len() {
                         1 => format!(
@@ -57,6 +58,7 @@ impl Violation {
             None => Failure {
                 description: None,
                 pos: self.pos.clone(),
+                ann_pos: Vec::new(),
                 found: self.found.clone(),
                 expected: format!("{} (by {})", self.expected_name, self.expected_pos),
                 hints: vec![],

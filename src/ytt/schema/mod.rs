@@ -245,12 +245,6 @@ mod tests {
                 "expects when= to be a function",
             ),
             ("#@schema/validation", "expects at least one rule"),
-            (
-                "#@schema/examples \"x\"",
-                "expects each example to be a tuple",
-            ),
-            ("#@schema/desc 3", "expects a string argument"),
-            ("#@schema/nullable 1", "expects no arguments"),
         ] {
             let s = format!("#@data/values-schema\n---\n{ann}\nx: 1\n");
             let e = render(&[("schema.yml", &s)], &["-f", "."]).unwrap_err();
