@@ -419,3 +419,36 @@ fn schema_annotation_errors_show_the_annotation_and_its_node_in_ytts_words() {
         );
     }
 }
+
+#[test]
+fn validation_annotation_errors_in_ytts_words() {
+    let cases = [
+        (
+            "#@schema/validation min_len=\"x\"\nport: 0",
+            "Invalid @schema/validation annotation - expected keyword argument \"min_len\" to be a number, but was string (at schema.yml:3)",
+        ),
+        (
+            "#@schema/validation (\"m\", 3)\nport: 0",
+            "Invalid @schema/validation annotation - expected second item in the 2-tuple to be an assertion function, but was int (at schema.yml:3)",
+        ),
+        (
+            "#@schema/validation one_not_null=False\nport: 0",
+            "Invalid @schema/validation annotation - one_not_null= cannot be False",
+        ),
+        (
+            "#@schema/validation foo=1\nport: 0",
+            "Invalid @schema/validation annotation - unknown keyword argument \"foo\" (at schema.yml:3)",
+        ),
+    ];
+    for (annotated, want) in cases {
+        let err = schema_error(annotated);
+        assert!(err.contains(want), "{annotated}\n{err}");
+    }
+    // A float length bound counts as its integer part, as Starlark's NumberToInt does.
+    let schema = "#@data/values-schema\n---\n#@schema/validation min_len=2.9\nname: ab\n";
+    let config = "#@ load(\"@ytt:data\", \"data\")\n---\nname: #@ data.values.name\n";
+    assert_eq!(
+        render(&[("schema.yml", schema), ("config.yml", config)]).unwrap(),
+        "name: ab\n"
+    );
+}

@@ -8,7 +8,7 @@ use crate::ytt::fragment::{starlark_to_node, starlark_to_plain};
 use crate::ytt::node::{Ann, Meta, Node, Pos};
 use crate::ytt::starlark::Value as SValue;
 
-use super::error::{SchemaProblem, invalid, invalid_ann};
+use super::error::{SchemaProblem, invalid_ann, plain};
 use super::types::Docs;
 use super::validation::Validation;
 use crate::ytt::overlay::go_type;
@@ -242,12 +242,9 @@ pub fn read(meta: &Meta, value: &Node) -> Result<NodeAnns, SchemaProblem> {
             }
             "schema/validation" => {
                 let v = Validation::from_ann(a).map_err(|m| {
-                    invalid(
+                    plain(
                         &a.pos,
-                        &format!("@{} {m}", a.name),
-                        &m,
-                        "rules as (description, function) tuples and the keyword arguments min_len, max_len, min, max, not_null, one_of, one_not_null, when, when_null_skip",
-                        &[],
+                        format!("Invalid @schema/validation annotation - {m}"),
                     )
                 })?;
                 out.validations.push(v);

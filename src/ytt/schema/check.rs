@@ -39,6 +39,7 @@ impl Violation {
                     description: Some("Given data value is not declared in schema".into()),
                     pos: self.pos.clone(),
                     ann_pos: Vec::new(),
+                    plain: None,
                     found: self.found.clone(),
                     expected: match keys.len() {
                         1 => format!(
@@ -59,6 +60,7 @@ impl Violation {
                 description: None,
                 pos: self.pos.clone(),
                 ann_pos: Vec::new(),
+                plain: None,
                 found: self.found.clone(),
                 expected: format!("{} (by {})", self.expected_name, self.expected_pos),
                 hints: vec![],

@@ -35,6 +35,9 @@ pub struct Failure {
     pub found: String,
     pub expected: String,
     pub hints: Vec<String>,
+    /// A problem ytt reports as a plain message rather than a report hunk (such as
+    /// "Invalid @schema/validation annotation - ...").
+    pub plain: Option<String>,
 }
 
 /// A problem in a schema document itself.
@@ -56,7 +59,15 @@ pub fn invalid(
         found: found.to_string(),
         expected: expected.to_string(),
         hints: hints.iter().map(|s| s.to_string()).collect(),
+        plain: None,
     })
+}
+
+/// A problem ytt reports as the plain message `msg`, at `pos`.
+pub fn plain(pos: &Pos, msg: String) -> SchemaProblem {
+    let mut p = invalid(pos, "", "", "", &[]);
+    p.0.plain = Some(msg);
+    p
 }
 
 /// An invalid-schema problem of the node at `node` shown with its annotations at `anns`.
@@ -177,6 +188,18 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
 
 /// An engine error holding a rendered report, positioned at the first failure.
 pub fn to_error(summary: &str, failures: &[Failure], sources: &Sources) -> Error {
+    if let [f] = failures
+        && let Some(msg) = &f.plain
+    {
+        return Error::at(
+            msg.clone(),
+            Position {
+                file: f.pos.file.to_string(),
+                line: f.pos.line,
+                text: None,
+            },
+        );
+    }
     let msg = render(summary, failures, sources);
     match failures.first() {
         Some(f) if !f.pos.file.is_empty() && !f.pos.file.starts_with('(') && f.pos.line > 0 => {
@@ -217,6 +240,7 @@ mod tests {
                 line: 2,
             },
             ann_pos: vec![],
+            plain: None,
             found: "integer".into(),
             expected: "string (by schema.yml:3)".into(),
             hints: vec![],

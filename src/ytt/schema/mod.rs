@@ -236,15 +236,24 @@ mod tests {
         for (ann, want) in [
             (
                 "#@schema/validation min_len=\"x\"",
-                "expects min_len= to be a number",
+                "Invalid @schema/validation annotation - expected keyword argument \"min_len\" to be a number, but was string (at schema.yml:3)",
             ),
-            ("#@schema/validation (\"m\",)", "exactly 2 items"),
-            ("#@schema/validation (\"m\", 3)", "function or an assertion"),
+            (
+                "#@schema/validation (\"m\",)",
+                "expected 2-tuple, but found tuple with length 1 (by schema.yml:3)",
+            ),
+            (
+                "#@schema/validation (\"m\", 3)",
+                "expected second item in the 2-tuple to be an assertion function, but was int (at schema.yml:3)",
+            ),
             (
                 "#@schema/validation when=1, min=1",
-                "expects when= to be a function",
+                "expected keyword argument \"when\" to be a function, but was int (at schema.yml:3)",
             ),
-            ("#@schema/validation", "expects at least one rule"),
+            (
+                "#@schema/validation",
+                "expected annotation to have 2-tuple as argument(s), but found no arguments (by schema.yml:3)",
+            ),
         ] {
             let s = format!("#@data/values-schema\n---\n{ann}\nx: 1\n");
             let e = render(&[("schema.yml", &s)], &["-f", "."]).unwrap_err();
