@@ -42,7 +42,7 @@ pub struct Failure {
 
 /// A problem in a schema document itself.
 #[derive(Debug, Clone)]
-pub struct SchemaProblem(pub Failure);
+pub struct SchemaProblem(pub Box<Failure>);
 
 /// An invalid-schema problem at `pos`.
 pub fn invalid(
@@ -52,7 +52,7 @@ pub fn invalid(
     expected: &str,
     hints: &[&str],
 ) -> SchemaProblem {
-    SchemaProblem(Failure {
+    SchemaProblem(Box::new(Failure {
         description: Some(description.to_string()),
         pos: pos.clone(),
         ann_pos: Vec::new(),
@@ -60,7 +60,7 @@ pub fn invalid(
         expected: expected.to_string(),
         hints: hints.iter().map(|s| s.to_string()).collect(),
         plain: None,
-    })
+    }))
 }
 
 /// A problem ytt reports as the plain message `msg`, at `pos`.

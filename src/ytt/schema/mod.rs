@@ -101,7 +101,7 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
     let Some(doc) = merged else {
         return Ok((None, sources));
     };
-    let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[p.0], &sources))?;
+    let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[*p.0], &sources))?;
     Ok((Some(ty), sources))
 }
 
