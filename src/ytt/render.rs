@@ -28,7 +28,6 @@ pub struct Rendered {
 pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
     let mut docs = Vec::new();
     let mut overlays = Vec::new();
-    let mut overlay_files: Vec<String> = Vec::new();
     let mut texts = Vec::new();
     let mut yaml_files = Vec::new();
     for f in lib.files.clone() {
@@ -46,9 +45,6 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                 for mut d in ev.docs {
                     d.meta.origin = Some(origin.clone());
                     if is_overlay_doc(&d) {
-                        if overlay_files.last().map(String::as_str) != Some(&*origin) {
-                            overlay_files.push(origin.to_string());
-                        }
                         overlays.push(d);
                     } else if d.meta.has("data/values-schema") {
                         // consumed by the values schema, never output
@@ -76,14 +72,20 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
         let mut o = Overlay {
             thread: &mut thread,
         };
-        for ov in overlays {
-            o.apply_docs(&mut docs, std::slice::from_ref(&ov))
-                .map_err(|e| {
-                    e.without_pos().context(&format!(
-                        "Overlaying (in following order: {})",
-                        overlay_files.join(", ")
-                    ))
-                })?;
+        let mut overlay_files: Vec<&str> = Vec::new();
+        for ov in &overlays {
+            let file = ov.meta.origin.as_deref().unwrap_or_default();
+            if !overlay_files.contains(&file) {
+                overlay_files.push(file);
+            }
+        }
+        let order = format!(
+            "Overlaying (in following order: {})",
+            overlay_files.join(", ")
+        );
+        for ov in &overlays {
+            o.apply_docs(&mut docs, std::slice::from_ref(ov))
+                .map_err(|e| e.without_pos().context(&order))?;
         }
     }
     docs.retain(kept);

@@ -223,10 +223,11 @@ fn unknown_annotation_argument_fails_at_file_line() {
     )
     .unwrap_err();
     assert!(
-        e.contains("@schema/type has unknown keyword argument \"every\""),
+        e.contains("unknown @schema/type annotation keyword argument")
+            && e.contains("= found: every (by schema.yml:4)"),
         "{e}"
     );
-    assert!(e.contains("in schema.yml:4"), "{e}");
+    assert!(e.contains("in schema.yml:5"), "{e}");
     let e = render(
         &[(
             "schema.yml",
@@ -236,7 +237,7 @@ fn unknown_annotation_argument_fails_at_file_line() {
     )
     .unwrap_err();
     assert!(e.contains("unknown keyword argument \"format\""), "{e}");
-    assert!(e.contains("in schema.yml:3"), "{e}");
+    assert!(e.contains("(at schema.yml:3)"), "{e}");
 }
 
 const TPL: &str = "#@ load(\"@ytt:data\", \"data\")\nvalues: #@ data.values\n";

@@ -8,12 +8,12 @@
 
 use std::rc::Rc;
 
-use crate::ytt::fragment::starlark_to_plain;
 use crate::ytt::starlark::ast::BinOp;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value, ops};
 
 use super::codecs::yaml_encode;
 use super::{SResult, module, native};
+use crate::ytt::overlay::go_type;
 
 /// A module function whose errors carry its name, as ytt's builtins do.
 fn named(name: &'static str, f: impl Fn(&mut Thread, &Args) -> SResult<Value> + 'static) -> Value {
@@ -43,19 +43,67 @@ fn fail(msg: String) -> SError {
     SError::new(format!("fail: {msg}"))
 }
 
-/// `x op bound` (`>=` for min, `<=` for max), with Starlark's comparison errors.
+/// ytt's count check: "got 3 arguments, want 1" (`at_most`: "want at most 1").
+fn arg_count(a: &Args, want: usize, at_most: bool) -> SResult<()> {
+    let n = a.pos.len();
+    if (at_most && n <= want) || (!at_most && n == want) {
+        return Ok(());
+    }
+    let range = if at_most { "at most " } else { "" };
+    Err(SError::new(format!(
+        "got {n} arguments, want {range}{want}"
+    )))
+}
+
+fn is_callable(v: &Value) -> bool {
+    matches!(v, Value::Function(_) | Value::Builtin(_))
+}
+
+/// `yaml.decode(yaml.encode(v))`, through which ytt's assertions compare values (so
+/// structs and fragments compare as dicts and lists).
+fn yaml_roundtrip(v: &Value) -> SResult<Value> {
+    let text = yaml_encode(v)?;
+    let ds = crate::yaml::parse_document_set(&text, "yaml.decode")
+        .map_err(|e| SError::new(e.message.clone()))?;
+    let plain = ds
+        .docs
+        .iter()
+        .find(|d| !d.injected)
+        .map(|d| d.value.to_value())
+        .unwrap_or(crate::yaml::Value::Null);
+    Ok(crate::ytt::fragment::plain_to_starlark(&plain))
+}
+
+/// `x op bound` (`>=` for min, `<=` for max) on the YAML round trips, with Starlark's
+/// comparison errors.
 fn within(x: &Value, op: BinOp, bound: &Value) -> SResult<bool> {
-    Ok(matches!(ops::binary(op, x, bound)?, Value::Bool(true)))
+    Ok(matches!(
+        ops::binary(op, &yaml_roundtrip(x)?, bound)?,
+        Value::Bool(true)
+    ))
 }
 
 fn length(x: &Value) -> SResult<usize> {
     x.len()
-        .ok_or_else(|| SError::new(format!("value of type {} has no length", x.type_name())))
+        .ok_or_else(|| SError::new(format!("len: value of type {} has no len", x.type_name())))
+}
+
+/// A Starlark sequence (what ytt's `starlark.Sequence` accepts): iterable with a length.
+fn is_sequence(v: &Value) -> bool {
+    !matches!(v, Value::Str(_)) && v.len().is_some() && crate::ytt::fragment::items_of(v).is_ok()
 }
 
 fn equals(_t: &mut Thread, a: &Args) -> SResult<Value> {
-    let v = a.positional("equals", 2, 2)?;
-    let (x, y) = (v[0].as_ref().expect("a"), v[1].as_ref().expect("b"));
+    arg_count(a, 2, false)?;
+    let (x, y) = (&a.pos[0], &a.pos[1]);
+    for v in [x, y] {
+        if is_callable(v) {
+            return Err(SError::new(format!(
+                "expected argument not to be a function, but was {}",
+                go_type::of_starlark(v)
+            )));
+        }
+    }
     let (xs, ys) = (yaml_encode(x)?, yaml_encode(y)?);
     if xs == ys {
         return Ok(Value::None);
@@ -68,12 +116,12 @@ fn equals(_t: &mut Thread, a: &Args) -> SResult<Value> {
 }
 
 fn try_to(t: &mut Thread, a: &Args) -> SResult<Value> {
-    let v = a.positional("try_to", 1, 1)?;
-    let f = v[0].as_ref().expect("function");
-    if !matches!(f, Value::Function(_) | Value::Builtin(_)) {
+    arg_count(a, 1, false)?;
+    let f = &a.pos[0];
+    if !matches!(f, Value::Function(_) | Value::Builtin(_) | Value::Host(_)) {
         return Err(SError::new(format!(
             "expected argument to be a function, but was {}",
-            f.type_name()
+            go_type::of_starlark(f)
         )));
     }
     Ok(match t.call(f, Args::default()) {
@@ -84,8 +132,8 @@ fn try_to(t: &mut Thread, a: &Args) -> SResult<Value> {
 
 fn bound(name: &'static str, op: BinOp, sign: &'static str) -> Value {
     named(name, move |_t, a| {
-        let v = a.positional(name, 1, 1)?;
-        let b = v[0].clone().expect("bound");
+        arg_count(a, 1, false)?;
+        let b = yaml_roundtrip(&a.pos[0])?;
         Ok(assertion(move |x| {
             if within(x, op, &b)? {
                 Ok(())
@@ -101,12 +149,14 @@ fn bound(name: &'static str, op: BinOp, sign: &'static str) -> Value {
 
 fn len_bound(name: &'static str, min: bool) -> Value {
     named(name, move |_t, a| {
-        let v = a.positional(name, 1, 1)?;
-        let n = match v[0].as_ref().expect("length") {
+        arg_count(a, 1, false)?;
+        // Starlark's NumberToInt: an int, or a float truncated toward zero.
+        let n = match &a.pos[0] {
             Value::Int(n) => *n,
+            Value::Float(f) if f.is_finite() => f.trunc() as i128,
             other => {
                 return Err(SError::new(format!(
-                    "expected an int length, but was {}",
+                    "expected value to be an number, but was {}",
                     other.type_name()
                 )));
             }
@@ -130,8 +180,8 @@ fn not_null_check(x: &Value) -> SResult<()> {
 }
 
 fn not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
-    let v = a.positional("not_null", 0, 1)?;
-    match &v[0] {
+    arg_count(a, 1, true)?;
+    match a.pos.first() {
         // `assert.not_null(x)` checks at once.
         Some(x) => {
             not_null_check(x)?;
@@ -142,63 +192,81 @@ fn not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
 }
 
 fn one_not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
-    let v = a.positional("one_not_null", 0, 1)?;
-    let keys: Option<Vec<Value>> = match &v[0] {
-        Some(k) => Some(crate::ytt::fragment::items_of(k)?.0),
-        None => None,
+    if a.pos.len() > 1 {
+        return Err(SError::new(format!(
+            "got {} arguments, want 1",
+            a.pos.len()
+        )));
+    }
+    let keys: Option<Vec<Value>> = match a.pos.first() {
+        None | Some(Value::Bool(true)) => None,
+        Some(Value::Bool(false)) => {
+            return Err(SError::new("one_not_null() cannot be False"));
+        }
+        Some(k) if is_sequence(k) => {
+            let (ks, _guard) = crate::ytt::fragment::items_of(k)?;
+            Some(ks.iter().map(yaml_roundtrip).collect::<SResult<_>>()?)
+        }
+        Some(k) => {
+            return Err(SError::new(format!(
+                "expected a sequence of keys, but was a '{}'",
+                k.type_name()
+            )));
+        }
     };
     Ok(assertion(move |x| {
-        let crate::yaml::Value::Map(items) = starlark_to_plain(x)? else {
+        let v = yaml_roundtrip(x)?;
+        let Value::Dict(d) = &v else {
             return Err(SError::new(format!(
-                "check: expected a map, but was {}",
-                x.type_name()
+                "check: value must be a map or dict, but was '{}'",
+                v.type_name()
             )));
         };
-        let mut set = Vec::new();
-        for (k, v) in &items {
-            let key = crate::ytt::fragment::scalar_to_starlark(k);
-            let wanted = match &keys {
-                None => true,
-                Some(ks) => {
-                    let mut found = false;
-                    for kk in ks {
-                        found |= crate::ytt::starlark::value::equals(kk, &key)?;
-                    }
-                    found
-                }
-            };
-            if wanted && *v != crate::yaml::Value::Null {
-                set.push(key);
+        let dict_keys: Vec<Value> = crate::ytt::fragment::items_of(&v)?.0;
+        let wanted = keys.clone().unwrap_or_else(|| dict_keys.clone());
+        let mut not_nulls = Vec::new();
+        for key in wanted {
+            // A key the value lacks counts as null (the schema reports it).
+            match d.get(&key)? {
+                None | Some(Value::None) => {}
+                Some(_) => not_nulls.push(key),
             }
         }
-        match set.len() {
+        match not_nulls.len() {
             1 => Ok(()),
+            0 if dict_keys.is_empty() => Err(SError::new("check: value is empty")),
             0 => Err(SError::new("check: all values are null")),
             _ => Err(SError::new(format!(
                 "check: {} are not null",
-                crate::ytt::starlark::repr(&Value::list(set))
+                crate::ytt::starlark::repr(&Value::list(not_nulls))
             ))),
         }
     }))
 }
 
 fn one_of(_t: &mut Thread, a: &Args) -> SResult<Value> {
-    let vals: Vec<Value> = if a.pos.len() == 1 {
-        crate::ytt::fragment::items_of(&a.pos[0])?.0
+    if a.pos.is_empty() {
+        return Err(SError::new("got 0 arguments, want at least 1"));
+    }
+    let enum_value = if a.pos.len() == 1 {
+        a.pos[0].clone()
     } else {
-        a.pos.clone()
+        Value::tuple(a.pos.clone())
     };
+    if !is_sequence(&enum_value) {
+        return Err(SError::new(format!(
+            "expected a sequence, but was a '{}'",
+            enum_value.type_name()
+        )));
+    }
+    let allowed = yaml_roundtrip(&enum_value)?;
     Ok(assertion(move |x| {
-        for v in &vals {
-            if crate::ytt::starlark::value::equals(v, x)? {
-                return Ok(());
-            }
+        let v = yaml_roundtrip(x)?;
+        if matches!(ops::binary(BinOp::In, &v, &allowed)?, Value::Bool(true)) {
+            Ok(())
+        } else {
+            Err(fail("not one of allowed values".into()))
         }
-        Err(fail(format!(
-            "{} not one of allowed values {}",
-            crate::ytt::starlark::repr(x),
-            crate::ytt::starlark::repr(&Value::list(vals.clone()))
-        )))
     }))
 }
 
@@ -209,10 +277,14 @@ pub fn assert_module() -> Module {
             (
                 "fail",
                 named("assert.fail", |_t, a| {
-                    let v = a.positional("fail", 1, 1)?;
-                    Err(fail(crate::ytt::starlark::to_str(
-                        v[0].as_ref().expect("message"),
-                    )))
+                    arg_count(a, 1, false)?;
+                    match &a.pos[0] {
+                        Value::Str(m) => Err(fail(m.to_string())),
+                        other => Err(SError::new(format!(
+                            "expected a string, but was {}",
+                            other.type_name()
+                        ))),
+                    }
                 }),
             ),
             ("equals", named("assert.equals", equals)),

@@ -8,11 +8,70 @@ use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};
 
+/// The one positional argument of `fname`, refused otherwise in ytt's words.
+fn one_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a Value> {
+    match args.pos.as_slice() {
+        [v] => Ok(v),
+        _ => Err(SError::new(format!(
+            "{fname}: expected exactly one argument"
+        ))),
+    }
+}
+
+/// The one positional string argument of `fname`.
 fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
-    args.pos
-        .first()
-        .and_then(|v| v.as_str())
-        .ok_or_else(|| SError::new(format!("{fname}: expected a string argument")))
+    let v = one_arg(fname, args)?;
+    v.as_str().ok_or_else(|| {
+        SError::new(format!(
+            "{fname}: expected a string, but was {}",
+            v.type_name()
+        ))
+    })
+}
+
+/// A boolean keyword argument (false when absent), as ytt's `BoolArg` reads it.
+fn bool_kwarg(fname: &str, args: &Args, name: &str) -> SResult<bool> {
+    match args.kwargs.iter().find(|(k, _)| k.as_ref() == name) {
+        None => Ok(false),
+        Some((_, Value::Bool(b))) => Ok(*b),
+        Some((_, other)) => Err(SError::new(format!(
+            "{fname}: expected starlark.Bool, but was {}",
+            crate::ytt::overlay::go_type::of_starlark(other)
+        ))),
+    }
+}
+
+/// The base64 engine `base64.encode`/`decode` use: standard or URL alphabet (`url`),
+/// padded or not (`raw`), trailing bits checked only when `strict`, as Go's
+/// `encoding/base64` does.
+fn base64_engine(fname: &str, args: &Args) -> SResult<base64::engine::GeneralPurpose> {
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    let url = bool_kwarg(fname, args, "url")?;
+    let raw = bool_kwarg(fname, args, "raw")?;
+    let strict = bool_kwarg(fname, args, "strict")?;
+    let alphabet = if url {
+        base64::alphabet::URL_SAFE
+    } else {
+        base64::alphabet::STANDARD
+    };
+    let config = GeneralPurposeConfig::new()
+        .with_encode_padding(!raw)
+        .with_decode_padding_mode(if raw {
+            DecodePaddingMode::RequireNone
+        } else {
+            DecodePaddingMode::RequireCanonical
+        })
+        .with_decode_allow_trailing_bits(!strict);
+    Ok(GeneralPurpose::new(&alphabet, config))
+}
+
+/// Go's message for undecodable base64: the offset of the first bad input byte.
+fn base64_error(e: base64::DecodeError, input_len: usize) -> String {
+    let at = match e {
+        base64::DecodeError::InvalidByte(i, _) | base64::DecodeError::InvalidLastSymbol(i, _) => i,
+        base64::DecodeError::InvalidLength(_) | base64::DecodeError::InvalidPadding => input_len,
+    };
+    format!("illegal base64 data at input byte {at}")
 }
 
 /// A value as one YAML document, as `yaml.encode` prints it: a document holding None
@@ -43,8 +102,8 @@ pub fn yaml_module() -> Module {
             (
                 "encode",
                 native("yaml.encode", |_t, args| {
-                    let v = args.positional("yaml.encode", 1, 1)?;
-                    let s = yaml_encode(v[0].as_ref().expect("arg"))
+                    let v = one_arg("yaml.encode", args)?;
+                    let s = yaml_encode(v)
                         .map_err(|e| SError::new(format!("yaml.encode: {}", e.msg)))?;
                     Ok(Value::str(&s))
                 }),
@@ -145,9 +204,24 @@ pub fn json_module() -> Module {
             (
                 "encode",
                 native("json.encode", |_t, args| {
-                    let v = args.unpack("json.encode", &["value", "indent?"])?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
-                    let indent = v[1].as_ref().and_then(|i| i.as_int()).unwrap_or(0);
+                    let v = one_arg("json.encode", args)?;
+                    let mut indent = 0;
+                    for (k, val) in &args.kwargs {
+                        if k.as_ref() != "indent" {
+                            return Err(SError::new(format!(
+                                "json.encode: invalid argument name: {k}"
+                            )));
+                        }
+                        indent = val
+                            .as_int()
+                            .ok_or_else(|| SError::new("json.encode: expected starlark.Int"))?;
+                    }
+                    if !(0..=4).contains(&indent) {
+                        return Err(SError::new(
+                            "json.encode: indent value must be between 0 and 4",
+                        ));
+                    }
+                    let plain = starlark_to_plain(v)?;
                     let s = if indent > 0 {
                         let mut out = String::new();
                         json_indent(&plain, indent as usize, 0, &mut out)?;
@@ -223,18 +297,20 @@ pub fn base64_module() -> Module {
                 "encode",
                 native("base64.encode", |_t, args| {
                     let s = str_arg("base64.encode", args)?;
-                    Ok(Value::str(
-                        &base64::engine::general_purpose::STANDARD.encode(s.as_bytes()),
-                    ))
+                    let engine = base64_engine("base64.encode", args)?;
+                    Ok(Value::str(&engine.encode(s.as_bytes())))
                 }),
             ),
             (
                 "decode",
                 native("base64.decode", |_t, args| {
                     let s = str_arg("base64.decode", args)?;
-                    let b = base64::engine::general_purpose::STANDARD
-                        .decode(s.as_bytes())
-                        .map_err(|e| SError::new(format!("base64.decode: {e}")))?;
+                    let engine = base64_engine("base64.decode", args)?;
+                    // Go's decoder skips line breaks.
+                    let text: Vec<u8> = s.bytes().filter(|b| !matches!(b, b'\r' | b'\n')).collect();
+                    let b = engine.decode(&text).map_err(|e| {
+                        SError::new(format!("base64.decode: {}", base64_error(e, text.len())))
+                    })?;
                     Ok(Value::str(&String::from_utf8_lossy(&b)))
                 }),
             ),

@@ -26,27 +26,39 @@ pub fn module(lib: &LibRef) -> SResult<Module> {
             (
                 "read",
                 native("data.read", move |_t, args| {
-                    let v = args.unpack("data.read", &["path"])?;
-                    let path = v[0]
-                        .as_ref()
-                        .and_then(|p| p.as_str())
-                        .ok_or_else(|| SError::new("data.read: expected path to be a string"))?;
-                    read(&l1, path)
+                    let [p] = args.pos.as_slice() else {
+                        return Err(SError::new("data.read: expected exactly one argument"));
+                    };
+                    read(&l1, path_arg("data.read", p)?)
                 }),
             ),
             (
                 "list",
                 native("data.list", move |_t, args| {
-                    let v = args.unpack("data.list", &["path?"])?;
-                    let dir = v[0]
-                        .as_ref()
-                        .and_then(|p| p.as_str().map(str::to_string))
-                        .unwrap_or_default();
-                    list(&l2, &dir)
+                    let dir = match args.pos.as_slice() {
+                        [] => "",
+                        [p] => path_arg("data.list", p)?,
+                        _ => {
+                            return Err(SError::new(
+                                "data.list: expected exactly zero or one argument",
+                            ));
+                        }
+                    };
+                    list(&l2, dir)
                 }),
             ),
         ],
     ))
+}
+
+/// A path argument: a string, refused otherwise in ytt's words.
+fn path_arg<'a>(fname: &str, v: &'a Value) -> SResult<&'a str> {
+    v.as_str().ok_or_else(|| {
+        SError::new(format!(
+            "{fname}: expected a string, but was {}",
+            v.type_name()
+        ))
+    })
 }
 
 fn read(lib: &LibRef, path: &str) -> SResult<Value> {

@@ -22,7 +22,9 @@ pub fn template_module() -> Module {
 
 fn struct_make(_t: &mut Thread, a: &Args) -> SResult<Value> {
     if !a.pos.is_empty() {
-        return Err(SError::new("struct.make: unexpected positional arguments"));
+        return Err(SError::new(
+            "struct.make: unexpected positional arguments (structs are made from keyword arguments only)",
+        ));
     }
     Ok(Value::host(Struct::new(
         a.kwargs
@@ -97,6 +99,26 @@ fn decode(v: &Value) -> SResult<Value> {
     })
 }
 
+/// `f` with its first arguments fixed to `bound`: ytt's `struct.bind_result`, whose
+/// errors carry that name.
+fn bound_call(f: Value, bound: Vec<Value>) -> Value {
+    Value::native("struct.bind_result", move |t: &mut Thread, args: &Args| {
+        let mut pos = bound.clone();
+        pos.extend(args.pos.iter().cloned());
+        t.call(
+            &f,
+            Args {
+                pos,
+                kwargs: args.kwargs.clone(),
+            },
+        )
+        .map_err(|mut e| {
+            e.msg = format!("struct.bind_result: {}", e.msg);
+            e
+        })
+    })
+}
+
 /// Functions, builtins and callable host values (such as overlay matchers).
 fn is_callable(v: &Value) -> bool {
     match v {
@@ -118,7 +140,7 @@ pub fn struct_module() -> Module {
                     // other value becomes a plain field, as given.
                     let [recv] = a.pos.as_slice() else {
                         return Err(SError::new(
-                            "struct.make_and_bind: expected exactly one positional argument",
+                            "struct.make_and_bind: expected at exactly one argument",
                         ));
                     };
                     let mut fields = Vec::new();
@@ -128,20 +150,7 @@ pub fn struct_module() -> Module {
                             continue;
                         }
                         let (f, r) = (f.clone(), recv.clone());
-                        fields.push((
-                            k.to_string(),
-                            Value::native(k, move |t: &mut Thread, args: &Args| {
-                                let mut pos = vec![r.clone()];
-                                pos.extend(args.pos.iter().cloned());
-                                t.call(
-                                    &f,
-                                    Args {
-                                        pos,
-                                        kwargs: args.kwargs.clone(),
-                                    },
-                                )
-                            }),
-                        ));
+                        fields.push((k.to_string(), bound_call(f, vec![r])));
                     }
                     Ok(Value::host(Struct::new(fields)))
                 }),
@@ -150,38 +159,28 @@ pub fn struct_module() -> Module {
                 "bind",
                 native("struct.bind", |_t, a| {
                     // struct.bind(f, *args): f with its first arguments fixed.
-                    let Some((f, bound)) = a.pos.split_first() else {
-                        return Err(SError::new("struct.bind: expected at least 1 argument"));
-                    };
-                    let (f, bound) = (f.clone(), bound.to_vec());
-                    Ok(Value::native(
-                        "struct.bind",
-                        move |t: &mut Thread, args: &Args| {
-                            let mut pos = bound.clone();
-                            pos.extend(args.pos.iter().cloned());
-                            t.call(
-                                &f,
-                                Args {
-                                    pos,
-                                    kwargs: args.kwargs.clone(),
-                                },
-                            )
-                        },
-                    ))
+                    if a.pos.len() < 2 {
+                        return Err(SError::new("struct.bind: expected at least two arguments"));
+                    }
+                    Ok(bound_call(a.pos[0].clone(), a.pos[1..].to_vec()))
                 }),
             ),
             (
                 "encode",
                 native("struct.encode", |_t, a| {
-                    let v = a.positional("struct.encode", 1, 1)?;
-                    encode(v[0].as_ref().expect("arg"))
+                    let [v] = a.pos.as_slice() else {
+                        return Err(SError::new("struct.encode: expected exactly one argument"));
+                    };
+                    encode(v)
                 }),
             ),
             (
                 "decode",
                 native("struct.decode", |_t, a| {
-                    let v = a.positional("struct.decode", 1, 1)?;
-                    decode(v[0].as_ref().expect("arg"))
+                    let [v] = a.pos.as_slice() else {
+                        return Err(SError::new("struct.decode: expected exactly one argument"));
+                    };
+                    decode(v)
                 }),
             ),
         ],

@@ -6,7 +6,7 @@ use crate::ytt::fragment::{Frag, Fragment, starlark_to_node};
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::overlay::matcher::{Matcher, subset_arg};
 use crate::ytt::overlay::{Defaults, Overlay};
-use crate::ytt::starlark::{Error as SError, Module, Value};
+use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::native;
 
@@ -30,6 +30,26 @@ fn docs_of(v: &Value) -> Result<(Vec<Doc>, bool), SError> {
     ))
 }
 
+/// The one positional argument of `name`, refused otherwise in ytt's words.
+fn one_arg(a: &Args, name: &str) -> Result<Value, SError> {
+    match a.pos.as_slice() {
+        [v] => Ok(v.clone()),
+        _ => Err(SError::new(format!(
+            "{name}: expected exactly one argument"
+        ))),
+    }
+}
+
+/// The positional arguments of a matcher combinator, at least one.
+fn some_args(a: &Args, name: &str) -> Result<Vec<Value>, SError> {
+    if a.pos.is_empty() {
+        return Err(SError::new(format!(
+            "{name}: expected at least one argument"
+        )));
+    }
+    Ok(a.pos.clone())
+}
+
 pub fn module() -> Module {
     super::module(
         "@ytt:overlay",
@@ -38,52 +58,59 @@ pub fn module() -> Module {
             (
                 "subset",
                 native("overlay.subset", |_t, a| {
-                    let v = a.positional("overlay.subset", 1, 1)?;
-                    Ok(m(Matcher::Subset(subset_arg(v[0].as_ref().expect("arg"))?)))
+                    let v = one_arg(a, "overlay.subset")?;
+                    Ok(m(Matcher::Subset(subset_arg(&v)?)))
                 }),
             ),
             (
                 "index",
                 native("overlay.index", |_t, a| {
-                    let v = a.positional("overlay.index", 1, 1)?;
-                    let i = v[0]
-                        .as_ref()
-                        .and_then(|x| x.as_int())
-                        .ok_or_else(|| SError::new("overlay.index: expected an int"))?;
+                    let v = one_arg(a, "overlay.index")?;
+                    let i = match v {
+                        Value::Int(i) => i,
+                        _ => return Err(SError::new("overlay.index: expected starlark.Int")),
+                    };
                     Ok(m(Matcher::Index(i)))
                 }),
             ),
             (
                 "map_key",
                 native("overlay.map_key", |_t, a| {
-                    let v = a.positional("overlay.map_key", 1, 1)?;
-                    let k = v[0]
-                        .as_ref()
-                        .and_then(|x| x.as_str())
-                        .ok_or_else(|| SError::new("overlay.map_key: expected a string"))?;
+                    let v = one_arg(a, "overlay.map_key")?;
+                    let k = v.as_str().ok_or_else(|| {
+                        SError::new(format!(
+                            "overlay.map_key: expected a string, but was {}",
+                            v.type_name()
+                        ))
+                    })?;
                     Ok(m(Matcher::MapKey(k.to_string())))
                 }),
             ),
             (
                 "and_op",
-                native("overlay.and_op", |_t, a| Ok(m(Matcher::And(a.pos.clone())))),
+                native("overlay.and_op", |_t, a| {
+                    Ok(m(Matcher::And(some_args(a, "overlay.and_op")?)))
+                }),
             ),
             (
                 "or_op",
-                native("overlay.or_op", |_t, a| Ok(m(Matcher::Or(a.pos.clone())))),
+                native("overlay.or_op", |_t, a| {
+                    Ok(m(Matcher::Or(some_args(a, "overlay.or_op")?)))
+                }),
             ),
             (
                 "not_op",
                 native("overlay.not_op", |_t, a| {
-                    let v = a.positional("overlay.not_op", 1, 1)?;
-                    Ok(m(Matcher::Not(v[0].clone().expect("arg"))))
+                    Ok(m(Matcher::Not(one_arg(a, "overlay.not_op")?)))
                 }),
             ),
             (
                 "apply",
                 native("overlay.apply", |t, a| {
                     let Some(left) = a.pos.first() else {
-                        return Err(SError::new("overlay.apply: expected left argument"));
+                        return Err(SError::new(
+                            "overlay.apply: expected exactly at least argument",
+                        ));
                     };
                     let (mut docs, is_docset) = docs_of(left)?;
                     for right in &a.pos[1..] {

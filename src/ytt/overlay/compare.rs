@@ -1,8 +1,9 @@
 //! The comparison behind `@overlay/assert` without `via`: the right node must be
 //! contained in the left one — each right map key present on the left with a
 //! contained value, each right array item contained in the left item at its index,
-//! scalars equal (integers and floats by value).
+//! scalars equal (an integer never equals a float).
 
+use super::go_type::of_node;
 use crate::ytt::node::Node;
 
 /// `Ok(())` when `right` is contained in `left`, else why not (in ytt's words).
@@ -21,7 +22,7 @@ pub fn contains(left: &Node, right: &Node) -> Result<(), String> {
             }
             Ok(())
         }
-        (_, Node::Map(_)) => Err(format!("Expected map, but was {}", left.type_name())),
+        (_, Node::Map(_)) => Err(format!("Expected map, but was {}", of_node(left))),
         (Node::Array(l), Node::Array(r)) => {
             for (i, ri) in r.iter().enumerate() {
                 let Some(li) = l.get(i) else {
@@ -31,12 +32,12 @@ pub fn contains(left: &Node, right: &Node) -> Result<(), String> {
             }
             Ok(())
         }
-        (_, Node::Array(_)) => Err(format!("Expected array, but was {}", left.type_name())),
+        (_, Node::Array(_)) => Err(format!("Expected array, but was {}", of_node(left))),
         (Node::Scalar(l), Node::Scalar(r)) if l == r => Ok(()),
         _ => Err(format!(
             "Expected leaf values to match {} {}",
-            left.type_name(),
-            right.type_name()
+            of_node(left),
+            of_node(right)
         )),
     }
 }

@@ -4,7 +4,7 @@
 //! `expects` and `missing_ok` fail the overlay on a wrong count; `when` skips it.
 
 use crate::ytt::error::Error;
-use crate::ytt::node::Meta;
+use crate::ytt::node::{Meta, Pos};
 use crate::ytt::starlark::{Args, Thread, Value as SValue};
 
 /// The count keywords of one overlay node (or the defaults it passes to its children).
@@ -63,8 +63,10 @@ impl CountKwargs {
         self.missing_ok.as_ref().is_some_and(SValue::truth)
     }
 
-    /// Checks `n` matches against the keywords; the error reads like ytt's.
-    pub fn check(&self, thread: &mut Thread, n: usize) -> Result<Verdict, String> {
+    /// Checks the left nodes matched (at `matched`) against the keywords; the error
+    /// reads like ytt's, naming the matched nodes' lines.
+    pub fn check(&self, thread: &mut Thread, matched: &[Pos]) -> Result<Verdict, String> {
+        let n = matched.len();
         let pair = |a: &str, b: &str| {
             Err(format!(
                 "Expected only one of keyword arguments ('{a}', '{b}') specified"
@@ -90,9 +92,37 @@ impl CountKwargs {
         match check_value(thread, &value, kwarg, n) {
             Ok(()) => Ok(Verdict::Apply),
             Err(Miss::Count(_)) if conditional => Ok(Verdict::Skip),
+            Err(Miss::Count(m)) if m.starts_with("Expected number") => {
+                Err(format!("{m}{}", matched_lines(matched)))
+            }
             Err(Miss::Count(m) | Miss::Invalid(m)) => Err(m),
         }
     }
+}
+
+/// ` (lines: a.yml:3, b.yml:7)`: the matched nodes' positions, sorted as text, as ytt
+/// appends them to a wrong count (nothing when none matched).
+fn matched_lines(matched: &[Pos]) -> String {
+    if matched.is_empty() {
+        return String::new();
+    }
+    let mut lines: Vec<String> = matched
+        .iter()
+        .map(|p| {
+            let file = if p.file.is_empty() {
+                String::new()
+            } else {
+                format!("{}:", p.file)
+            };
+            if p.line == 0 {
+                format!("{file}?")
+            } else {
+                format!("{file}{}", p.line)
+            }
+        })
+        .collect();
+    lines.sort();
+    format!(" (lines: {})", lines.join(", "))
 }
 
 fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result<(), Miss> {
@@ -157,15 +187,14 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
     }
 }
 
-/// Checks a match count for `meta`, turning a refusal into an error at `meta` that
-/// `describe` prefixes with the node ("Map item (key 'a') on line f.yml:3").
+/// Checks the matches (at `matched`) of the overlay node of `meta`, turning a refusal
+/// into an error at `meta` (the caller prefixes it with the node it is about).
 pub fn check_at(
     kw: &CountKwargs,
     thread: &mut Thread,
-    n: usize,
+    matched: &[Pos],
     meta: &Meta,
-    describe: impl FnOnce() -> String,
 ) -> Result<Verdict, Error> {
-    kw.check(thread, n)
-        .map_err(|m| super::err_at(format!("{}: {m}", describe()), meta))
+    kw.check(thread, matched)
+        .map_err(|m| super::err_at(m, meta))
 }

@@ -136,7 +136,7 @@ fn subset_of_node(expected: &Value, actual: &Node) -> bool {
 }
 
 /// ytt's subset rule: maps by key (recursively), arrays position by position (the
-/// expected array may be shorter), scalars by equal type and value.
+/// expected array may be shorter), scalars by equal type and value (`1` is not `1.0`).
 pub fn subset(expected: &Value, actual: &Value) -> bool {
     match (expected, actual) {
         (Value::Map(e), Value::Map(a)) => e.iter().all(|(k, ev)| {
@@ -147,9 +147,29 @@ pub fn subset(expected: &Value, actual: &Value) -> bool {
         (Value::Array(e), Value::Array(a)) => {
             e.len() <= a.len() && e.iter().zip(a.iter()).all(|(ev, av)| subset(ev, av))
         }
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => *x as f64 == *y,
         (e, a) => e == a,
     }
+}
+
+/// Refuses a `by=` that is neither a function nor (except for documents) a string key,
+/// as ytt does before matching anything.
+pub fn check_matcher_type(by: &SValue, document: bool) -> Result<(), Error> {
+    let callable = matches!(
+        by,
+        SValue::Function(_) | SValue::Builtin(_) | SValue::Host(_)
+    );
+    if callable || (!document && matches!(by, SValue::Str(_))) {
+        return Ok(());
+    }
+    let wanted = if document {
+        "function"
+    } else {
+        "either string (for map key) or function"
+    };
+    Err(Error::msg(format!(
+        "Expected 'overlay/match' annotation keyword argument 'by' to be {wanted}, but was {}",
+        super::go_type::of_starlark(by)
+    )))
 }
 
 /// Calls matcher `by` (built-in, Starlark function, or a string key shorthand).
@@ -179,8 +199,8 @@ pub fn call_matcher(
     match r {
         SValue::Bool(b) => Ok(b),
         other => Err(Error::msg(format!(
-            "Expected matcher to return bool, but was {}",
-            other.type_name()
+            "expected starlark.Bool, but was {}",
+            super::go_type::of_starlark(&other)
         ))),
     }
 }
@@ -188,11 +208,24 @@ pub fn call_matcher(
 /// Calls a `via=` function with (left, right) and returns its raw result.
 pub fn call_via_raw(
     thread: &mut Thread,
+    ann: &str,
     via: &SValue,
     left: &Node,
     right: &Node,
     meta: &Meta,
 ) -> Result<SValue, Error> {
+    if !matches!(
+        via,
+        SValue::Function(_) | SValue::Builtin(_) | SValue::Host(_)
+    ) {
+        return Err(super::err_at(
+            format!(
+                "Expected '{ann}' annotation keyword argument 'via' to be function, but was {}",
+                super::go_type::of_starlark(via)
+            ),
+            meta,
+        ));
+    }
     let args = Args::new(vec![node_to_starlark(left), node_to_starlark(right)]);
     thread.call(via, args).map_err(|e| {
         crate::ytt::error::starlark_error(&e).with_pos(|| crate::ytt::error::Position {
@@ -206,12 +239,13 @@ pub fn call_via_raw(
 /// Calls a `via=` function and converts its result to a node.
 pub fn call_via(
     thread: &mut Thread,
+    ann: &str,
     via: &SValue,
     left: &Node,
     right: &Node,
     meta: &Meta,
 ) -> Result<Node, Error> {
-    let r = call_via_raw(thread, via, left, right, meta)?;
+    let r = call_via_raw(thread, ann, via, left, right, meta)?;
     starlark_to_node(&r, &meta.pos).map_err(|e| crate::ytt::error::starlark_error(&e))
 }
 

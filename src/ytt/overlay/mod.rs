@@ -5,15 +5,16 @@
 
 pub mod compare;
 pub mod expects;
+pub mod go_type;
 pub mod matcher;
 
 use crate::yaml::Value;
 use crate::ytt::error::Error;
-use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node};
+use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::{Thread, Value as SValue};
 
 use expects::{CountKwargs, Verdict, check_at};
-use matcher::{MatchCall, call_matcher};
+use matcher::{MatchCall, call_matcher, check_matcher_type};
 
 /// The operation an overlay node asks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -36,7 +37,7 @@ impl Defaults {
     /// The defaults a document (or data values document) gives its children: its own
     /// `@overlay/match-child-defaults`, over `parent`'s.
     pub fn of_node(meta: &Meta, parent: &Defaults) -> Defaults {
-        child_defaults(meta, parent)
+        child_defaults(meta, parent).unwrap_or_else(|_| parent.clone())
     }
 }
 
@@ -65,11 +66,15 @@ fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
             _ => continue,
         };
         if found.is_some() {
-            return Err(err_at(
-                "Expected to find only one overlay operation annotation",
-                meta,
-            ));
+            return Err(err_at("Expected to find only one overlay operation", meta));
         }
+        let allowed: &[&str] = match op {
+            Op::Replace => &["via", "or_add"],
+            Op::Insert => &["before", "after", "via"],
+            Op::Assert => &["via"],
+            Op::Merge | Op::Remove | Op::Append => &[],
+        };
+        known_kwargs(a, allowed, meta)?;
         found = Some((op, a));
     }
     Ok(match found {
@@ -78,13 +83,31 @@ fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
     })
 }
 
-fn child_defaults(meta: &Meta, parent: &Defaults) -> Defaults {
-    if !meta.has("overlay/match-child-defaults") {
-        return parent.clone();
+/// Refuses a keyword argument of annotation `a` not among `allowed`, in ytt's words.
+fn known_kwargs(a: &Ann, allowed: &[&str], meta: &Meta) -> Result<(), Error> {
+    match a
+        .kwargs
+        .iter()
+        .find(|(k, _)| !allowed.contains(&k.as_str()))
+    {
+        Some((k, _)) => Err(err_at(
+            format!("Unknown '{}' annotation keyword argument '{k}'", a.name),
+            meta,
+        )),
+        None => Ok(()),
     }
-    Defaults {
+}
+
+const COUNT_KWARGS: [&str; 3] = ["expects", "missing_ok", "when"];
+
+fn child_defaults(meta: &Meta, parent: &Defaults) -> Result<Defaults, Error> {
+    let Some(a) = meta.ann("overlay/match-child-defaults") else {
+        return Ok(parent.clone());
+    };
+    known_kwargs(a, &COUNT_KWARGS, meta)?;
+    Ok(Defaults {
         counts: CountKwargs::of(meta, "overlay/match-child-defaults").or_defaults(&parent.counts),
-    }
+    })
 }
 
 struct MatchSpec {
@@ -92,13 +115,25 @@ struct MatchSpec {
     counts: CountKwargs,
 }
 
-fn match_spec(meta: &Meta, defaults: &Defaults) -> MatchSpec {
-    MatchSpec {
+/// The `@overlay/match` keywords of a node; documents and array items (`needs_kwargs`)
+/// must give at least one.
+fn match_spec(meta: &Meta, defaults: &Defaults, needs_kwargs: bool) -> Result<MatchSpec, Error> {
+    if let Some(a) = meta.ann("overlay/match") {
+        if needs_kwargs && a.kwargs.is_empty() {
+            return Err(err_at(
+                "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
+                meta,
+            ));
+        }
+        let allowed = ["by", "expects", "missing_ok", "when"];
+        known_kwargs(a, &allowed, meta)?;
+    }
+    Ok(MatchSpec {
         by: meta
             .ann("overlay/match")
             .and_then(|a| a.kwarg("by").cloned()),
         counts: CountKwargs::of(meta, "overlay/match").or_defaults(&defaults.counts),
-    }
+    })
 }
 
 /// The value an inserted node gets: `via(left, right)` when `@overlay/insert` has
@@ -111,7 +146,7 @@ fn inserted_value(
     meta: &Meta,
 ) -> Result<Node, Error> {
     match ann.and_then(|a| a.kwarg("via")) {
-        Some(via) => matcher::call_via(thread, via, left, right, meta),
+        Some(via) => matcher::call_via(thread, "overlay/insert", via, left, right, meta),
         None => Ok(right.clone()),
     }
 }
@@ -120,98 +155,91 @@ impl Overlay<'_> {
     /// Applies overlay documents `right` to `left` in order.
     pub fn apply_docs(&mut self, left: &mut Vec<Doc>, right: &[Doc]) -> Result<(), Error> {
         for r in right {
-            let defaults = child_defaults(&r.meta, &Defaults::default());
-            let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-            if op == Op::Append {
-                left.push(Doc {
-                    value: r.value.clone(),
-                    meta: Meta::at(r.meta.pos.clone()),
-                });
-                continue;
+            self.apply_doc(left, r)
+                .map_err(|e| e.context(&format!("Document on line {}", r.meta.pos)))?;
+        }
+        Ok(())
+    }
+
+    fn apply_doc(&mut self, left: &mut Vec<Doc>, r: &Doc) -> Result<(), Error> {
+        let defaults = child_defaults(&r.meta, &Defaults::default())?;
+        let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        if op == Op::Append {
+            left.push(Doc {
+                value: r.value.clone(),
+                meta: Meta::at(r.meta.pos.clone()),
+            });
+            return Ok(());
+        }
+        let spec = match_spec(&r.meta, &Defaults::default(), true)?;
+        let Some(by) = &spec.by else {
+            return Err(err_at(
+                // Two spaces, as ytt words it for documents.
+                "Expected 'overlay/match' annotation keyword argument 'by'  to be specified",
+                &r.meta,
+            ));
+        };
+        check_matcher_type(by, true).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
+        let mut matched = Vec::new();
+        for (i, l) in left.iter().enumerate() {
+            if call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
+                .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
+            {
+                matched.push((i, l.meta.pos.clone()));
             }
-            let spec = match_spec(&r.meta, &Defaults::default());
-            let Some(by) = &spec.by else {
-                return Err(err_at(
-                    format!(
-                        "Document on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be specified",
-                        r.meta.pos
-                    ),
-                    &r.meta,
-                ));
-            };
-            if matches!(by, SValue::Str(_)) {
-                // A map key shorthand works for array and map items only; ytt wants a
-                // function on a document.
-                return Err(err_at(
-                    format!(
-                        "Document on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be function, but was starlark.String",
-                        r.meta.pos
-                    ),
-                    &r.meta,
-                ));
-            }
-            let mut matched = Vec::new();
-            for (i, l) in left.iter().enumerate() {
-                if call_matcher(self.thread, by, MatchCall::Indexed(i), &l.value, &r.value)
-                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?
-                {
-                    matched.push(i);
+        }
+        let (matched, at): (Vec<usize>, Vec<Pos>) = matched.into_iter().unzip();
+        let verdict = check_at(&spec.counts, self.thread, &at, &r.meta)?;
+        if verdict == Verdict::Skip {
+            return Ok(());
+        }
+        match op {
+            Op::Merge => {
+                for &i in &matched {
+                    self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
                 }
             }
-            let verdict = check_at(&spec.counts, self.thread, matched.len(), &r.meta, || {
-                format!("Document on line {}", r.meta.pos)
-            })?;
-            if verdict == Verdict::Skip {
-                continue;
+            Op::Replace => {
+                for &i in &matched {
+                    left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
+                }
+                if matched.is_empty() && or_add(op_ann) {
+                    let value =
+                        self.replaced(&Node::Scalar(Value::Null), &r.value, op_ann, &r.meta)?;
+                    left.push(Doc {
+                        value,
+                        meta: Meta::at(r.meta.pos.clone()),
+                    });
+                }
             }
-            match op {
-                Op::Merge => {
-                    for &i in &matched {
-                        self.merge(&mut left[i].value, &r.value, &defaults, &r.meta)?;
-                    }
+            Op::Remove => {
+                for &i in matched.iter().rev() {
+                    left.remove(i);
                 }
-                Op::Replace => {
-                    for &i in &matched {
-                        left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
-                    }
-                    if matched.is_empty() && or_add(op_ann) {
-                        let value =
-                            self.replaced(&Node::Scalar(Value::Null), &r.value, op_ann, &r.meta)?;
-                        left.push(Doc {
-                            value,
-                            meta: Meta::at(r.meta.pos.clone()),
-                        });
-                    }
-                }
-                Op::Remove => {
-                    for &i in matched.iter().rev() {
-                        left.remove(i);
-                    }
-                }
-                Op::Assert => {
-                    for &i in &matched {
-                        self.assert(&mut left[i].value, &r.value, op_ann, &r.meta, &defaults)?;
-                    }
-                }
-                Op::Insert => {
-                    let (before, after) = insert_kind(op_ann, &r.meta)?;
-                    for &i in matched.iter().rev() {
-                        let value =
-                            inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
-                        let new = Doc {
-                            value,
-                            meta: Meta::at(r.meta.pos.clone()),
-                        };
-                        if after {
-                            left.insert(i + 1, new.clone());
-                        }
-                        if before {
-                            left.insert(i, new);
-                        }
-                    }
-                }
-                Op::Append => unreachable!(),
             }
+            Op::Assert => {
+                for &i in &matched {
+                    self.assert(&mut left[i].value, &r.value, op_ann, &r.meta, &defaults)?;
+                }
+            }
+            Op::Insert => {
+                let (before, after) = insert_kind(op_ann, &r.meta)?;
+                for &i in matched.iter().rev() {
+                    let value =
+                        inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
+                    let new = Doc {
+                        value,
+                        meta: Meta::at(r.meta.pos.clone()),
+                    };
+                    if after {
+                        left.insert(i + 1, new.clone());
+                    }
+                    if before {
+                        left.insert(i, new);
+                    }
+                }
+            }
+            Op::Append => unreachable!(),
         }
         Ok(())
     }
@@ -233,7 +261,7 @@ impl Overlay<'_> {
                     Ok(())
                 }
                 other => Err(err_at(
-                    format!("Expected map, but was {}", other.type_name()),
+                    format!("Expected map, but was {}", go_type::of_node(other)),
                     meta,
                 )),
             },
@@ -244,7 +272,7 @@ impl Overlay<'_> {
                     Ok(())
                 }
                 other => Err(err_at(
-                    format!("Expected array, but was {}", other.type_name()),
+                    format!("Expected array, but was {}", go_type::of_node(other)),
                     meta,
                 )),
             },
@@ -263,7 +291,7 @@ impl Overlay<'_> {
         meta: &Meta,
     ) -> Result<Node, Error> {
         match ann.and_then(|a| a.kwarg("via")) {
-            Some(via) => matcher::call_via(self.thread, via, left, right, meta),
+            Some(via) => matcher::call_via(self.thread, "overlay/replace", via, left, right, meta),
             None => Ok(right.clone()),
         }
     }
@@ -281,7 +309,8 @@ impl Overlay<'_> {
     ) -> Result<(), Error> {
         match ann.and_then(|a| a.kwarg("via")) {
             Some(via) => {
-                let r = matcher::call_via_raw(self.thread, via, left, right, meta)?;
+                let r =
+                    matcher::call_via_raw(self.thread, "overlay/assert", via, left, right, meta)?;
                 match r {
                     SValue::None | SValue::Bool(true) => {}
                     SValue::Bool(false) => {
@@ -331,54 +360,64 @@ impl Overlay<'_> {
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
         for r in right {
-            let defaults = child_defaults(&r.meta, parent_defaults);
-            let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-            let spec = match_spec(&r.meta, parent_defaults);
-            let describe = || {
-                format!(
+            self.apply_map_item(left, r, parent_defaults).map_err(|e| {
+                e.context(&format!(
                     "Map item (key '{}') on line {}",
                     key_str(&r.key),
                     r.meta.pos
-                )
-            };
-            if matches!(op, Op::Append | Op::Insert) {
-                return Err(err_at(
-                    format!(
-                        "{}: Overlay op {} is not supported on map item",
-                        describe(),
-                        if op == Op::Append {
-                            "overlay/append"
-                        } else {
-                            "overlay/insert"
-                        }
-                    ),
-                    &r.meta,
-                ));
-            }
-            let mut matched = Vec::new();
-            for (i, l) in left.iter().enumerate() {
-                let ok = match &spec.by {
-                    Some(by) => call_matcher(
-                        self.thread,
-                        by,
-                        MatchCall::Keyed(&l.key),
-                        &l.value,
-                        &r.value,
-                    )
-                    .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?,
-                    None => l.key == r.key,
-                };
-                if ok {
-                    matched.push(i);
-                }
-            }
-            if check_at(&spec.counts, self.thread, matched.len(), &r.meta, describe)?
-                == Verdict::Skip
-            {
-                continue;
-            }
-            self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
+                ))
+            })?;
         }
+        Ok(())
+    }
+
+    fn apply_map_item(
+        &mut self,
+        left: &mut Vec<MapItem>,
+        r: &MapItem,
+        parent_defaults: &Defaults,
+    ) -> Result<(), Error> {
+        let defaults = child_defaults(&r.meta, parent_defaults)?;
+        let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        let spec = match_spec(&r.meta, parent_defaults, false)?;
+        if matches!(op, Op::Append | Op::Insert) {
+            return Err(err_at(
+                format!(
+                    "Overlay op {} is not supported on map item",
+                    if op == Op::Append {
+                        "overlay/append"
+                    } else {
+                        "overlay/insert"
+                    }
+                ),
+                &r.meta,
+            ));
+        }
+        if let Some(by) = &spec.by {
+            check_matcher_type(by, false).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
+        }
+        let mut matched = Vec::new();
+        for (i, l) in left.iter().enumerate() {
+            let ok = match &spec.by {
+                Some(by) => call_matcher(
+                    self.thread,
+                    by,
+                    MatchCall::Keyed(&l.key),
+                    &l.value,
+                    &r.value,
+                )
+                .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?,
+                None => l.key == r.key,
+            };
+            if ok {
+                matched.push((i, l.meta.pos.clone()));
+            }
+        }
+        let (matched, at): (Vec<usize>, Vec<Pos>) = matched.into_iter().unzip();
+        if check_at(&spec.counts, self.thread, &at, &r.meta)? == Verdict::Skip {
+            return Ok(());
+        }
+        self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
         Ok(())
     }
 
@@ -444,56 +483,63 @@ impl Overlay<'_> {
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
         for r in right {
-            let defaults = child_defaults(&r.meta, parent_defaults);
-            let has_match = r.meta.has("overlay/match");
-            let (op, op_ann) = op_of(&r.meta, if has_match { Op::Merge } else { Op::Append })?;
-            if op == Op::Append {
-                left.push(r.clone());
-                continue;
-            }
-            if op == Op::Insert {
-                insert_kind(op_ann, &r.meta)?;
-            }
-            let spec = match_spec(&r.meta, parent_defaults);
+            self.apply_array_item(left, r, parent_defaults)
+                .map_err(|e| e.context(&format!("Array item on line {}", r.meta.pos)))?;
+        }
+        Ok(())
+    }
+
+    fn apply_array_item(
+        &mut self,
+        left: &mut Vec<ArrayItem>,
+        r: &ArrayItem,
+        parent_defaults: &Defaults,
+    ) -> Result<(), Error> {
+        let defaults = child_defaults(&r.meta, parent_defaults)?;
+        let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        if op == Op::Append {
+            left.push(r.clone());
+            return Ok(());
+        }
+        // An array item without `@overlay/match` matches nothing (ytt expects 0 matches):
+        // a merge appends it, a replace with `or_add` adds it, other ops do nothing.
+        let mut matched = Vec::new();
+        if r.meta.has("overlay/match") {
+            let spec = match_spec(&r.meta, parent_defaults, true)?;
             let Some(by) = spec.by.clone() else {
                 return Err(err_at(
-                    format!(
-                        "Array item on line {}: Expected 'overlay/match' annotation keyword argument 'by' to be specified",
-                        r.meta.pos
-                    ),
+                    "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
                     &r.meta,
                 ));
             };
-            let mut matched = Vec::new();
+            check_matcher_type(&by, false).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
+            let mut at = Vec::new();
             for (i, l) in left.iter().enumerate() {
                 let ok = call_matcher(self.thread, &by, MatchCall::Indexed(i), &l.value, &r.value)
                     .map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
                 if ok {
                     matched.push(i);
+                    at.push(l.meta.pos.clone());
                 }
             }
-            if check_at(&spec.counts, self.thread, matched.len(), &r.meta, || {
-                format!("Array item on line {}", r.meta.pos)
-            })? == Verdict::Skip
-            {
-                continue;
+            if check_at(&spec.counts, self.thread, &at, &r.meta)? == Verdict::Skip {
+                return Ok(());
             }
-            if op == Op::Insert {
-                let (before, after) = insert_kind(op_ann, &r.meta)?;
-                for &i in matched.iter().rev() {
-                    let mut new = r.clone();
-                    new.value =
-                        inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
-                    if after {
-                        left.insert(i + 1, new.clone());
-                    }
-                    if before {
-                        left.insert(i, new);
-                    }
+        }
+        if op == Op::Insert {
+            let (before, after) = insert_kind(op_ann, &r.meta)?;
+            for &i in matched.iter().rev() {
+                let mut new = r.clone();
+                new.value = inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
+                if after {
+                    left.insert(i + 1, new.clone());
                 }
-            } else {
-                self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
+                if before {
+                    left.insert(i, new);
+                }
             }
+        } else {
+            self.apply_matched(left, r, &matched, op, op_ann, &defaults)?;
         }
         Ok(())
     }
@@ -537,15 +583,24 @@ impl OverlayItem for ArrayItem {
 }
 
 fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
-    let before = ann.and_then(|a| a.kwarg("before")).map(|v| v.truth());
-    let after = ann.and_then(|a| a.kwarg("after")).map(|v| v.truth());
-    if before.is_none() && after.is_none() {
+    let Some(a) = ann.filter(|a| !a.kwargs.is_empty()) else {
         return Err(err_at(
-            "Expected 'overlay/insert' annotation to have at least one keyword argument ('before' or 'after')",
+            "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
             meta,
         ));
-    }
-    Ok((before.unwrap_or(false), after.unwrap_or(false)))
+    };
+    let flag = |name: &str| match a.kwarg(name) {
+        None => Ok(false),
+        Some(SValue::Bool(b)) => Ok(*b),
+        Some(other) => Err(err_at(
+            format!(
+                "expected starlark.Bool, but was {}",
+                go_type::of_starlark(other)
+            ),
+            meta,
+        )),
+    };
+    Ok((flag("before")?, flag("after")?))
 }
 
 fn key_str(v: &Value) -> String {

@@ -8,9 +8,10 @@ use crate::ytt::fragment::{starlark_to_node, starlark_to_plain};
 use crate::ytt::node::{Ann, Meta, Node, Pos};
 use crate::ytt::starlark::Value as SValue;
 
-use super::error::{SchemaProblem, invalid};
+use super::error::{SchemaProblem, invalid_ann, plain};
 use super::types::Docs;
 use super::validation::Validation;
+use crate::ytt::overlay::go_type;
 
 /// What the annotations of one node say.
 #[derive(Clone, Default)]
@@ -23,53 +24,119 @@ pub struct NodeAnns {
     pub validations: Vec<Validation>,
 }
 
-fn bad(a: &Ann, what: &str, found: &str, expected: &str) -> SchemaProblem {
-    invalid(&a.pos, &format!("@{} {what}", a.name), found, expected, &[])
+/// A problem with annotation `a` of the node at `node`, in ytt's words.
+fn bad(
+    node: &Pos,
+    a: &Ann,
+    description: &str,
+    found: &str,
+    expected: &str,
+    hints: &[&str],
+) -> SchemaProblem {
+    invalid_ann(
+        node,
+        std::slice::from_ref(&a.pos),
+        description,
+        found,
+        expected,
+        hints,
+    )
 }
 
-fn no_kwargs(a: &Ann) -> Result<(), SchemaProblem> {
-    if let Some((k, _)) = a.kwargs.first() {
+/// `file:line` of an annotation, as its errors cite it.
+fn at(a: &Ann) -> String {
+    format!("{}:{}", a.pos.file, a.pos.line)
+}
+
+/// The one argument of `@schema/desc`, `title`, `deprecated` or `default` (`expected`
+/// is what ytt says the argument should be).
+fn one_arg<'a>(
+    node: &Pos,
+    a: &'a Ann,
+    expected: &str,
+    kwarg_hints: &[&str],
+) -> Result<&'a SValue, SchemaProblem> {
+    let syntax = format!("syntax error in @{} annotation", a.name);
+    if !a.kwargs.is_empty() {
         return Err(bad(
+            node,
             a,
-            &format!("has unknown keyword argument \"{k}\""),
-            &format!("keyword argument \"{k}\""),
-            "no keyword arguments",
+            &syntax,
+            &format!("keyword argument in @{} (by {})", a.name, at(a)),
+            expected,
+            kwarg_hints,
         ));
     }
-    Ok(())
-}
-
-fn one_string(a: &Ann) -> Result<String, SchemaProblem> {
-    no_kwargs(a)?;
     match a.args.as_slice() {
-        [SValue::Str(s)] => Ok(s.to_string()),
-        [v] => Err(bad(
+        [v] => Ok(v),
+        [] => Err(bad(
+            node,
             a,
-            "expects a string argument",
-            &v.type_name(),
-            "string",
+            &syntax,
+            &format!("missing value in @{} (by {})", a.name, at(a)),
+            expected,
+            &[],
         )),
-        _ => Err(bad(
+        more => Err(bad(
+            node,
             a,
-            "expects exactly one argument",
-            &format!("{} arguments", a.args.len()),
-            "1 argument (a string)",
+            &syntax,
+            &format!("{} values in @{} (by {})", more.len(), a.name, at(a)),
+            expected,
+            &[],
         )),
     }
 }
 
-/// Reads the schema annotations of `meta`.
-pub fn read(meta: &Meta) -> Result<NodeAnns, SchemaProblem> {
+fn one_string(node: &Pos, a: &Ann) -> Result<String, SchemaProblem> {
+    match one_arg(
+        node,
+        a,
+        "string",
+        &["this annotation only accepts one argument: a string."],
+    )? {
+        SValue::Str(s) => Ok(s.to_string()),
+        _ => Err(bad(
+            node,
+            a,
+            &format!("syntax error in @{} annotation", a.name),
+            &format!("Non-string value in @{} (by {})", a.name, at(a)),
+            "string",
+            &[],
+        )),
+    }
+}
+
+/// The type name ytt gives the value a schema node holds, in default errors.
+fn value_type_name(value: &Node, any: bool) -> &'static str {
+    match value {
+        _ if any => "any",
+        Node::Map(_) => "map",
+        Node::Array(_) => "array",
+        Node::Scalar(Value::String(_)) => "string",
+        Node::Scalar(Value::Int(_)) => "integer",
+        Node::Scalar(Value::Float(_)) => "float",
+        Node::Scalar(Value::Bool(_)) => "boolean",
+        Node::Scalar(_) => "null",
+    }
+}
+
+/// Reads the schema annotations of `meta`, the annotations of `value` (the node's own
+/// position is `meta.pos`).
+pub fn read(meta: &Meta, value: &Node) -> Result<NodeAnns, SchemaProblem> {
+    let node = &meta.pos;
     let mut out = NodeAnns::default();
     for a in &meta.anns {
         match a.name.as_str() {
             "schema/type" => {
-                if let Some(v) = a.args.first() {
+                if a.kwargs.is_empty() {
                     return Err(bad(
+                        node,
                         a,
-                        "expects only the keyword argument any=",
-                        &format!("positional argument {}", crate::ytt::starlark::repr(v)),
-                        "any=True or any=False",
+                        "expected @schema/type annotation to have keyword argument and value",
+                        &format!("missing keyword argument and value (by {})", at(a)),
+                        "valid keyword argument and value",
+                        &["Supported key-value pairs are 'any=True', 'any=False'"],
                     ));
                 }
                 for (k, v) in &a.kwargs {
@@ -77,83 +144,107 @@ pub fn read(meta: &Meta) -> Result<NodeAnns, SchemaProblem> {
                         ("any", SValue::Bool(b)) => out.any = *b,
                         ("any", v) => {
                             return Err(bad(
+                                node,
                                 a,
-                                "expects any= to be a boolean",
-                                &v.type_name(),
-                                "bool (True or False)",
+                                "unknown @schema/type annotation keyword argument",
+                                &format!("{} (by {})", go_type::of_starlark(v), at(a)),
+                                "starlark.Bool",
+                                &["Supported kwargs are 'any'"],
                             ));
                         }
                         (k, _) => {
                             return Err(bad(
+                                node,
                                 a,
-                                &format!("has unknown keyword argument \"{k}\""),
-                                &format!("keyword argument \"{k}\""),
-                                "any=True or any=False",
+                                "unknown @schema/type annotation keyword argument",
+                                &format!("{k} (by {})", at(a)),
+                                "A valid kwarg",
+                                &["Supported kwargs are 'any'"],
                             ));
                         }
                     }
                 }
-                if a.kwargs.is_empty() {
-                    return Err(bad(
-                        a,
-                        "expects a keyword argument",
-                        "no arguments",
-                        "any=True or any=False",
-                    ));
-                }
             }
             "schema/nullable" => {
-                no_kwargs(a)?;
-                if !a.args.is_empty() {
+                if !a.kwargs.is_empty() {
                     return Err(bad(
+                        node,
                         a,
-                        "expects no arguments",
-                        &format!("{} arguments", a.args.len()),
-                        "no arguments",
+                        "expected @schema/nullable annotation to not contain any keyword arguments",
+                        &format!("keyword argument in @schema/nullable (by {})", at(a)),
+                        "starlark.Bool",
+                        &["Supported kwargs are 'any'"],
                     ));
                 }
+                // ytt ignores positional arguments here, and (in 0.48) allows
+                // `@schema/nullable` together with `@schema/type any=True`.
                 out.nullable = true;
             }
             "schema/default" => {
-                no_kwargs(a)?;
-                let [v] = a.args.as_slice() else {
-                    return Err(bad(
+                let expected = format!(
+                    "{} (by {}:{})",
+                    value_type_name(value, out.any),
+                    node.file,
+                    node.line
+                );
+                let v = one_arg(
+                    node,
+                    a,
+                    &expected,
+                    &[
+                        "this annotation only accepts one argument: the default value.",
+                        "value must be in Starlark format, e.g.: {'key': 'value'}, True.",
+                    ],
+                )?;
+                let node_value = starlark_to_node(v, &a.pos).map_err(|e| {
+                    bad(
+                        node,
                         a,
-                        "expects exactly one argument",
-                        &format!("{} arguments", a.args.len()),
-                        "1 argument (the default value)",
-                    ));
-                };
-                let node = starlark_to_node(v, &a.pos)
-                    .map_err(|e| bad(a, "has a value that is not YAML", &e.msg, "a YAML value"))?;
-                out.default = Some(node);
+                        "syntax error in @schema/default annotation",
+                        &e.msg,
+                        "",
+                        &[],
+                    )
+                })?;
+                out.default = Some(node_value);
                 out.default_pos = a.pos.clone();
             }
-            "schema/title" => out.docs.title = Some(one_string(a)?),
-            "schema/desc" => out.docs.desc = Some(one_string(a)?),
-            "schema/deprecated" => out.docs.deprecated = Some(one_string(a)?),
+            "schema/title" => out.docs.title = Some(one_string(node, a)?),
+            "schema/desc" => out.docs.desc = Some(one_string(node, a)?),
+            "schema/deprecated" => out.docs.deprecated = Some(one_string(node, a)?),
             "schema/examples" => {
-                no_kwargs(a)?;
+                let syntax = "syntax error in @schema/examples annotation";
+                let expected =
+                    "2-tuple containing description (string) and example value (of expected type)";
+                if !a.kwargs.is_empty() {
+                    return Err(bad(
+                        node,
+                        a,
+                        syntax,
+                        &format!("keyword argument in @schema/examples (by {})", at(a)),
+                        expected,
+                        &[],
+                    ));
+                }
                 if a.args.is_empty() {
                     return Err(bad(
+                        node,
                         a,
-                        "expects at least one example",
-                        "no arguments",
-                        "tuples of (description, example value)",
+                        syntax,
+                        &format!("missing value in @schema/examples (by {})", at(a)),
+                        expected,
+                        &[],
                     ));
                 }
                 for ex in &a.args {
-                    out.docs.examples.push(example(a, ex)?);
+                    out.docs.examples.push(example(node, a, ex)?);
                 }
             }
             "schema/validation" => {
                 let v = Validation::from_ann(a).map_err(|m| {
-                    invalid(
+                    plain(
                         &a.pos,
-                        &format!("@{} {m}", a.name),
-                        &m,
-                        "rules as (description, function) tuples and the keyword arguments min_len, max_len, min, max, not_null, one_of, one_not_null, when, when_null_skip",
-                        &[],
+                        format!("Invalid @schema/validation annotation - {m}"),
                     )
                 })?;
                 out.validations.push(v);
@@ -166,36 +257,35 @@ pub fn read(meta: &Meta) -> Result<NodeAnns, SchemaProblem> {
     Ok(out)
 }
 
-fn example(a: &Ann, ex: &SValue) -> Result<(String, Value), SchemaProblem> {
+fn example(node: &Pos, a: &Ann, ex: &SValue) -> Result<(String, Value), SchemaProblem> {
+    let syntax = "syntax error in @schema/examples annotation";
+    let expected = "2-tuple containing description (string) and example value (of expected type)";
+    let fail = |found: String| Err(bad(node, a, syntax, &found, expected, &[]));
     let SValue::Tuple(t) = ex else {
-        return Err(bad(
-            a,
-            "expects each example to be a tuple",
-            &ex.type_name(),
-            "a tuple of (description, example value)",
+        return fail(format!(
+            "{} for @schema/examples (at {})",
+            ex.type_name(),
+            at(a)
         ));
     };
     let (desc, val) = match t.as_slice() {
+        [] | [_] => return fail(format!("empty tuple in @schema/examples (by {})", at(a))),
         [SValue::Str(d), v] => (d.to_string(), v),
-        [v] => (String::new(), v),
         [d, _] => {
-            return Err(bad(
-                a,
-                "expects the description of an example to be a string",
-                &d.type_name(),
-                "string",
+            return fail(format!(
+                "{} value for @schema/examples (at {})",
+                d.type_name(),
+                at(a)
             ));
         }
-        _ => {
-            return Err(bad(
-                a,
-                "expects each example to have two items",
-                &format!("{} items", t.len()),
-                "a tuple of (description, example value)",
+        more => {
+            return fail(format!(
+                "{}-tuple argument in @schema/examples (by {})",
+                more.len(),
+                at(a)
             ));
         }
     };
-    let v = starlark_to_plain(val)
-        .map_err(|e| bad(a, "has an example that is not YAML", &e.msg, "a YAML value"))?;
+    let v = starlark_to_plain(val).map_err(|e| bad(node, a, syntax, &e.msg, expected, &[]))?;
     Ok((desc, v))
 }

@@ -22,7 +22,7 @@ pub fn build_doc(doc: &Doc) -> Result<Type, SchemaProblem> {
 
 /// Builds the type of `value`, annotated by `meta`, defined at `pos`.
 fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
-    let anns = annotations::read(meta)?;
+    let anns = annotations::read(meta, value)?;
     let kind = if anns.any {
         Kind::Any
     } else {

@@ -31,27 +31,36 @@ impl Violation {
     /// The report hunk of this violation.
     pub fn failure(&self) -> Failure {
         match &self.undeclared {
-            Some(keys) => Failure {
-                description: Some("Given data value is not declared in schema".into()),
-                pos: self.pos.clone(),
-                found: self.found.clone(),
-                expected: if keys.is_empty() {
-                    format!("an empty map (from {})", self.expected_pos)
-                } else {
-                    format!(
-                        "a map item with the key named {} (from {})",
-                        keys.iter()
-                            .map(|k| format!("\"{k}\""))
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                        self.expected_pos
-                    )
-                },
-                hints: vec![],
-            },
+            Some(keys) => {
+                let mut keys = keys.clone();
+                keys.sort();
+                let from = &self.expected_pos;
+                Failure {
+                    description: Some("Given data value is not declared in schema".into()),
+                    pos: self.pos.clone(),
+                    ann_pos: Vec::new(),
+                    plain: None,
+                    found: self.found.clone(),
+                    expected: match keys.len() {
+                        1 => format!(
+                            "a map item with the key named \"{}\" (from {from})",
+                            keys[0]
+                        ),
+                        // Miller's law, as ytt says.
+                        2..=9 => format!("one of {{ {} }} (from {from})", keys.join(", ")),
+                        _ => format!("a key declared in map (from {from})"),
+                    },
+                    hints: super::spell::nearest(&self.found, &keys)
+                        .map(|k| format!("did you mean \"{k}\"?"))
+                        .into_iter()
+                        .collect(),
+                }
+            }
             None => Failure {
                 description: None,
                 pos: self.pos.clone(),
+                ann_pos: Vec::new(),
+                plain: None,
                 found: self.found.clone(),
                 expected: format!("{} (by {})", self.expected_name, self.expected_pos),
                 hints: vec![],

@@ -29,14 +29,20 @@ pub struct Failure {
     /// A line above the hunk (such as "Given data value is not declared in schema").
     pub description: Option<String>,
     pub pos: Pos,
+    /// Lines of annotations shown above the node's line (as ytt shows the annotation
+    /// that is wrong above the node it annotates).
+    pub ann_pos: Vec<Pos>,
     pub found: String,
     pub expected: String,
     pub hints: Vec<String>,
+    /// A problem ytt reports as a plain message rather than a report hunk (such as
+    /// "Invalid @schema/validation annotation - ...").
+    pub plain: Option<String>,
 }
 
 /// A problem in a schema document itself.
 #[derive(Debug, Clone)]
-pub struct SchemaProblem(pub Failure);
+pub struct SchemaProblem(pub Box<Failure>);
 
 /// An invalid-schema problem at `pos`.
 pub fn invalid(
@@ -46,13 +52,36 @@ pub fn invalid(
     expected: &str,
     hints: &[&str],
 ) -> SchemaProblem {
-    SchemaProblem(Failure {
+    SchemaProblem(Box::new(Failure {
         description: Some(description.to_string()),
         pos: pos.clone(),
+        ann_pos: Vec::new(),
         found: found.to_string(),
         expected: expected.to_string(),
         hints: hints.iter().map(|s| s.to_string()).collect(),
-    })
+        plain: None,
+    }))
+}
+
+/// A problem ytt reports as the plain message `msg`, at `pos`.
+pub fn plain(pos: &Pos, msg: String) -> SchemaProblem {
+    let mut p = invalid(pos, "", "", "", &[]);
+    p.0.plain = Some(msg);
+    p
+}
+
+/// An invalid-schema problem of the node at `node` shown with its annotations at `anns`.
+pub fn invalid_ann(
+    node: &Pos,
+    anns: &[Pos],
+    description: &str,
+    found: &str,
+    expected: &str,
+    hints: &[&str],
+) -> SchemaProblem {
+    let mut p = invalid(node, description, found, expected, hints);
+    p.0.ann_pos = anns.to_vec();
+    p
 }
 
 /// Source texts by display name, for quoting lines in reports: texts added by hand
@@ -120,6 +149,20 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
             Some(t) => {
                 out.push_str(&format!("{file}:\n"));
                 out.push_str(&format!("{}\n", pad("|", "")));
+                let mut anns = f.ann_pos.clone();
+                anns.sort_by_key(|p| p.line);
+                let mut prev: Option<usize> = None;
+                for p in &anns {
+                    let line = sources.line(&p.file, p.line).unwrap_or_default();
+                    if prev.is_some_and(|l| l + 1 != p.line) {
+                        out.push_str(&format!("{} ...\n", pad("|", "")));
+                    }
+                    out.push_str(&format!("{} {line}\n", pad("|", &p.line.to_string())));
+                    prev = Some(p.line);
+                }
+                if prev.is_some_and(|l| l + 1 != f.pos.line) {
+                    out.push_str(&format!("{} ...\n", pad("|", "")));
+                }
                 out.push_str(&format!("{} {t}\n", pad("|", &f.pos.line.to_string())));
                 out.push_str(&format!("{}\n", pad("|", "")));
             }
@@ -127,8 +170,15 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
             None => out.push_str(&format!("{file}:{}\n", f.pos.line)),
         }
         out.push('\n');
-        out.push_str(&format!("{} found: {}\n", pad("=", ""), f.found));
-        out.push_str(&format!("{} expected: {}\n", pad("=", ""), f.expected));
+        // ytt leaves out an empty found or expected, keeping their line breaks.
+        if !f.found.is_empty() {
+            out.push_str(&format!("{} found: {}", pad("=", ""), f.found));
+        }
+        out.push('\n');
+        if !f.expected.is_empty() {
+            out.push_str(&format!("{} expected: {}", pad("=", ""), f.expected));
+        }
+        out.push('\n');
         for h in &f.hints {
             out.push_str(&format!("{} hint: {h}\n", pad("=", "")));
         }
@@ -138,6 +188,18 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
 
 /// An engine error holding a rendered report, positioned at the first failure.
 pub fn to_error(summary: &str, failures: &[Failure], sources: &Sources) -> Error {
+    if let [f] = failures
+        && let Some(msg) = &f.plain
+    {
+        return Error::at(
+            msg.clone(),
+            Position {
+                file: f.pos.file.to_string(),
+                line: f.pos.line,
+                text: None,
+            },
+        );
+    }
     let msg = render(summary, failures, sources);
     match failures.first() {
         Some(f) if !f.pos.file.is_empty() && !f.pos.file.starts_with('(') && f.pos.line > 0 => {
@@ -177,6 +239,8 @@ mod tests {
                 file: "v.yml".into(),
                 line: 2,
             },
+            ann_pos: vec![],
+            plain: None,
             found: "integer".into(),
             expected: "string (by schema.yml:3)".into(),
             hints: vec![],

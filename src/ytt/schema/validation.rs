@@ -85,28 +85,34 @@ impl Validation {
             not_null: false,
             named: Named::default(),
         };
+        let at = format!("{}:{}", a.pos.file, a.pos.line);
+        if a.args.is_empty() && a.kwargs.is_empty() {
+            return Err(format!(
+                "expected annotation to have 2-tuple as argument(s), but found no arguments (by {at})"
+            ));
+        }
         for arg in &a.args {
             let SValue::Tuple(t) = arg else {
                 return Err(format!(
-                    "expects each rule to be a tuple of (description, assertion), but was {}",
-                    arg.type_name()
+                    "expected annotation to have 2-tuple as argument(s), but found: {} (by {at})",
+                    repr(arg)
                 ));
             };
             let [desc, f] = t.as_slice() else {
                 return Err(format!(
-                    "expects each rule to have exactly 2 items (description, assertion), but had {}",
+                    "expected 2-tuple, but found tuple with length {} (by {at})",
                     t.len()
                 ));
             };
             let Some(desc) = desc.as_str() else {
                 return Err(format!(
-                    "expects the first item of a rule to be a string, but was {}",
+                    "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {at})",
                     desc.type_name()
                 ));
             };
             let check = rule_fn(f).ok_or_else(|| {
                 format!(
-                    "expects the second item of a rule to be a function or an assertion (with check()), but was {}",
+                    "expected second item in the 2-tuple to be an assertion function, but was {} (at {at})",
                     f.type_name()
                 )
             })?;
@@ -117,11 +123,13 @@ impl Validation {
             });
         }
         for (k, val) in &a.kwargs {
+            // Starlark's NumberToInt: an int, or a float truncated toward zero.
             let number = |val: &SValue| -> Result<SValue, String> {
                 match val {
-                    SValue::Int(_) | SValue::Float(_) => Ok(val.clone()),
+                    SValue::Int(_) => Ok(val.clone()),
+                    SValue::Float(f) if f.is_finite() => Ok(SValue::Int(f.trunc() as i128)),
                     o => Err(format!(
-                        "expects {k}= to be a number, but was {}",
+                        "expected keyword argument \"{k}\" to be a number, but was {} (at {at})",
                         o.type_name()
                     )),
                 }
@@ -169,7 +177,7 @@ impl Validation {
                     }
                     o => {
                         return Err(format!(
-                            "expects not_null= to be a bool, but was {}",
+                            "expected keyword argument \"not_null\" to be a boolean, but was {} (at {at})",
                             o.type_name()
                         ));
                     }
@@ -177,7 +185,7 @@ impl Validation {
                 "one_of" => {
                     let items = seq(val).ok_or_else(|| {
                         format!(
-                            "expects one_of= to be a sequence, but was {}",
+                            "expected keyword argument one_of to be a sequence, but was {}",
                             val.type_name()
                         )
                     })?;
@@ -189,13 +197,13 @@ impl Validation {
                     let (keys, what) = match val {
                         SValue::Bool(true) => (None, "all children".to_string()),
                         SValue::Bool(false) => {
-                            return Err("expects one_not_null= to be True or a sequence of keys, but was False".into());
+                            return Err("one_not_null= cannot be False".into());
                         }
                         o => match seq(o) {
                             Some(items) => (Some(items), repr(o)),
                             None => {
                                 return Err(format!(
-                                    "expects one_not_null= to be True or a sequence of keys, but was {}",
+                                    "expected True or a sequence of keys, but was a '{}'",
                                     o.type_name()
                                 ));
                             }
@@ -209,7 +217,7 @@ impl Validation {
                 "when" => {
                     if !is_callable(val) {
                         return Err(format!(
-                            "expects when= to be a function, but was {}",
+                            "expected keyword argument \"when\" to be a function, but was {} (at {at})",
                             val.type_name()
                         ));
                     }
@@ -224,13 +232,10 @@ impl Validation {
                         ));
                     }
                 },
-                other => return Err(format!("unknown keyword argument \"{other}\"")),
+                other => {
+                    return Err(format!("unknown keyword argument \"{other}\" (at {at})"));
+                }
             }
-        }
-        if v.rules.is_empty() {
-            return Err(
-                "expects at least one rule (a tuple or a keyword argument such as min_len=)".into(),
-            );
         }
         Ok(v)
     }

@@ -213,7 +213,7 @@ fn collect_asserts(
         if a.name == "assert/validate" {
             let v = Validation::from_ann(a).map_err(|m| {
                 Error::at(
-                    format!("Invalid @assert/validate annotation: {m}"),
+                    format!("Invalid @assert/validate annotation - {m}"),
                     crate::ytt::error::Position {
                         file: a.pos.file.to_string(),
                         line: a.pos.line,
