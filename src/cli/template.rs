@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, ValueEnum};
 
-use crate::ytt::files::FileMark;
+use crate::ytt::file_marks::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
 
 // Flags of `strake template` (the same names as `ytt`). A plain comment: clap builds
@@ -23,6 +23,21 @@ pub struct TemplateArgs {
     /// Write each output file into this directory instead of printing to stdout.
     #[arg(long = "output-files")]
     pub output_files: Option<String>,
+    /// Delete this directory, then create it with the output files.
+    #[arg(long = "dangerous-emptied-output-directory", value_name = "DIR")]
+    pub dangerous_emptied_output_directory: Option<String>,
+    /// Print the paths of the input files (after --file-mark) instead of templating.
+    #[arg(long = "files-inspect")]
+    pub files_inspect: bool,
+    /// Report the files read and the run's duration on stderr.
+    #[arg(long = "debug")]
+    pub debug: bool,
+    /// Let symlinked input files point anywhere.
+    #[arg(long = "dangerous-allow-all-symlink-destinations")]
+    pub dangerous_allow_all_symlink_destinations: bool,
+    /// Paths symlinked input files may point into (comma-separated; may be repeated).
+    #[arg(long = "allow-symlink-destination", value_delimiter = ',')]
+    pub allow_symlink_destination: Vec<String>,
     /// Output format.
     #[arg(short = 'o', long = "output", value_enum, default_value_t)]
     pub output: Output,
@@ -118,7 +133,10 @@ impl TemplateArgs {
     pub fn to_options(&self) -> Options {
         Options {
             files: self.files.clone(),
-            output_files: self.output_files.clone(),
+            output_files: self
+                .dangerous_emptied_output_directory
+                .clone()
+                .or_else(|| self.output_files.clone()),
             output: match self.output {
                 Output::Yaml => OutputFormat::Yaml,
                 Output::Json => OutputFormat::Json,
@@ -133,6 +151,12 @@ impl TemplateArgs {
             data_values_schema_inspect: self.data_values_schema_inspect,
             openapi_validations: self.openapi_validations,
             dangerous_disable_validation: self.dangerous_data_values_disable_validation,
+            files_inspect: self.files_inspect,
+            debug: self.debug,
+            symlinks: crate::ytt::symlinks::SymlinkPolicy {
+                allow_all: self.dangerous_allow_all_symlink_destinations,
+                allowed_destinations: self.allow_symlink_destination.clone(),
+            },
         }
     }
 }
@@ -147,10 +171,16 @@ pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::E
 }
 
 /// Writes every output file into `dir`: each goes to a temporary file first and is
-/// renamed into place, so no half-written file is left behind.
-fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
+/// renamed into place, so no half-written file is left behind. As ytt does, each file is
+/// announced on stdout (`creating: DIR/PATH`) before it is written.
+fn write_files(
+    dir: &Path,
+    files: &[(String, Vec<u8>)],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for (rel, bytes) in files {
+        writeln!(out, "creating: {}", clean_join(dir, rel))?;
         let target: PathBuf = dir.join(rel);
         let parent = target.parent().unwrap_or(dir);
         std::fs::create_dir_all(parent)?;
@@ -159,8 +189,66 @@ fn write_files(dir: &Path, files: &[(String, Vec<u8>)]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// `dir/rel` cleaned as Go's `filepath.Join` cleans it (`./out/` + `a.yml` is `out/a.yml`).
+fn clean_join(dir: &Path, rel: &str) -> String {
+    let joined = format!("{}/{rel}", dir.display());
+    let absolute = joined.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            s => parts.push(s),
+        }
+    }
+    let body = parts.join("/");
+    match (absolute, body.is_empty()) {
+        (true, _) => format!("/{body}"),
+        (false, true) => ".".to_string(),
+        (false, false) => body,
+    }
+}
+
+/// `--dangerous-emptied-output-directory`: refuses ytt's suspicious paths and output
+/// files that share a path, then deletes the directory.
+fn empty_output_directory(dir: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    for (rel, _) in files {
+        if !seen.insert(rel.as_str()) {
+            return Err(format!(
+                "Multiple files have same output destination paths: {rel}"
+            ));
+        }
+    }
+    if ["/", ".", "./", ""].contains(&dir) {
+        return Err(
+            "Expected output directory path to not be one of '/', '.', './', ''".to_string(),
+        );
+    }
+    match std::fs::remove_dir_all(dir) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(format!(
+            "unlinkat {dir}: {}",
+            crate::ytt::symlinks::go_io_error(&e)
+        )),
+    }
+}
+
 /// Runs `strake template`.
 pub fn run(args: &TemplateArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let code = run_timed(args);
+    if args.debug {
+        eprintln!("total: {:?}", started.elapsed());
+    }
+    code
+}
+
+fn run_timed(args: &TemplateArgs) -> ExitCode {
     let opts = args.to_options();
     let rendered = std::env::current_dir()
         .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))
@@ -174,17 +262,22 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
     let out = match rendered {
         Ok(out) => out,
         Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_usage_error(e),
-        Err(e) => return crate::cli::print_error(e),
+        Err(e) => return crate::cli::print_error(crate::ytt::error::multi_line(&e.to_string())),
     };
     for w in &out.warnings {
         eprintln!("{w}");
     }
+    let mut stdout = std::io::stdout().lock();
+    if let Some(dir) = &args.dangerous_emptied_output_directory
+        && let Err(e) = empty_output_directory(dir, &out.files)
+    {
+        return crate::cli::print_error(e);
+    }
     if let Some(dir) = &opts.output_files
-        && let Err(e) = write_files(Path::new(dir), &out.files)
+        && let Err(e) = write_files(Path::new(dir), &out.files, &mut stdout)
     {
         return crate::cli::print_error(format_args!("writing output files to '{dir}': {e}"));
     }
-    let mut stdout = std::io::stdout().lock();
     if stdout
         .write_all(&out.stdout)
         .and_then(|_| stdout.flush())

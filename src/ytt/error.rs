@@ -1,7 +1,9 @@
 //! Errors of the template engine. Template errors carry the file, line and the text
 //! of the offending template line, and print like
 //! `<message>\n    in <file>:<line>\n      <file>:<line> | <source line>`. Interpreter errors
-//! become engine errors through [`starlark_error`].
+//! become engine errors through [`starlark_error`]; they print as ytt prints the errors of
+//! evaluated template code (see [`EvalError`]). [`multi_line`] is ytt's last touch on an
+//! error before it is shown: one line per `: Capital` step, each indented further.
 
 use std::fmt;
 
@@ -46,6 +48,90 @@ pub enum Error {
         message: String,
         pos: Option<Position>,
     },
+    /// An error of the template's code (syntax, name resolution or evaluation), with the
+    /// call stack it happened in.
+    Eval(Box<EvalError>),
+}
+
+/// An error of evaluated template code, printed as ytt prints it:
+/// `<lead>\n- <first message line><hint>`, then per stack frame, innermost first,
+/// `    in <function>` and `      <file>:<line> | <source line>` (syntax and name errors
+/// have no function: `    <file>:<line> | <source line>`), then the message's further
+/// lines under `    reason:`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalError {
+    /// Context put in front, each ending in `: ` (`Evaluating starlark template: `).
+    pub lead: String,
+    pub message: String,
+    /// Innermost first.
+    pub frames: Vec<EvalFrame>,
+}
+
+/// One frame of an [`EvalError`]: the function (none for syntax and name errors) and
+/// where in it the error passed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalFrame {
+    pub function: Option<String>,
+    pub pos: Position,
+}
+
+impl EvalError {
+    /// The innermost position.
+    pub fn pos(&self) -> Option<&Position> {
+        self.frames.first().map(|f| &f.pos)
+    }
+
+    /// Fills in the text of frame lines that have none, with `source(file, line)`.
+    pub fn fill_texts(&mut self, source: &dyn Fn(&str, usize) -> Option<String>) {
+        for f in &mut self.frames {
+            if f.pos.text.is_none() && f.pos.line > 0 {
+                f.pos.text = source(&f.pos.file, f.pos.line);
+            }
+        }
+    }
+}
+
+/// ytt's hint for a few messages of Starlark newcomers.
+fn hint(topic: &str) -> &'static str {
+    match topic {
+        "undefined: true" => " (hint: use 'True' instead of 'true' for boolean assignment)",
+        "undefined: false" => " (hint: use 'False' instead of 'false' for boolean assignment)",
+        "got newline, want ':'" => " (hint: missing colon at the end of 'if/for/def' statement?)",
+        "undefined: null" => " (hint: use 'None' instead of 'null' to indicate no value)",
+        "undefined: nil" => " (hint: use 'None' instead of 'nil' to indicate no value)",
+        "undefined: none" => " (hint: use 'None' instead of 'none' to indicate no value)",
+        "unhandled index operation struct[string]" => {
+            " (hint: use getattr(...) to access struct field programmatically)"
+        }
+        _ => "",
+    }
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut lines = self.message.split('\n');
+        let topic = lines.next().unwrap_or("");
+        write!(f, "{}\n- {topic}{}", self.lead, hint(topic))?;
+        for frame in &self.frames {
+            let mut pad = "    ";
+            if let Some(function) = &frame.function {
+                write!(f, "\n    in {function}")?;
+                pad = "      ";
+            }
+            let p = &frame.pos;
+            let text = p.text.as_deref().unwrap_or("");
+            let shown = crate::ytt::starlark::error::shown_line(text);
+            write!(f, "\n{pad}{}:{} | {shown}", p.file, p.line)?;
+        }
+        let mut reason = lines.peekable();
+        if reason.peek().is_some() {
+            write!(f, "\n\n    reason:")?;
+            for line in reason {
+                write!(f, "\n     {line}")?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Error {
@@ -65,6 +151,15 @@ impl Error {
         }
     }
 
+    /// The innermost position of a template error.
+    pub fn pos(&self) -> Option<&Position> {
+        match self {
+            Error::Template { pos, .. } => pos.as_ref(),
+            Error::Eval(e) => e.pos(),
+            _ => None,
+        }
+    }
+
     /// Adds a position to an error that has none.
     pub fn with_pos(self, pos: impl FnOnce() -> Position) -> Error {
         match self {
@@ -76,6 +171,18 @@ impl Error {
         }
     }
 
+    /// The error without its position when its message names the place itself
+    /// (`Document on line a.yml:3: ...`), as ytt prints such messages, with no source
+    /// line. Other errors keep their position.
+    pub fn without_pos(self) -> Error {
+        match self {
+            Error::Template { message, .. } if message.contains(" on line ") => {
+                Error::Template { message, pos: None }
+            }
+            e => e,
+        }
+    }
+
     /// Prefixes the message with context (such as which overlay or data value).
     pub fn context(self, prefix: &str) -> Error {
         match self {
@@ -83,6 +190,10 @@ impl Error {
                 message: format!("{prefix}: {message}"),
                 pos,
             },
+            Error::Eval(mut e) => {
+                e.lead = format!("{prefix}: {}", e.lead);
+                Error::Eval(e)
+            }
             Error::Io(m) => Error::Io(format!("{prefix}: {m}")),
             Error::Usage(m) => Error::Usage(format!("{prefix}: {m}")),
         }
@@ -93,6 +204,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Usage(m) | Error::Io(m) => write!(f, "{m}"),
+            Error::Eval(e) => write!(f, "{e}"),
             Error::Template { message, pos } => {
                 write!(f, "{message}")?;
                 if let Some(p) = pos.as_ref().filter(|p| p.line > 0) {
@@ -110,19 +222,128 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// Converts an interpreter error into an engine error with the template position.
+/// Converts an interpreter error into an engine error: syntax and name errors point at
+/// their position; evaluation errors carry the call stack, innermost frame first
+/// (frames of natives, which have no position, are left out as ytt leaves them out).
 pub fn starlark_error(e: &SError) -> Error {
-    match &e.pos {
-        Some(p) => Error::at(
-            e.msg.clone(),
-            Position {
-                file: p.file.to_string(),
-                line: p.line as usize,
-                text: e.source_line.clone(),
-            },
-        ),
-        None => Error::msg(e.msg.clone()),
+    use crate::ytt::starlark::ErrorKind;
+    let frame = |function: Option<String>, p: &crate::ytt::starlark::Position| EvalFrame {
+        function,
+        pos: Position {
+            file: p.file.to_string(),
+            line: p.line as usize,
+            text: None,
+        },
+    };
+    let mut frames: Vec<EvalFrame> = match e.kind {
+        ErrorKind::Syntax | ErrorKind::Resolve => e.pos.iter().map(|p| frame(None, p)).collect(),
+        ErrorKind::Eval if e.stack.is_empty() => e
+            .pos
+            .iter()
+            .map(|p| frame(Some("<toplevel>".to_string()), p))
+            .collect(),
+        ErrorKind::Eval => e
+            .stack
+            .iter()
+            .rev()
+            .filter(|f| f.pos.line > 0)
+            .map(|f| frame(Some(f.function.clone()), &f.pos))
+            .collect(),
+    };
+    if frames.is_empty() && e.pos.is_none() {
+        return Error::msg(e.msg.clone());
     }
+    if let (Some(first), Some(p)) = (frames.first_mut(), &e.pos)
+        && first.pos.file == *p.file
+        && first.pos.line == p.line as usize
+    {
+        first.pos.text = e.source_line.clone();
+    }
+    Error::Eval(Box::new(EvalError {
+        lead: String::new(),
+        message: e.msg.clone(),
+        frames,
+    }))
+}
+
+/// ytt's final layout of an error message: the first line is split after each `: `
+/// that a capital letter follows (not inside brackets, parentheses or braces), each
+/// piece indented two spaces more than the one before; other lines stay as they are.
+pub fn multi_line(message: &str) -> String {
+    let (first, rest) = match message.split_once('\n') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (message, None),
+    };
+    let Some(split) = split_first_line(first) else {
+        return message.to_string();
+    };
+    let mut out = String::new();
+    for (i, chunk) in split.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&"  ".repeat(i));
+        out.push_str(chunk);
+    }
+    if let Some(rest) = rest {
+        out.push('\n');
+        out.push_str(rest);
+    }
+    out
+}
+
+/// The first line with `: X` turned into `:\nX` outside of brackets; `None` when the
+/// brackets do not balance (ytt then leaves the message alone).
+fn split_first_line(line: &str) -> Option<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut out = String::with_capacity(line.len());
+    let mut depth = 0usize;
+    let mut raw = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if raw {
+            out.push(c);
+            if c == '|' && line_ends_with(&chars[..=i], "|...") {
+                raw = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => {
+                if depth == 0 {
+                    return None;
+                }
+                depth -= 1;
+            }
+            _ => {}
+        }
+        if c == '.' && chars.len() > i + 4 && chars[i..i + 4].iter().collect::<String>() == "...|" {
+            raw = true;
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        if depth == 0
+            && c == ':'
+            && chars.get(i + 1) == Some(&' ')
+            && chars.get(i + 2).is_some_and(|n| n.is_ascii_uppercase())
+        {
+            out.push_str(":\n");
+            i += 2;
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    (depth == 0 && !raw).then_some(out)
+}
+
+fn line_ends_with(chars: &[char], suffix: &str) -> bool {
+    let n = suffix.chars().count();
+    chars.len() >= n && chars[chars.len() - n..].iter().copied().eq(suffix.chars())
 }
 
 #[cfg(test)]
@@ -156,5 +377,84 @@ mod tests {
             e.to_string(),
             "undefined: foo\n    in config.yml:2\n      config.yml:2 | b: #@ foo"
         );
+    }
+
+    fn eval_error(message: &str, frames: &[(Option<&str>, usize, &str)]) -> Error {
+        Error::Eval(Box::new(EvalError {
+            lead: String::new(),
+            message: message.to_string(),
+            frames: frames
+                .iter()
+                .map(|(function, line, text)| EvalFrame {
+                    function: function.map(str::to_string),
+                    pos: Position {
+                        file: "config.yml".into(),
+                        line: *line,
+                        text: Some(text.to_string()),
+                    },
+                })
+                .collect(),
+        }))
+    }
+
+    #[test]
+    fn eval_errors_print_their_stack_innermost_first() {
+        let e = eval_error(
+            "fail: boom",
+            &[
+                (Some("f"), 2, "#@   fail(\"boom\")"),
+                (Some("<toplevel>"), 4, "a: #@ f()"),
+            ],
+        );
+        assert_eq!(
+            e.to_string(),
+            "\n- fail: boom\n    in f\n      config.yml:2 | #@   fail(\"boom\")\n    in <toplevel>\n      config.yml:4 | a: #@ f()"
+        );
+        assert_eq!(
+            e.context("Evaluating starlark template")
+                .to_string()
+                .lines()
+                .next(),
+            Some("Evaluating starlark template: ")
+        );
+    }
+
+    #[test]
+    fn name_errors_have_no_function_and_get_hints() {
+        let e = eval_error("undefined: true", &[(None, 1, "a: #@ true")]);
+        assert_eq!(
+            e.to_string(),
+            "\n- undefined: true (hint: use 'True' instead of 'true' for boolean assignment)\n    config.yml:1 | a: #@ true"
+        );
+    }
+
+    #[test]
+    fn further_message_lines_become_the_reason() {
+        let e = eval_error(
+            "cannot load h.star: Evaluating starlark template: \n- undefined: y\n    h.star:2 |   return y",
+            &[(Some("<toplevel>"), 1, "#@ load(\"h.star\", \"x\")")],
+        );
+        assert_eq!(
+            e.to_string(),
+            "\n- cannot load h.star: Evaluating starlark template: \n    in <toplevel>\n      config.yml:1 | #@ load(\"h.star\", \"x\")\n\n    reason:\n     - undefined: y\n         h.star:2 |   return y"
+        );
+    }
+
+    #[test]
+    fn multi_line_splits_the_first_line_at_colon_capital() {
+        assert_eq!(
+            multi_line(
+                "Overlaying (in following order: a.yml: B): Document on line a.yml:3: Expected 1\nnext: Line"
+            ),
+            "Overlaying (in following order: a.yml: B):\n  Document on line a.yml:3:\n    Expected 1\nnext: Line"
+        );
+        assert_eq!(
+            multi_line("\n- undefined: X\n    a"),
+            "\n- undefined: X\n    a"
+        );
+        assert_eq!(multi_line("a: b: c"), "a: b: c");
+        // unbalanced brackets: left alone
+        assert_eq!(multi_line("x) A: B"), "x) A: B");
+        assert_eq!(multi_line("(x A: B"), "(x A: B");
     }
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::error::Error;
+use super::symlinks::{SymlinkPolicy, go_io_error};
 
 /// How a file takes part in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,8 +36,17 @@ pub struct InputFile {
     pub kind: FileKind,
     /// `*.lib.yml`, `*.lib.txt`, `*.star`: loadable only, not output on their own.
     pub library: bool,
-    /// `--file-mark …:for-output=true`: output as it is.
-    pub for_output: bool,
+    /// The path the file was found at, which `--file-mark` paths match (a `path=` mark
+    /// or `-f NAME=PATH` changes only `rel`).
+    pub original_rel: String,
+    /// `--file-mark …:for-output=true` (or `exclusive-for-output` marks elsewhere):
+    /// whether the file is output, over what its kind says.
+    pub for_output: Option<bool>,
+    /// `--file-mark …:type=yaml-template` / `text-template`: a template, so output even
+    /// when its name says library.
+    pub marked_template: bool,
+    /// `--file-mark …:type=…`: the kind, whatever the name says.
+    pub marked_kind: Option<FileKind>,
     /// Whether the text says `data/values` anywhere: a file that does not can hold no
     /// data values or schema document. Found once per run, where every stage that looks
     /// for such documents used to search each file again.
@@ -44,16 +54,28 @@ pub struct InputFile {
 }
 
 impl InputFile {
+    /// Gives the file another relative path; its kind follows the new name, as ytt's
+    /// types follow the marked path.
+    pub fn rename(&mut self, rel: String) {
+        let (kind, library) = kind_of(&rel);
+        self.kind = self.marked_kind.unwrap_or(kind);
+        self.library = library && self.kind != FileKind::Data;
+        self.rel = rel;
+    }
+
     /// True when the file's templated result goes to the output.
     pub fn is_output_template(&self) -> bool {
-        !self.library
-            && matches!(
-                self.kind,
-                FileKind::YamlTemplate
-                    | FileKind::YamlPlain
-                    | FileKind::TextTemplate
-                    | FileKind::TextPlain
-            )
+        let by_kind = matches!(
+            self.kind,
+            FileKind::YamlTemplate
+                | FileKind::YamlPlain
+                | FileKind::TextTemplate
+                | FileKind::TextPlain
+        );
+        by_kind
+            && self
+                .for_output
+                .unwrap_or(self.marked_template || !self.library)
     }
 }
 
@@ -70,100 +92,82 @@ pub fn kind_of(rel: &str) -> (FileKind, bool) {
     (kind, lib || kind == FileKind::Starlark)
 }
 
-/// A `--file-mark PATH:KEY=VALUE` rule.
-#[derive(Debug, Clone)]
-pub struct FileMark {
-    pub path: String,
-    pub key: String,
-    pub value: String,
-}
-
-impl FileMark {
-    /// Parses `PATH:KEY=VALUE`.
-    pub fn parse(s: &str) -> Result<FileMark, Error> {
-        let bad = || {
-            Error::Usage(format!(
-                "--file-mark '{s}': expected format 'path:key=value'"
-            ))
-        };
-        let (path, kv) = s.rsplit_once(':').ok_or_else(bad)?;
-        let (key, value) = kv.split_once('=').ok_or_else(bad)?;
-        match key {
-            "exclude" | "type" | "for-output" | "path" => {}
-            _ => {
-                return Err(Error::Usage(format!(
-                    "--file-mark '{s}': unknown key '{key}' (expected exclude, type, for-output or path)"
-                )));
-            }
-        }
-        Ok(FileMark {
-            path: path.to_string(),
-            key: key.to_string(),
-            value: value.to_string(),
-        })
-    }
-
-    fn matches(&self, rel: &str) -> bool {
-        glob_match(&self.path, rel)
-    }
-}
-
-/// `*` matches within a path segment, `**` across segments.
-fn glob_match(pat: &str, s: &str) -> bool {
-    fn go(p: &[u8], s: &[u8]) -> bool {
-        if p.is_empty() {
-            return s.is_empty();
-        }
-        if p.starts_with(b"**") {
-            let rest = p[2..].strip_prefix(b"/").unwrap_or(&p[2..]);
-            return (0..=s.len()).any(|i| go(rest, &s[i..]));
-        }
-        if p[0] == b'*' {
-            return (0..=s.len())
-                .take_while(|&i| i == 0 || s[i - 1] != b'/')
-                .any(|i| go(&p[1..], &s[i..]));
-        }
-        !s.is_empty() && p[0] == s[0] && go(&p[1..], &s[1..])
-    }
-    go(pat.as_bytes(), s.as_bytes())
-}
-
-/// Reads the `-f` inputs (in argument order; directories walked in lexical order).
+/// Reads the `-f` inputs (in argument order; directories walked in lexical order),
+/// refusing symlinked files as ytt does by default.
 pub fn collect(
     paths: &[String],
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
-    marks: &[FileMark],
+) -> Result<Vec<InputFile>, Error> {
+    collect_with(paths, cwd, stdin, &SymlinkPolicy::default())
+}
+
+/// [`collect`] with the run's symlink flags (`--file-mark`s are applied after, by
+/// [`super::file_marks::apply_marks`]). A `-f NAME=PATH` gives a file (or stdin)
+/// the relative path NAME; directories keep their own paths, as in ytt.
+pub fn collect_with(
+    paths: &[String],
+    cwd: &Path,
+    stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
+    symlinks: &SymlinkPolicy,
 ) -> Result<Vec<InputFile>, Error> {
     let mut out = Vec::new();
-    for p in paths {
+    for arg in paths {
+        let (named, p) = match arg.split('=').collect::<Vec<_>>().as_slice() {
+            [p] => (None, p.to_string()),
+            [name, p] => (
+                Some(name.to_string()).filter(|n| !n.is_empty()),
+                p.to_string(),
+            ),
+            _ => {
+                return Err(Error::Io(format!(
+                    "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
+                )));
+            }
+        };
         if p == "-" {
             let bytes = stdin().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-            out.push(new_file("stdin.yml".into(), bytes.into()));
+            out.push(new_file(
+                named.unwrap_or_else(|| "stdin.yml".into()),
+                bytes.into(),
+            ));
             continue;
         }
-        let full = if Path::new(p).is_absolute() {
-            PathBuf::from(p)
+        let full = if Path::new(&p).is_absolute() {
+            PathBuf::from(&p)
         } else {
-            cwd.join(p)
+            cwd.join(&p)
         };
-        let meta =
-            std::fs::metadata(&full).map_err(|e| Error::Io(format!("checking file '{p}': {e}")))?;
+        let meta = std::fs::symlink_metadata(&full).map_err(|e| {
+            Error::Io(format!(
+                "Checking file '{p}': lstat {p}: {}",
+                go_io_error(&e)
+            ))
+        })?;
         if meta.is_dir() {
             let mut files = Vec::new();
             // Unsorted: the list is sorted by relative path below.
             for entry in walkdir::WalkDir::new(&full) {
                 let entry =
                     entry.map_err(|e| Error::Io(format!("listing directory '{p}': {e}")))?;
-                if entry.file_type().is_file() {
-                    let rel = entry
-                        .path()
-                        .strip_prefix(&full)
-                        .unwrap_or(entry.path())
-                        .to_string_lossy()
-                        .replace('\\', "/");
-                    files.push((rel, entry.path().to_path_buf()));
+                if entry.file_type().is_dir() {
+                    continue;
                 }
+                let rel = entry
+                    .path()
+                    .strip_prefix(&full)
+                    .unwrap_or(entry.path())
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                if entry.path_is_symlink() {
+                    let shown = format!("{}/{rel}", p.trim_end_matches('/'));
+                    symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
+                        Error::Io(format!(
+                            "Listing files '{p}': Checking symlink file '{shown}': {m}"
+                        ))
+                    })?;
+                }
+                files.push((rel, entry.path().to_path_buf()));
             }
             files.sort_by(|a, b| a.0.cmp(&b.0));
             for (rel, path) in files {
@@ -172,16 +176,24 @@ pub fn collect(
                 out.push(new_file(rel, bytes));
             }
         } else {
+            if meta.file_type().is_symlink() {
+                symlinks
+                    .check(&p, &full, cwd)
+                    .map_err(|m| Error::Io(format!("Checking symlink file '{p}': {m}")))?;
+            }
             let bytes =
                 read_shared(&full).map_err(|e| Error::Io(format!("reading file '{p}': {e}")))?;
-            let rel = Path::new(p)
+            let rel = Path::new(&p)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| p.clone());
-            out.push(new_file(rel, bytes));
+            let mut f = new_file(rel, bytes);
+            if let Some(name) = named {
+                f.rename(name);
+            }
+            out.push(f);
         }
     }
-    apply_marks(&mut out, marks)?;
     Ok(out)
 }
 
@@ -221,64 +233,16 @@ fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
 fn new_file(rel: String, bytes: Arc<[u8]>) -> InputFile {
     let (kind, library) = kind_of(&rel);
     InputFile {
+        original_rel: rel.clone(),
         mentions_data_values: memchr::memmem::find(&bytes, b"data/values").is_some(),
         rel,
         bytes,
         kind,
         library,
-        for_output: false,
+        for_output: None,
+        marked_template: false,
+        marked_kind: None,
     }
-}
-
-fn apply_marks(files: &mut Vec<InputFile>, marks: &[FileMark]) -> Result<(), Error> {
-    for m in marks {
-        let mut matched = false;
-        let mut i = 0;
-        while i < files.len() {
-            if !m.matches(&files[i].rel) {
-                i += 1;
-                continue;
-            }
-            matched = true;
-            match m.key.as_str() {
-                "exclude" if m.value == "true" => {
-                    files.remove(i);
-                    continue;
-                }
-                "exclude" => {}
-                "path" => files[i].rel = m.value.clone(),
-                "for-output" => files[i].for_output = m.value == "true",
-                "type" => {
-                    files[i].kind = match m.value.as_str() {
-                        "yaml-template" => FileKind::YamlTemplate,
-                        "yaml-plain" => FileKind::YamlPlain,
-                        "text-template" => FileKind::TextTemplate,
-                        "text-plain" => FileKind::TextPlain,
-                        "starlark" => FileKind::Starlark,
-                        "data" => FileKind::Data,
-                        v => {
-                            return Err(Error::Usage(format!(
-                                "--file-mark '{}': unknown type '{v}'",
-                                m.path
-                            )));
-                        }
-                    };
-                    if files[i].kind == FileKind::Data {
-                        files[i].library = false;
-                    }
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        if !matched {
-            return Err(Error::Usage(format!(
-                "--file-mark '{}': expected to find a file matching this path",
-                m.path
-            )));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -315,13 +279,5 @@ mod tests {
         assert_eq!(kind_of("x.lib.txt"), (FileKind::TextTemplate, true));
         assert_eq!(kind_of("m.star"), (FileKind::Starlark, true));
         assert_eq!(kind_of("README.md"), (FileKind::Data, false));
-    }
-
-    #[test]
-    fn globs() {
-        assert!(glob_match("skip.yml", "skip.yml"));
-        assert!(glob_match("*.yml", "a.yml"));
-        assert!(!glob_match("*.yml", "d/a.yml"));
-        assert!(glob_match("**/*.yml", "d/e/a.yml"));
     }
 }

@@ -13,8 +13,9 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `node`, `yaml_docs`, `fragment`: engine errors with positions
-//!    ([`error::starlark_error`] maps the interpreter's), the input files, the node tree,
+//! 2. `error`, `files`, `file_marks`, `symlinks`, `node`, `yaml_docs`, `fragment`: engine errors with
+//!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
+//!    which symlinked ones may be read), the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
 //!    Starlark values.
 //! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
@@ -32,6 +33,7 @@ pub mod compile;
 pub mod datavalues;
 pub mod error;
 pub mod eval;
+pub mod file_marks;
 pub mod files;
 pub mod fragment;
 pub mod modules;
@@ -41,6 +43,7 @@ pub mod overlay;
 pub mod render;
 pub mod schema;
 pub mod starlark;
+pub mod symlinks;
 pub mod user_values;
 pub mod yaml_docs;
 
@@ -81,7 +84,13 @@ pub fn run(
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
-    let files = files::collect(&opts.files, cwd, stdin, &opts.file_marks)?;
+    let mut files = files::collect_with(&opts.files, cwd, stdin, &opts.symlinks)?;
+    file_marks::apply_marks(&mut files, &opts.file_marks)?;
+    if opts.debug {
+        for f in &files {
+            eprintln!("## file {} ({:?})", f.rel, f.kind);
+        }
+    }
     let lib = Lib::new(
         "",
         files,
@@ -96,27 +105,51 @@ pub fn run(
     run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
-/// Fills in the text of the template line an error points at, when it is missing.
-fn with_source_line<'a>(e: Error, mut files: impl Iterator<Item = &'a files::InputFile>) -> Error {
+/// Fills in the text of the template lines an error points at, when it is missing.
+fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFile>) -> Error {
+    let files: Vec<&files::InputFile> = files.collect();
+    let source = |file: &str, line: usize| {
+        let f = files.iter().find(|f| f.rel == file)?;
+        let src = String::from_utf8_lossy(&f.bytes);
+        error::Position::in_source(file, line, &src).text
+    };
     match e {
         Error::Template {
             message,
             pos: Some(mut p),
         } if p.text.is_none() && p.line > 0 => {
-            if let Some(f) = files.find(|f| f.rel == p.file) {
-                let src = String::from_utf8_lossy(&f.bytes);
-                p.text = error::Position::in_source(&p.file, p.line, &src).text;
-            }
+            p.text = source(&p.file, p.line);
             Error::Template {
                 message,
                 pos: Some(p),
             }
+        }
+        Error::Eval(mut e) => {
+            e.fill_texts(&source);
+            Error::Eval(e)
         }
         e => e,
     }
 }
 
 fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
+    if opts.files_inspect {
+        // ytt's `--files-inspect`: the root library's files (not those of `_ytt_lib/`).
+        let paths = lib
+            .files
+            .iter()
+            .map(|f| Value::String(f.rel.clone()))
+            .collect();
+        let format = match opts.output {
+            OutputFormat::Json => OutputFormat::Json,
+            _ => OutputFormat::Yaml,
+        };
+        let s = emit(&[Value::Array(paths)], format)?;
+        return Ok(Output {
+            stdout: s.into_bytes(),
+            ..Output::default()
+        });
+    }
     schema::values::take_warnings();
     let schema = datavalues::Pipeline { lib, cwd }.run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
@@ -148,13 +181,18 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         None => {
             let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();
             out.stdout = emit(&values, opts.output)?.into_bytes();
-            for (rel, _) in &r.texts {
-                out.warnings.push(format!(
-                    "Warning: file '{rel}' is a text template; its output is only written with --output-files"
-                ));
+            if !r.texts.is_empty() {
+                out.warnings.push(
+                    "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag."
+                        .to_string(),
+                );
             }
         }
         Some(_) => {
+            // As in ytt: the text templates' files first, then the YAML files.
+            for (rel, text) in r.texts {
+                out.files.push((rel, text.into_bytes()));
+            }
             for name in &r.yaml_files {
                 let vals: Vec<Value> = r
                     .docs
@@ -167,9 +205,6 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 }
                 out.files
                     .push((name.clone(), emit(&vals, opts.output)?.into_bytes()));
-            }
-            for (rel, text) in r.texts {
-                out.files.push((rel, text.into_bytes()));
             }
         }
     }

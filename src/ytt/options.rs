@@ -1,7 +1,7 @@
 //! Options of a `template` run, mirroring ytt's flags. `strake template`'s flags
 //! (`crate::cli::template::TemplateArgs`) are turned into them.
 
-use super::files::FileMark;
+use super::file_marks::FileMark;
 
 /// Output format of documents on stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -47,4 +47,10 @@ pub struct Options {
     pub data_values_schema_inspect: bool,
     pub openapi_validations: bool,
     pub dangerous_disable_validation: bool,
+    /// `--files-inspect`: print the root library's file paths instead of templating.
+    pub files_inspect: bool,
+    /// `--debug`: report on stderr which files were read and how long the run took.
+    pub debug: bool,
+    /// `--dangerous-allow-all-symlink-destinations`, `--allow-symlink-destination`.
+    pub symlinks: crate::ytt::symlinks::SymlinkPolicy,
 }

@@ -28,6 +28,7 @@ pub struct Rendered {
 pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
     let mut docs = Vec::new();
     let mut overlays = Vec::new();
+    let mut overlay_files: Vec<String> = Vec::new();
     let mut texts = Vec::new();
     let mut yaml_files = Vec::new();
     for f in lib.files.clone() {
@@ -45,6 +46,9 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                 for mut d in ev.docs {
                     d.meta.origin = Some(origin.clone());
                     if is_overlay_doc(&d) {
+                        if overlay_files.last().map(String::as_str) != Some(&*origin) {
+                            overlay_files.push(origin.to_string());
+                        }
                         overlays.push(d);
                     } else if d.meta.has("data/values-schema") {
                         // consumed by the values schema, never output
@@ -73,7 +77,13 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             thread: &mut thread,
         };
         for ov in overlays {
-            o.apply_docs(&mut docs, std::slice::from_ref(&ov))?;
+            o.apply_docs(&mut docs, std::slice::from_ref(&ov))
+                .map_err(|e| {
+                    e.without_pos().context(&format!(
+                        "Overlaying (in following order: {})",
+                        overlay_files.join(", ")
+                    ))
+                })?;
         }
     }
     docs.retain(kept);

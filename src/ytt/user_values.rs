@@ -88,13 +88,11 @@ fn parse_yaml_file(path: &Path) -> Result<Value, String> {
 pub fn load_schema(path: &Path) -> Result<J, String> {
     if path.is_dir() {
         let dir = path.display().to_string();
-        let files = crate::ytt::files::collect(
-            std::slice::from_ref(&dir),
-            Path::new("."),
-            &mut || Ok(Vec::new()),
-            &[],
-        )
-        .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
+        let files =
+            crate::ytt::files::collect(std::slice::from_ref(&dir), Path::new("."), &mut || {
+                Ok(Vec::new())
+            })
+            .map_err(|e| format!("reading deploy directory '{dir}': {e}"))?;
         let lib = crate::ytt::eval::Lib::new(
             "",
             files,

@@ -59,6 +59,7 @@ mod ytt_real_world_b;
 mod ytt_real_world_c;
 mod ytt_real_world_d;
 mod ytt_schema;
+mod ytt_source_sweep_core;
 mod ytt_template_errors;
 
 /// A test file added to this folder runs only once it is declared above; Cargo would

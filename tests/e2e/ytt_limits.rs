@@ -49,7 +49,7 @@ fn alias_bomb_fails_fast_in_bounded_memory() {
         err.contains("yaml: document contains excessive aliasing"),
         "{err}"
     );
-    assert!(err.contains("in config.yml:"), "{err}");
+    assert!(err.contains("config.yml:"), "{err}");
     if let Some(kib) = peak_rss_kib() {
         assert!(kib < 1024 * 1024, "peak RSS {kib} KiB");
     }
@@ -63,7 +63,7 @@ fn yaml_nested_past_the_limit_is_refused() {
         err.contains("more than 255 levels of nested maps and arrays"),
         "{err}"
     );
-    assert!(err.contains("in config.yml:1"), "{err}");
+    assert!(err.contains("config.yml:1 |"), "{err}");
 }
 
 #[test]
@@ -71,15 +71,15 @@ fn deep_starlark_value_as_yaml_is_an_error() {
     let err = render_err(&format!("{DEEP}v: #@ deep(100000)\n"));
     assert!(
         err.starts_with(
-            "value nested too deeply to convert to YAML: more than 1000 levels of lists, dicts and structs"
+            "\n- value nested too deeply to convert to YAML: more than 1000 levels of lists, dicts and structs"
         ),
         "{err}"
     );
-    assert!(err.contains("in config.yml:8"), "{err}");
+    assert!(err.contains("config.yml:8 |"), "{err}");
     // a list that contains itself
     let err = render_err("#@ x = []\n#@ x.append(x)\nv: #@ x\n");
     assert!(err.contains("or a value that contains itself"), "{err}");
-    assert!(err.contains("in config.yml:3"), "{err}");
+    assert!(err.contains("config.yml:3 |"), "{err}");
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn deep_starlark_values_print_compare_and_hash_within_limits() {
         err.contains("comparison exceeded maximum recursion depth"),
         "{err}"
     );
-    assert!(err.contains("in config.yml:8"), "{err}");
+    assert!(err.contains("config.yml:8 |"), "{err}");
     let err = render_err(&format!("{DEEP}v: #@ deep(100000) < deep(100001)\n"));
     assert!(
         err.contains("comparison exceeded maximum recursion depth"),
@@ -122,7 +122,7 @@ fn deep_starlark_values_print_compare_and_hash_within_limits() {
         err.contains("hash of a value nested too deeply (more than 1000 levels)"),
         "{err}"
     );
-    assert!(err.contains("in config.yml:8"), "{err}");
+    assert!(err.contains("config.yml:8 |"), "{err}");
     // deep values that are only kept in globals (frozen, then dropped) are fine
     let out = render(&[(
         "config.yml",
@@ -138,11 +138,11 @@ fn endless_loop_is_stopped_at_its_line() {
     let err = with_max_steps(100_000, || render_err(body));
     assert!(
         err.starts_with(
-            "Starlark computation cancelled: too many steps (more than 100000 loop iterations and function calls"
+            "\n- Starlark computation cancelled: too many steps (more than 100000 loop iterations and function calls"
         ),
         "{err}"
     );
-    assert!(err.contains("in config.yml:3"), "{err}");
+    assert!(err.contains("config.yml:3 |"), "{err}");
     assert!(err.contains("config.yml:3 | #@   while True:"), "{err}");
 }
 
@@ -153,7 +153,7 @@ fn endless_recursion_is_stopped_fast() {
         "#@ def forever(n):\n#@   return forever(n + 1)\n#@ end\nvalue: #@ forever(0)\n",
     );
     assert!(err.contains("Starlark stack overflow"), "{err}");
-    assert!(err.contains("in config.yml:"), "{err}");
+    assert!(err.contains("config.yml:"), "{err}");
     assert!(started.elapsed() < Duration::from_secs(10));
 }
 
@@ -162,7 +162,7 @@ fn long_template_line_is_cut_in_errors() {
     let body = format!("a: #@ undefined_name + \"{}\"\n", "x".repeat(200_000));
     let err = render_err(&body);
     assert!(
-        err.starts_with("undefined: undefined_name"),
+        err.starts_with("\n- undefined: undefined_name"),
         "{}",
         &err[..200]
     );

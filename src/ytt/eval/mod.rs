@@ -569,7 +569,8 @@ pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
         .and_then(|_| prog.finish(src.lines().count().max(1)))
         .map_err(|e| Error::at(e.message, Position::in_source(&name, e.line, src)))?;
     let b = Rc::new(RefCell::new(Builder::new_text()));
-    let module = exec_program(lib, &f.rel, &name, src, &prog, &b)?;
+    let module = exec_program(lib, &f.rel, &name, src, &prog, &b)
+        .map_err(|e| e.context("Evaluating text template"))?;
     let text = b.borrow().finish_text();
     Ok(Evaluated {
         module,
@@ -588,6 +589,7 @@ pub fn eval_star(lib: &LibRef, f: &InputFile) -> Result<Module, Error> {
     }
     let b = Rc::new(RefCell::new(Builder::new(Rc::new(Vec::new()), false)));
     exec_program(lib, &f.rel, &name, src, &prog, &b)
+        .map_err(|e| e.context("Evaluating starlark template"))
 }
 
 fn exec_program(
@@ -651,9 +653,28 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
             ));
         }
     };
-    let m = m.map_err(|e| SError::new(format!("load(\"{path}\"): {e}")))?;
+    let m = m.map_err(|e| SError::new(with_lib_texts(lib, e).to_string()))?;
     lib.cache.borrow_mut().insert(rel, m.clone());
     Ok(m)
+}
+
+/// Fills in the source lines of an error's stack frames from the files of `lib`.
+pub fn with_lib_texts(lib: &LibRef, e: Error) -> Error {
+    match e {
+        Error::Eval(mut ev) => {
+            ev.fill_texts(&|file: &str, line: usize| {
+                let f = lib
+                    .files
+                    .iter()
+                    .chain(&lib.private)
+                    .find(|f| lib.display(&f.rel) == file)?;
+                let src = String::from_utf8_lossy(&f.bytes);
+                Position::in_source(file, line, &src).text
+            });
+            Error::Eval(ev)
+        }
+        e => e,
+    }
 }
 
 fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
