@@ -50,6 +50,44 @@ impl Pipeline<'_> {
     }
 }
 
+/// The data values overlay stage of one library, as ytt names it in its errors:
+/// `Overlaying data values (in following order: a.yml, b.yml, additional data values): `
+/// before whatever went wrong while merging or checking the values.
+pub struct OverlayStage {
+    order: String,
+}
+
+impl OverlayStage {
+    /// The stage over the library's values files (shown as given) and, when `additional`,
+    /// the values given from outside them (flags, `#@library/ref` documents,
+    /// `with_data_values`).
+    pub fn new(files: impl Iterator<Item = String>, additional: bool) -> OverlayStage {
+        let mut order: Vec<String> = files.collect();
+        if additional {
+            order.push("additional data values".to_string());
+        }
+        OverlayStage {
+            order: order.join(", "),
+        }
+    }
+
+    /// Prefixes an error of the stage. Overlay errors and schema reports name their
+    /// lines themselves, so no source position is shown under them, as in ytt; other
+    /// errors keep theirs (the file and line of the document at fault).
+    pub fn wrap(&self, e: Error) -> Error {
+        let e = match e {
+            Error::Template { message, .. } if message.contains("data values were invalid") => {
+                Error::Template { message, pos: None }
+            }
+            e => e.without_pos(),
+        };
+        e.context(&format!(
+            "Overlaying data values (in following order: {})",
+            self.order
+        ))
+    }
+}
+
 /// True when a YAML template file holds `#@data/values` documents.
 pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
     if f.kind != FileKind::YamlTemplate || f.library {
@@ -115,14 +153,27 @@ impl Pipeline<'_> {
         // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
         let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
         let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
+        let mut values_files = Vec::new();
         for f in self.lib.files.clone() {
-            if !is_values_file(self.lib, &f)? {
-                continue;
+            if is_values_file(self.lib, &f)? {
+                values_files.push(f);
             }
+        }
+        let additional = !refs.is_empty()
+            || !lib_flags.is_empty()
+            || !extra.is_empty()
+            || flags.iter().any(|f| !f.targets_library());
+        let stage = OverlayStage::new(
+            values_files.iter().map(|f| self.lib.display(&f.rel)),
+            additional,
+        );
+        for f in values_files {
             // Each values file sees the values merged so far.
             *self.lib.values.borrow_mut() =
                 values.as_ref().map(|v| v.to_value()).unwrap_or(Value::Null);
-            let ev = eval_yaml(self.lib, &f)?;
+            let shown = self.lib.display(&f.rel);
+            let ev = eval_yaml(self.lib, &f)
+                .map_err(|e| stage.wrap(e.context(&format!("Templating file '{shown}'"))))?;
             for d in ev.docs {
                 if let Some(r) = d.meta.ann("library/ref") {
                     let name = r
@@ -132,24 +183,20 @@ impl Pipeline<'_> {
                         .unwrap_or_default();
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
-                    checker.check_doc(&d)?;
-                    apply_values_doc(&mut values, &d)?;
+                    apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
+                    checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
                     checker.fill(&mut values);
                     if let (Some(s), Some(v)) = (schema, &values) {
-                        s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
+                        s.check(v, &format!("data values file {shown}"))
+                            .map_err(|e| stage.wrap(e))?;
                     }
                 } else if !d.value.is_empty_doc() {
-                    return Err(Error::at(
+                    return Err(stage.wrap(Error::at(
                         format!(
-                            "Expected data values file '{}' to only have data values documents",
-                            self.lib.display(&f.rel)
+                            "Templating file '{shown}': Expected data values file '{shown}' to only have data values documents"
                         ),
-                        crate::ytt::error::Position {
-                            file: d.meta.pos.file.to_string(),
-                            line: d.meta.pos.line,
-                            text: None,
-                        },
-                    ));
+                        pos_of(&d.meta),
+                    )));
                 }
             }
         }
@@ -159,24 +206,27 @@ impl Pipeline<'_> {
                 .and_then(|a| a.kwarg("after_library_module"))
                 .is_some_and(|v| v.truth())
         };
+        let w = |e: Error| stage.wrap(e);
         for d in refs.iter().filter(|d| !after_module(d)) {
-            checker.check_doc(d)?;
-            apply_values_doc(&mut values, d)?;
+            apply_values_doc(&mut values, d).map_err(w)?;
+            checker.check_doc(d).map_err(w)?;
             checker.fill(&mut values);
         }
         for (key, node) in lib_flags {
             if key.is_empty() {
                 // A whole values file (`--data-values-file @lib:path`).
-                checker.check_value(node, "Overlaying data values", None)?;
+                checker.check_value(node, "", None).map_err(w)?;
                 plain_merge_into(&mut values, node);
             } else {
-                checker.check_flag(key, node, "--data-value", key)?;
+                checker
+                    .check_flag(key, node, "--data-value", key)
+                    .map_err(w)?;
                 set_path(&mut values, key, node);
             }
             checker.fill(&mut values);
         }
         for (e, plain) in extra {
-            checker.check_value(e, "Overlaying additional data values", None)?;
+            checker.check_value(e, "", None).map_err(w)?;
             if *plain {
                 plain_merge_into(&mut values, e);
             } else {
@@ -184,18 +234,18 @@ impl Pipeline<'_> {
                     value: e.clone(),
                     meta: Meta::default(),
                 };
-                apply_values_doc(&mut values, &doc)?;
+                apply_values_doc(&mut values, &doc).map_err(w)?;
             }
             checker.fill(&mut values);
         }
         for d in refs.iter().filter(|d| after_module(d)) {
-            checker.check_doc(d)?;
-            apply_values_doc(&mut values, d)?;
+            apply_values_doc(&mut values, d).map_err(w)?;
+            checker.check_doc(d).map_err(w)?;
             checker.fill(&mut values);
         }
-        self.apply_flags(&mut values, flags, &mut checker)?;
+        self.apply_flags(&mut values, flags, &mut checker, &stage)?;
         if let (Some(s), Some(v)) = (schema, &values) {
-            s.check(v, "command-line data values")?;
+            s.check(v, "command-line data values").map_err(w)?;
             s.validate(v)?;
         }
         // (Schema hook: `#@assert/validate` runs with the schema validations, so that
@@ -212,7 +262,9 @@ impl Pipeline<'_> {
         values: &mut Option<Node>,
         flags: &[DataValueFlag],
         schema: &mut crate::ytt::schema::ValuesChecker,
+        stage: &OverlayStage,
     ) -> Result<(), Error> {
+        let w = |e: Error| stage.wrap(e);
         let pos = Pos::default();
         for fl in flags {
             if let DataValueFlag::ValuesFile(arg) = fl {
@@ -240,7 +292,7 @@ impl Pipeline<'_> {
                         schema.add_source(&display, src);
                     }
                     for d in docs {
-                        schema.check_value(&d, "Overlaying data values", None)?;
+                        schema.check_value(&d, "", None).map_err(w)?;
                         plain_merge_into(values, &d);
                         schema.fill(values);
                     }
@@ -262,7 +314,9 @@ impl Pipeline<'_> {
                         Value::String(v)
                     };
                     let leaf = Node::from_value(&val, &pos);
-                    schema.check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)?;
+                    schema
+                        .check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)
+                        .map_err(w)?;
                     set_path(values, &key, &leaf);
                     schema.fill(values);
                 }
@@ -302,7 +356,7 @@ impl Pipeline<'_> {
                         .borrow_mut()
                         .push((l, key.to_string(), leaf)),
                     None => {
-                        schema.check_flag(key, &leaf, flag, kv)?;
+                        schema.check_flag(key, &leaf, flag, kv).map_err(w)?;
                         set_path(values, key, &leaf);
                         schema.fill(values);
                     }
@@ -476,7 +530,14 @@ fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
                 &d.value,
                 &Defaults::of_node(&d.meta, &Defaults::default()),
             )
-            .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
+            .map_err(|e| {
+                // ytt overlays a values document as a document set of one.
+                if d.meta.pos.line > 0 {
+                    e.context(&format!("Document on line {}", d.meta.pos))
+                } else {
+                    e
+                }
+            })
         }
     }
 }
