@@ -1,6 +1,6 @@
 //! Data values: `#@data/values` documents merged as overlays in file order (arrays
 //! append, new keys need `missing_ok`), then the command-line flags in ytt's order:
-//! `--data-values-file` (plain YAML, arrays replace), `--data-values-env`,
+//! `--data-values-file` (plain YAML, arrays replace; a directory gives every file under it), `--data-values-env`,
 //! `--data-value`, `--data-value-yaml`, `--data-value-file` (dotted keys, new keys
 //! allowed). A values schema plugs in between the documents and the flags: see
 //! [`Pipeline`].
@@ -272,10 +272,11 @@ impl Pipeline<'_> {
                 if let Some((lib_name, path)) =
                     arg.strip_prefix('@').and_then(|r| r.split_once(':'))
                 {
-                    let docs = self.read_values_file(path, &self.cwd.join(path))?;
                     let mut merged = None;
-                    for d in docs {
-                        plain_merge_into(&mut merged, &d);
+                    for (display, full) in values_file_paths(self.cwd, path)? {
+                        for d in self.read_values_file(&display, path, &full)? {
+                            plain_merge_into(&mut merged, &d);
+                        }
                     }
                     if let Some(node) = merged {
                         self.lib.flag_refs.borrow_mut().push((
@@ -287,7 +288,7 @@ impl Pipeline<'_> {
                     continue;
                 }
                 for (display, full) in values_file_paths(self.cwd, arg)? {
-                    let docs = self.read_values_file(&display, &full)?;
+                    let docs = self.read_values_file(&display, arg, &full)?;
                     if let Some(src) = &docs.source {
                         schema.add_source(&display, src);
                     }
@@ -383,23 +384,35 @@ fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> 
         .unwrap_or(Value::Null))
 }
 
-/// The files one `--data-values-file` names: the file itself, or every file under a
-/// directory (YAML or not), in path order, each shown by its path as given.
+/// The files one `--data-values-file` names, each with the name ytt gives it in
+/// messages: the file itself (by its file name), or every file anywhere under a
+/// directory (YAML or not, as ytt 0.48 reads them), by their paths inside it and in
+/// that order.
 fn values_file_paths(cwd: &Path, arg: &str) -> Result<Vec<(String, std::path::PathBuf)>, Error> {
     let full = cwd.join(arg);
     if !full.is_dir() {
-        return Ok(vec![(arg.to_string(), full)]);
+        let name = Path::new(arg)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| arg.to_string());
+        return Ok(vec![(name, full)]);
     }
     let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(&full).sort_by_file_name() {
+    for entry in walkdir::WalkDir::new(&full) {
         let entry =
             entry.map_err(|e| Error::Io(format!("reading --data-values-file '{arg}': {e}")))?;
-        if entry.file_type().is_file() {
-            let rel = entry.path().strip_prefix(&full).unwrap_or(entry.path());
-            let display = Path::new(arg).join(rel).to_string_lossy().into_owned();
-            out.push((display, entry.path().to_path_buf()));
+        if entry.file_type().is_dir() {
+            continue;
         }
+        let rel = entry
+            .path()
+            .strip_prefix(&full)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        out.push((rel, entry.path().to_path_buf()));
     }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
 }
 
@@ -420,7 +433,13 @@ impl IntoIterator for ValuesFileDocs {
 impl Pipeline<'_> {
     /// Reads and checks one `--data-values-file` file (`display` names it in errors):
     /// plain YAML, no `#@` annotations, no key given twice in one map.
-    fn read_values_file(&self, display: &str, full: &Path) -> Result<ValuesFileDocs, Error> {
+    /// `arg` is the flag's path as given, which ytt names in the plain-YAML check.
+    fn read_values_file(
+        &self,
+        display: &str,
+        arg: &str,
+        full: &Path,
+    ) -> Result<ValuesFileDocs, Error> {
         let bytes = std::fs::read(full)
             .map_err(|e| Error::Io(format!("reading --data-values-file '{display}': {e}")))?;
         let src = String::from_utf8_lossy(&bytes).into_owned();
@@ -435,7 +454,7 @@ impl Pipeline<'_> {
         if let Some(line) = bad {
             return Err(Error::at(
                 format!(
-                    "Checking data values file '{display}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
+                    "Checking data values file '{arg}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
                 ),
                 crate::ytt::error::Position::in_source(display, line, &src),
             ));
