@@ -265,6 +265,7 @@ impl Pipeline<'_> {
         stage: &OverlayStage,
     ) -> Result<(), Error> {
         let w = |e: Error| stage.wrap(e);
+        let extracting = |e: Error| e.context("Extracting data value from file");
         let pos = Pos::default();
         for fl in flags {
             if let DataValueFlag::ValuesFile(arg) = fl {
@@ -273,8 +274,11 @@ impl Pipeline<'_> {
                     arg.strip_prefix('@').and_then(|r| r.split_once(':'))
                 {
                     let mut merged = None;
-                    for (display, full) in values_file_paths(self.cwd, path)? {
-                        for d in self.read_values_file(&display, path, &full)? {
+                    for (display, full) in values_file_paths(self.cwd, path).map_err(extracting)? {
+                        for d in self
+                            .read_values_file(&display, path, &full)
+                            .map_err(extracting)?
+                        {
                             plain_merge_into(&mut merged, &d);
                         }
                     }
@@ -287,8 +291,10 @@ impl Pipeline<'_> {
                     }
                     continue;
                 }
-                for (display, full) in values_file_paths(self.cwd, arg)? {
-                    let docs = self.read_values_file(&display, arg, &full)?;
+                for (display, full) in values_file_paths(self.cwd, arg).map_err(extracting)? {
+                    let docs = self
+                        .read_values_file(&display, arg, &full)
+                        .map_err(extracting)?;
                     if let Some(src) = &docs.source {
                         schema.add_source(&display, src);
                     }
@@ -310,7 +316,11 @@ impl Pipeline<'_> {
                 for (k, v) in vars {
                     let key = k[prefix.len() + 1..].replace("__", ".");
                     let val = if yaml {
-                        parse_flag_yaml(&v, &k, self.lib.opts.strict)?
+                        parse_flag_yaml(&v, &k, self.lib.opts.strict).map_err(|e| {
+                            e.context(&format!(
+                                "Extracting data values from env under prefix '{prefix}': Extracting data value from env variable '{k}'"
+                            ))
+                        })?
                     } else {
                         Value::String(v)
                     };
@@ -332,23 +342,14 @@ impl Pipeline<'_> {
                     _ => continue,
                 };
                 let flag = ["--data-value", "--data-value-yaml", "--data-value-file"][k];
-                let (key, raw) = kv.split_once('=').ok_or_else(|| {
-                    Error::Usage(format!("{flag} '{kv}': Expected format key=value"))
+                let (lib_name, key, val) = self.flag_value(kv, k).map_err(|e| {
+                    e.context(if k == 2 {
+                        "Extracting data value from file"
+                    } else {
+                        "Extracting data value from KV"
+                    })
                 })?;
-                let (lib_name, key) = match key.strip_prefix('@').and_then(|r| r.split_once(':')) {
-                    Some((l, k)) => (Some(l.to_string()), k),
-                    None => (None, key),
-                };
-                let val = match k {
-                    0 => Value::String(raw.to_string()),
-                    1 => parse_flag_yaml(raw, flag, self.lib.opts.strict)?,
-                    _ => {
-                        let bytes = std::fs::read(self.cwd.join(raw)).map_err(|e| {
-                            Error::Io(format!("{flag} '{kv}': reading file '{raw}': {e}"))
-                        })?;
-                        Value::String(String::from_utf8_lossy(&bytes).into_owned())
-                    }
-                };
+                let key = key.as_str();
                 let leaf = Node::from_value(&val, &pos);
                 match lib_name {
                     Some(l) => self
@@ -368,14 +369,75 @@ impl Pipeline<'_> {
     }
 }
 
+impl Pipeline<'_> {
+    /// The library (`@name:`), key path and value one `--data-value` (`kind` 0),
+    /// `--data-value-yaml` (1) or `--data-value-file` (2) argument gives, checked in
+    /// ytt's order: the `=`, the value, then the key.
+    fn flag_value(&self, kv: &str, kind: usize) -> Result<(Option<String>, String, Value), Error> {
+        let (key, raw) = kv.split_once('=').ok_or_else(|| {
+            Error::Usage(if kind == 2 {
+                "Expected format key=/file/path".to_string()
+            } else {
+                "Expected format key=value".to_string()
+            })
+        })?;
+        let val = match kind {
+            0 => Value::String(raw.to_string()),
+            1 => parse_flag_yaml(raw, "--data-value-yaml", self.lib.opts.strict).map_err(|e| {
+                // ytt's words, then the flag (ytt names only the key).
+                Error::Usage(format!(
+                    "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
+                ))
+            })?,
+            _ => {
+                let full = self.cwd.join(raw);
+                let meta = std::fs::metadata(&full).map_err(|e| {
+                    Error::Io(format!(
+                        "Finding file '{raw}': Checking file '{raw}': lstat {raw}: {}",
+                        crate::ytt::symlinks::go_io_error(&e)
+                    ))
+                })?;
+                if meta.is_dir() {
+                    return Err(Error::Usage(format!(
+                        "Expected '{raw}' to be a file, but is a directory"
+                    )));
+                }
+                let bytes =
+                    std::fs::read(&full).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
+                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+            }
+        };
+        let (lib_name, key) = library_ref_and_key(key)?;
+        Ok((lib_name, key, val))
+    }
+}
+
+/// Splits `@lib:key` into the library and the key, refusing an empty library name and a
+/// key with another `:` (a common slip), as ytt does.
+fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
+    let (lib, key) = match arg.strip_prefix('@').and_then(|r| r.split_once(':')) {
+        Some(("", _)) => {
+            return Err(Error::Usage("Expected library ref to not be empty".into()));
+        }
+        Some((l, k)) => (Some(l.to_string()), k),
+        None => (None, arg),
+    };
+    if key.contains(':') {
+        return Err(Error::Usage(format!(
+            "Expected at most one library-key separator ':' in '{key}'"
+        )));
+    }
+    Ok((lib, key.to_string()))
+}
+
 fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> {
     let parsed = if strict {
         crate::yaml::parse_document_set_strict(raw, flag)
     } else {
         crate::yaml::parse_document_set(raw, flag)
     };
-    let ds = parsed
-        .map_err(|e| Error::Usage(format!("{flag}: parsing YAML value '{raw}': {}", e.message)))?;
+    let ds =
+        parsed.map_err(|e| Error::Usage(format!("Deserializing YAML value: {}", e.message)))?;
     Ok(ds
         .docs
         .iter()
@@ -390,7 +452,13 @@ fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> 
 /// that order.
 fn values_file_paths(cwd: &Path, arg: &str) -> Result<Vec<(String, std::path::PathBuf)>, Error> {
     let full = cwd.join(arg);
-    if !full.is_dir() {
+    let meta = std::fs::metadata(&full).map_err(|e| {
+        Error::Io(format!(
+            "Find files '{arg}': Checking file '{arg}': lstat {arg}: {}",
+            crate::ytt::symlinks::go_io_error(&e)
+        ))
+    })?;
+    if !meta.is_dir() {
         let name = Path::new(arg)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

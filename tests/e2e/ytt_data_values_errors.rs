@@ -88,3 +88,45 @@ fn a_values_file_with_other_documents_is_refused_while_templating_it() {
         "{err}"
     );
 }
+
+fn flag_error(args: &[&str]) -> String {
+    let mut all = vec!["-f", "t.yml"];
+    all.extend_from_slice(args);
+    render_args(&[("t.yml", SHOW)], &all).unwrap_err()
+}
+
+#[test]
+fn bad_data_value_flags_are_refused_in_ytts_words() {
+    assert_eq!(
+        flag_error(&["--data-value", "novalue"]),
+        "Extracting data value from KV: Expected format key=value"
+    );
+    assert_eq!(
+        flag_error(&["--data-value-file", "k"]),
+        "Extracting data value from file: Expected format key=/file/path"
+    );
+    assert_eq!(
+        flag_error(&["--data-value-file", "k=missing.txt"]),
+        "Extracting data value from file: Finding file 'missing.txt': Checking file 'missing.txt': lstat missing.txt: no such file or directory"
+    );
+    assert_eq!(
+        flag_error(&["--data-values-file", "missing.yml"]),
+        "Extracting data value from file: Find files 'missing.yml': Checking file 'missing.yml': lstat missing.yml: no such file or directory"
+    );
+    assert_eq!(
+        flag_error(&["--data-value", "a:b=1"]),
+        "Extracting data value from KV: Expected at most one library-key separator ':' in 'a:b'"
+    );
+    assert_eq!(
+        flag_error(&["--data-value", "@:k=1"]),
+        "Extracting data value from KV: Expected library ref to not be empty"
+    );
+    let err = flag_error(&["--data-value-yaml", "k=[1"]);
+    assert!(
+        err.starts_with(
+            "Extracting data value from KV: Deserializing value for key 'k': Deserializing YAML value: "
+        ),
+        "{err}"
+    );
+    assert!(err.ends_with(" (--data-value-yaml k=[1)"), "{err}");
+}
