@@ -175,6 +175,7 @@ impl Pipeline<'_> {
             let ev = eval_yaml(self.lib, &f)
                 .map_err(|e| stage.wrap(e.context(&format!("Templating file '{shown}'"))))?;
             for d in ev.docs {
+                check_values_kwargs(&d).map_err(|e| stage.wrap(e))?;
                 if let Some(r) = d.meta.ann("library/ref") {
                     let name = r
                         .args
@@ -555,6 +556,27 @@ fn reject_duplicate_keys(
             crate::ytt::error::Position::in_source(path, line.unwrap_or(0), src),
         )),
     }
+}
+
+/// The keywords of a `#@data/values` annotation, checked as ytt checks them: only
+/// `after_library_module`, and that only on a document marked `#@library/ref`.
+fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
+    let Some(ann) = d.meta.ann("data/values") else {
+        return Ok(());
+    };
+    for (name, _) in &ann.kwargs {
+        if name != "after_library_module" {
+            return Err(Error::msg(format!(
+                "Unknown kwarg {name} for annotation data/values"
+            )));
+        }
+        if !d.meta.has("library/ref") {
+            return Err(Error::msg(
+                "Annotation data/values: Expected kwarg 'after_library_module' to be used with library/ref annotation",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).

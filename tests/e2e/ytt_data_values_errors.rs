@@ -130,3 +130,19 @@ fn bad_data_value_flags_are_refused_in_ytts_words() {
     );
     assert!(err.ends_with(" (--data-value-yaml k=[1)"), "{err}");
 }
+
+#[test]
+fn data_values_annotation_keywords_are_checked() {
+    let k1 = "#@data/values after_library_module=True\n---\nfoo: 1\n";
+    let err = render_args(&[("t.yml", SHOW), ("k1.yml", k1)], &["-f", "."]).unwrap_err();
+    assert_eq!(
+        err,
+        "Overlaying data values (in following order: k1.yml): Annotation data/values: Expected kwarg 'after_library_module' to be used with library/ref annotation"
+    );
+    let k2 = "#@data/values bogus=1\n---\nfoo: 1\n";
+    let err = render_args(&[("t.yml", SHOW), ("k2.yml", k2)], &["-f", "."]).unwrap_err();
+    assert_eq!(
+        err,
+        "Overlaying data values (in following order: k2.yml): Unknown kwarg bogus for annotation data/values"
+    );
+}
