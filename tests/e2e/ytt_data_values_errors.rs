@@ -146,3 +146,13 @@ fn data_values_annotation_keywords_are_checked() {
         "Overlaying data values (in following order: k2.yml): Unknown kwarg bogus for annotation data/values"
     );
 }
+
+#[test]
+fn library_values_no_library_takes_are_named_as_ytt_names_them() {
+    let r = "#@library/ref \"@nolib\"\n#@data/values\n---\nfoo: 1\n";
+    let err = render_args(&[("t.yml", SHOW), ("r.yml", r)], &["-f", "."]).unwrap_err();
+    assert_eq!(
+        err,
+        "Expected all provided library data values documents to be used but found unused: Data Value belonging to library '@nolib' on line r.yml:3"
+    );
+}

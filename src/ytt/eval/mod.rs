@@ -145,15 +145,30 @@ impl Lib {
     /// `library.get` of this library took, naming the kinds of documents left over and
     /// each document (checked once the library is evaluated).
     pub fn check_refs_used(&self) -> Result<(), Error> {
-        fn unused(refs: &[(String, Doc)], used: &std::collections::BTreeSet<usize>) -> Vec<String> {
+        fn unused(
+            what: &str,
+            refs: &[(String, Doc)],
+            used: &std::collections::BTreeSet<usize>,
+        ) -> Vec<String> {
             refs.iter()
                 .enumerate()
                 .filter(|(i, _)| !used.contains(i))
-                .map(|(_, (r, d))| format!("library '{r}' (document at {})", d.meta.pos))
+                .map(|(_, (r, d))| {
+                    let r = if r.starts_with('@') {
+                        r.clone()
+                    } else {
+                        format!("@{r}")
+                    };
+                    format!("{what} belonging to library '{r}' on line {}", d.meta.pos)
+                })
                 .collect()
         }
-        let values = unused(&self.refs.borrow(), &self.refs_used.borrow());
-        let schemas = unused(&self.schema_refs.borrow(), &self.schema_refs_used.borrow());
+        let values = unused("Data Value", &self.refs.borrow(), &self.refs_used.borrow());
+        let schemas = unused(
+            "Schema",
+            &self.schema_refs.borrow(),
+            &self.schema_refs_used.borrow(),
+        );
         let mut kinds = Vec::new();
         if !values.is_empty() {
             kinds.push("data values");
