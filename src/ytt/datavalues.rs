@@ -289,6 +289,13 @@ impl Pipeline<'_> {
                             String::new(),
                             node,
                         ));
+                        let name = Path::new(path)
+                            .file_name()
+                            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+                        self.lib
+                            .flag_ref_places
+                            .borrow_mut()
+                            .push(format!("{name}:1"));
                     }
                     continue;
                 }
@@ -353,11 +360,20 @@ impl Pipeline<'_> {
                 let key = key.as_str();
                 let leaf = Node::from_value(&val, &pos);
                 match lib_name {
-                    Some(l) => self
-                        .lib
-                        .flag_refs
-                        .borrow_mut()
-                        .push((l, key.to_string(), leaf)),
+                    Some(l) => {
+                        self.lib
+                            .flag_refs
+                            .borrow_mut()
+                            .push((l, key.to_string(), leaf));
+                        let place = match k {
+                            2 => format!(
+                                "(data-value-file arg) {key}={}:1",
+                                kv.split_once('=').map_or("", |(_, p)| p)
+                            ),
+                            _ => format!("({} arg):1", flag.trim_start_matches("--")),
+                        };
+                        self.lib.flag_ref_places.borrow_mut().push(place);
+                    }
                     None => {
                         schema.check_flag(key, &leaf, flag, kv).map_err(w)?;
                         set_path(values, key, &leaf);

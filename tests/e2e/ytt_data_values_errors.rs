@@ -156,3 +156,16 @@ fn library_values_no_library_takes_are_named_as_ytt_names_them() {
         "Expected all provided library data values documents to be used but found unused: Data Value belonging to library '@nolib' on line r.yml:3"
     );
 }
+
+#[test]
+fn library_flags_no_library_takes_are_refused() {
+    let err = render_args(
+        &[("t.yml", SHOW)],
+        &["-f", ".", "--data-value", "@nolib:x=1"],
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        "Expected all provided library data values documents to be used but found unused: Data Value belonging to library '@nolib' on line (data-value arg):1"
+    );
+}

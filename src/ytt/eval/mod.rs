@@ -59,6 +59,10 @@ pub struct Lib {
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
+    /// Where each of `flag_refs` came from, as ytt names it (`(data-value arg):1`).
+    pub flag_ref_places: RefCell<Vec<String>>,
+    /// Indexes in `flag_refs` of the values a `library.get` took.
+    pub flag_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// Schema documents overlaid on the library's own schema, in order: the parent's
     /// `#@library/ref` schema documents for it, then `with_data_values_schema(...)`.
     pub extra_schemas: RefCell<Vec<Doc>>,
@@ -126,6 +130,8 @@ impl Lib {
             refs: RefCell::new(Vec::new()),
             refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
+            flag_ref_places: RefCell::new(Vec::new()),
+            flag_refs_used: RefCell::new(std::collections::BTreeSet::new()),
             extra_schemas: RefCell::new(Vec::new()),
             schema_refs: RefCell::new(Vec::new()),
             schema_refs_used: RefCell::new(std::collections::BTreeSet::new()),
@@ -163,7 +169,16 @@ impl Lib {
                 })
                 .collect()
         }
-        let values = unused("Data Value", &self.refs.borrow(), &self.refs_used.borrow());
+        let mut values = unused("Data Value", &self.refs.borrow(), &self.refs_used.borrow());
+        let places = self.flag_ref_places.borrow();
+        for (i, (r, _, _)) in self.flag_refs.borrow().iter().enumerate() {
+            if !self.flag_refs_used.borrow().contains(&i) {
+                let place = places.get(i).map(String::as_str).unwrap_or("?");
+                values.push(format!(
+                    "Data Value belonging to library '@{r}' on line {place}"
+                ));
+            }
+        }
         let schemas = unused(
             "Schema",
             &self.schema_refs.borrow(),
