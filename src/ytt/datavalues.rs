@@ -1,6 +1,6 @@
 //! Data values: `#@data/values` documents merged as overlays in file order (arrays
 //! append, new keys need `missing_ok`), then the command-line flags in ytt's order:
-//! `--data-values-file` (plain YAML, arrays replace), `--data-values-env`,
+//! `--data-values-file` (plain YAML, arrays replace; a directory gives every file under it), `--data-values-env`,
 //! `--data-value`, `--data-value-yaml`, `--data-value-file` (dotted keys, new keys
 //! allowed). A values schema plugs in between the documents and the flags: see
 //! [`Pipeline`].
@@ -47,6 +47,44 @@ impl Pipeline<'_> {
         extra: &[(Node, bool)],
     ) -> Result<(), Error> {
         self.run_inner(schema, flags, refs, &[], extra).map(drop)
+    }
+}
+
+/// The data values overlay stage of one library, as ytt names it in its errors:
+/// `Overlaying data values (in following order: a.yml, b.yml, additional data values): `
+/// before whatever went wrong while merging or checking the values.
+pub struct OverlayStage {
+    order: String,
+}
+
+impl OverlayStage {
+    /// The stage over the library's values files (shown as given) and, when `additional`,
+    /// the values given from outside them (flags, `#@library/ref` documents,
+    /// `with_data_values`).
+    pub fn new(files: impl Iterator<Item = String>, additional: bool) -> OverlayStage {
+        let mut order: Vec<String> = files.collect();
+        if additional {
+            order.push("additional data values".to_string());
+        }
+        OverlayStage {
+            order: order.join(", "),
+        }
+    }
+
+    /// Prefixes an error of the stage. Overlay errors and schema reports name their
+    /// lines themselves, so no source position is shown under them, as in ytt; other
+    /// errors keep theirs (the file and line of the document at fault).
+    pub fn wrap(&self, e: Error) -> Error {
+        let e = match e {
+            Error::Template { message, .. } if message.contains("data values were invalid") => {
+                Error::Template { message, pos: None }
+            }
+            e => e.without_pos(),
+        };
+        e.context(&format!(
+            "Overlaying data values (in following order: {})",
+            self.order
+        ))
     }
 }
 
@@ -116,35 +154,28 @@ impl Pipeline<'_> {
         let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
         let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
         let mut values_files = Vec::new();
-        for f in self.lib.files.iter() {
-            if is_values_file(self.lib, f)? {
-                values_files.push(f.clone());
+        for f in self.lib.files.clone() {
+            if is_values_file(self.lib, &f)? {
+                values_files.push(f);
             }
         }
-        // ytt's context for errors of this stage: the values files in order, then the
-        // values given from outside.
-        let mut order: Vec<String> = values_files
-            .iter()
-            .map(|f| self.lib.display(&f.rel))
-            .collect();
-        if !flags.is_empty() || !lib_flags.is_empty() || !extra.is_empty() {
-            order.push("additional data values".to_string());
-        }
-        let overlaying = |e: Error| {
-            e.without_pos().context(&format!(
-                "Overlaying data values (in following order: {})",
-                order.join(", ")
-            ))
-        };
+        let additional = !refs.is_empty()
+            || !lib_flags.is_empty()
+            || !extra.is_empty()
+            || flags.iter().any(|f| !f.targets_library());
+        let stage = OverlayStage::new(
+            values_files.iter().map(|f| self.lib.display(&f.rel)),
+            additional,
+        );
         for f in values_files {
-            let templating = |e: Error| {
-                overlaying(e.context(&format!("Templating file '{}'", self.lib.display(&f.rel))))
-            };
             // Each values file sees the values merged so far.
             *self.lib.values.borrow_mut() =
                 values.as_ref().map(|v| v.to_value()).unwrap_or(Value::Null);
-            let ev = eval_yaml(self.lib, &f).map_err(templating)?;
+            let shown = self.lib.display(&f.rel);
+            let ev = eval_yaml(self.lib, &f)
+                .map_err(|e| stage.wrap(e.context(&format!("Templating file '{shown}'"))))?;
             for d in ev.docs {
+                check_values_kwargs(&d).map_err(|e| stage.wrap(e))?;
                 if let Some(r) = d.meta.ann("library/ref") {
                     let name = r
                         .args
@@ -153,23 +184,21 @@ impl Pipeline<'_> {
                         .unwrap_or_default();
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
-                    checker.check_doc(&d)?;
-                    apply_values_doc(&mut values, &d).map_err(overlaying)?;
+                    // ytt checks a values document against the schema before it
+                    // overlays it, so an undeclared key is named as such.
+                    checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
+                    apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
                     checker.fill(&mut values);
                     if let (Some(s), Some(v)) = (schema, &values) {
-                        s.check(v, &format!("data values file {}", self.lib.display(&f.rel)))?;
+                        s.check(v, &format!("data values file {shown}"))
+                            .map_err(|e| stage.wrap(e))?;
                     }
                 } else if !d.value.is_empty_doc() {
-                    return Err(templating(Error::at(
+                    return Err(stage.wrap(Error::at(
                         format!(
-                            "Expected data values file '{}' to only have data values documents",
-                            self.lib.display(&f.rel)
+                            "Templating file '{shown}': Expected data values file '{shown}' to only have data values documents"
                         ),
-                        crate::ytt::error::Position {
-                            file: d.meta.pos.file.to_string(),
-                            line: d.meta.pos.line,
-                            text: None,
-                        },
+                        pos_of(&d.meta),
                     )));
                 }
             }
@@ -180,24 +209,27 @@ impl Pipeline<'_> {
                 .and_then(|a| a.kwarg("after_library_module"))
                 .is_some_and(|v| v.truth())
         };
+        let w = |e: Error| stage.wrap(e);
         for d in refs.iter().filter(|d| !after_module(d)) {
-            checker.check_doc(d)?;
-            apply_values_doc(&mut values, d)?;
+            apply_values_doc(&mut values, d).map_err(w)?;
+            checker.check_doc(d).map_err(w)?;
             checker.fill(&mut values);
         }
         for (key, node) in lib_flags {
             if key.is_empty() {
                 // A whole values file (`--data-values-file @lib:path`).
-                checker.check_value(node, "Overlaying data values", None)?;
+                checker.check_value(node, "", None).map_err(w)?;
                 plain_merge_into(&mut values, node);
             } else {
-                checker.check_flag(key, node, "--data-value", key)?;
+                checker
+                    .check_flag(key, node, "--data-value", key)
+                    .map_err(w)?;
                 set_path(&mut values, key, node);
             }
             checker.fill(&mut values);
         }
         for (e, plain) in extra {
-            checker.check_value(e, "Overlaying additional data values", None)?;
+            checker.check_value(e, "", None).map_err(w)?;
             if *plain {
                 plain_merge_into(&mut values, e);
             } else {
@@ -205,18 +237,18 @@ impl Pipeline<'_> {
                     value: e.clone(),
                     meta: Meta::default(),
                 };
-                apply_values_doc(&mut values, &doc)?;
+                apply_values_doc(&mut values, &doc).map_err(w)?;
             }
             checker.fill(&mut values);
         }
         for d in refs.iter().filter(|d| after_module(d)) {
-            checker.check_doc(d)?;
-            apply_values_doc(&mut values, d)?;
+            apply_values_doc(&mut values, d).map_err(w)?;
+            checker.check_doc(d).map_err(w)?;
             checker.fill(&mut values);
         }
-        self.apply_flags(&mut values, flags, &mut checker)?;
+        self.apply_flags(&mut values, flags, &mut checker, &stage)?;
         if let (Some(s), Some(v)) = (schema, &values) {
-            s.check(v, "command-line data values")?;
+            s.check(v, "command-line data values").map_err(w)?;
             s.validate(v)?;
         }
         // (Schema hook: `#@assert/validate` runs with the schema validations, so that
@@ -233,7 +265,10 @@ impl Pipeline<'_> {
         values: &mut Option<Node>,
         flags: &[DataValueFlag],
         schema: &mut crate::ytt::schema::ValuesChecker,
+        stage: &OverlayStage,
     ) -> Result<(), Error> {
+        let w = |e: Error| stage.wrap(e);
+        let extracting = |e: Error| e.context("Extracting data value from file");
         let pos = Pos::default();
         for fl in flags {
             if let DataValueFlag::ValuesFile(arg) = fl {
@@ -241,10 +276,14 @@ impl Pipeline<'_> {
                 if let Some((lib_name, path)) =
                     arg.strip_prefix('@').and_then(|r| r.split_once(':'))
                 {
-                    let docs = self.read_values_file(path, &self.cwd.join(path))?;
                     let mut merged = None;
-                    for d in docs {
-                        plain_merge_into(&mut merged, &d);
+                    for (display, full) in values_file_paths(self.cwd, path).map_err(extracting)? {
+                        for d in self
+                            .read_values_file(&display, path, &full)
+                            .map_err(extracting)?
+                        {
+                            plain_merge_into(&mut merged, &d);
+                        }
                     }
                     if let Some(node) = merged {
                         self.lib.flag_refs.borrow_mut().push((
@@ -252,16 +291,25 @@ impl Pipeline<'_> {
                             String::new(),
                             node,
                         ));
+                        let name = Path::new(path)
+                            .file_name()
+                            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+                        self.lib
+                            .flag_ref_places
+                            .borrow_mut()
+                            .push(format!("{name}:1"));
                     }
                     continue;
                 }
-                for (display, full) in values_file_paths(self.cwd, arg)? {
-                    let docs = self.read_values_file(&display, &full)?;
+                for (display, full) in values_file_paths(self.cwd, arg).map_err(extracting)? {
+                    let docs = self
+                        .read_values_file(&display, arg, &full)
+                        .map_err(extracting)?;
                     if let Some(src) = &docs.source {
                         schema.add_source(&display, src);
                     }
                     for d in docs {
-                        schema.check_value(&d, "Overlaying data values", None)?;
+                        schema.check_value(&d, "", None).map_err(w)?;
                         plain_merge_into(values, &d);
                         schema.fill(values);
                     }
@@ -278,12 +326,18 @@ impl Pipeline<'_> {
                 for (k, v) in vars {
                     let key = k[prefix.len() + 1..].replace("__", ".");
                     let val = if yaml {
-                        parse_flag_yaml(&v, &k, self.lib.opts.strict)?
+                        parse_flag_yaml(&v, &k, self.lib.opts.strict).map_err(|e| {
+                            e.context(&format!(
+                                "Extracting data values from env under prefix '{prefix}': Extracting data value from env variable '{k}'"
+                            ))
+                        })?
                     } else {
                         Value::String(v)
                     };
                     let leaf = Node::from_value(&val, &pos);
-                    schema.check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)?;
+                    schema
+                        .check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)
+                        .map_err(w)?;
                     set_path(values, &key, &leaf);
                     schema.fill(values);
                 }
@@ -298,32 +352,32 @@ impl Pipeline<'_> {
                     _ => continue,
                 };
                 let flag = ["--data-value", "--data-value-yaml", "--data-value-file"][k];
-                let (key, raw) = kv.split_once('=').ok_or_else(|| {
-                    Error::Usage(format!("{flag} '{kv}': Expected format key=value"))
+                let (lib_name, key, val) = self.flag_value(kv, k).map_err(|e| {
+                    e.context(if k == 2 {
+                        "Extracting data value from file"
+                    } else {
+                        "Extracting data value from KV"
+                    })
                 })?;
-                let (lib_name, key) = match key.strip_prefix('@').and_then(|r| r.split_once(':')) {
-                    Some((l, k)) => (Some(l.to_string()), k),
-                    None => (None, key),
-                };
-                let val = match k {
-                    0 => Value::String(raw.to_string()),
-                    1 => parse_flag_yaml(raw, flag, self.lib.opts.strict)?,
-                    _ => {
-                        let bytes = std::fs::read(self.cwd.join(raw)).map_err(|e| {
-                            Error::Io(format!("{flag} '{kv}': reading file '{raw}': {e}"))
-                        })?;
-                        Value::String(String::from_utf8_lossy(&bytes).into_owned())
-                    }
-                };
+                let key = key.as_str();
                 let leaf = Node::from_value(&val, &pos);
                 match lib_name {
-                    Some(l) => self
-                        .lib
-                        .flag_refs
-                        .borrow_mut()
-                        .push((l, key.to_string(), leaf)),
+                    Some(l) => {
+                        self.lib
+                            .flag_refs
+                            .borrow_mut()
+                            .push((l, key.to_string(), leaf));
+                        let place = match k {
+                            2 => format!(
+                                "(data-value-file arg) {key}={}:1",
+                                kv.split_once('=').map_or("", |(_, p)| p)
+                            ),
+                            _ => format!("({} arg):1", flag.trim_start_matches("--")),
+                        };
+                        self.lib.flag_ref_places.borrow_mut().push(place);
+                    }
                     None => {
-                        schema.check_flag(key, &leaf, flag, kv)?;
+                        schema.check_flag(key, &leaf, flag, kv).map_err(w)?;
                         set_path(values, key, &leaf);
                         schema.fill(values);
                     }
@@ -334,14 +388,75 @@ impl Pipeline<'_> {
     }
 }
 
+impl Pipeline<'_> {
+    /// The library (`@name:`), key path and value one `--data-value` (`kind` 0),
+    /// `--data-value-yaml` (1) or `--data-value-file` (2) argument gives, checked in
+    /// ytt's order: the `=`, the value, then the key.
+    fn flag_value(&self, kv: &str, kind: usize) -> Result<(Option<String>, String, Value), Error> {
+        let (key, raw) = kv.split_once('=').ok_or_else(|| {
+            Error::Usage(if kind == 2 {
+                "Expected format key=/file/path".to_string()
+            } else {
+                "Expected format key=value".to_string()
+            })
+        })?;
+        let val = match kind {
+            0 => Value::String(raw.to_string()),
+            1 => parse_flag_yaml(raw, "--data-value-yaml", self.lib.opts.strict).map_err(|e| {
+                // ytt's words, then the flag (ytt names only the key).
+                Error::Usage(format!(
+                    "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
+                ))
+            })?,
+            _ => {
+                let full = self.cwd.join(raw);
+                let meta = std::fs::metadata(&full).map_err(|e| {
+                    Error::Io(format!(
+                        "Finding file '{raw}': Checking file '{raw}': lstat {raw}: {}",
+                        crate::ytt::symlinks::go_io_error(&e)
+                    ))
+                })?;
+                if meta.is_dir() {
+                    return Err(Error::Usage(format!(
+                        "Expected '{raw}' to be a file, but is a directory"
+                    )));
+                }
+                let bytes =
+                    std::fs::read(&full).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
+                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+            }
+        };
+        let (lib_name, key) = library_ref_and_key(key)?;
+        Ok((lib_name, key, val))
+    }
+}
+
+/// Splits `@lib:key` into the library and the key, refusing an empty library name and a
+/// key with another `:` (a common slip), as ytt does.
+fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
+    let (lib, key) = match arg.strip_prefix('@').and_then(|r| r.split_once(':')) {
+        Some(("", _)) => {
+            return Err(Error::Usage("Expected library ref to not be empty".into()));
+        }
+        Some((l, k)) => (Some(l.to_string()), k),
+        None => (None, arg),
+    };
+    if key.contains(':') {
+        return Err(Error::Usage(format!(
+            "Expected at most one library-key separator ':' in '{key}'"
+        )));
+    }
+    Ok((lib, key.to_string()))
+}
+
 fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> {
     let parsed = if strict {
         crate::yaml::parse_document_set_strict(raw, flag)
     } else {
         crate::yaml::parse_document_set(raw, flag)
     };
-    let ds = parsed
-        .map_err(|e| Error::Usage(format!("{flag}: parsing YAML value '{raw}': {}", e.message)))?;
+    let ds =
+        parsed.map_err(|e| Error::Usage(format!("Deserializing YAML value: {}", e.message)))?;
     Ok(ds
         .docs
         .iter()
@@ -350,23 +465,41 @@ fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> 
         .unwrap_or(Value::Null))
 }
 
-/// The files one `--data-values-file` names: the file itself, or every file under a
-/// directory (YAML or not), in path order, each shown by its path as given.
+/// The files one `--data-values-file` names, each with the name ytt gives it in
+/// messages: the file itself (by its file name), or every file anywhere under a
+/// directory (YAML or not, as ytt 0.48 reads them), by their paths inside it and in
+/// that order.
 fn values_file_paths(cwd: &Path, arg: &str) -> Result<Vec<(String, std::path::PathBuf)>, Error> {
     let full = cwd.join(arg);
-    if !full.is_dir() {
-        return Ok(vec![(arg.to_string(), full)]);
+    let meta = std::fs::metadata(&full).map_err(|e| {
+        Error::Io(format!(
+            "Find files '{arg}': Checking file '{arg}': lstat {arg}: {}",
+            crate::ytt::symlinks::go_io_error(&e)
+        ))
+    })?;
+    if !meta.is_dir() {
+        let name = Path::new(arg)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| arg.to_string());
+        return Ok(vec![(name, full)]);
     }
     let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(&full).sort_by_file_name() {
+    for entry in walkdir::WalkDir::new(&full) {
         let entry =
             entry.map_err(|e| Error::Io(format!("reading --data-values-file '{arg}': {e}")))?;
-        if entry.file_type().is_file() {
-            let rel = entry.path().strip_prefix(&full).unwrap_or(entry.path());
-            let display = Path::new(arg).join(rel).to_string_lossy().into_owned();
-            out.push((display, entry.path().to_path_buf()));
+        if entry.file_type().is_dir() {
+            continue;
         }
+        let rel = entry
+            .path()
+            .strip_prefix(&full)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        out.push((rel, entry.path().to_path_buf()));
     }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
 }
 
@@ -387,7 +520,13 @@ impl IntoIterator for ValuesFileDocs {
 impl Pipeline<'_> {
     /// Reads and checks one `--data-values-file` file (`display` names it in errors):
     /// plain YAML, no `#@` annotations, no key given twice in one map.
-    fn read_values_file(&self, display: &str, full: &Path) -> Result<ValuesFileDocs, Error> {
+    /// `arg` is the flag's path as given, which ytt names in the plain-YAML check.
+    fn read_values_file(
+        &self,
+        display: &str,
+        arg: &str,
+        full: &Path,
+    ) -> Result<ValuesFileDocs, Error> {
         let bytes = std::fs::read(full)
             .map_err(|e| Error::Io(format!("reading --data-values-file '{display}': {e}")))?;
         let src = String::from_utf8_lossy(&bytes).into_owned();
@@ -402,7 +541,7 @@ impl Pipeline<'_> {
         if let Some(line) = bad {
             return Err(Error::at(
                 format!(
-                    "Checking data values file '{display}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
+                    "Checking data values file '{arg}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
                 ),
                 crate::ytt::error::Position::in_source(display, line, &src),
             ));
@@ -435,6 +574,27 @@ fn reject_duplicate_keys(
             crate::ytt::error::Position::in_source(path, line.unwrap_or(0), src),
         )),
     }
+}
+
+/// The keywords of a `#@data/values` annotation, checked as ytt checks them: only
+/// `after_library_module`, and that only on a document marked `#@library/ref`.
+fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
+    let Some(ann) = d.meta.ann("data/values") else {
+        return Ok(());
+    };
+    for (name, _) in &ann.kwargs {
+        if name != "after_library_module" {
+            return Err(Error::msg(format!(
+                "Unknown kwarg {name} for annotation data/values"
+            )));
+        }
+        if !d.meta.has("library/ref") {
+            return Err(Error::msg(
+                "Annotation data/values: Expected kwarg 'after_library_module' to be used with library/ref annotation",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
@@ -497,7 +657,14 @@ fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
                 &d.value,
                 &Defaults::of_node(&d.meta, &Defaults::default()),
             )
-            .map_err(|e| e.with_pos(|| pos_of(&d.meta)))
+            .map_err(|e| {
+                // ytt overlays a values document as a document set of one.
+                if d.meta.pos.line > 0 {
+                    e.context(&format!("Document on line {}", d.meta.pos))
+                } else {
+                    e
+                }
+            })
         }
     }
 }
@@ -534,136 +701,6 @@ fn plain_merge(left: &mut Node, right: &Node) {
         }
         (l, r) => *l = r.clone(),
     }
-}
-
-/// Runs the `#@assert/validate` rules attached to data values. (Superseded by
-/// `schema::ValuesChecker::finish`, which also runs schema validations.)
-#[allow(dead_code)]
-fn validate(node: &Node, path: &str) -> Result<(), Error> {
-    let items: Vec<(String, &Node, &Meta)> = match node {
-        Node::Map(items) => items
-            .iter()
-            .map(|i| {
-                let k = crate::ytt::fragment::key_string(&i.key);
-                let p = if path.is_empty() {
-                    k
-                } else {
-                    format!("{path}.{k}")
-                };
-                (p, &i.value, &i.meta)
-            })
-            .collect(),
-        Node::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(n, i)| (format!("{path}[{n}]"), &i.value, &i.meta))
-            .collect(),
-        Node::Scalar(_) => Vec::new(),
-    };
-    for (p, value, meta) in items {
-        validate(value, &p)?;
-        for ann in meta.anns.iter().filter(|a| a.name == "assert/validate") {
-            check_rules(ann, value, &p, meta)?;
-        }
-    }
-    Ok(())
-}
-
-fn check_rules(
-    ann: &crate::ytt::node::Ann,
-    value: &Node,
-    path: &str,
-    meta: &Meta,
-) -> Result<(), Error> {
-    use crate::ytt::starlark::{Args, Value as SValue};
-    let v = crate::ytt::fragment::plain_to_struct(&value.to_value());
-    let mut thread = Thread::new();
-    let fail = |desc: String, extra: Option<String>| {
-        Error::at(
-            format!(
-                "One or more data values were invalid:\n- \"{path}\" ({}) requires \"{desc}\"{}",
-                meta.pos,
-                extra.map(|e| format!("; {e}")).unwrap_or_default()
-            ),
-            pos_of(meta),
-        )
-    };
-    for rule in &ann.args {
-        let SValue::Tuple(t) = rule else {
-            return Err(Error::at(
-                format!(
-                    "Expected assert/validate rule to be a (description, function) tuple, but was {}",
-                    rule.type_name()
-                ),
-                pos_of(meta),
-            ));
-        };
-        let desc = t
-            .first()
-            .map(crate::ytt::starlark::to_str)
-            .unwrap_or_default();
-        let Some(f) = t.get(1) else { continue };
-        match thread.call(f, Args::new(vec![v.clone()])) {
-            Ok(SValue::Bool(false)) => return Err(fail(desc, None)),
-            Ok(_) => {}
-            Err(e) => return Err(fail(desc, Some(e.msg.clone()))),
-        }
-    }
-    for (k, arg) in &ann.kwargs {
-        let plain = value.to_value();
-        let len = match &plain {
-            Value::String(s) => Some(s.chars().count() as i128),
-            Value::Array(a) => Some(a.len() as i128),
-            Value::Map(m) => Some(m.len() as i128),
-            _ => None,
-        };
-        let n = arg.as_int();
-        let num = match &plain {
-            Value::Int(i) => Some(*i as f64),
-            Value::Float(f) => Some(*f),
-            _ => None,
-        };
-        let argf = match arg {
-            SValue::Int(i) => Some(*i as f64),
-            SValue::Float(f) => Some(*f),
-            _ => None,
-        };
-        let (ok, desc) = match k.as_str() {
-            "min_len" => (
-                len.zip(n).is_some_and(|(l, n)| l >= n),
-                format!("length >= {}", n.unwrap_or(0)),
-            ),
-            "max_len" => (
-                len.zip(n).is_some_and(|(l, n)| l <= n),
-                format!("length <= {}", n.unwrap_or(0)),
-            ),
-            "min" => (
-                num.zip(argf).is_some_and(|(x, m)| x >= m),
-                format!("a value >= {}", crate::ytt::starlark::to_str(arg)),
-            ),
-            "max" => (
-                num.zip(argf).is_some_and(|(x, m)| x <= m),
-                format!("a value <= {}", crate::ytt::starlark::to_str(arg)),
-            ),
-            "not_null" => (!arg.truth() || plain != Value::Null, "not null".to_string()),
-            "one_of" => {
-                let (vals, _g) = crate::ytt::fragment::items_of(arg)
-                    .map_err(|e| Error::at(e.msg.clone(), pos_of(meta)))?;
-                let mut ok = false;
-                for x in vals {
-                    if crate::ytt::starlark::value::equals(&x, &v).unwrap_or(false) {
-                        ok = true;
-                    }
-                }
-                (ok, format!("one of {}", crate::ytt::starlark::repr(arg)))
-            }
-            _ => continue,
-        };
-        if !ok {
-            return Err(fail(desc, None));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -30,6 +30,21 @@ pub enum DataValueFlag {
     EnvYaml(String),
 }
 
+impl DataValueFlag {
+    /// Whether the flag gives values to a private library (`@name:...`) rather than to
+    /// the root library.
+    pub fn targets_library(&self) -> bool {
+        match self {
+            DataValueFlag::String(a)
+            | DataValueFlag::Yaml(a)
+            | DataValueFlag::File(a)
+            | DataValueFlag::ValuesFile(a)
+            | DataValueFlag::Env(a)
+            | DataValueFlag::EnvYaml(a) => a.starts_with('@') && a.contains(':'),
+        }
+    }
+}
+
 /// Everything a `template` run needs besides the working directory.
 #[derive(Debug, Clone, Default)]
 pub struct Options {

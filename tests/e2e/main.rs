@@ -46,6 +46,7 @@ mod registry_plain;
 mod registry_tls;
 mod tarball;
 mod ytt_conformance;
+mod ytt_data_values_errors;
 mod ytt_data_values_sources;
 mod ytt_keys_strict;
 mod ytt_language;

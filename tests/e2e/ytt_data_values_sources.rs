@@ -25,9 +25,26 @@ fn a_data_values_file_directory_reads_every_file_under_it_in_path_order() {
         render_args(&files, &["-f", "config.yml", "--data-values-file", "dv"]).unwrap(),
         "name: a\nsize: 2\nextra: txt\n"
     );
-    let bad = [("config.yml", SHOW), ("dv/a.yml", "k: 1\nk: 2\n")];
+    // Files under the directory are named by their paths inside it.
+    let bad = [("config.yml", SHOW), ("dv/sub/a.yml", "k: 1\nk: 2\n")];
     let err = render_args(&bad, &["-f", "config.yml", "--data-values-file", "dv"]).unwrap_err();
-    assert!(err.contains("dv/a.yml:2"), "{err}");
+    assert!(err.contains("in sub/a.yml:2"), "{err}");
+    // A library gets a directory's values too.
+    let lib = [
+        ("config.yml", LIB_CALL),
+        ("dv/a.yml", "a: dir\n"),
+        ("dv/b.txt", "b: txt\n"),
+        (
+            "_ytt_lib/app/values.yml",
+            "#@data/values\n---\na: lib\nc: lib\n",
+        ),
+        ("_ytt_lib/app/out.yml", SHOW),
+    ];
+    assert_eq!(
+        render_args(&lib, &["-f", ".", "--data-values-file", "@app:dv"]).unwrap(),
+        // (dv/a.yml is also a template of `-f .`)
+        "a: dir\nc: with\nb: txt\n---\na: dir\n"
+    );
 }
 
 #[test]

@@ -366,6 +366,6 @@ fn data_values_errors_name_the_overlay_order_and_the_templated_file() {
             ],
             &["-f", "."]
         ),
-        "strake: error: Overlaying data values (in following order: v.yml, w.yml):\n  Map item (key 'b') on line w.yml:3:\n    Expected number of matched nodes to be 1, but was 0\n"
+        "strake: error: Overlaying data values (in following order: v.yml, w.yml):\n  Document on line w.yml:2:\n    Map item (key 'b') on line w.yml:3:\n      Expected number of matched nodes to be 1, but was 0\n"
     );
 }

@@ -59,6 +59,10 @@ pub struct Lib {
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
+    /// Where each of `flag_refs` came from, as ytt names it (`(data-value arg):1`).
+    pub flag_ref_places: RefCell<Vec<String>>,
+    /// Indexes in `flag_refs` of the values a `library.get` took.
+    pub flag_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// Schema documents overlaid on the library's own schema, in order: the parent's
     /// `#@library/ref` schema documents for it, then `with_data_values_schema(...)`.
     pub extra_schemas: RefCell<Vec<Doc>>,
@@ -126,6 +130,8 @@ impl Lib {
             refs: RefCell::new(Vec::new()),
             refs_used: RefCell::new(std::collections::BTreeSet::new()),
             flag_refs: RefCell::new(Vec::new()),
+            flag_ref_places: RefCell::new(Vec::new()),
+            flag_refs_used: RefCell::new(std::collections::BTreeSet::new()),
             extra_schemas: RefCell::new(Vec::new()),
             schema_refs: RefCell::new(Vec::new()),
             schema_refs_used: RefCell::new(std::collections::BTreeSet::new()),
@@ -145,15 +151,39 @@ impl Lib {
     /// `library.get` of this library took, naming the kinds of documents left over and
     /// each document (checked once the library is evaluated).
     pub fn check_refs_used(&self) -> Result<(), Error> {
-        fn unused(refs: &[(String, Doc)], used: &std::collections::BTreeSet<usize>) -> Vec<String> {
+        fn unused(
+            what: &str,
+            refs: &[(String, Doc)],
+            used: &std::collections::BTreeSet<usize>,
+        ) -> Vec<String> {
             refs.iter()
                 .enumerate()
                 .filter(|(i, _)| !used.contains(i))
-                .map(|(_, (r, d))| format!("library '{r}' (document at {})", d.meta.pos))
+                .map(|(_, (r, d))| {
+                    let r = if r.starts_with('@') {
+                        r.clone()
+                    } else {
+                        format!("@{r}")
+                    };
+                    format!("{what} belonging to library '{r}' on line {}", d.meta.pos)
+                })
                 .collect()
         }
-        let values = unused(&self.refs.borrow(), &self.refs_used.borrow());
-        let schemas = unused(&self.schema_refs.borrow(), &self.schema_refs_used.borrow());
+        let mut values = unused("Data Value", &self.refs.borrow(), &self.refs_used.borrow());
+        let places = self.flag_ref_places.borrow();
+        for (i, (r, _, _)) in self.flag_refs.borrow().iter().enumerate() {
+            if !self.flag_refs_used.borrow().contains(&i) {
+                let place = places.get(i).map(String::as_str).unwrap_or("?");
+                values.push(format!(
+                    "Data Value belonging to library '@{r}' on line {place}"
+                ));
+            }
+        }
+        let schemas = unused(
+            "Schema",
+            &self.schema_refs.borrow(),
+            &self.schema_refs_used.borrow(),
+        );
         let mut kinds = Vec::new();
         if !values.is_empty() {
             kinds.push("data values");

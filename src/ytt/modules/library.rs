@@ -185,16 +185,23 @@ impl Handle {
         }
         // `--data-value @ref:key=value` flags, by the same paths as `#@library/ref`.
         let mut flag_refs: Vec<(String, Node)> = Vec::new();
-        for (r, k, n) in parent.flag_refs.borrow().iter() {
+        for (i, (r, k, n)) in parent.flag_refs.borrow().iter().enumerate() {
             match ref_rest(&format!("@{r}"), name, alias) {
                 Some("") => flag_refs.push((k.clone(), n.clone())),
-                Some(rest) => lib.flag_refs.borrow_mut().push((
-                    rest.trim_start_matches('@').to_string(),
-                    k.clone(),
-                    n.clone(),
-                )),
-                None => {}
+                Some(rest) => {
+                    lib.flag_refs.borrow_mut().push((
+                        rest.trim_start_matches('@').to_string(),
+                        k.clone(),
+                        n.clone(),
+                    ));
+                    let place = parent.flag_ref_places.borrow().get(i).cloned();
+                    lib.flag_ref_places
+                        .borrow_mut()
+                        .push(place.unwrap_or_default());
+                }
+                None => continue,
             }
+            parent.flag_refs_used.borrow_mut().insert(i);
         }
         self.steps
             .compute_values(&lib, &refs, &self.extra, &flag_refs)

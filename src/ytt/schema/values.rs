@@ -85,7 +85,12 @@ impl ValuesChecker {
         let v = check_doc(&node, root, &Pos::default());
         if !v.is_empty() {
             let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
-            return Err(to_error(INVALID, &f, &sources).context(label));
+            let e = to_error(INVALID, &f, &sources);
+            return Err(if label.is_empty() {
+                e
+            } else {
+                e.context(label)
+            });
         }
         warn_deprecated(&node, root);
         Ok(())
@@ -350,10 +355,6 @@ impl ValuesChecker {
             }]);
         }
         let label = format!("({} arg)", flag.trim_start_matches("--"));
-        self.check_value(
-            &node,
-            &format!("Overlaying data values from {flag}"),
-            Some((&label, text)),
-        )
+        self.check_value(&node, "", Some((&label, text)))
     }
 }
