@@ -21,5 +21,5 @@ pub mod tarball;
 pub use digest::Digest;
 pub use error::{OciError, Result};
 pub use reference::Reference;
-pub use store::{Descriptor, ManifestBytes, Store};
+pub use store::{BlobRange, Descriptor, ManifestBytes, PartialBlob, Store};
 pub use stream::{BlobStream, VerifiedBlob};
