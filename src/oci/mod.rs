@@ -8,6 +8,7 @@ pub mod digest;
 pub mod error;
 pub mod layout;
 pub mod layout_archive;
+pub mod layout_partial;
 pub mod location;
 pub mod media_types;
 pub mod ops;
