@@ -87,6 +87,35 @@ fn kill_at(mut cmd: std::process::Command, threshold: u64, measure: &dyn Fn() ->
     }
 }
 
+/// The bytes an archive's journal records: whole for `done` blobs, the last
+/// `part` count for the others.
+fn journalled(journal: &Path, sizes: &std::collections::HashMap<String, u64>) -> u64 {
+    let text = std::fs::read_to_string(journal).unwrap_or_default();
+    let mut done = std::collections::HashSet::new();
+    let mut parts = std::collections::HashMap::new();
+    for line in text.lines() {
+        if let Some(d) = line.strip_prefix("done ") {
+            done.insert(d.to_string());
+        } else if let Some((d, n)) = line
+            .strip_prefix("part ")
+            .and_then(|rest| rest.split_once(' '))
+            && let Ok(n) = n.parse::<u64>()
+        {
+            parts.insert(d.to_string(), n);
+        }
+    }
+    let whole: u64 = done
+        .iter()
+        .map(|d| sizes.get(d).copied().unwrap_or(0))
+        .sum();
+    let partial: u64 = parts
+        .iter()
+        .filter(|(d, _)| !done.contains(*d))
+        .map(|(_, n)| *n)
+        .sum();
+    whole + partial
+}
+
 enum Dest {
     Registry,
     Layout,
@@ -144,7 +173,8 @@ fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize
     // What arrived: for a registry, the committed blobs (distribution refuses
     // to continue a session whose last PATCH was cut off, so the bytes such a
     // session holds are of no use to the rerun); for a layout, the blobs and
-    // the partial blobs a rerun continues.
+    // the partial blobs a rerun continues; for an archive, the entries its
+    // journal records done, and the bytes it records of the others.
     let measure = || -> u64 {
         match dest {
             Dest::Registry => {
@@ -157,12 +187,7 @@ fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize
                         .map(|(_, s)| s)
                         .sum::<u64>()
             }
-            Dest::Tar | Dest::LayoutTar => std::fs::read_to_string(&journal)
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|l| l.strip_prefix("done "))
-                .map(|d| sizes.get(d).copied().unwrap_or(0))
-                .sum(),
+            Dest::Tar | Dest::LayoutTar => journalled(&journal, &sizes),
         }
     };
     let mut cmd = strake_std(home.path());
