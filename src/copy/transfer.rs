@@ -276,9 +276,12 @@ async fn resume(
 ) -> std::result::Result<(), crate::oci::OciError> {
     let offset = partial.offset();
     let rest: BlobStream = if offset >= descriptor.size {
+        progress.kept(offset);
         Box::pin(futures_util::stream::empty())
     } else {
         let range = job.source.get_blob_from(&descriptor.digest, offset).await?;
+        // A source that reads the blob whole counts every byte below.
+        progress.kept(range.start);
         let counter = progress.counter();
         let counted = range
             .stream
