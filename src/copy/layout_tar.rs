@@ -8,7 +8,8 @@
 //! next to the output with its headers, small files and end blocks; each blob's
 //! body is then streamed straight to its offset. A journal beside it records each
 //! blob once its bytes are verified and synced, so a rerun of the same copy keeps
-//! the finished entries and moves only the rest; a different plan starts afresh.
+//! the finished entries and moves only the rest (continuing the entries that were
+//! in flight, see [`crate::copy::archive_entry`]); a different plan starts afresh.
 //! Only a complete archive is renamed to the output name.
 //!
 //! [`write_manifests`]: crate::copy::relocate::write_manifests

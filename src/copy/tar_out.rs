@@ -6,7 +6,9 @@
 //! its offset (no spool, no second copy). A journal beside it records each layer
 //! once its bytes are verified and synced (the sync runs in the background while
 //! the next blobs move), so a rerun of the same copy keeps the finished entries
-//! and moves only the rest; a different plan starts afresh.
+//! and moves only the rest, continuing the entries that were in flight from the
+//! bytes the journal records of them ([`crate::copy::archive_entry`]); a
+//! different plan starts afresh.
 //! Only a complete archive is renamed to the output name, so a tarball that
 //! looks complete always is.
 

@@ -2,7 +2,9 @@
 //! destination ([`BlobSink`]), largest first, each verified on the way (the
 //! sources' streams are verified, the sinks check sizes and do not hash again). A blob the
 //! destination has is not sent again (that is resume for registries and
-//! layouts); a registry mount is tried before an upload.
+//! layouts); a registry mount is tried before an upload; a blob a stopped run
+//! left partly at the destination ([`BlobSink::resume`]) is continued with the
+//! rest of its bytes, read from the source from that offset.
 //!
 //! Registry etiquette: every registry (each source host and the destination)
 //! has its own [`Limiter`] of at most `--concurrency` requests in flight. When a

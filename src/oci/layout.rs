@@ -4,9 +4,10 @@
 //! `index.json` entries, kept as opaque strings (a ref name may be a whole image
 //! reference such as `ghcr.io/acme/app:v1`).
 //!
-//! Every write is atomic: blobs are streamed into a temporary file inside the
-//! layout while they are hashed, and renamed into place only when digest and size
-//! match; `index.json` is rewritten through a temporary file and a rename. Every
+//! Every write is atomic: blobs are streamed into a partial file inside the
+//! layout while they are hashed (named after the digest, so that a rerun after a
+//! crash continues it: [`crate::oci::layout_partial`]), and renamed into place
+//! only when digest and size match; `index.json` is rewritten through a temporary file and a rename. Every
 //! read is verified against its digest.
 
 use std::path::{Path, PathBuf};

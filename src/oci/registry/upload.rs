@@ -27,6 +27,10 @@
 //! The source is verified while it is read (digest and size); on mismatch, or on
 //! any error, the upload session is cancelled (`DELETE`) before the final `PUT`,
 //! so the registry keeps nothing.
+//!
+//! The session of a streamed or chunked upload is recorded (`upload_state`)
+//! until it is committed or cancelled, so that a process killed half-way can be
+//! followed by one that continues it (`upload_resume`).
 
 use std::collections::VecDeque;
 
