@@ -19,11 +19,28 @@ pub const RESUME_HELP: &str = "\
 Resume: run the same copy again. It keeps what is complete and moves only the rest:
 blobs a registry or layout directory already holds are not sent again, and a
 tarball or layout tar (written under a hidden .NAME.strake-partial name, renamed
-when complete) keeps every entry its journal records. A blob that was in flight
-when the copy stopped is moved again from its first byte (a registry's upload
-session and a half-written entry are not continued), so a rerun reads at most
-what was left plus the --concurrency blobs that were in flight. The partial blobs
-a stopped copy left in a layout directory are removed by the rerun.
+when complete) keeps every entry its journal (.NAME.strake-journal) records done.
+Blobs that were in flight are continued, not fetched again from their first byte:
+- layout directory: each blob in flight is written to a locked partial file named
+  after its digest (.strake-tmp-partial-sha256-HEX); the rerun hashes its bytes
+  again locally, fetches only the rest and verifies the whole blob before the
+  rename (partials no rerun continues are removed when the copy finishes);
+- tarball and layout tar: the journal records how much of each entry in flight
+  is written; the rerun hashes that part again from the archive, fetches only
+  the rest and verifies the whole entry before it counts as done;
+- registry: the upload session of each blob above 8 MiB is recorded in
+  $XDG_STATE_HOME/strake/uploads (else ~/.local/state/strake/uploads), one file
+  per registry, repository and blob; the rerun asks the session how many bytes
+  it holds and sends only the rest; the registry's check of the whole blob's
+  digest at the closing PUT is the verification. A registry that refuses to
+  continue the session (CNCF distribution does after a request cut off in the
+  middle; an expired session; a refused digest) gets the blob again whole.
+The rest is read from the source from that byte on (Range on a registry, which
+falls back to a whole read when the registry ignores it; a seek in a layout or
+tarball). So a rerun fetches what was left, plus, for a registry destination
+that refuses to continue them, the blobs that were in flight (--json's
+bytes_read counts the bytes fetched from the source; transfer.resumed_blobs and
+resumed_bytes what was continued).
 
 OCI layouts keep every manifest as it is (digests never change), Docker-typed ones
 included, such as imgpkg bundles; skopeo (containers/image) finds only OCI-typed entries of a
@@ -55,8 +72,8 @@ pub struct CopyArgs {
     /// (written in place, resumed by a rerun; skopeo reads it as oci-archive:FILE.tar)
     #[arg(long = "to-oci-layout", value_name = "DIR")]
     pub to_oci_layout: Option<String>,
-    /// Blobs moved at the same time, per registry (a rerun after a crash moves
-    /// these in-flight blobs again whole; see --help)
+    /// Blobs moved at the same time, per registry (a rerun after a crash
+    /// continues these in-flight blobs; see --help)
     #[arg(long, default_value_t = DEFAULT_CONCURRENCY as u16, value_parser = clap::value_parser!(u16).range(1..))]
     pub concurrency: u16,
     /// Tag copies after their source repository (<repo>-sha256-<hex>.imgpkg)

@@ -8,27 +8,28 @@
 //! next to the output with its headers, small files and end blocks; each blob's
 //! body is then streamed straight to its offset. A journal beside it records each
 //! blob once its bytes are verified and synced, so a rerun of the same copy keeps
-//! the finished entries and moves only the rest; a different plan starts afresh.
+//! the finished entries and moves only the rest (continuing the entries that were
+//! in flight, see [`crate::copy::archive_entry`]); a different plan starts afresh.
 //! Only a complete archive is renamed to the output name.
 //!
 //! [`write_manifests`]: crate::copy::relocate::write_manifests
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use bytes::Bytes;
-use futures_util::StreamExt;
 use serde_json::Value;
 
-use crate::copy::tar_out::{ArchiveFiles, OwnedArchiveFiles, ResumedArchive, finish_archive};
+use crate::copy::archive_entry::ArchiveState;
+use crate::copy::tar_out::{ArchiveFiles, ResumedArchive, finish_archive};
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
 use crate::oci::layout::{index_json, index_put, layout_marker};
-use crate::oci::piece_writer::PieceWriter;
 use crate::oci::tarball::ustar;
-use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Store, VerifiedBlob};
+use crate::oci::{
+    BlobStream, Descriptor, Digest, ManifestBytes, OciError, PartialBlob, Store, VerifiedBlob,
+};
 
 const JOURNAL_MAGIC: &str = "strake-oci-layout-tar v1";
 
@@ -288,14 +289,11 @@ fn io(context: String) -> impl FnOnce(std::io::Error) -> CopyError {
 /// An OCI layout tar being written (a [`BlobSink`] for its blobs).
 pub struct LayoutTarOut {
     path: PathBuf,
-    partial: PathBuf,
-    journal: PathBuf,
     /// Blob digest → (body offset, size).
     offsets: HashMap<Digest, (u64, u64)>,
     /// Digests written with the headers (manifests): nothing to move.
     inline: HashSet<Digest>,
-    done: Mutex<HashSet<Digest>>,
-    journal_file: Mutex<std::fs::File>,
+    state: ArchiveState,
 }
 
 impl LayoutTarOut {
@@ -323,35 +321,37 @@ impl LayoutTarOut {
         let header_line = format!("{JOURNAL_MAGIC} {}", plan.fingerprint());
         let resumed = ResumedArchive::open(path, &header_line, &offsets, "OCI layout tar")?;
         write_frame(&resumed.files.partial, plan)?;
-        let ResumedArchive {
-            files: OwnedArchiveFiles { partial, journal },
-            done,
-            journal_file,
-        } = resumed;
+        let (state, _) = resumed.into_state();
         Ok(LayoutTarOut {
             path: path.to_path_buf(),
-            partial,
-            journal,
             offsets,
             inline,
-            done: Mutex::new(done),
-            journal_file: Mutex::new(journal_file),
+            state,
         })
     }
 
     /// Blobs already complete in the partial archive.
     pub fn kept(&self) -> usize {
-        self.done.lock().unwrap_or_else(|p| p.into_inner()).len()
+        self.state
+            .done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
     }
 
     /// Checks that every blob is in, syncs, and renames the archive into place.
     pub fn complete(self) -> Result<()> {
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let done = self
+            .state
+            .done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
         finish_archive(
             &ArchiveFiles {
                 path: &self.path,
-                partial: &self.partial,
-                journal: &self.journal,
+                partial: &self.state.partial,
+                journal: &self.state.journal,
             },
             &self.offsets,
             &done,
@@ -420,10 +420,20 @@ impl BlobSink for LayoutTarOut {
             });
         }
         Ok(self
+            .state
             .done
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .contains(&blob.digest))
+    }
+
+    async fn resume(&self, blob: &Descriptor) -> crate::oci::Result<Option<Box<dyn PartialBlob>>> {
+        match self.offsets.get(&blob.digest) {
+            Some(&(offset, size)) if size == blob.size => {
+                self.state.resume(blob, offset, self.location()).await
+            }
+            _ => Ok(None),
+        }
     }
 
     async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
@@ -443,38 +453,14 @@ impl BlobSink for LayoutTarOut {
         }
         // Verified (or, for the stream's own digest, size-checked) on the way, so
         // the body never runs into the next entry.
-        let mut data = data.checked_for(blob, self.location());
+        let data = data.checked_for(blob, self.location());
         let context = format!("{}: writing blob {}", self.location(), blob.digest);
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.partial)
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        let mut out = PieceWriter::new(file, offset);
-        while let Some(chunk) = data.next().await {
-            out.write(chunk?)
-                .await
-                .map_err(|e| OciError::io(context.clone(), e))?;
-        }
-        let file = out
-            .finish(false)
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
+        let file = self
+            .state
+            .write_body(&blob.digest, offset, 0, data, None, &context)
+            .await?;
         // The blob counts as done (journalled) only once its bytes are on disk.
-        tokio::task::spawn_blocking(move || file.sync_data())
-            .await
-            .map_err(|e| OciError::io(context.clone(), std::io::Error::other(e)))?
-            .map_err(|e| OciError::io(context.clone(), e))?;
-        {
-            let mut journal = self.journal_file.lock().unwrap_or_else(|p| p.into_inner());
-            writeln!(journal, "done {}", blob.digest)
-                .and_then(|_| journal.sync_data())
-                .map_err(|e| OciError::io(format!("writing {}", self.journal.display()), e))?;
-        }
-        self.done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(blob.digest.clone());
-        Ok(())
+        self.state.mark_done(file, &blob.digest, &context).await
     }
 }
 

@@ -13,6 +13,7 @@
 //! a tar of an OCI layout the same way. [`run`] ties them
 //! together for the command line.
 
+pub mod archive_entry;
 pub mod closure;
 pub mod destination;
 pub mod layout_tar;

@@ -60,6 +60,14 @@ impl Progress {
         }
     }
 
+    /// Bytes a continued blob kept at the destination: they advance the bar but
+    /// were not read from a source.
+    pub fn kept(&self, n: u64) {
+        if let Some(bar) = &self.bar {
+            bar.inc(n);
+        }
+    }
+
     /// An image (its manifests and tags) is written.
     pub fn image_done(&self, line: &str) {
         if let Some(bar) = &self.bar {

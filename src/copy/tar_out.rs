@@ -6,7 +6,9 @@
 //! its offset (no spool, no second copy). A journal beside it records each layer
 //! once its bytes are verified and synced (the sync runs in the background while
 //! the next blobs move), so a rerun of the same copy keeps the finished entries
-//! and moves only the rest; a different plan starts afresh.
+//! and moves only the rest, continuing the entries that were in flight from the
+//! bytes the journal records of them ([`crate::copy::archive_entry`]); a
+//! different plan starts afresh.
 //! Only a complete archive is renamed to the output name, so a tarball that
 //! looks complete always is.
 
@@ -17,10 +19,10 @@ use std::sync::{Arc, Mutex};
 
 use futures_util::StreamExt;
 
+use crate::copy::archive_entry::{ArchiveState, parse_parts};
 use crate::copy::closure::{Closure, Item};
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
-use crate::oci::piece_writer::PieceWriter;
 use crate::oci::tarball::model::{
     ConfigDescriptor, ImageDescriptor, ImageOrIndex, IndexDescriptor, LayerDescriptor,
     ManifestDescriptor, encode_manifest_json,
@@ -28,7 +30,7 @@ use crate::oci::tarball::model::{
 use crate::oci::tarball::reader::has_diff_id;
 use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name, ustar};
 use crate::oci::{
-    Descriptor, Digest, ManifestBytes, OciError, Reference, VerifiedBlob, media_types,
+    Descriptor, Digest, ManifestBytes, OciError, PartialBlob, Reference, VerifiedBlob, media_types,
 };
 
 const JOURNAL_MAGIC: &str = "strake-imgpkg-tar v1";
@@ -235,11 +237,8 @@ fn index_element<'a>(
 /// A tarball being written (a [`BlobSink`] for its layers).
 pub struct TarOut {
     path: PathBuf,
-    partial: PathBuf,
-    journal: PathBuf,
     offsets: HashMap<Digest, (u64, u64)>,
-    done: Arc<Mutex<HashSet<Digest>>>,
-    journal_file: Arc<Mutex<std::fs::File>>,
+    state: ArchiveState,
     /// Layers whose bytes are written are synced and journalled in the background
     /// (so the transfer goes on meanwhile), at most [`SYNC_SLOTS`] at a time.
     sync_slots: Arc<tokio::sync::Semaphore>,
@@ -287,6 +286,25 @@ pub struct ResumedArchive {
     pub done: HashSet<Digest>,
     /// The journal, opened for appending.
     pub journal_file: std::fs::File,
+    /// Bytes of each unfinished entry the journal records (`part` lines).
+    pub parts: HashMap<Digest, u64>,
+}
+
+impl ResumedArchive {
+    /// The state its writers share.
+    pub fn into_state(self) -> (ArchiveState, HashSet<Digest>) {
+        let done = self.done.clone();
+        (
+            ArchiveState {
+                partial: self.files.partial,
+                journal: self.files.journal,
+                journal_file: Arc::new(Mutex::new(self.journal_file)),
+                done: Arc::new(Mutex::new(self.done)),
+                parts: Arc::new(self.parts),
+            },
+            done,
+        )
+    }
 }
 
 impl ResumedArchive {
@@ -304,12 +322,14 @@ impl ResumedArchive {
         std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
         let (partial, journal) = partial_paths(path);
         let mut done = HashSet::new();
+        let mut parts = HashMap::new();
         let resumable = partial.is_file()
             && std::fs::read_to_string(&journal).ok().is_some_and(|text| {
                 let mut lines = text.lines();
                 if lines.next() != Some(header_line) {
                     return false;
                 }
+                parts = parse_parts(&text);
                 for line in lines {
                     if let Some(d) = line.strip_prefix("done ")
                         && let Ok(d) = d.parse::<Digest>()
@@ -320,14 +340,17 @@ impl ResumedArchive {
                 }
                 true
             });
+        parts.retain(|d, _| offsets.contains_key(d) && !done.contains(d));
         if resumable {
             tracing::info!(
                 partial = %partial.display(),
                 kept = done.len(),
+                continued = parts.len(),
                 "continuing a partial {what}"
             );
         } else {
             done.clear();
+            parts.clear();
             let mut j = std::fs::File::create(&journal)
                 .map_err(io(format!("creating {}", journal.display())))?;
             writeln!(j, "{header_line}").map_err(io(format!("writing {}", journal.display())))?;
@@ -344,6 +367,7 @@ impl ResumedArchive {
             files: OwnedArchiveFiles { partial, journal },
             done,
             journal_file,
+            parts,
         })
     }
 }
@@ -395,18 +419,11 @@ impl TarOut {
         let header_line = format!("{JOURNAL_MAGIC} {}", layout.fingerprint());
         let resumed = ResumedArchive::open(path, &header_line, &offsets, "tarball")?;
         write_frame(&resumed.files.partial, layout)?;
-        let ResumedArchive {
-            files: OwnedArchiveFiles { partial, journal },
-            done,
-            journal_file,
-        } = resumed;
+        let (state, _) = resumed.into_state();
         Ok(TarOut {
             path: path.to_path_buf(),
-            partial,
-            journal,
             offsets,
-            done: Arc::new(Mutex::new(done)),
-            journal_file: Arc::new(Mutex::new(journal_file)),
+            state,
             sync_slots: Arc::new(tokio::sync::Semaphore::new(SYNC_SLOTS)),
             sync_failure: Arc::new(Mutex::new(None)),
         })
@@ -414,7 +431,11 @@ impl TarOut {
 
     /// Layers already complete in the partial archive.
     pub fn kept(&self) -> usize {
-        self.done.lock().unwrap_or_else(|p| p.into_inner()).len()
+        self.state
+            .done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .len()
     }
 
     /// Waits for the background syncs, checks that every layer is in, syncs,
@@ -433,12 +454,17 @@ impl TarOut {
         {
             return Err(e.into());
         }
-        let done = self.done.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let done = self
+            .state
+            .done
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
         finish_archive(
             &ArchiveFiles {
                 path: &self.path,
-                partial: &self.partial,
-                journal: &self.journal,
+                partial: &self.state.partial,
+                journal: &self.state.journal,
             },
             &self.offsets,
             &done,
@@ -497,10 +523,20 @@ impl BlobSink for TarOut {
             return Ok(true);
         }
         Ok(self
+            .state
             .done
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .contains(&blob.digest))
+    }
+
+    async fn resume(&self, blob: &Descriptor) -> crate::oci::Result<Option<Box<dyn PartialBlob>>> {
+        match self.offsets.get(&blob.digest) {
+            Some(&(offset, size)) if size == blob.size => {
+                self.state.resume(blob, offset, self.location()).await
+            }
+            _ => Ok(None),
+        }
     }
 
     async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
@@ -521,25 +557,12 @@ impl BlobSink for TarOut {
             });
         }
         let context = format!("{}: writing layer {}", self.location(), blob.digest);
-        let file = tokio::fs::OpenOptions::new()
-            .write(true)
-            .open(&self.partial)
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?
-            .into_std()
-            .await;
         // The size is checked on the way (`checked_for`), so the body never
         // runs into the next entry.
-        let mut out = PieceWriter::new(file, offset);
-        while let Some(chunk) = data.next().await {
-            out.write(chunk?)
-                .await
-                .map_err(|e| OciError::io(context.clone(), e))?;
-        }
-        let file = out
-            .finish(false)
-            .await
-            .map_err(|e| OciError::io(context.clone(), e))?;
+        let file = self
+            .state
+            .write_body(&blob.digest, offset, 0, data, None, &context)
+            .await?;
         // The layer counts as done (journalled) only once its bytes are on disk;
         // that happens in the background while the next blobs move.
         let slot = self
@@ -548,26 +571,19 @@ impl BlobSink for TarOut {
             .acquire_owned()
             .await
             .expect("the semaphore is never closed");
-        let (digest, journal_path) = (blob.digest.clone(), self.journal.clone());
-        let (done, journal, failure) = (
-            self.done.clone(),
-            self.journal_file.clone(),
-            self.sync_failure.clone(),
-        );
+        let digest = blob.digest.clone();
+        let (state, failure) = (self.state.clone(), self.sync_failure.clone());
         tokio::task::spawn_blocking(move || {
             let _slot = slot;
             let synced = file
                 .sync_data()
                 .map_err(|e| OciError::io(context, e))
-                .and_then(|()| {
-                    let mut journal = journal.lock().unwrap_or_else(|p| p.into_inner());
-                    writeln!(journal, "done {digest}")
-                        .and_then(|_| journal.sync_data())
-                        .map_err(|e| OciError::io(format!("writing {}", journal_path.display()), e))
-                });
+                .and_then(|()| state.journal_line(&format!("done {digest}"), true));
             match synced {
                 Ok(()) => {
-                    done.lock()
+                    state
+                        .done
+                        .lock()
                         .unwrap_or_else(|p| p.into_inner())
                         .insert(digest);
                 }

@@ -2,7 +2,9 @@
 //! destination ([`BlobSink`]), largest first, each verified on the way (the
 //! sources' streams are verified, the sinks check sizes and do not hash again). A blob the
 //! destination has is not sent again (that is resume for registries and
-//! layouts); a registry mount is tried before an upload.
+//! layouts); a registry mount is tried before an upload; a blob a stopped run
+//! left partly at the destination ([`BlobSink::resume`]) is continued with the
+//! rest of its bytes, read from the source from that offset.
 //!
 //! Registry etiquette: every registry (each source host and the destination)
 //! has its own [`Limiter`] of at most `--concurrency` requests in flight. When a
@@ -20,7 +22,7 @@ use crate::copy::plan::PlannedBlob;
 use crate::copy::progress::Progress;
 use crate::copy::{CopyError, Result};
 use crate::oci::registry::RegistryClient;
-use crate::oci::{Descriptor, Store, VerifiedBlob};
+use crate::oci::{BlobStream, Descriptor, PartialBlob, Store, VerifiedBlob};
 
 /// Where blobs go.
 #[async_trait::async_trait]
@@ -39,6 +41,11 @@ pub trait BlobSink: Send + Sync {
     }
     /// Stores the blob from its source's verified stream.
     async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()>;
+    /// What a stopped copy left of the blob that can be continued (see
+    /// [`Store::resume_blob`]); `None` by default.
+    async fn resume(&self, _blob: &Descriptor) -> crate::oci::Result<Option<Box<dyn PartialBlob>>> {
+        Ok(None)
+    }
 }
 
 /// A [`Store`] (registry repository or OCI layout) as a sink.
@@ -60,6 +67,9 @@ impl BlobSink for StoreSink {
     }
     async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
         self.0.put_verified_blob(blob, data).await
+    }
+    async fn resume(&self, blob: &Descriptor) -> crate::oci::Result<Option<Box<dyn PartialBlob>>> {
+        self.0.resume_blob(blob).await
     }
 }
 
@@ -92,6 +102,10 @@ pub struct TransferReport {
     pub present_blobs: usize,
     pub present_bytes: u64,
     pub mounted_blobs: usize,
+    /// Blobs (among the moved ones) continued from what a stopped run left at
+    /// the destination, and the bytes of theirs that were not fetched again.
+    pub resumed_blobs: usize,
+    pub resumed_bytes: u64,
 }
 
 /// Moves `jobs` (in the order given: largest first) into `sink`.
@@ -126,6 +140,12 @@ pub async fn transfer(
                         r.moved_blobs += 1;
                         r.moved_bytes += job.blob.size;
                     }
+                    Outcome::Resumed { kept } => {
+                        r.moved_blobs += 1;
+                        r.moved_bytes += job.blob.size;
+                        r.resumed_blobs += 1;
+                        r.resumed_bytes += kept;
+                    }
                 }
                 Ok::<(), CopyError>(())
             }
@@ -140,6 +160,10 @@ enum Outcome {
     Present,
     Mounted,
     Moved,
+    /// Continued from the first `kept` bytes a stopped run left.
+    Resumed {
+        kept: u64,
+    },
 }
 
 async fn move_blob(
@@ -222,12 +246,74 @@ async fn try_move(
         if sink.mount(&descriptor, job.source.as_ref()).await? {
             return Ok(Outcome::Mounted);
         }
+        if let Some(partial) = sink.resume(&descriptor).await? {
+            let kept = partial.offset();
+            match resume(job, &descriptor, partial, progress).await {
+                Ok(()) => return Ok(Outcome::Resumed { kept }),
+                // What was kept is dropped: the blob is moved whole below.
+                Err(e) => tracing::info!(
+                    blob = %descriptor.digest,
+                    %e,
+                    "continuing the partial blob failed; moving it whole"
+                ),
+            }
+        }
         let stream = job.source.get_verified_blob(&descriptor.digest).await?;
         let counter = progress.counter();
         let counted = stream.inspect(move |bytes| counter.add(bytes.len() as u64));
         sink.put(&descriptor, counted).await?;
         Ok(Outcome::Moved)
     }
+}
+
+/// Completes a partial blob with the rest of its bytes, read from the source
+/// from the partial's offset on (or whole, skipping the bytes kept, when the
+/// source cannot read from an offset). Every byte fetched is counted; the
+/// partial verifies the whole blob.
+async fn resume(
+    job: &BlobJob,
+    descriptor: &Descriptor,
+    partial: Box<dyn PartialBlob>,
+    progress: &Progress,
+) -> std::result::Result<(), crate::oci::OciError> {
+    let offset = partial.offset();
+    let rest: BlobStream = if offset >= descriptor.size {
+        progress.kept(offset);
+        Box::pin(futures_util::stream::empty())
+    } else {
+        let range = job.source.get_blob_from(&descriptor.digest, offset).await?;
+        // A source that reads the blob whole counts every byte below.
+        progress.kept(range.start);
+        let counter = progress.counter();
+        let counted = range
+            .stream
+            .inspect(move |chunk| {
+                if let Ok(bytes) = chunk {
+                    counter.add(bytes.len() as u64);
+                }
+            })
+            .boxed();
+        skip_bytes(counted, offset.saturating_sub(range.start))
+    };
+    partial.complete(rest).await
+}
+
+/// `stream` without its first `skip` bytes.
+fn skip_bytes(stream: BlobStream, skip: u64) -> BlobStream {
+    if skip == 0 {
+        return stream;
+    }
+    Box::pin(stream.scan(skip, |left, chunk| {
+        let out = match chunk {
+            Ok(mut bytes) if *left > 0 => {
+                let drop = (*left).min(bytes.len() as u64);
+                *left -= drop;
+                Ok(bytes.split_off(drop as usize))
+            }
+            other => other,
+        };
+        std::future::ready(Some(out))
+    }))
 }
 
 /// One [`Limiter`] per registry host.
@@ -343,6 +429,28 @@ impl Limiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn skip_bytes_drops_the_first_bytes_across_chunks() {
+        let chunks = [&b"abc"[..], b"defg", b"h"];
+        for (skip, want) in [
+            (0, "abcdefgh"),
+            (2, "cdefgh"),
+            (3, "defgh"),
+            (5, "fgh"),
+            (8, ""),
+        ] {
+            let pieces: Vec<crate::oci::Result<bytes::Bytes>> = chunks
+                .iter()
+                .map(|c| Ok(bytes::Bytes::copy_from_slice(c)))
+                .collect();
+            let stream: BlobStream = Box::pin(futures_util::stream::iter(pieces));
+            let out = crate::oci::stream::tests::drain(skip_bytes(stream, skip))
+                .await
+                .unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), want, "skip {skip}");
+        }
+    }
 
     #[test]
     fn limit_halves_on_throttling_and_grows_back_one_step_per_streak() {

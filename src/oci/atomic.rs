@@ -16,6 +16,11 @@ use crate::oci::{Digest, OciError, Result};
 /// Prefix of every temporary file strake creates; readers skip such names.
 pub const TEMP_PREFIX: &str = ".strake-tmp-";
 
+/// Prefix of the partial blobs an OCI layout keeps for a rerun to continue
+/// (`crate::oci::layout_partial`); a [`TEMP_PREFIX`] name, so readers skip them,
+/// but [`remove_stale_temp_files`] leaves them.
+pub const PARTIAL_PREFIX: &str = ".strake-tmp-partial-";
+
 /// Size of the chunks blobs are read from disk in (bounded memory per stream).
 pub const READ_CHUNK: usize = 64 * 1024;
 
@@ -137,7 +142,8 @@ pub async fn write_file(dest: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Removes the temporary files a killed process left in `dir` (the partial
-/// blobs of a copy stopped half-way): those no live writer holds locked.
+/// blobs of a copy stopped half-way): those no live writer holds locked, but
+/// not the partial blobs ([`PARTIAL_PREFIX`]) a rerun continues.
 /// Returns how many were removed.
 pub fn remove_stale_temp_files(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -145,7 +151,9 @@ pub fn remove_stale_temp_files(dir: &Path) -> usize {
     };
     let mut removed = 0;
     for entry in entries.flatten() {
-        if !entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with(TEMP_PREFIX)
+            || name.starts_with(PARTIAL_PREFIX)
             || !entry.file_type().is_ok_and(|t| t.is_file())
         {
             continue;

@@ -4,9 +4,10 @@
 //! `index.json` entries, kept as opaque strings (a ref name may be a whole image
 //! reference such as `ghcr.io/acme/app:v1`).
 //!
-//! Every write is atomic: blobs are streamed into a temporary file inside the
-//! layout while they are hashed, and renamed into place only when digest and size
-//! match; `index.json` is rewritten through a temporary file and a rename. Every
+//! Every write is atomic: blobs are streamed into a partial file inside the
+//! layout while they are hashed (named after the digest, so that a rerun after a
+//! crash continues it: [`crate::oci::layout_partial`]), and renamed into place
+//! only when digest and size match; `index.json` is rewritten through a temporary file and a rename. Every
 //! read is verified against its digest.
 
 use std::path::{Path, PathBuf};
@@ -17,8 +18,8 @@ use tokio::sync::Mutex;
 
 use crate::oci::stream::{file_range_stream, verify_stream};
 use crate::oci::{
-    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, VerifiedBlob, atomic,
-    media_types,
+    BlobRange, BlobStream, Descriptor, Digest, ManifestBytes, OciError, PartialBlob, Result, Store,
+    VerifiedBlob, atomic, layout_partial, media_types,
 };
 
 /// The annotation that names an `index.json` entry (its "tag").
@@ -55,7 +56,15 @@ impl LayoutStore {
         tokio::fs::create_dir_all(&dir)
             .await
             .map_err(|e| OciError::io(format!("creating {}", dir.display()), e))?;
-        // The temporary file lives in the layout directory itself, next to the blobs.
+        // The partial file lives in the layout directory itself, next to the
+        // blobs, under a name a rerun finds (see `layout_partial`); when another
+        // writer holds it, a temporary file of this writer's own.
+        let Some(checked) =
+            layout_partial::write_whole(&self.dir, descriptor, &dest, checked, &self.location())
+                .await?
+        else {
+            return Ok(());
+        };
         let temp =
             atomic::spool_checked(&self.dir, &descriptor.digest, checked, &self.location()).await?;
         atomic::commit(temp, &dest)
@@ -456,6 +465,45 @@ impl Store for LayoutStore {
             None,
             self.location(),
         ))
+    }
+
+    async fn get_blob_from(&self, digest: &Digest, offset: u64) -> Result<BlobRange> {
+        let path = self.blob_path(digest);
+        match tokio::fs::metadata(&path).await {
+            Ok(m) if m.is_file() && offset < m.len() => Ok(BlobRange {
+                start: offset,
+                stream: file_range_stream(
+                    path.clone(),
+                    offset,
+                    Some(m.len() - offset),
+                    format!("reading {}", path.display()),
+                ),
+            }),
+            _ => Ok(BlobRange {
+                start: 0,
+                stream: self.get_blob(digest).await?,
+            }),
+        }
+    }
+
+    async fn resume_blob(&self, descriptor: &Descriptor) -> Result<Option<Box<dyn PartialBlob>>> {
+        if self.blob_size(&descriptor.digest).await? == Some(descriptor.size) {
+            return Ok(None);
+        }
+        let dest = self.blob_path(&descriptor.digest);
+        Ok(
+            layout_partial::resume(&self.dir, descriptor, dest, self.location())
+                .await?
+                .map(|p| Box::new(p) as Box<dyn PartialBlob>),
+        )
+    }
+
+    async fn finish(&self) -> Result<()> {
+        let removed = layout_partial::remove_orphans(&self.dir);
+        if removed > 0 {
+            tracing::info!(removed, layout = %self.dir.display(), "removed partial blobs no copy continued");
+        }
+        Ok(())
     }
 
     async fn put_verified_blob(&self, descriptor: &Descriptor, data: VerifiedBlob) -> Result<()> {

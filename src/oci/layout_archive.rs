@@ -18,7 +18,9 @@ use tokio_util::io::ReaderStream;
 use crate::oci::layout::{LAYOUT_VERSION, MAX_MANIFEST_SIZE, REF_NAME_ANNOTATION};
 use crate::oci::layout::{manifest_of, sniff_manifest_media_type};
 use crate::oci::stream::verify_stream;
-use crate::oci::{BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic};
+use crate::oci::{
+    BlobRange, BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, atomic,
+};
 
 /// A tar of an OCI image layout, opened for reading.
 pub struct LayoutArchiveStore {
@@ -184,6 +186,24 @@ impl Store for LayoutArchiveStore {
 
     async fn blob_size(&self, digest: &Digest) -> Result<Option<u64>> {
         Ok(self.blob_entry(digest).map(|(_, size)| size))
+    }
+
+    async fn get_blob_from(&self, digest: &Digest, offset: u64) -> Result<BlobRange> {
+        match self.blob_entry(digest) {
+            Some((position, size)) if offset < size => Ok(BlobRange {
+                start: offset,
+                stream: crate::oci::stream::file_range_stream(
+                    self.path.clone(),
+                    position + offset,
+                    Some(size - offset),
+                    format!("reading {}", self.path.display()),
+                ),
+            }),
+            _ => Ok(BlobRange {
+                start: 0,
+                stream: self.get_blob(digest).await?,
+            }),
+        }
     }
 
     async fn get_blob(&self, digest: &Digest) -> Result<BlobStream> {

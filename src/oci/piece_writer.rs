@@ -23,6 +23,8 @@ pub struct PieceWriter {
     batch: Vec<Bytes>,
     batch_len: usize,
     offset: u64,
+    /// Every byte before this offset is written (its batch finished).
+    completed: u64,
 }
 
 impl PieceWriter {
@@ -33,6 +35,7 @@ impl PieceWriter {
             batch: Vec::new(),
             batch_len: 0,
             offset,
+            completed: offset,
         }
     }
 
@@ -53,6 +56,7 @@ impl PieceWriter {
     /// Waits for the batch being written and hands the next one to a blocking task.
     async fn start_batch(&mut self) -> io::Result<()> {
         let file = self.take_file().await?;
+        self.completed = self.offset;
         let batch = std::mem::take(&mut self.batch);
         let mut offset = self.offset;
         self.offset += self.batch_len as u64;
@@ -65,6 +69,12 @@ impl PieceWriter {
             Ok(file)
         }));
         Ok(())
+    }
+
+    /// The offset before which every byte is written to the file (the batches
+    /// queued after it may still be in flight).
+    pub fn written(&self) -> u64 {
+        self.completed
     }
 
     /// The file, once no batch is being written.

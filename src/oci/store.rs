@@ -99,6 +99,27 @@ impl ManifestBytes {
     }
 }
 
+/// A blob read from an offset (see [`Store::get_blob_from`]): the blob's bytes
+/// from `start` on, not verified.
+pub struct BlobRange {
+    pub start: u64,
+    pub stream: BlobStream,
+}
+
+/// The first bytes of a blob a stopped copy left at a destination (see
+/// [`Store::resume_blob`]), to be completed with the rest.
+#[async_trait::async_trait]
+pub trait PartialBlob: Send {
+    /// Bytes of the blob the destination holds already.
+    fn offset(&self) -> u64;
+
+    /// Stores `rest` (the blob's bytes from [`PartialBlob::offset`] on, not
+    /// verified) after the bytes kept, and commits the blob only when the whole
+    /// of it matches the descriptor's digest and size. On any error what was
+    /// kept is dropped, so the next attempt starts from the first byte.
+    async fn complete(self: Box<Self>, rest: BlobStream) -> Result<()>;
+}
+
 /// A place that holds blobs, manifests and tags. Implementations: the registry
 /// client (one repository), the OCI layout directory, the imgpkg tarball.
 #[async_trait::async_trait]
@@ -111,6 +132,26 @@ pub trait Store: Send + Sync {
 
     /// Streams a blob; the stream is verified (see [`BlobStream`]).
     async fn get_blob(&self, digest: &Digest) -> Result<BlobStream>;
+
+    /// Streams a blob from byte `offset` on, for continuing a partial copy. The
+    /// bytes are NOT verified (the one reading them verifies the whole blob,
+    /// with the bytes it has already). [`BlobRange::start`] says where the stream
+    /// starts: `offset`, or 0 when the store can only read the blob whole (the
+    /// default, and a registry that ignores `Range`).
+    async fn get_blob_from(&self, digest: &Digest, offset: u64) -> Result<BlobRange> {
+        let _ = offset;
+        Ok(BlobRange {
+            start: 0,
+            stream: self.get_blob(digest).await?,
+        })
+    }
+
+    /// What a stopped copy left of the blob here that can be continued: a
+    /// registry's upload session that still holds bytes, a layout's partial
+    /// file. `None` (the default) when there is nothing to continue.
+    async fn resume_blob(&self, _descriptor: &Descriptor) -> Result<Option<Box<dyn PartialBlob>>> {
+        Ok(None)
+    }
 
     /// Stores a blob read from `data`. The bytes are verified against the
     /// descriptor's digest and size while they are written; on mismatch nothing is

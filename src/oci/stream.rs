@@ -42,8 +42,10 @@ pub fn verify_stream(
 }
 
 /// Like [`verify_stream`] for a stream already verified against `expected` (a
-/// [`VerifiedBlob`]): only the size is checked, the bytes are not hashed again.
-fn check_size(inner: BlobStream, expected: Digest, size: u64, location: String) -> BlobStream {
+/// [`VerifiedBlob`]), or whose digest is checked elsewhere (the rest of a blob
+/// a registry's upload session completes): only the size is checked, the bytes
+/// are not hashed.
+pub fn check_size(inner: BlobStream, expected: Digest, size: u64, location: String) -> BlobStream {
     Box::pin(VerifyingStream {
         inner,
         hasher: None,

@@ -1,7 +1,8 @@
 //! `strake copy` under faults: the process killed (SIGKILL) at 25%, 50% and 90%
 //! of the bytes for each destination kind (registry, OCI layout directory and
-//! tar, imgpkg tarball), then run again, completes and fetches
-//! less than what was left plus one blob; a destination registry answering 503
+//! tar, imgpkg tarball), running one blob, four blobs and the default number
+//! of blobs at once, then run again, completes and fetches less than what was
+//! left plus one blob; a destination registry answering 503
 //! and 429 at random (through the fault proxy) still gets an uncorrupted copy; a
 //! tarball with one flipped byte fails naming the blob, and nothing is tagged.
 
@@ -86,6 +87,35 @@ fn kill_at(mut cmd: std::process::Command, threshold: u64, measure: &dyn Fn() ->
     }
 }
 
+/// The bytes an archive's journal records: whole for `done` blobs, the last
+/// `part` count for the others.
+fn journalled(journal: &Path, sizes: &std::collections::HashMap<String, u64>) -> u64 {
+    let text = std::fs::read_to_string(journal).unwrap_or_default();
+    let mut done = std::collections::HashSet::new();
+    let mut parts = std::collections::HashMap::new();
+    for line in text.lines() {
+        if let Some(d) = line.strip_prefix("done ") {
+            done.insert(d.to_string());
+        } else if let Some((d, n)) = line
+            .strip_prefix("part ")
+            .and_then(|rest| rest.split_once(' '))
+            && let Ok(n) = n.parse::<u64>()
+        {
+            parts.insert(d.to_string(), n);
+        }
+    }
+    let whole: u64 = done
+        .iter()
+        .map(|d| sizes.get(d).copied().unwrap_or(0))
+        .sum();
+    let partial: u64 = parts
+        .iter()
+        .filter(|(d, _)| !done.contains(*d))
+        .map(|(_, n)| *n)
+        .sum();
+    whole + partial
+}
+
 enum Dest {
     Registry,
     Layout,
@@ -93,14 +123,22 @@ enum Dest {
     LayoutTar,
 }
 
-fn killed_and_resumed(dest: Dest, fraction: f64) {
-    killed_and_resumed_with(dest, fraction, 1);
+/// Kills the copy at 25%, 50% and 90% of the bytes, running 1, 4 and the
+/// default number of blobs at once, and runs it again each time.
+fn killed_and_resumed(dest: Dest) {
+    for concurrency in [Some(1), Some(4), None] {
+        for fraction in [0.25, 0.5, 0.9] {
+            killed_and_resumed_with(&dest, fraction, concurrency);
+        }
+    }
 }
 
-/// Kills a copy running `concurrency` blobs at once at `fraction` of the bytes
-/// and runs it again: the rerun moves what was left plus at most the
-/// `concurrency` blobs that were in flight (each moved again from its first byte).
-fn killed_and_resumed_with(dest: Dest, fraction: f64, concurrency: usize) {
+/// Kills a copy running `concurrency` blobs at once (the default when `None`)
+/// at `fraction` of the bytes that arrived at the destination, and runs it
+/// again: the rerun fetches less than what was left plus one blob, however
+/// many blobs were in flight (their partial bytes are continued, not fetched
+/// again).
+fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize>) {
     let (_source, b, home, content) = two_registries_with_content(LAYER);
     let work = tempfile::tempdir().unwrap();
     let layout_dir = work.path().join("layout");
@@ -132,30 +170,31 @@ fn killed_and_resumed_with(dest: Dest, fraction: f64, concurrency: usize) {
         Dest::LayoutTar => ".layout.tar.strake-journal",
         _ => ".out.tar.strake-journal",
     });
+    // What arrived: for a registry, the committed blobs (distribution refuses
+    // to continue a session whose last PATCH was cut off, so the bytes such a
+    // session holds are of no use to the rerun); for a layout, the blobs and
+    // the partial blobs a rerun continues; for an archive, the entries its
+    // journal records done, and the bytes it records of the others.
     let measure = || -> u64 {
         match dest {
             Dest::Registry => {
                 bytes_under(&storage.join("docker/registry/v2/blobs"), &|n| n == "data")
             }
-            Dest::Layout => bytes_under(&layout_dir.join("blobs"), &|n| !n.starts_with('.')),
-            Dest::Tar | Dest::LayoutTar => std::fs::read_to_string(&journal)
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|l| l.strip_prefix("done "))
-                .map(|d| sizes.get(d).copied().unwrap_or(0))
-                .sum(),
+            Dest::Layout => {
+                bytes_under(&layout_dir.join("blobs"), &|n| !n.starts_with('.'))
+                    + partial_blobs(&layout_dir)
+                        .iter()
+                        .map(|(_, s)| s)
+                        .sum::<u64>()
+            }
+            Dest::Tar | Dest::LayoutTar => journalled(&journal, &sizes),
         }
     };
     let mut cmd = strake_std(home.path());
-    cmd.args([
-        "copy",
-        "-b",
-        &content.root_ref,
-        flag,
-        &target,
-        "--concurrency",
-        &concurrency.to_string(),
-    ]);
+    cmd.args(["copy", "-b", &content.root_ref, flag, &target]);
+    if let Some(n) = concurrency {
+        cmd.args(["--concurrency", &n.to_string()]);
+    }
     let threshold = (total as f64 * fraction) as u64;
     assert!(
         kill_at(cmd, threshold, &measure),
@@ -177,11 +216,12 @@ fn killed_and_resumed_with(dest: Dest, fraction: f64, concurrency: usize) {
     let report = json(&out);
     let read = report["bytes_read"].as_u64().unwrap();
     eprintln!(
-        "killed at {fraction}: total {total}, left {left}, rerun read {read}, largest blob {largest}"
+        "killed at {fraction} (concurrency {concurrency:?}): total {total}, left {left}, rerun read {read}, largest blob {largest}, resumed {}",
+        report["transfer"]["resumed_blobs"]
     );
     assert!(
-        read < left + concurrency as u64 * largest,
-        "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction}, concurrency {concurrency})"
+        read < left + largest,
+        "rerun read {read} bytes; {left} were left, largest blob {largest} ({fraction}, concurrency {concurrency:?})"
     );
     match dest {
         Dest::Registry => assert_relocated(&b, "resumed", &content, home.path()),
@@ -222,37 +262,22 @@ fn killed_and_resumed_with(dest: Dest, fraction: f64, concurrency: usize) {
 
 #[test]
 fn killed_copy_to_a_registry_resumes() {
-    for fraction in [0.25, 0.5, 0.9] {
-        killed_and_resumed(Dest::Registry, fraction);
-    }
+    killed_and_resumed(Dest::Registry);
 }
 
 #[test]
 fn killed_copy_to_an_oci_layout_resumes() {
-    for fraction in [0.25, 0.5, 0.9] {
-        killed_and_resumed(Dest::Layout, fraction);
-    }
+    killed_and_resumed(Dest::Layout);
 }
 
 #[test]
 fn killed_copy_to_a_tarball_resumes() {
-    for fraction in [0.25, 0.5, 0.9] {
-        killed_and_resumed(Dest::Tar, fraction);
-    }
+    killed_and_resumed(Dest::Tar);
 }
 
 #[test]
 fn killed_copy_to_an_oci_layout_tar_resumes() {
-    for fraction in [0.25, 0.5, 0.9] {
-        killed_and_resumed(Dest::LayoutTar, fraction);
-    }
-}
-
-#[test]
-fn killed_copies_running_4_blobs_at_once_resume_with_at_most_4_blobs_again() {
-    for dest in [Dest::Registry, Dest::Tar, Dest::LayoutTar] {
-        killed_and_resumed_with(dest, 0.5, 4);
-    }
+    killed_and_resumed(Dest::LayoutTar);
 }
 
 /// The partial blobs (temporary files) in the root of a layout directory.

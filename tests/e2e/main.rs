@@ -25,6 +25,7 @@ mod copy_imgpkg_fixtures;
 mod copy_layout_tar;
 mod copy_registry;
 mod copy_requests;
+mod copy_resume_session;
 mod copy_shards;
 mod copy_support;
 mod copy_tags;

@@ -20,6 +20,8 @@ pub mod store;
 pub mod tls;
 pub mod token;
 pub mod upload;
+pub mod upload_resume;
+pub mod upload_state;
 pub mod upload_stream;
 
 mod blobs;

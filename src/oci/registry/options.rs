@@ -68,6 +68,11 @@ pub struct RegistryOptions {
     /// Larger blobs are uploaded in one streamed `PATCH` when 0 (the default), else
     /// in chunks of this size (raised to the registry's `OCI-Chunk-Min-Length`).
     pub upload_chunk_size: usize,
+    /// Where the upload session of each blob in flight is recorded, so that a
+    /// rerun of a stopped copy can continue it (see `upload_state`); `None`: not
+    /// recorded. [`RegistryOptions::from_env`] sets `$XDG_STATE_HOME/strake/uploads`
+    /// (else `~/.local/state/strake/uploads`).
+    pub upload_state_dir: Option<PathBuf>,
 }
 
 impl Default for RegistryOptions {
@@ -89,6 +94,7 @@ impl Default for RegistryOptions {
             read_timeout: Duration::from_secs(30),
             monolithic_upload_max: 8 << 20,
             upload_chunk_size: 0,
+            upload_state_dir: None,
         }
     }
 }
@@ -96,7 +102,7 @@ impl Default for RegistryOptions {
 impl RegistryOptions {
     /// Defaults plus what the environment says: the env keychain, `$DOCKER_CONFIG`
     /// (else `~/.docker`), `$REGISTRY_AUTH_FILE` and
-    /// `$XDG_RUNTIME_DIR/containers/auth.json`.
+    /// `$XDG_RUNTIME_DIR/containers/auth.json`, and the upload state directory.
     pub fn from_env() -> Self {
         let docker_config_dir = std::env::var_os("DOCKER_CONFIG")
             .filter(|v| !v.is_empty())
@@ -109,10 +115,16 @@ impl RegistryOptions {
         if let Some(d) = std::env::var_os("XDG_RUNTIME_DIR").filter(|v| !v.is_empty()) {
             fallback_auth_files.push(PathBuf::from(d).join("containers/auth.json"));
         }
+        let upload_state_dir = std::env::var_os("XDG_STATE_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")))
+            .map(|d| d.join("strake/uploads"));
         RegistryOptions {
             env_keychain: EnvKeychain::from_vars(std::env::vars()),
             docker_config_dir,
             fallback_auth_files,
+            upload_state_dir,
             ..RegistryOptions::default()
         }
     }

@@ -6,8 +6,10 @@ use reqwest::{StatusCode, Url};
 
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::{self, Subject};
-use crate::oci::registry::{RegistryClient, blobs, manifests, tags, upload, upload_stream};
-use crate::oci::store::{Descriptor, ManifestBytes, Store};
+use crate::oci::registry::{
+    RegistryClient, blobs, manifests, tags, upload, upload_resume, upload_stream,
+};
+use crate::oci::store::{BlobRange, Descriptor, ManifestBytes, PartialBlob, Store};
 use crate::oci::stream::{BlobStream, VerifiedBlob};
 use crate::oci::{Digest, OciError, Result};
 
@@ -97,6 +99,14 @@ impl Store for RegistryStore {
 
     async fn get_blob(&self, digest: &Digest) -> Result<BlobStream> {
         blobs::get_blob(self, digest).await
+    }
+
+    async fn get_blob_from(&self, digest: &Digest, offset: u64) -> Result<BlobRange> {
+        blobs::get_blob_from(self, digest, offset).await
+    }
+
+    async fn resume_blob(&self, descriptor: &Descriptor) -> Result<Option<Box<dyn PartialBlob>>> {
+        upload_resume::resume_blob(self, descriptor).await
     }
 
     async fn put_blob(&self, descriptor: &Descriptor, data: BlobStream) -> Result<()> {

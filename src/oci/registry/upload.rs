@@ -27,6 +27,10 @@
 //! The source is verified while it is read (digest and size); on mismatch, or on
 //! any error, the upload session is cancelled (`DELETE`) before the final `PUT`,
 //! so the registry keeps nothing.
+//!
+//! The session of a streamed or chunked upload is recorded (`upload_state`)
+//! until it is committed or cancelled, so that a process killed half-way can be
+//! followed by one that continues it (`upload_resume`).
 
 use std::collections::VecDeque;
 
@@ -37,6 +41,7 @@ use reqwest::{Method, StatusCode, Url};
 use crate::oci::registry::client::Call;
 use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
+use crate::oci::registry::upload_state::UploadState;
 use crate::oci::registry::{RegistryStore, upload_stream};
 use crate::oci::store::{Descriptor, Store};
 use crate::oci::stream::{BlobStream, verify_stream};
@@ -199,24 +204,46 @@ async fn put_chunked(
         .max(session.min_chunk.unwrap_or(0))
         .max(1);
     let mut location = session.location;
+    let state = upload_state(store, digest);
+    if let Some(state) = &state {
+        state.record(&location).await;
+    }
     let what = format!("uploading blob {digest}");
-    match send_chunks(store, &what, &mut location, chunk_size, data).await {
-        Ok(()) => {}
+    let sent = send_chunks(
+        store,
+        &what,
+        &mut location,
+        chunk_size,
+        data,
+        state.as_ref(),
+    )
+    .await;
+    let result = match sent {
+        Ok(()) => match finish(store, &location, digest, Bytes::new()).await {
+            Ok(resp)
+                if matches!(
+                    resp.status(),
+                    StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
+                ) =>
+            {
+                Ok(())
+            }
+            Ok(resp) => {
+                let err = store.fail(Subject::Upload(digest), resp).await;
+                cancel(store, &location).await;
+                Err(err)
+            }
+            Err(e) => Err(e),
+        },
         Err(e) => {
             cancel(store, &location).await;
-            return Err(e);
+            Err(e)
         }
+    };
+    if let Some(state) = &state {
+        state.forget();
     }
-    let resp = finish(store, &location, digest, Bytes::new()).await?;
-    if !matches!(
-        resp.status(),
-        StatusCode::CREATED | StatusCode::NO_CONTENT | StatusCode::OK
-    ) {
-        let err = store.fail(Subject::Upload(digest), resp).await;
-        cancel(store, &location).await;
-        return Err(err);
-    }
-    Ok(())
+    result
 }
 
 async fn send_chunks(
@@ -225,6 +252,7 @@ async fn send_chunks(
     location: &mut Url,
     chunk_size: usize,
     mut data: BlobStream,
+    state: Option<&UploadState>,
 ) -> Result<()> {
     // The chunk is kept as the pieces the source produced (no copy into one
     // buffer); the last piece is split where the chunk ends.
@@ -258,6 +286,9 @@ async fn send_chunks(
             pending_len -= take;
             *location = patch(store, what, location, offset, take, parts).await?;
             offset += take as u64;
+            if let Some(state) = state {
+                state.record(location).await;
+            }
         }
         if done {
             return Ok(());
@@ -322,14 +353,37 @@ async fn patch(
 /// The last byte offset of `Range: 0-<end>` (`None` when the header is absent or
 /// says nothing has arrived).
 fn range_end(resp: &reqwest::Response) -> Option<u64> {
-    let value = resp.headers().get("range")?.to_str().ok()?;
+    parse_range_end(resp.headers().get("range")?.to_str().ok()?)
+}
+
+/// The last byte offset of a `Range: 0-<end>` value (`bytes=` prefix allowed).
+pub(super) fn parse_range_end(value: &str) -> Option<u64> {
     let value = value.trim().trim_start_matches("bytes=");
-    let (_, end) = value.split_once('-')?;
+    let (start, end) = value.split_once('-')?;
+    if start.trim() != "0" {
+        return None;
+    }
     end.trim().parse().ok()
 }
 
+/// The state file of `digest`'s upload to this repository, when the client
+/// records sessions.
+pub(super) fn upload_state(store: &RegistryStore, digest: &Digest) -> Option<UploadState> {
+    let dir = store.client().options().upload_state_dir.as_ref()?;
+    Some(UploadState::new(
+        dir,
+        store.registry(),
+        store.repository(),
+        digest,
+    ))
+}
+
 /// `GET <location>`: the session's next location and the last byte it holds.
-async fn status(store: &RegistryStore, location: &Url, what: &str) -> Result<(Url, Option<u64>)> {
+pub(super) async fn status(
+    store: &RegistryStore,
+    location: &Url,
+    what: &str,
+) -> Result<(Url, Option<u64>)> {
     let call = Call::new(
         Method::GET,
         location.clone(),
@@ -390,5 +444,22 @@ pub(super) async fn mount_blob(
             tracing::debug!(status = %other, %digest, from = %source, "mount refused");
             Ok(false)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_range_end;
+
+    #[test]
+    fn the_session_offset_is_read_from_its_range_header() {
+        assert_eq!(parse_range_end("0-1048575"), Some(1048575));
+        assert_eq!(parse_range_end("bytes=0-99"), Some(99));
+        assert_eq!(parse_range_end(" 0 - 7 "), Some(7));
+        // Distribution says 0-0 for an empty session too: callers treat it as nothing.
+        assert_eq!(parse_range_end("0-0"), Some(0));
+        assert_eq!(parse_range_end("5-9"), None);
+        assert_eq!(parse_range_end("0-"), None);
+        assert_eq!(parse_range_end("junk"), None);
     }
 }

@@ -36,7 +36,7 @@ use crate::oci::registry::client::{Call, SendError};
 use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::transport_error;
-use crate::oci::registry::upload::{cancel, finish, location_of, start};
+use crate::oci::registry::upload::{cancel, finish, location_of, start, upload_state};
 use crate::oci::store::{Descriptor, Store};
 use crate::oci::stream::BlobStream;
 use crate::oci::{Digest, OciError, Result};
@@ -112,7 +112,8 @@ pub(super) async fn put_blob_stream(
 ) -> Result<Descriptor> {
     let what = "uploading a blob";
     let session = start(store, None).await?;
-    let (next, size, digest) = patch_stream(store, what, session.location, data, true).await?;
+    let (next, size, digest) =
+        patch_stream(store, what, session.location, data, true, None).await?;
     let digest = digest.expect("hashed");
     close(store, &next, &digest).await?;
     Ok(Descriptor {
@@ -134,23 +135,52 @@ pub(super) async fn put_blob_streamed(
     descriptor: &Descriptor,
     checked: BlobStream,
 ) -> Result<()> {
-    let what = format!("uploading blob {}", descriptor.digest);
     let session = start(store, Some(&descriptor.digest)).await?;
-    let (next, size, _) = patch_stream(store, &what, session.location, checked, false).await?;
-    if size != descriptor.size {
+    // Recorded so that a rerun after a crash can ask how much arrived.
+    let state = upload_state(store, &descriptor.digest);
+    if let Some(state) = &state {
+        state.record(&session.location).await;
+    }
+    let result = send_rest(store, descriptor, session.location, 0, checked).await;
+    if let Some(state) = &state {
+        state.forget();
+    }
+    result
+}
+
+/// Sends the blob's bytes from `offset` on (all of them when 0) in one streamed
+/// `PATCH` to the open session at `location`, then closes it with
+/// `PUT ?digest=`, where the registry checks the digest of the whole blob.
+pub(super) async fn send_rest(
+    store: &RegistryStore,
+    descriptor: &Descriptor,
+    location: reqwest::Url,
+    offset: u64,
+    checked: BlobStream,
+) -> Result<()> {
+    let what = format!("uploading blob {}", descriptor.digest);
+    // From the middle, the range is named, so the registry refuses it when it
+    // does not continue what the session holds.
+    let range = (offset > 0).then(|| format!("{offset}-{}", descriptor.size.saturating_sub(1)));
+    let (next, size, _) = patch_stream(store, &what, location, checked, false, range).await?;
+    if offset + size != descriptor.size {
         cancel(store, &next).await;
         return Err(OciError::SizeMismatch {
             location: store.location(),
             digest: descriptor.digest.clone(),
             expected: descriptor.size,
-            actual: size,
+            actual: offset + size,
         });
     }
     close(store, &next, &descriptor.digest).await
 }
 
 /// `PUT <location>?digest=…` with no body, closing the session.
-async fn close(store: &RegistryStore, next: &reqwest::Url, digest: &Digest) -> Result<()> {
+pub(super) async fn close(
+    store: &RegistryStore,
+    next: &reqwest::Url,
+    digest: &Digest,
+) -> Result<()> {
     let resp = finish(store, next, digest, Bytes::new()).await?;
     if !matches!(
         resp.status(),
@@ -172,6 +202,7 @@ async fn patch_stream(
     location: reqwest::Url,
     data: BlobStream,
     hash: bool,
+    content_range: Option<String>,
 ) -> Result<(reqwest::Url, u64, Option<Digest>)> {
     let shared = Arc::new(Mutex::new(Shared {
         progress: Instant::now(),
@@ -185,12 +216,15 @@ async fn patch_stream(
         ended: false,
         shared: Arc::clone(&shared),
     };
-    let call = Call::new(
+    let mut call = Call::new(
         Method::PATCH,
         location.clone(),
         vec![Scope::push(store.repository())],
     )
     .header("content-type", "application/octet-stream");
+    if let Some(range) = &content_range {
+        call = call.header("content-range", range);
+    }
     let stall = store.client().options().read_timeout;
     let send = store.client().send_streaming(
         store.registry(),

@@ -13,7 +13,7 @@ use crate::oci::stream::{bytes_stream, file_range_stream, verify_stream};
 use crate::oci::tarball::model::{ImageDescriptor, ImageOrIndex, IndexDescriptor};
 use crate::oci::tarball::{ROOT_BUNDLE_LABEL, layer_entry_name};
 use crate::oci::{
-    BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, media_types,
+    BlobRange, BlobStream, Descriptor, Digest, ManifestBytes, OciError, Result, Store, media_types,
 };
 
 /// What `manifest.json` says about one top-level image or index.
@@ -292,6 +292,27 @@ impl Store for TarballStore {
             .layers
             .get(digest)
             .and_then(|l| l.position.map(|_| l.size)))
+    }
+
+    async fn get_blob_from(&self, digest: &Digest, offset: u64) -> Result<BlobRange> {
+        match self.layers.get(digest).and_then(|l| l.position) {
+            Some((position, size)) if offset < size => {
+                let context = format!("{}: reading layer {digest}", self.location());
+                Ok(BlobRange {
+                    start: offset,
+                    stream: file_range_stream(
+                        self.path.clone(),
+                        position + offset,
+                        Some(size - offset),
+                        context,
+                    ),
+                })
+            }
+            _ => Ok(BlobRange {
+                start: 0,
+                stream: self.get_blob(digest).await?,
+            }),
+        }
     }
 
     async fn get_blob(&self, digest: &Digest) -> Result<BlobStream> {
