@@ -75,20 +75,16 @@ pub async fn write_whole(
 ) -> Result<Option<BlobStream>> {
     let path = partial_path(dir, descriptor);
     let context = format!("{location}: writing blob {}", descriptor.digest);
-    let opened = {
-        let path = path.clone();
-        tokio::task::spawn_blocking(move || {
-            let file = open_locked(&path, true)?;
-            if let Some(f) = &file {
-                f.set_len(0)?;
-            }
-            Ok::<_, std::io::Error>(file)
-        })
-        .await
-        .unwrap_or_else(|e| Err(std::io::Error::other(e)))
-        .map_err(|e| OciError::io(context.clone(), e))?
-    };
-    let Some(file) = opened else {
+    // Opened in place, not on a blocking thread: a writer cancelled while a
+    // blocking open was still running would leave a partial that no guard removes.
+    // The open and the lock attempt do not wait.
+    let opened = open_locked(&path, true).and_then(|file| {
+        if let Some(f) = &file {
+            f.set_len(0)?;
+        }
+        Ok(file)
+    });
+    let Some(file) = opened.map_err(|e| OciError::io(context.clone(), e))? else {
         return Ok(Some(checked));
     };
     let guard = RemoveIfDropped(Some(path.clone()));

@@ -338,9 +338,8 @@ fn undeclared_data_values_name_the_declared_keys_and_the_nearest_one() {
     ])
     .unwrap_err();
     assert!(
-        err.contains(
-            "    = expected: a map item with the key named \"port\" (from schema.yml:2)"
-        ) && !err.contains("did you mean"),
+        err.contains("    = expected: a map item with the key named \"port\" (from schema.yml:2)")
+            && !err.contains("did you mean"),
         "{err}"
     );
 }
