@@ -1,5 +1,6 @@
 //! `-o pos` (every output node beside its template position, as ytt's file position
-//! printer lays it out) and how `-o` affects `--output-files` (ytt writes YAML there).
+//! printer lays it out), how `-o` affects `--output-files` (ytt writes YAML there), and
+//! the source lines of CRLF files under errors (ytt keeps their `\r`).
 
 use crate::support::ytt;
 
@@ -81,4 +82,34 @@ fn json_output_concatenates_documents_without_separators() {
     )
     .unwrap();
     assert_eq!(out, "{\"a\":1}{\"b\":[2]}");
+}
+
+#[test]
+fn an_error_in_a_crlf_file_shows_its_line_with_the_carriage_return() {
+    let err = ytt::render(
+        &[("config.yml", "a: 1\r\nb: #@ missing\r\nc: 3\r\n")],
+        &["-f", "."],
+    )
+    .unwrap_err();
+    assert!(
+        err.ends_with("\n    config.yml:2 | b: #@ missing\r"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn an_error_in_a_crlf_starlark_file_shows_its_line_with_the_carriage_return() {
+    let err = ytt::render(
+        &[
+            ("lib.star", "x = 1\r\ny = missing\r\n"),
+            ("config.yml", "#@ load(\"lib.star\", \"x\")\r\na: #@ x\r\n"),
+        ],
+        &["-f", "."],
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("config.yml:1 | #@ load(\"lib.star\", \"x\")\r\n"),
+        "{err:?}"
+    );
+    assert!(err.ends_with("lib.star:2 | y = missing\r"), "{err:?}");
 }
