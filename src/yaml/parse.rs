@@ -109,7 +109,10 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
             granit_parser::ErrorKind::RecursionLimitExceeded => format!(
                 "yaml: recursion limit exceeded (more than {MAX_NESTING} levels of nested maps and arrays)"
             ),
-            kind => format!("yaml: {kind}"),
+            kind => match super::go_errors::go_yaml_problem(kind) {
+                Some(problem) => problem.message(line),
+                None => format!("yaml: {kind}"),
+            },
         };
         return Err(err(Some(line), message));
     }

@@ -1,6 +1,7 @@
 //! `-o pos` (every output node beside its template position, as ytt's file position
-//! printer lays it out), how `-o` affects `--output-files` (ytt writes YAML there), and
-//! the source lines of CRLF files under errors (ytt keeps their `\r`).
+//! printer lays it out), how `-o` affects `--output-files` (ytt writes YAML there),
+//! the source lines of CRLF files under errors (ytt keeps their `\r`), and YAML syntax
+//! errors in go-yaml's wording.
 
 use crate::support::ytt;
 
@@ -112,4 +113,20 @@ fn an_error_in_a_crlf_starlark_file_shows_its_line_with_the_carriage_return() {
         "{err:?}"
     );
     assert!(err.ends_with("lib.star:2 | y = missing\r"), "{err:?}");
+}
+
+#[test]
+fn yaml_syntax_errors_use_go_yaml_wording_and_keep_the_file_line() {
+    let err = ytt::render(&[("config.yml", "a: 1\nb: c: d\n")], &["-f", "."]).unwrap_err();
+    assert_eq!(
+        err,
+        "Unmarshaling YAML template 'config.yml': yaml: line 2: mapping values are not allowed in this context\n    in config.yml:2\n      config.yml:2 | b: c: d"
+    );
+    let err = ytt::render(&[("config.yml", "a:\n  b: 1\n c: 2\n")], &["-f", "."]).unwrap_err();
+    assert!(
+        err.starts_with(
+            "Unmarshaling YAML template 'config.yml': yaml: line 2: did not find expected key\n    in config.yml:3\n"
+        ),
+        "{err}"
+    );
 }
