@@ -33,9 +33,9 @@ pub(crate) fn go_yaml_problem(kind: &granit_parser::ErrorKind) -> Option<GoYamlP
             true,
         ),
         K::MappingKeyNotAllowed => ("mapping keys are not allowed in this context", true),
-        K::UnexpectedCharacter { character } if matches!(character, '@' | '`') => {
-            ("found character that cannot start any token", true)
-        }
+        K::UnexpectedCharacter {
+            character: '@' | '`',
+        } => ("found character that cannot start any token", true),
         K::TabInIndentation | K::TabInBlockIndentation => {
             ("found character that cannot start any token", true)
         }
