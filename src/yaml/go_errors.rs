@@ -2,7 +2,7 @@
 //! for the granit-parser errors whose cause is the same, with go-yaml's line numbers.
 
 /// A syntax error as go-yaml v2 words it, for the causes it shares with granit-parser.
-pub(crate) struct GoYamlProblem {
+struct GoYamlProblem {
     problem: &'static str,
     /// Found by libyaml's scanner (go-yaml names the 1-based line of the problem) rather
     /// than its parser (go-yaml names the 0-based line of the offending token, and ytt
@@ -13,7 +13,7 @@ pub(crate) struct GoYamlProblem {
 impl GoYamlProblem {
     /// go-yaml's `yaml: line N: <problem>` for a problem found on 1-based `line`; no line
     /// when go-yaml's would be 0.
-    pub(crate) fn message(&self, line: usize) -> String {
+    fn message(&self, line: usize) -> String {
         let shown = if self.scanner { line } else { line - 1 };
         if shown == 0 {
             format!("yaml: {}", self.problem)
@@ -23,8 +23,46 @@ impl GoYamlProblem {
     }
 }
 
+/// Where granit-parser reported an error, in the original text (1-based lines).
+pub(crate) struct ErrorSite<'a> {
+    pub line: usize,
+    /// The 0-based character column of the error on its line.
+    pub col: usize,
+    pub line_text: &'a str,
+    /// The line the end of the text is on (where libyaml's scanner stands at the end).
+    pub eof_line: usize,
+}
+
+/// go-yaml's whole message (`yaml: line N: <problem>`) for a granit-parser error whose
+/// cause go-yaml reports too; `None` for the others.
+pub(crate) fn go_yaml_message(kind: &granit_parser::ErrorKind, at: &ErrorSite) -> Option<String> {
+    use granit_parser::ErrorKind as K;
+    match kind {
+        // The quoted scalar runs to the end of the text, where libyaml's scanner stops.
+        K::UnclosedQuotedScalar => Some(
+            GoYamlProblem {
+                problem: "found unexpected end of stream",
+                scanner: true,
+            }
+            .message(at.eof_line),
+        ),
+        // go-yaml's decoder names the anchor and no line.
+        K::UnknownAnchor => {
+            let rest: String = at.line_text.chars().skip(at.col).collect();
+            let name: String = rest
+                .strip_prefix('*')
+                .or_else(|| rest.split_once('*').map(|(_, r)| r))?
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c))
+                .collect();
+            (!name.is_empty()).then(|| format!("yaml: unknown anchor '{name}' referenced"))
+        }
+        _ => go_yaml_problem(kind).map(|p| p.message(at.line)),
+    }
+}
+
 /// go-yaml's wording of a granit-parser error, where both report the same cause.
-pub(crate) fn go_yaml_problem(kind: &granit_parser::ErrorKind) -> Option<GoYamlProblem> {
+fn go_yaml_problem(kind: &granit_parser::ErrorKind) -> Option<GoYamlProblem> {
     use granit_parser::ErrorKind as K;
     let (problem, scanner) = match kind {
         K::MappingValueNotAllowed => ("mapping values are not allowed in this context", true),
@@ -66,6 +104,18 @@ mod tests {
         assert_eq!(
             message("a: 1\nb: @x\n"),
             "yaml: line 2: found character that cannot start any token"
+        );
+    }
+
+    #[test]
+    fn unclosed_quotes_end_at_the_end_of_the_text_and_unknown_anchors_are_named() {
+        assert_eq!(
+            message("a: \"x\nb: 2\n"),
+            "yaml: line 3: found unexpected end of stream"
+        );
+        assert_eq!(
+            message("a: 1\nb: [*nope, 2]\n"),
+            "yaml: unknown anchor 'nope' referenced"
         );
     }
 
