@@ -75,6 +75,8 @@ pub enum Output {
     #[default]
     Yaml,
     Json,
+    /// Every node beside the template position it came from.
+    Pos,
     /// The data values schema as OpenAPI v3 (with --data-values-schema-inspect).
     #[value(name = "openapi-v3")]
     OpenapiV3,
@@ -140,6 +142,7 @@ impl TemplateArgs {
             output: match self.output {
                 Output::Yaml => OutputFormat::Yaml,
                 Output::Json => OutputFormat::Json,
+                Output::Pos => OutputFormat::Pos,
                 Output::OpenapiV3 => OutputFormat::OpenApiV3,
             },
             data_values: self.values.flags(),

@@ -70,6 +70,7 @@ pub mod ast;
 pub mod emit;
 pub mod files;
 pub mod float;
+mod go_errors;
 pub mod json;
 pub mod parse;
 pub mod plain;

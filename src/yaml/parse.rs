@@ -109,7 +109,16 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
             granit_parser::ErrorKind::RecursionLimitExceeded => format!(
                 "yaml: recursion limit exceeded (more than {MAX_NESTING} levels of nested maps and arrays)"
             ),
-            kind => format!("yaml: {kind}"),
+            kind => {
+                let at = super::go_errors::ErrorSite {
+                    line,
+                    col: e.marker().col(),
+                    line_text: src.split('\n').nth(line - 1).unwrap_or(""),
+                    eof_line: src.matches('\n').count() + 1,
+                };
+                super::go_errors::go_yaml_message(kind, &at)
+                    .unwrap_or_else(|| format!("yaml: {kind}"))
+            }
         };
         return Err(err(Some(line), message));
     }

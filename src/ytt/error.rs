@@ -24,9 +24,8 @@ impl Position {
         let text = if line == 0 {
             None
         } else {
-            src.lines()
-                .nth(line - 1)
-                .map(|l| l.trim_end_matches('\r').to_string())
+            // Split at `\n` only, as ytt does: a CRLF file's line keeps its `\r`.
+            src.split('\n').nth(line - 1).map(str::to_string)
         };
         Position {
             file: file.to_string(),

@@ -13,11 +13,13 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `file_marks`, `symlinks`, `node`, `yaml_docs`, `fragment`: engine errors with
+//! 2. `error`, `files`, `file_marks`, `symlinks`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
+//!    engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
 //!    which symlinked ones may be read), the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
 //!    Starlark values.
+//!    `pos_printer` prints nodes with their positions (`-o pos`).
 //! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
 //!    (matchers, `via=`, validations) through the interpreter's `Thread::call`, and the
 //!    schema reads its library through [`schema::SchemaSource`].
@@ -40,6 +42,7 @@ pub mod modules;
 pub mod node;
 pub mod options;
 pub mod overlay;
+pub mod pos_printer;
 pub mod render;
 pub mod schema;
 pub mod starlark;
@@ -73,6 +76,16 @@ fn emit(values: &[Value], format: OutputFormat) -> Result<String, Error> {
             .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
         OutputFormat::Json => crate::yaml::json::to_json_documents(values)
             .map_err(|e| Error::msg(format!("printing JSON: {e}"))),
+        OutputFormat::Pos => {
+            let docs: Vec<node::Doc> = values
+                .iter()
+                .map(|v| node::Doc {
+                    value: node::Node::from_value(v, &node::Pos::default()),
+                    meta: node::Meta::default(),
+                })
+                .collect();
+            pos_printer::print_docs(&docs)
+        }
         OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
     }
 }
@@ -170,6 +183,7 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 .map_err(|e| Error::msg(format!("printing YAML: {e}")))?,
             OutputFormat::Json => crate::yaml::json::to_json(&v)
                 .map_err(|e| Error::msg(format!("printing JSON: {e}")))?,
+            OutputFormat::Pos => emit(&[v], OutputFormat::Pos)?,
             OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
         };
         out.stdout = s.into_bytes();
@@ -179,8 +193,13 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
     lib.check_refs_used()?;
     match &opts.output_files {
         None => {
-            let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();
-            out.stdout = emit(&values, opts.output)?.into_bytes();
+            out.stdout = if opts.output == OutputFormat::Pos {
+                pos_printer::print_docs(&r.docs)?
+            } else {
+                let values: Vec<Value> = r.docs.into_iter().map(|d| d.value.into_value()).collect();
+                emit(&values, opts.output)?
+            }
+            .into_bytes();
             if !r.texts.is_empty() {
                 out.warnings.push(
                     "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag."
@@ -203,8 +222,9 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 if vals.is_empty() {
                     continue;
                 }
+                // ytt writes output files as YAML whatever `-o` says.
                 out.files
-                    .push((name.clone(), emit(&vals, opts.output)?.into_bytes()));
+                    .push((name.clone(), emit(&vals, OutputFormat::Yaml)?.into_bytes()));
             }
         }
     }

@@ -9,6 +9,8 @@ pub enum OutputFormat {
     #[default]
     Yaml,
     Json,
+    /// `-o pos`: every node beside its template position.
+    Pos,
     /// `-o openapi-v3`: only with `--data-values-schema-inspect` (helper "schema").
     OpenApiV3,
 }

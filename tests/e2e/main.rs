@@ -55,6 +55,7 @@ mod ytt_layers;
 mod ytt_limits;
 mod ytt_many_files;
 mod ytt_node_sugar;
+mod ytt_output_pos;
 mod ytt_output_roundtrip;
 mod ytt_overlay_forms;
 mod ytt_real_world;

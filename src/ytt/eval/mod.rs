@@ -326,14 +326,10 @@ fn origins(prog: &Program, file: &str, src: &str) -> Vec<LineOrigin> {
         .collect()
 }
 
-/// The text of 1-based line `line` of a source split into `lines` (empty when out of range).
+/// The text of 1-based line `line` of a source split at `\n` into `lines` (empty when out
+/// of range); as in ytt, a CRLF file's line keeps its `\r`.
 fn source_text(lines: &[&str], line: usize) -> std::sync::Arc<str> {
-    std::sync::Arc::from(
-        lines
-            .get(line.wrapping_sub(1))
-            .map(|s| s.trim_end_matches('\r'))
-            .unwrap_or(""),
-    )
+    std::sync::Arc::from(lines.get(line.wrapping_sub(1)).copied().unwrap_or(""))
 }
 
 /// The host calls of a program, bound to its builder.
