@@ -127,12 +127,35 @@ impl ArchiveState {
             .await
             .map_err(|e| OciError::io(context.clone(), std::io::Error::other(e)))?
             .map_err(|e| OciError::io(context.clone(), e))?;
+        self.record_done(digest.clone())
+    }
+
+    /// Journals `digest` `done` (synced) and records it; its bytes must be
+    /// synced already.
+    pub fn record_done(&self, digest: Digest) -> Result<()> {
         self.journal_line(&format!("done {digest}"), true)?;
-        self.done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(digest.clone());
+        self.done_set().insert(digest);
         Ok(())
+    }
+
+    /// The set of complete blobs.
+    fn done_set(&self) -> std::sync::MutexGuard<'_, HashSet<Digest>> {
+        self.done.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Whether `digest` is complete in the archive.
+    pub fn is_done(&self, digest: &Digest) -> bool {
+        self.done_set().contains(digest)
+    }
+
+    /// How many blobs are complete in the archive.
+    pub fn done_count(&self) -> usize {
+        self.done_set().len()
+    }
+
+    /// The complete blobs, as they are now.
+    pub fn done_now(&self) -> HashSet<Digest> {
+        self.done_set().clone()
     }
 
     /// The unfinished entry of `blob` (body at `offset`) a stopped run left
@@ -146,14 +169,7 @@ impl ArchiveState {
         let Some(&written) = self.parts.get(&blob.digest) else {
             return Ok(None);
         };
-        if written == 0
-            || written > blob.size
-            || self
-                .done
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .contains(&blob.digest)
-        {
+        if written == 0 || written > blob.size || self.is_done(&blob.digest) {
             return Ok(None);
         }
         let partial = self.partial.clone();

@@ -332,21 +332,12 @@ impl LayoutTarOut {
 
     /// Blobs already complete in the partial archive.
     pub fn kept(&self) -> usize {
-        self.state
-            .done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .len()
+        self.state.done_count()
     }
 
     /// Checks that every blob is in, syncs, and renames the archive into place.
     pub fn complete(self) -> Result<()> {
-        let done = self
-            .state
-            .done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+        let done = self.state.done_now();
         finish_archive(
             &ArchiveFiles {
                 path: &self.path,
@@ -419,12 +410,7 @@ impl BlobSink for LayoutTarOut {
                 detail: format!("blob {} is not in the archive's plan", blob.digest),
             });
         }
-        Ok(self
-            .state
-            .done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .contains(&blob.digest))
+        Ok(self.state.is_done(&blob.digest))
     }
 
     async fn resume(&self, blob: &Descriptor) -> crate::oci::Result<Option<Box<dyn PartialBlob>>> {

@@ -431,11 +431,7 @@ impl TarOut {
 
     /// Layers already complete in the partial archive.
     pub fn kept(&self) -> usize {
-        self.state
-            .done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .len()
+        self.state.done_count()
     }
 
     /// Waits for the background syncs, checks that every layer is in, syncs,
@@ -454,12 +450,7 @@ impl TarOut {
         {
             return Err(e.into());
         }
-        let done = self
-            .state
-            .done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
+        let done = self.state.done_now();
         finish_archive(
             &ArchiveFiles {
                 path: &self.path,
@@ -522,12 +513,7 @@ impl BlobSink for TarOut {
             // Configs live inside manifest.json, which is written already.
             return Ok(true);
         }
-        Ok(self
-            .state
-            .done
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .contains(&blob.digest))
+        Ok(self.state.is_done(&blob.digest))
     }
 
     async fn resume(&self, blob: &Descriptor) -> crate::oci::Result<Option<Box<dyn PartialBlob>>> {
@@ -578,21 +564,12 @@ impl BlobSink for TarOut {
             let synced = file
                 .sync_data()
                 .map_err(|e| OciError::io(context, e))
-                .and_then(|()| state.journal_line(&format!("done {digest}"), true));
-            match synced {
-                Ok(()) => {
-                    state
-                        .done
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .insert(digest);
-                }
-                Err(e) => {
-                    failure
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .get_or_insert(e);
-                }
+                .and_then(|()| state.record_done(digest));
+            if let Err(e) = synced {
+                failure
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get_or_insert(e);
             }
         });
         Ok(())
