@@ -4,10 +4,10 @@
 //! references, and whether each is a bundle), tagged
 //! `sha256-<bundle hex>.image-locations.imgpkg` and `sha256-<its hex>.imgpkg`.
 //!
-//! The image is reproducible, so it is built first in a temporary OCI layout:
-//! when the destination's locations tag points at that very digest already (a
-//! copy into a registry that has everything), one HEAD is all it costs;
-//! otherwise its blobs and manifest are copied from the layout.
+//! The image is reproducible, so it is built first in memory (its input file in
+//! a private scratch directory): when the destination's locations tag points at
+//! that very digest already (a copy into a registry that has everything), one
+//! HEAD is all it costs; otherwise its blobs and manifest are copied from memory.
 
 use std::collections::BTreeMap;
 
@@ -19,7 +19,7 @@ use crate::copy::relocate::Held;
 use crate::copy::{CopyError, Result};
 use crate::oci::Store;
 use crate::oci::copy::{CopyOptions, copy_graph, walk_image};
-use crate::oci::layout::LayoutStore;
+use crate::oci::memory::MemoryStore;
 
 /// The locations image of `bundle`: its direct images (original references, and
 /// whether each is a bundle), as `image-locations.yml` in a plain imgpkg image.
@@ -46,28 +46,18 @@ pub async fn write_locations_image(
     dst: &dyn Store,
     held: &Held,
 ) -> Result<Vec<String>> {
-    use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::Builder::new()
-        .prefix(".strake-locations-")
-        .tempdir()
-        .map_err(|e| CopyError::invalid(format!("creating a temporary directory: {e}")))?;
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
-        .map_err(|e| CopyError::invalid(format!("{}: {e}", dir.path().display())))?;
-    let input = dir.path().join("input");
-    let created = std::fs::create_dir(&input)
-        .and_then(|()| std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o700)));
-    created.map_err(|e| CopyError::invalid(format!("{}: {e}", input.display())))?;
-    crate::bundle::lockfiles::write_file_0600(
-        &input.join("image-locations.yml"),
-        &locations_of(closure, bundle).to_yaml(),
-    )?;
     let tag = locations_tag(&bundle.digest);
-    let built = LayoutStore::create(dir.path().join("layout"))?;
-    let options = PushOptions {
-        cache: None,
-        ..PushOptions::default()
+    let built = MemoryStore::new(&tag);
+    let pushed = {
+        let input = scratch_input(&locations_of(closure, bundle).to_yaml())?;
+        let options = PushOptions {
+            cache: None,
+            threads: 1,
+            ..PushOptions::default()
+        };
+        let inputs = [input.path().join("input")];
+        push_image(&built, &tag, &inputs, &options, &BTreeMap::new()).await?
     };
-    let pushed = push_image(&built, &tag, &[input], &options, &BTreeMap::new()).await?;
     let tags = vec![tag.clone(), digest_tag(&pushed.digest)];
     if held.has_all(&tags)
         && matches!(dst.resolve(&tag).await, Ok(Some(found)) if found.digest == pushed.digest)
@@ -92,4 +82,31 @@ pub async fn write_locations_image(
         }
     }
     Ok(tags)
+}
+
+/// A private scratch directory (0700) holding `input/image-locations.yml`
+/// (0600) with `yaml`; removed when dropped. Nothing in it outlives the push,
+/// so nothing is synced.
+fn scratch_input(yaml: &str) -> Result<tempfile::TempDir> {
+    use std::io::Write as _;
+    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+    let dir = tempfile::Builder::new()
+        .prefix(".strake-locations-")
+        .tempdir()
+        .map_err(|e| CopyError::invalid(format!("creating a temporary directory: {e}")))?;
+    let input = dir.path().join("input");
+    let file = input.join("image-locations.yml");
+    std::fs::DirBuilder::new()
+        .mode(0o700)
+        .create(&input)
+        .and_then(|()| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(&file)
+        })
+        .and_then(|mut f| f.write_all(yaml.as_bytes()))
+        .map_err(|e| CopyError::invalid(format!("{}: {e}", file.display())))?;
+    Ok(dir)
 }

@@ -1,6 +1,6 @@
 //! OCI core: references, digests, media types, manifests, and the [`Store`] trait
 //! with its three backends (a registry, an OCI image layout directory, an imgpkg
-//! tarball). Knows nothing about bundles or packages.
+//! tarball) and an in-memory one for small images. Knows nothing about bundles or packages.
 
 pub mod atomic;
 pub mod copy;
@@ -11,6 +11,7 @@ pub mod layout_archive;
 pub mod layout_partial;
 pub mod location;
 pub mod media_types;
+pub mod memory;
 pub mod ops;
 pub mod piece_writer;
 pub mod reference;
