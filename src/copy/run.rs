@@ -99,13 +99,24 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
         signatures: request.signatures,
         concurrency: request.concurrency,
     };
-    let closure = closure::walk(
-        &opened.sources,
-        &opened.starts,
-        &walk_options,
-        scratch.path(),
-    )
-    .await?;
+    // A destination registry's ping runs while the sources are walked.
+    let warm_up = async {
+        if let DestinationSpec::Repo(repo) = &request.destination
+            && let Ok(reference) = Reference::parse(repo)
+        {
+            client.warm_up(reference.registry()).await;
+        }
+    };
+    let (closure, ()) = tokio::join!(
+        closure::walk(
+            &opened.sources,
+            &opened.starts,
+            &walk_options,
+            scratch.path(),
+        ),
+        warm_up
+    );
+    let closure = closure?;
     let mut plan = Plan::new(
         &closure,
         &opened.sources,
