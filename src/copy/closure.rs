@@ -142,11 +142,30 @@ struct Pending {
     locked_by: Option<String>,
 }
 
+/// One manifest of a level, fetched and expanded.
+struct Walked {
+    digest: Digest,
+    root: bool,
+    tag: String,
+    expanded: Result<(Item, Vec<Pending>)>,
+}
+
+impl Item {
+    /// Another way the walk met this item: it is the root if either is, and it
+    /// keeps the first tag it was given.
+    fn merge(&mut self, root: bool, tag: String) {
+        self.root |= root;
+        if self.tag.is_empty() {
+            self.tag = tag;
+        }
+    }
+}
+
 /// Walks the closure of `starts` in `sources`; `scratch` holds bundle layers
 /// while their `images.yml` is read. The walk goes level by level (the order a
-/// queue would give): the manifests of one level are fetched and expanded up to
-/// [`WalkOptions::concurrency`] at a time, and merged in their order, so the
-/// closure is the same whatever the timing.
+/// queue would give): each manifest of a level is fetched and expanded in one
+/// go, up to [`WalkOptions::concurrency`] at a time, and the results are merged
+/// in level order, so the closure is the same whatever the timing.
 pub async fn walk(
     sources: &Sources,
     starts: &[Start],
@@ -187,49 +206,59 @@ pub async fn walk(
     let limit = options.concurrency.max(1);
     let finder = SignatureFinder::new();
     while !level.is_empty() {
-        let graphs: Vec<Result<ImageGraph>> = stream::iter(level.iter().map(|pending| async {
-            walk_image(pending.store.as_ref(), &pending.reference)
+        // A digest met before, in an earlier level or earlier in this one, is
+        // merged into the first without being fetched again.
+        let mut to_walk: Vec<Pending> = Vec::new();
+        let mut walk_at: HashMap<Digest, usize> = HashMap::new();
+        for pending in level {
+            if let Ok(digest) = pending.reference.parse::<Digest>() {
+                if let Some(&index) = seen.get(&digest) {
+                    closure.items[index].merge(pending.root, pending.tag);
+                    continue;
+                }
+                if let Some(&index) = walk_at.get(&digest) {
+                    let first = &mut to_walk[index];
+                    first.root |= pending.root;
+                    if first.tag.is_empty() {
+                        first.tag = pending.tag;
+                    }
+                    continue;
+                }
+                walk_at.insert(digest, to_walk.len());
+            }
+            to_walk.push(pending);
+        }
+        // Each manifest is fetched and expanded in one go (no wait for the rest
+        // of the level in between), up to `limit` at once, in level order.
+        let walked: Vec<Result<Walked>> = stream::iter(to_walk.into_iter().map(|pending| async {
+            let graph = walk_image(pending.store.as_ref(), &pending.reference)
                 .await
                 .map_err(|e| {
-                    CopyError::invalid(format!("image {}: {e}", describe_pending(pending)))
-                })
+                    CopyError::invalid(format!("image {}: {e}", describe_pending(&pending)))
+                })?;
+            let digest = graph.root().digest.clone();
+            let (root, tag) = (pending.root, pending.tag.clone());
+            let expanded = expand(sources, pending, graph, options, &finder, scratch).await;
+            Ok(Walked {
+                digest,
+                root,
+                tag,
+                expanded,
+            })
         }))
         .buffered(limit)
         .collect()
         .await;
-        // Items met before, or twice in this level, are merged into the first.
-        let mut fresh: Vec<(Pending, ImageGraph)> = Vec::new();
-        let mut fresh_at: HashMap<Digest, usize> = HashMap::new();
-        for (pending, graph) in level.into_iter().zip(graphs) {
-            let graph = graph?;
-            let digest = graph.root().digest.clone();
-            if let Some(&index) = seen.get(&digest) {
-                let item = &mut closure.items[index];
-                item.root |= pending.root;
-                if item.tag.is_empty() {
-                    item.tag = pending.tag;
-                }
-            } else if let Some(&index) = fresh_at.get(&digest) {
-                let first = &mut fresh[index].0;
-                first.root |= pending.root;
-                if first.tag.is_empty() {
-                    first.tag = pending.tag;
-                }
-            } else {
-                fresh_at.insert(digest, fresh.len());
-                fresh.push((pending, graph));
-            }
-        }
-        let expanded: Vec<Result<(Item, Vec<Pending>)>> =
-            stream::iter(fresh.into_iter().map(|(pending, graph)| {
-                expand(sources, pending, graph, options, &finder, scratch)
-            }))
-            .buffered(limit)
-            .collect()
-            .await;
         level = Vec::new();
-        for result in expanded {
-            let (item, children) = result?;
+        for walked in walked {
+            let walked = walked?;
+            // A tag that named a manifest met already: merged, its expansion
+            // (the same manifest's) dropped.
+            if let Some(&index) = seen.get(&walked.digest) {
+                closure.items[index].merge(walked.root, walked.tag);
+                continue;
+            }
+            let (item, children) = walked.expanded?;
             seen.insert(item.digest.clone(), closure.items.len());
             closure.items.push(item);
             level.extend(children);
