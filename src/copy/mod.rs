@@ -16,6 +16,7 @@
 pub mod archive_entry;
 pub mod closure;
 pub mod destination;
+pub mod held;
 pub mod layout_tar;
 pub mod locations;
 pub mod naming;

@@ -10,13 +10,14 @@
 //! destination holds already (manifest and generated tag) is not written again.
 //! Lock output says where everything went.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use futures_util::{StreamExt, stream};
 
 use crate::bundle::lockfiles::{BundleLock, ImagesLock, LockedImage};
 use crate::copy::closure::{Closure, Item, Kind};
+use crate::copy::held::Held;
 use crate::copy::locations::write_locations_image;
 use crate::copy::naming::{TagScheme, locations_tag};
 use crate::copy::progress::Progress;
@@ -33,41 +34,6 @@ pub struct RelocateOptions {
     /// takes them one by one, in order (its `index.json` lists entries in the
     /// order they are written).
     pub concurrency: usize,
-}
-
-/// What the destination holds before manifests are written, learnt with as
-/// few requests as possible: an item whose manifest and generated tag are both
-/// there is not written again.
-#[derive(Clone, Debug, Default)]
-pub struct Held {
-    /// Manifests it has, by digest.
-    pub manifests: HashSet<Digest>,
-    /// Its tags, when it listed them.
-    pub tags: Option<HashSet<String>>,
-}
-
-impl Held {
-    /// Whether every one of `tags` is listed.
-    pub fn has_all(&self, tags: &[String]) -> bool {
-        self.tags
-            .as_ref()
-            .is_some_and(|listed| tags.iter().all(|t| listed.contains(t)))
-    }
-
-    /// Whether `tag` is there, pointing at `digest`: by name for a generated tag
-    /// (`sha256-<hex>.imgpkg` names its digest), and for any other tag by a HEAD
-    /// of the tag, since a signature tag moves when an image is signed again.
-    async fn has_tag(&self, dst: &dyn Store, tag: &str, digest: &Digest, generated: bool) -> bool {
-        if !self.manifests.contains(digest)
-            || !self.tags.as_ref().is_some_and(|tags| tags.contains(tag))
-        {
-            return false;
-        }
-        if generated {
-            return true;
-        }
-        matches!(dst.resolve(tag).await, Ok(Some(found)) if &found.digest == digest)
-    }
 }
 
 /// Writes the manifests, tags and locations images of `closure` to `dst`,

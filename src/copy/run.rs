@@ -12,11 +12,12 @@ use serde::Serialize;
 
 use crate::copy::closure::{self, Closure, Sources, WalkOptions};
 use crate::copy::destination::{is_layout_tar, open_destination_store};
+use crate::copy::held::{Held, held_by};
 use crate::copy::layout_tar::{IndexRecorder, LayoutTarOut, LayoutTarPlan};
 use crate::copy::naming::TagScheme;
 use crate::copy::plan::{DestinationSpec, Plan, PlannedBlob, Shard, SourceSpec, shard_of};
 use crate::copy::progress::Progress;
-use crate::copy::relocate::{Held, LockInput, RelocateOptions, write_lock_output, write_manifests};
+use crate::copy::relocate::{LockInput, RelocateOptions, write_lock_output, write_manifests};
 use crate::copy::source::open_source;
 use crate::copy::tar_out::{TarOut, layout};
 use crate::copy::transfer::{
@@ -376,39 +377,6 @@ fn blob_sources(closure: &Closure) -> HashMap<Digest, Arc<dyn Store>> {
         }
     }
     out
-}
-
-/// What the destination holds of the closure: every item's manifest is asked
-/// about by digest (HEAD requests, concurrently), and a registry's tags are
-/// listed once (a listing it refuses only means every tag is written).
-async fn held_by(closure: &Closure, dest: &dyn Store, concurrency: usize) -> Held {
-    use futures_util::StreamExt;
-    let manifests = futures_util::stream::iter(closure.items.iter())
-        .map(|item| async move {
-            match dest.resolve(item.digest.as_str()).await {
-                Ok(Some(found)) if found.digest == item.digest => Some(item.digest.clone()),
-                // An error here only means the item is written again.
-                Ok(_) | Err(_) => None,
-            }
-        })
-        .buffered(concurrency.max(1))
-        .filter_map(|held| async move { held })
-        .collect();
-    let tags = async {
-        dest.registry_repository()?;
-        // A repository with far more tags than the copy writes is not read to
-        // its end: its tags are then written as if absent.
-        let max = (closure.items.len() * 8).max(10_000);
-        match dest.list_tags_up_to(max).await {
-            Ok(tags) => Some(tags?.into_iter().collect()),
-            Err(e) => {
-                tracing::debug!(destination = dest.location(), "tags not listed: {e}");
-                None
-            }
-        }
-    };
-    let (manifests, tags) = futures_util::join!(manifests, tags);
-    Held { manifests, tags }
 }
 
 /// Marks the blobs of every image the destination holds already (its manifest is

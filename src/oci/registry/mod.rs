@@ -21,6 +21,7 @@ pub mod tls;
 pub mod token;
 pub mod upload;
 pub mod upload_resume;
+pub mod upload_session;
 pub mod upload_state;
 pub mod upload_stream;
 

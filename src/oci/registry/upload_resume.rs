@@ -22,7 +22,7 @@ use reqwest::Url;
 
 use crate::oci::Result;
 use crate::oci::registry::RegistryStore;
-use crate::oci::registry::upload::{cancel, status, upload_state};
+use crate::oci::registry::upload_session::{cancel, status, upload_state};
 use crate::oci::registry::upload_state::UploadState;
 use crate::oci::registry::upload_stream::{close, send_rest};
 use crate::oci::store::{Descriptor, PartialBlob, Store};

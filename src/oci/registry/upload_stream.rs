@@ -36,7 +36,7 @@ use crate::oci::registry::client::{Call, SendError};
 use crate::oci::registry::errors::Subject;
 use crate::oci::registry::scope::Scope;
 use crate::oci::registry::transport_error;
-use crate::oci::registry::upload::{cancel, finish, location_of, start, upload_state};
+use crate::oci::registry::upload_session::{cancel, finish, location_of, start, upload_state};
 use crate::oci::store::{Descriptor, Store};
 use crate::oci::stream::BlobStream;
 use crate::oci::{Digest, OciError, Result};
