@@ -21,10 +21,11 @@ use std::sync::Mutex;
 use bytes::Bytes;
 use serde_json::Value;
 
+use crate::copy::Result;
 use crate::copy::archive_entry::ArchiveState;
-use crate::copy::tar_out::{ArchiveFiles, ResumedArchive, finish_archive};
+use crate::copy::archive_frame::Frame;
+use crate::copy::tar_out::{ResumedArchive, finish_archive};
 use crate::copy::transfer::BlobSink;
-use crate::copy::{CopyError, Result};
 use crate::oci::layout::{index_json, index_put, layout_marker};
 use crate::oci::tarball::ustar;
 use crate::oci::{
@@ -205,10 +206,6 @@ pub struct LayoutTarPlan {
     total_size: u64,
 }
 
-fn padded(size: u64) -> u64 {
-    size.div_ceil(ustar::BLOCK) * ustar::BLOCK
-}
-
 fn blob_name(digest: &Digest) -> String {
     format!("blobs/{}/{}", digest.algorithm(), digest.hex())
 }
@@ -254,7 +251,7 @@ impl LayoutTarPlan {
                 body,
                 offset: offset + ustar::BLOCK,
             };
-            offset = placed.offset + padded(placed.size());
+            offset = placed.offset + ustar::padded(placed.size());
             entries.push(placed);
         }
         LayoutTarPlan {
@@ -280,10 +277,6 @@ impl LayoutTarPlan {
     pub fn total_size(&self) -> u64 {
         self.total_size
     }
-}
-
-fn io(context: String) -> impl FnOnce(std::io::Error) -> CopyError {
-    move |e| CopyError::Oci(OciError::io(context, e))
 }
 
 /// An OCI layout tar being written (a [`BlobSink`] for its blobs).
@@ -335,63 +328,28 @@ impl LayoutTarOut {
         self.state.done_count()
     }
 
-    /// Checks that every blob is in, syncs, and renames the archive into place.
+    /// Checks that every blob is in, syncs, and renames the archive into place
+    /// ([`finish_archive`], shared with the imgpkg tarball). Nothing to wait for
+    /// first: each blob is synced and journalled in [`BlobSink::put`] itself,
+    /// where the imgpkg tarball syncs its layers in the background.
     pub fn complete(self) -> Result<()> {
-        let done = self.state.done_now();
-        finish_archive(
-            &ArchiveFiles {
-                path: &self.path,
-                partial: &self.state.partial,
-                journal: &self.state.journal,
-            },
-            &self.offsets,
-            &done,
-            "oci:",
-            "blob",
-        )
+        finish_archive(&self.path, &self.state, &self.offsets, "oci:", "blob")
     }
 }
 
-/// Writes every header, the small files and the two end blocks, and sets the
-/// file's length; bodies of finished blobs are left as they are.
+/// Writes the frame (see [`crate::copy::archive_frame`]): every header, the
+/// small files and the padding after each blob; bodies of finished blobs are
+/// left as they are.
 fn write_frame(partial: &Path, plan: &LayoutTarPlan) -> Result<()> {
-    use std::os::unix::fs::FileExt;
-    let context = || format!("writing {}", partial.display());
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(partial)
-        .map_err(io(context()))?;
-    file.set_len(plan.total_size).map_err(io(context()))?;
-    let to_error = |e: String| CopyError::invalid(format!("{}: {e}", partial.display()));
+    let frame = Frame::open(partial, plan.total_size)?;
     for entry in &plan.entries {
-        let header = match &entry.body {
-            Body::Dir => ustar::dir_header(&entry.name),
-            _ => ustar::file_header(&entry.name, entry.size()),
-        }
-        .map_err(to_error)?;
-        let mut block = header.to_vec();
-        if let Body::Inline(bytes) = &entry.body {
-            block.extend_from_slice(bytes);
-        }
-        // Pad the body to the block boundary (zeros after a blob's bytes too).
-        let pad = ustar::padding(entry.size()) as usize;
-        if let Body::Blob(_) = &entry.body {
-            file.write_all_at(&block, entry.offset - ustar::BLOCK)
-                .map_err(io(context()))?;
-            if pad > 0 {
-                file.write_all_at(&vec![0u8; pad], entry.offset + entry.size())
-                    .map_err(io(context()))?;
-            }
-        } else {
-            block.resize(block.len() + pad, 0);
-            file.write_all_at(&block, entry.offset - ustar::BLOCK)
-                .map_err(io(context()))?;
+        match &entry.body {
+            Body::Dir => frame.dir(&entry.name, entry.offset)?,
+            Body::Inline(bytes) => frame.file(&entry.name, bytes, entry.offset)?,
+            Body::Blob(d) => frame.streamed(&entry.name, d.size, entry.offset)?,
         }
     }
-    file.write_all_at(&[0u8; 1024], plan.total_size - 1024)
-        .map_err(io(context()))?;
-    file.sync_all().map_err(io(context()))?;
-    Ok(())
+    frame.finish()
 }
 
 #[async_trait::async_trait]

@@ -10,10 +10,12 @@
 //! manifests, tags, locations images ([`locations`]) and lock output at a
 //! registry or layout, and
 //! [`tar_out`] writes an imgpkg tarball in place, resumably, and [`layout_tar`]
-//! a tar of an OCI layout the same way. [`run`] ties them
-//! together for the command line.
+//! a tar of an OCI layout the same way; both write their headers and end blocks
+//! with [`archive_frame`] and their blob bodies with [`archive_entry`]. [`run`]
+//! ties them together for the command line.
 
 pub mod archive_entry;
+pub mod archive_frame;
 pub mod closure;
 pub mod destination;
 pub mod held;

@@ -20,6 +20,7 @@ use std::sync::{Arc, Mutex};
 use futures_util::StreamExt;
 
 use crate::copy::archive_entry::{ArchiveState, parse_parts};
+use crate::copy::archive_frame::Frame;
 use crate::copy::closure::{Closure, Item};
 use crate::copy::transfer::BlobSink;
 use crate::copy::{CopyError, Result};
@@ -93,14 +94,14 @@ pub async fn layout(closure: &Closure, include_non_distributable: bool) -> Resul
     }
     elements.sort_by_key(ImageOrIndex::sort_key);
     let manifest_json = encode_manifest_json(&elements);
-    let mut offset = ustar::BLOCK + padded(manifest_json.len() as u64);
+    let mut offset = ustar::BLOCK + ustar::padded(manifest_json.len() as u64);
     let mut placed = Vec::new();
     for (_, descriptor) in layers {
         if media_types::is_non_distributable(&descriptor.media_type) && !include_non_distributable {
             continue;
         }
         let body = offset + ustar::BLOCK;
-        offset = body + padded(descriptor.size);
+        offset = body + ustar::padded(descriptor.size);
         placed.push((descriptor, body));
     }
     Ok(TarLayout {
@@ -108,10 +109,6 @@ pub async fn layout(closure: &Closure, include_non_distributable: bool) -> Resul
         layers: placed,
         total_size: offset + 2 * ustar::BLOCK,
     })
-}
-
-fn padded(size: u64) -> u64 {
-    size.div_ceil(ustar::BLOCK) * ustar::BLOCK
 }
 
 struct Metadata {
@@ -266,13 +263,6 @@ fn io(context: String) -> impl FnOnce(std::io::Error) -> CopyError {
     move |e| CopyError::Oci(OciError::io(context, e))
 }
 
-/// Where an archive is written: its final name, the partial file and its journal.
-pub struct ArchiveFiles<'a> {
-    pub path: &'a Path,
-    pub partial: &'a Path,
-    pub journal: &'a Path,
-}
-
 /// The partial file and journal of an archive, owned.
 pub struct OwnedArchiveFiles {
     pub partial: PathBuf,
@@ -372,35 +362,38 @@ impl ResumedArchive {
     }
 }
 
-/// Checks that every planned blob is `done`, syncs the partial archive, renames
-/// it into place, then drops the journal and syncs the directory. `scheme`
-/// (`tar:`, `oci:`) and `blob_word` (`layer`, `blob`) word the error.
+/// Checks that every planned blob is `done` in `state`, syncs the partial
+/// archive, renames it into place at `path`, then drops the journal and syncs
+/// the directory. `scheme` (`tar:`, `oci:`) and `blob_word` (`layer`, `blob`)
+/// word the error.
 pub fn finish_archive(
-    files: &ArchiveFiles<'_>,
+    path: &Path,
+    state: &ArchiveState,
     offsets: &HashMap<Digest, (u64, u64)>,
-    done: &HashSet<Digest>,
     scheme: &str,
     blob_word: &str,
 ) -> Result<()> {
+    let done = state.done_now();
     if let Some(missing) = offsets.keys().find(|d| !done.contains(*d)) {
         return Err(CopyError::invalid(format!(
             "{scheme}{}: {blob_word} {missing} was not written",
-            files.path.display()
+            path.display()
         )));
     }
+    let (partial, journal) = (&state.partial, &state.journal);
     let file = std::fs::OpenOptions::new()
         .write(true)
-        .open(files.partial)
-        .map_err(io(format!("opening {}", files.partial.display())))?;
+        .open(partial)
+        .map_err(io(format!("opening {}", partial.display())))?;
     file.sync_all()
-        .map_err(io(format!("syncing {}", files.partial.display())))?;
+        .map_err(io(format!("syncing {}", partial.display())))?;
     drop(file);
-    std::fs::rename(files.partial, files.path).map_err(io(format!(
+    std::fs::rename(partial, path).map_err(io(format!(
         "moving the finished archive to {}",
-        files.path.display()
+        path.display()
     )))?;
-    let _ = std::fs::remove_file(files.journal);
-    if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(files.path)) {
+    let _ = std::fs::remove_file(journal);
+    if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(path)) {
         let _ = dir.sync_all();
     }
     Ok(())
@@ -435,7 +428,10 @@ impl TarOut {
     }
 
     /// Waits for the background syncs, checks that every layer is in, syncs,
-    /// and renames the archive into place.
+    /// and renames the archive into place. Unlike the OCI layout tar's, it must
+    /// first wait for the layers still syncing in the background (see
+    /// [`TarOut::sync_slots`]) and give the first of their errors; the rest is
+    /// [`finish_archive`], shared with it.
     pub async fn complete(self) -> Result<()> {
         let _all = self
             .sync_slots
@@ -450,56 +446,24 @@ impl TarOut {
         {
             return Err(e.into());
         }
-        let done = self.state.done_now();
-        finish_archive(
-            &ArchiveFiles {
-                path: &self.path,
-                partial: &self.state.partial,
-                journal: &self.state.journal,
-            },
-            &self.offsets,
-            &done,
-            "tar:",
-            "layer",
-        )
+        finish_archive(&self.path, &self.state, &self.offsets, "tar:", "layer")
     }
 }
 
-/// Writes every header, `manifest.json` and the two end blocks, and sets the
-/// file's length; bodies of finished layers are left as they are.
+/// Writes the frame (see [`crate::copy::archive_frame`]): `manifest.json`
+/// first, then every layer's header and padding; bodies of finished layers are
+/// left as they are.
 fn write_frame(partial: &Path, layout: &TarLayout) -> Result<()> {
-    use std::os::unix::fs::FileExt;
-    let context = || format!("writing {}", partial.display());
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(partial)
-        .map_err(io(context()))?;
-    file.set_len(layout.total_size).map_err(io(context()))?;
-    let to_error = |e: String| CopyError::invalid(format!("{}: {e}", partial.display()));
-    let header =
-        ustar::file_header("manifest.json", layout.manifest_json.len() as u64).map_err(to_error)?;
-    let mut head = header.to_vec();
-    head.extend_from_slice(&layout.manifest_json);
-    head.resize(
-        (ustar::BLOCK + padded(layout.manifest_json.len() as u64)) as usize,
-        0,
-    );
-    file.write_all_at(&head, 0).map_err(io(context()))?;
+    let frame = Frame::open(partial, layout.total_size)?;
+    frame.file("manifest.json", &layout.manifest_json, ustar::BLOCK)?;
     for (descriptor, body) in &layout.layers {
-        let header = ustar::file_header(&layer_entry_name(&descriptor.digest), descriptor.size)
-            .map_err(to_error)?;
-        file.write_all_at(&header, body - ustar::BLOCK)
-            .map_err(io(context()))?;
-        let pad = padded(descriptor.size) - descriptor.size;
-        if pad > 0 {
-            file.write_all_at(&vec![0u8; pad as usize], body + descriptor.size)
-                .map_err(io(context()))?;
-        }
+        frame.streamed(
+            &layer_entry_name(&descriptor.digest),
+            descriptor.size,
+            *body,
+        )?;
     }
-    file.write_all_at(&[0u8; 1024], layout.total_size - 1024)
-        .map_err(io(context()))?;
-    file.sync_all().map_err(io(context()))?;
-    Ok(())
+    frame.finish()
 }
 
 #[async_trait::async_trait]

@@ -67,6 +67,7 @@
 //! paths, `.yml`/`.yaml` templates, `*.lib.yml` library files not emitted, other files data).
 
 pub mod ast;
+mod comments;
 pub mod emit;
 pub mod files;
 pub mod float;

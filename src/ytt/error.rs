@@ -170,12 +170,12 @@ impl Error {
         }
     }
 
-    /// The error without its position when its message names the place itself
-    /// (`Document on line a.yml:3: ...`), as ytt prints such messages, with no source
-    /// line. Other errors keep their position.
+    /// The error without its position when its message names its place (see
+    /// [`names_its_place`]), as ytt prints such messages, with no source line. Other
+    /// errors keep their position.
     pub fn without_pos(self) -> Error {
         match self {
-            Error::Template { message, .. } if message.contains(" on line ") => {
+            Error::Template { message, pos } if names_its_place(&message, pos.as_ref()) => {
                 Error::Template { message, pos: None }
             }
             e => e,
@@ -206,11 +206,8 @@ impl fmt::Display for Error {
             Error::Eval(e) => write!(f, "{e}"),
             Error::Template { message, pos } => {
                 write!(f, "{message}")?;
-                // A message that names its place itself (`at line a.yml:3`) is printed
-                // alone, as ytt prints it.
-                let named = pos
-                    .as_ref()
-                    .is_some_and(|p| message.contains(&format!("{}:{}", p.file, p.line)));
+                // A message that names its place is printed alone, as ytt prints it.
+                let named = names_its_place(message, pos.as_ref());
                 if let Some(p) = pos.as_ref().filter(|p| p.line > 0 && !named) {
                     write!(f, "\n    in {}:{}", p.file, p.line)?;
                     if let Some(t) = &p.text {
@@ -225,6 +222,33 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Whether a template error's message names its place itself, so that no position is
+/// shown under it (ytt prints such messages alone). It does when it holds a
+/// `<file>:<line>`:
+/// - its own position's, anywhere (`... at line a.yml:3 ...`); or
+/// - any place after ` on line `, as ytt's overlay and data values contexts put it
+///   (`Document on line a.yml:3: ...`, `Map item (key 'a') on line a.yml:5: ...`;
+///   `a.yml:?` when the line is unknown).
+///
+/// A bare line number (`the block opened on line 3`) names no place.
+fn names_its_place(message: &str, pos: Option<&Position>) -> bool {
+    let own = pos.is_some_and(|p| message.contains(&format!("{}:{}", p.file, p.line)));
+    own || message
+        .match_indices(" on line ")
+        .any(|(at, lead)| starts_with_file_line(&message[at + lead.len()..]))
+}
+
+/// Whether `text` starts with `<file>:<line>` (the line a number or `?`); a bare
+/// number before the colon is a line, not a file.
+fn starts_with_file_line(text: &str) -> bool {
+    let Some((file, after)) = text.split_once(':') else {
+        return false;
+    };
+    !file.is_empty()
+        && !file.chars().all(|c| c.is_ascii_digit())
+        && after.starts_with(|c: char| c.is_ascii_digit() || c == '?')
+}
 
 /// Converts an interpreter error into an engine error: syntax and name errors point at
 /// their position; evaluation errors carry the call stack, innermost frame first
@@ -368,6 +392,40 @@ mod tests {
         assert!(
             shown.ends_with("xxx... (199814 more characters)"),
             "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_message_names_its_place_by_its_own_position_or_after_on_line() {
+        let pos = Position::in_source("a.yml", 3, "a: 1\nb: 2\nc: 3\n");
+        // Its own `file:line`, anywhere in the message.
+        let own = "Compiling YAML template 'a.yml': Unexpected code at line a.yml:3";
+        assert!(names_its_place(own, Some(&pos)));
+        assert!(!names_its_place(own, None));
+        // A place after ` on line `, whatever the position.
+        let context = "Document on line b.yml:7: Expected number of matched nodes to be 1";
+        assert!(names_its_place(context, Some(&pos)));
+        assert!(names_its_place(context, None));
+        assert!(names_its_place(
+            "Map item (key 'k') on line b.yml:?: x",
+            None
+        ));
+        // No place: another file:line than its own, or a bare line number.
+        assert!(!names_its_place("undefined: foo (see a.yml:4)", Some(&pos)));
+        let bare = "Missing 'end' for the block opened on line 3 (last line of the template is 5)";
+        assert!(!names_its_place(bare, Some(&pos)));
+        assert!(!names_its_place("1.yml: Expected 2", None));
+
+        // Both paths follow the rule: named messages lose their position and print
+        // alone; others keep and print it.
+        assert_eq!(Error::at(context, pos.clone()).without_pos().pos(), None);
+        assert_eq!(Error::at(own, pos.clone()).to_string(), own);
+        assert_eq!(Error::at(context, pos.clone()).to_string(), context);
+        let kept = Error::at(bare, pos.clone()).without_pos();
+        assert_eq!(kept.pos(), Some(&pos));
+        assert_eq!(
+            kept.to_string(),
+            format!("{bare}\n    in a.yml:3\n      a.yml:3 | c: 3")
         );
     }
 

@@ -65,6 +65,11 @@ pub fn padding(size: u64) -> u64 {
     (BLOCK - size % BLOCK) % BLOCK
 }
 
+/// The bytes a body of `size` bytes takes in an archive: whole blocks.
+pub fn padded(size: u64) -> u64 {
+    size.div_ceil(BLOCK) * BLOCK
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
