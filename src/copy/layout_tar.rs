@@ -137,15 +137,7 @@ impl Store for IndexRecorder {
         manifest: &ManifestBytes,
         tag: Option<&str>,
     ) -> crate::oci::Result<()> {
-        let actual = Digest::of(&manifest.bytes);
-        if actual != manifest.digest {
-            return Err(OciError::DigestMismatch {
-                location: self.location(),
-                expected: manifest.digest.clone(),
-                actual,
-                size: manifest.bytes.len() as u64,
-            });
-        }
+        manifest.check_digest(&self.location())?;
         let mut state = self.lock();
         index_put(&mut state.index, &manifest.descriptor(), tag);
         state

@@ -588,15 +588,7 @@ impl Store for LayoutStore {
     }
 
     async fn put_manifest(&self, manifest: &ManifestBytes, tag: Option<&str>) -> Result<()> {
-        let actual = Digest::of(&manifest.bytes);
-        if actual != manifest.digest {
-            return Err(OciError::DigestMismatch {
-                location: self.location(),
-                expected: manifest.digest.clone(),
-                actual,
-                size: manifest.bytes.len() as u64,
-            });
-        }
+        manifest.check_digest(&self.location())?;
         let descriptor = manifest.descriptor();
         self.put_blob(
             &descriptor,

@@ -130,15 +130,7 @@ impl Store for MemoryStore {
     }
 
     async fn put_manifest(&self, manifest: &ManifestBytes, tag: Option<&str>) -> Result<()> {
-        let actual = Digest::of(&manifest.bytes);
-        if actual != manifest.digest {
-            return Err(OciError::DigestMismatch {
-                location: self.location(),
-                expected: manifest.digest.clone(),
-                actual,
-                size: manifest.bytes.len() as u64,
-            });
-        }
+        manifest.check_digest(&self.location())?;
         let mut contents = self.contents();
         contents
             .manifests

@@ -36,6 +36,21 @@ impl ManifestBytes {
         }
     }
 
+    /// Fails, naming `location`, when the bytes do not match the digest this
+    /// manifest claims (a store checks this before it keeps a manifest).
+    pub fn check_digest(&self, location: &str) -> Result<()> {
+        let actual = Digest::of(&self.bytes);
+        if actual != self.digest {
+            return Err(OciError::DigestMismatch {
+                location: location.to_string(),
+                expected: self.digest.clone(),
+                actual,
+                size: self.bytes.len() as u64,
+            });
+        }
+        Ok(())
+    }
+
     /// The descriptor that points at this manifest.
     pub fn descriptor(&self) -> Descriptor {
         Descriptor {

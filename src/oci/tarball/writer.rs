@@ -483,15 +483,7 @@ impl Store for TarballWriter {
 
     async fn put_manifest(&self, manifest: &ManifestBytes, tag: Option<&str>) -> Result<()> {
         self.check_open()?;
-        let actual = Digest::of(&manifest.bytes);
-        if actual != manifest.digest {
-            return Err(OciError::DigestMismatch {
-                location: self.location(),
-                expected: manifest.digest.clone(),
-                actual,
-                size: manifest.bytes.len() as u64,
-            });
-        }
+        manifest.check_digest(&self.location())?;
         manifest_text(manifest, &self.location())?;
         let mut state = self.lock();
         state
