@@ -608,8 +608,8 @@ fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
 }
 
 /// [`set_path`] for a value given at `at`: the map items it creates are placed there,
-/// and so is the item whose scalar (or null) value the leaf replaces, as ytt's overlay
-/// of a flag's value does (so a failed validation names the flag, not the schema).
+/// and so is the item whose value the leaf replaces, as ytt's overlay of a flag's value
+/// (a replace of the last key) does, so a failed validation names the flag.
 fn set_path_at(values: &mut Option<Node>, key: &str, leaf: &Node, at: &Pos) {
     let root = values.get_or_insert_with(|| Node::Map(Vec::new()));
     let mut cur = root;
@@ -633,7 +633,7 @@ fn set_path_at(values: &mut Option<Node>, key: &str, leaf: &Node, at: &Pos) {
                 items.len() - 1
             }
         };
-        if last == Some(part) && takes_position(&items[idx].value, leaf) && !at.file.is_empty() {
+        if last == Some(part) && !at.file.is_empty() {
             items[idx].meta.pos = at.clone();
         }
         cur = &mut items[idx].value;

@@ -82,3 +82,34 @@ other: 1
         "{err}"
     );
 }
+
+#[test]
+fn a_map_given_by_a_flag_replaces_the_item_and_takes_the_flag_position() {
+    let schema = "\
+#@data/values-schema
+---
+#@schema/validation (\"a is zero\", lambda v: v[\"a\"] == 0)
+conf:
+  a: 0
+  b: 0
+";
+    let files = [("schema.yml", schema)];
+    let err = ytt::render(&files, &["-f", ".", "--data-value-yaml", "conf={a: 1}"]).unwrap_err();
+    assert!(
+        err.contains(
+            "  conf\n    from: (data-value-yaml arg):1\n    - must be: a is zero (by: schema.yml:3)"
+        ),
+        "{err}"
+    );
+    // A values document merges into the map: the item stays where the schema put it.
+    let values = "#@data/values\n---\nconf:\n  a: 2\n";
+    let err = ytt::render(
+        &[("schema.yml", schema), ("values.yml", values)],
+        &["-f", "."],
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("  conf\n    from: schema.yml:4\n    - must be: a is zero (by: schema.yml:3)"),
+        "{err}"
+    );
+}
