@@ -360,25 +360,30 @@ impl Pipeline<'_> {
                     })
                 })?;
                 let key = key.as_str();
-                let leaf = Node::from_value(&val, &pos);
+                // ytt places a flag's value at line 1 of a file named after the flag.
+                let at = Pos {
+                    file: match k {
+                        2 => format!(
+                            "(data-value-file arg) {key}={}",
+                            kv.split_once('=').map_or("", |(_, p)| p)
+                        ),
+                        _ => format!("({} arg)", flag.trim_start_matches("--")),
+                    }
+                    .into(),
+                    line: 1,
+                };
+                let leaf = Node::from_value(&val, &at);
                 match lib_name {
                     Some(l) => {
                         self.lib
                             .flag_refs
                             .borrow_mut()
                             .push((l, key.to_string(), leaf));
-                        let place = match k {
-                            2 => format!(
-                                "(data-value-file arg) {key}={}:1",
-                                kv.split_once('=').map_or("", |(_, p)| p)
-                            ),
-                            _ => format!("({} arg):1", flag.trim_start_matches("--")),
-                        };
-                        self.lib.flag_ref_places.borrow_mut().push(place);
+                        self.lib.flag_ref_places.borrow_mut().push(at.to_string());
                     }
                     None => {
                         schema.check_flag(key, &leaf, flag, kv).map_err(w)?;
-                        set_path(values, key, &leaf);
+                        set_path_at(values, key, &leaf, &at);
                         schema.fill(values);
                     }
                 }
@@ -599,8 +604,16 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
 fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
+    set_path_at(values, key, leaf, &Pos::default());
+}
+
+/// [`set_path`] for a value given at `at`: the map items it creates are placed there,
+/// and so is the item whose value the leaf replaces, as ytt's overlay of a flag's value
+/// (a replace of the last key) does, so a failed validation names the flag.
+fn set_path_at(values: &mut Option<Node>, key: &str, leaf: &Node, at: &Pos) {
     let root = values.get_or_insert_with(|| Node::Map(Vec::new()));
     let mut cur = root;
+    let last = key.split('.').next_back();
     for part in key.split('.') {
         if !matches!(cur, Node::Map(_)) {
             *cur = Node::Map(Vec::new());
@@ -615,14 +628,24 @@ fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
                 items.push(MapItem {
                     key: k,
                     value: Node::null(),
-                    meta: Meta::default(),
+                    meta: Meta::at(at.clone()),
                 });
                 items.len() - 1
             }
         };
+        if last == Some(part) && !at.file.is_empty() {
+            items[idx].meta.pos = at.clone();
+        }
         cur = &mut items[idx].value;
     }
     *cur = leaf.clone();
+}
+
+/// True when a value `right` laid over `left` replaces it rather than merging into it
+/// (a scalar or null right value, or a null left one): ytt then moves the map item to
+/// the right value's position.
+fn takes_position(left: &Node, right: &Node) -> bool {
+    matches!(left, Node::Scalar(Value::Null)) || matches!(right, Node::Scalar(_))
 }
 
 /// Merges a `#@data/values` document (an overlay) into the values.
@@ -690,7 +713,12 @@ fn plain_merge(left: &mut Node, right: &Node) {
         (Node::Map(l), Node::Map(r)) => {
             for ri in r {
                 match l.iter_mut().find(|li| li.key == ri.key) {
-                    Some(li) => plain_merge(&mut li.value, &ri.value),
+                    Some(li) => {
+                        if takes_position(&li.value, &ri.value) && !ri.meta.pos.file.is_empty() {
+                            li.meta.pos = ri.meta.pos.clone();
+                        }
+                        plain_merge(&mut li.value, &ri.value)
+                    }
                     None => l.push(MapItem {
                         key: ri.key.clone(),
                         value: ri.value.clone(),

@@ -450,7 +450,11 @@ impl Overlay<'_> {
         match op {
             Op::Merge => {
                 for &i in matched {
+                    let replaces = replaces_on_merge(left[i].value(), r.value());
                     self.merge(left[i].value_mut(), r.value(), defaults, r.meta())?;
+                    if replaces {
+                        left[i].took_value_from(r);
+                    }
                 }
             }
             Op::Replace => {
@@ -556,6 +560,16 @@ trait OverlayItem: Clone {
     fn value(&self) -> &Node;
     fn value_mut(&mut self) -> &mut Node;
     fn meta(&self) -> &Meta;
+    /// Called after a merge replaced this item's value with `from`'s: a map item then
+    /// takes `from`'s position (as ytt does, so a data value set by a later file or
+    /// flag is reported at that file or flag); an array item keeps its own.
+    fn took_value_from(&mut self, _from: &Self) {}
+}
+
+/// True when merging `right` into `left` replaces `left` whole rather than merging
+/// into it: a scalar (or null) right value, or a null left value.
+fn replaces_on_merge(left: &Node, right: &Node) -> bool {
+    matches!(left, Node::Scalar(Value::Null)) || matches!(right, Node::Scalar(_))
 }
 
 impl OverlayItem for MapItem {
@@ -567,6 +581,9 @@ impl OverlayItem for MapItem {
     }
     fn meta(&self) -> &Meta {
         &self.meta
+    }
+    fn took_value_from(&mut self, from: &Self) {
+        self.meta.pos = from.meta.pos.clone();
     }
 }
 
