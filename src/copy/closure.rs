@@ -150,14 +150,24 @@ struct Walked {
     expanded: Result<(Item, Vec<Pending>)>,
 }
 
+/// Another way the walk met an item (or a manifest not yet fetched): it is the
+/// root if either is, and it keeps the first tag it was given.
+fn merge_into(root: &mut bool, tag: &mut String, other_root: bool, other_tag: String) {
+    *root |= other_root;
+    if tag.is_empty() {
+        *tag = other_tag;
+    }
+}
+
 impl Item {
-    /// Another way the walk met this item: it is the root if either is, and it
-    /// keeps the first tag it was given.
     fn merge(&mut self, root: bool, tag: String) {
-        self.root |= root;
-        if self.tag.is_empty() {
-            self.tag = tag;
-        }
+        merge_into(&mut self.root, &mut self.tag, root, tag);
+    }
+}
+
+impl Pending {
+    fn merge(&mut self, root: bool, tag: String) {
+        merge_into(&mut self.root, &mut self.tag, root, tag);
     }
 }
 
@@ -217,11 +227,7 @@ pub async fn walk(
                     continue;
                 }
                 if let Some(&index) = walk_at.get(&digest) {
-                    let first = &mut to_walk[index];
-                    first.root |= pending.root;
-                    if first.tag.is_empty() {
-                        first.tag = pending.tag;
-                    }
+                    to_walk[index].merge(pending.root, pending.tag);
                     continue;
                 }
                 walk_at.insert(digest, to_walk.len());
