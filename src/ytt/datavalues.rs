@@ -269,7 +269,6 @@ impl Pipeline<'_> {
     ) -> Result<(), Error> {
         let w = |e: Error| stage.wrap(e);
         let extracting = |e: Error| e.context("Extracting data value from file");
-        let pos = Pos::default();
         for fl in flags {
             if let DataValueFlag::ValuesFile(arg) = fl {
                 // `@lib:path` gives a library its values from a file.
@@ -319,10 +318,11 @@ impl Pipeline<'_> {
         for fl in flags {
             if let DataValueFlag::Env(prefix) | DataValueFlag::EnvYaml(prefix) = fl {
                 let yaml = matches!(fl, DataValueFlag::EnvYaml(_));
-                let mut vars: Vec<(String, String)> = std::env::vars()
+                // In the environment's own order, as ytt reads `os.Environ()`: keys
+                // that are new to the data values are added in that order.
+                let vars: Vec<(String, String)> = std::env::vars()
                     .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
                     .collect();
-                vars.sort();
                 for (k, v) in vars {
                     let key = k[prefix.len() + 1..].replace("__", ".");
                     let val = if yaml {
@@ -334,11 +334,25 @@ impl Pipeline<'_> {
                     } else {
                         Value::String(v)
                     };
-                    let leaf = Node::from_value(&val, &pos);
+                    // ytt places an env value at line 1 of a file named after the
+                    // flag and the prefix.
+                    let at = Pos {
+                        file: format!(
+                            "({} arg) {prefix}",
+                            if yaml {
+                                "data-values-env-yaml"
+                            } else {
+                                "data-values-env"
+                            }
+                        )
+                        .into(),
+                        line: 1,
+                    };
+                    let leaf = Node::from_value(&val, &at);
                     schema
                         .check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)
                         .map_err(w)?;
-                    set_path(values, &key, &leaf);
+                    set_path_at(values, &key, &leaf, &at);
                     schema.fill(values);
                 }
             }

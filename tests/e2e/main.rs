@@ -47,6 +47,7 @@ mod registry_plain;
 mod registry_tls;
 mod tarball;
 mod ytt_conformance;
+mod ytt_data_values_env;
 mod ytt_data_values_errors;
 mod ytt_data_values_sources;
 mod ytt_keys_strict;
