@@ -222,7 +222,7 @@ impl Pipeline<'_> {
                 plain_merge_into(&mut values, node);
             } else {
                 checker
-                    .check_flag(key, node, "--data-value", key)
+                    .check_flag(key, node, "(data-value arg)", key)
                     .map_err(w)?;
                 set_path(&mut values, key, node);
             }
@@ -315,46 +315,16 @@ impl Pipeline<'_> {
                 }
             }
         }
-        for fl in flags {
-            if let DataValueFlag::Env(prefix) | DataValueFlag::EnvYaml(prefix) = fl {
-                let yaml = matches!(fl, DataValueFlag::EnvYaml(_));
-                // In the environment's own order, as ytt reads `os.Environ()`: keys
-                // that are new to the data values are added in that order.
-                let vars: Vec<(String, String)> = std::env::vars()
-                    .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
-                    .collect();
-                for (k, v) in vars {
-                    let key = k[prefix.len() + 1..].replace("__", ".");
-                    let val = if yaml {
-                        parse_flag_yaml(&v, &k, self.lib.opts.strict).map_err(|e| {
-                            e.context(&format!(
-                                "Extracting data values from env under prefix '{prefix}': Extracting data value from env variable '{k}'"
-                            ))
-                        })?
-                    } else {
-                        Value::String(v)
-                    };
-                    // ytt places an env value at line 1 of a file named after the
-                    // flag and the prefix.
-                    let at = Pos {
-                        file: format!(
-                            "({} arg) {prefix}",
-                            if yaml {
-                                "data-values-env-yaml"
-                            } else {
-                                "data-values-env"
-                            }
-                        )
-                        .into(),
-                        line: 1,
-                    };
-                    let leaf = Node::from_value(&val, &at);
-                    schema
-                        .check_flag(&key, &leaf, &format!("--data-values-env {prefix}"), &k)
-                        .map_err(w)?;
-                    set_path_at(values, &key, &leaf, &at);
-                    schema.fill(values);
-                }
+        // Every `--data-values-env` prefix, then every `--data-values-env-yaml` one,
+        // as ytt takes them.
+        for yaml in [false, true] {
+            for fl in flags {
+                let prefix = match fl {
+                    DataValueFlag::Env(p) if !yaml => p,
+                    DataValueFlag::EnvYaml(p) if yaml => p,
+                    _ => continue,
+                };
+                self.env_values(values, schema, prefix, yaml, &w)?;
             }
         }
         for kind in 0..3 {
@@ -396,7 +366,8 @@ impl Pipeline<'_> {
                         self.lib.flag_ref_places.borrow_mut().push(at.to_string());
                     }
                     None => {
-                        schema.check_flag(key, &leaf, flag, kv).map_err(w)?;
+                        let label = format!("({} arg)", flag.trim_start_matches("--"));
+                        schema.check_flag(key, &leaf, &label, kv).map_err(w)?;
                         set_path_at(values, key, &leaf, &at);
                         schema.fill(values);
                     }
@@ -408,6 +379,65 @@ impl Pipeline<'_> {
 }
 
 impl Pipeline<'_> {
+    /// The data values of one `--data-values-env PREFIX` (`yaml`: `-yaml`, the values
+    /// parsed as YAML): every `PREFIX_key__sub=value` variable sets `key.sub`, in the
+    /// environment's own order (as ytt reads `os.Environ()`, so keys new to the data
+    /// values are added in that order). `@lib:PREFIX` gives them to a library. Each
+    /// value sits at line 1 of `(data-values-env arg) PREFIX`, the place ytt gives it.
+    fn env_values(
+        &self,
+        values: &mut Option<Node>,
+        schema: &mut crate::ytt::schema::ValuesChecker,
+        arg: &str,
+        yaml: bool,
+        wrap: &dyn Fn(Error) -> Error,
+    ) -> Result<(), Error> {
+        let extracting = |e: Error| {
+            e.context(&format!(
+                "Extracting data values from env under prefix '{arg}'"
+            ))
+        };
+        let (lib_name, prefix) = library_ref_and_key(arg).map_err(extracting)?;
+        let flag = if yaml {
+            "data-values-env-yaml"
+        } else {
+            "data-values-env"
+        };
+        let at = Pos {
+            file: format!("({flag} arg) {prefix}").into(),
+            line: 1,
+        };
+        let vars: Vec<(String, String)> = std::env::vars()
+            .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
+            .collect();
+        for (k, v) in vars {
+            let line = format!("{k}={v}");
+            let key = k[prefix.len() + 1..].replace("__", ".");
+            let val = if yaml {
+                parse_flag_yaml(&v, &k, self.lib.opts.strict).map_err(|e| {
+                    extracting(e.context(&format!("Extracting data value from env variable '{k}'")))
+                })?
+            } else {
+                Value::String(v)
+            };
+            let leaf = Node::from_value(&val, &at);
+            match &lib_name {
+                Some(l) => {
+                    self.lib.flag_refs.borrow_mut().push((l.clone(), key, leaf));
+                    self.lib.flag_ref_places.borrow_mut().push(at.to_string());
+                }
+                None => {
+                    schema
+                        .check_flag(&key, &leaf, &at.file, &line)
+                        .map_err(wrap)?;
+                    set_path_at(values, &key, &leaf, &at);
+                    schema.fill(values);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The library (`@name:`), key path and value one `--data-value` (`kind` 0),
     /// `--data-value-yaml` (1) or `--data-value-file` (2) argument gives, checked in
     /// ytt's order: the `=`, the value, then the key.

@@ -1,8 +1,9 @@
 //! `--data-values-env PREFIX` and `--data-values-env-yaml PREFIX` as ytt 0.48 reads
 //! them: every `PREFIX_key__sub=value` variable sets `key.sub`, as a string or parsed as
-//! YAML, in the environment's own order (new keys are added in that order); `-v` and the
-//! other key-value flags come after and win; a value that fails validation is reported
-//! at `(data-values-env arg) PREFIX:1`, the place ytt gives it.
+//! YAML, in the environment's own order (new keys are added in that order); every plain
+//! prefix before every YAML one; `-v` and the other key-value flags come after and win;
+//! `@lib:PREFIX` gives the values to a library; a value that fails a check is reported at
+//! `(data-values-env arg) PREFIX:1` with its variable, the place ytt gives it.
 
 const TEMPLATE: &str = "#@ load(\"@ytt:data\", \"data\")\n---\nv: #@ data.values\n";
 const VALUES: &str = "#@data/values\n---\na:\n  b: 0\n  c: x\nnum: 0\n";
@@ -13,7 +14,9 @@ const VALUES: &str = "#@data/values\n---\na:\n  b: 0\n  c: x\nnum: 0\n";
 fn run(files: &[(&str, &str)], env: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
     let dir = tempfile::tempdir().unwrap();
     for (name, body) in files {
-        std::fs::write(dir.path().join(name), body).unwrap();
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
     }
     let mut cmd = std::process::Command::new("env");
     cmd.current_dir(dir.path()).arg("-i");
@@ -90,4 +93,72 @@ fn a_failed_validation_names_the_env_prefix_that_set_the_value() {
             "{flag}: {err}"
         );
     }
+}
+
+#[test]
+fn every_plain_env_prefix_comes_before_every_yaml_one_whatever_the_flag_order() {
+    let (code, out, err) = run(
+        &[("t.yml", TEMPLATE), ("dv.yml", VALUES)],
+        &[("Y_num", "1"), ("S_num", "two")],
+        &[
+            "-f",
+            ".",
+            "--data-values-env-yaml",
+            "Y",
+            "--data-values-env",
+            "S",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "v:\n  a:\n    b: 0\n    c: x\n  num: 1\n");
+}
+
+#[test]
+fn an_undeclared_env_value_is_shown_at_the_prefix_with_its_variable() {
+    let schema = "#@data/values-schema\n---\nmode: a\n";
+    let (code, _, err) = run(
+        &[("schema.yml", schema)],
+        &[("DV_nope", "x")],
+        &["-f", ".", "--data-values-env", "DV"],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(
+            "Given data value is not declared in schema\n(data-values-env arg) DV:\n    |\n  1 | DV_nope=x\n    |\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_library_prefix_gives_the_env_values_to_that_library() {
+    let files = [
+        ("_ytt_lib/lib/v.yml", "#@data/values\n---\nx: 1\n"),
+        (
+            "_ytt_lib/lib/t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n---\nlx: #@ data.values.x\n",
+        ),
+        (
+            "main.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"lib\").eval())\n",
+        ),
+    ];
+    let (code, out, err) = run(
+        &files,
+        &[("DV_x", "5")],
+        &["-f", ".", "--data-values-env-yaml", "@lib:DV"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "lx: 5\n");
+    let (code, _, err) = run(
+        &files,
+        &[("DV_x", "5")],
+        &["-f", ".", "--data-values-env", "@:DV"],
+    );
+    // A flag error, as a bad `-v` is (strake exits 2 for those).
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "strake: error: Extracting data values from env under prefix '@:DV': Expected library ref to not be empty\n"
+    );
 }

@@ -343,9 +343,11 @@ impl Walk<'_> {
 }
 
 impl ValuesChecker {
-    /// Type-checks a `--data-value*` flag setting dotted `key` to `leaf`; `flag` names the
-    /// flag and `text` is the flag's argument, both shown in messages.
-    pub fn check_flag(&self, key: &str, leaf: &Node, flag: &str, text: &str) -> Result<(), Error> {
+    /// Type-checks a `--data-value*` flag setting dotted `key` to `leaf`; `label` names
+    /// the place ytt gives the flag (`(data-value arg)`, `(data-values-env arg) PREFIX`)
+    /// and `text` is its line there (the argument, the environment variable), both shown
+    /// in messages.
+    pub fn check_flag(&self, key: &str, leaf: &Node, label: &str, text: &str) -> Result<(), Error> {
         let mut node = leaf.clone();
         for part in key.rsplit('.') {
             node = Node::Map(vec![crate::ytt::node::MapItem {
@@ -354,7 +356,6 @@ impl ValuesChecker {
                 meta: Meta::default(),
             }]);
         }
-        let label = format!("({} arg)", flag.trim_start_matches("--"));
-        self.check_value(&node, "", Some((&label, text)))
+        self.check_value(&node, "", Some((label, text)))
     }
 }
