@@ -34,7 +34,9 @@ pub trait LibrarySteps {
 
 /// A private library of `parent` by name, with its default data values.
 pub fn private_lib(parent: &LibRef, name: &str, steps: &Rc<dyn LibrarySteps>) -> SResult<LibRef> {
-    let prefix = library_prefix(parent, name).unwrap_or_else(|| format!("_ytt_lib/{name}/"));
+    let current = parent.current_file();
+    let prefix = library_prefix(parent, current.as_deref(), name)
+        .unwrap_or_else(|| format!("_ytt_lib/{name}/"));
     Handle::new(
         parent.clone(),
         name.to_string(),
@@ -63,10 +65,11 @@ fn ref_rest<'a>(r: &'a str, name: &str, alias: Option<&str>) -> Option<&'a str> 
     (name_ok && alias_ok && !(seg_name.is_empty() && seg_alias.is_none())).then_some(rest)
 }
 
-/// Where library `name` is for the file being evaluated in `lib`: the `_ytt_lib/name/`
-/// beside that file, else beside its parent directories, up to the library root.
-fn library_prefix(lib: &LibRef, name: &str) -> Option<String> {
-    let current = lib.current_file().unwrap_or_default();
+/// Where library `name` is for `file` of `lib` (the file whose `@ytt:library` module is
+/// asked, not the one running when it is asked): the `_ytt_lib/name/` beside that file,
+/// else beside its parent directories, up to the library root.
+fn library_prefix(lib: &LibRef, file: Option<&str>, name: &str) -> Option<String> {
+    let current = file.unwrap_or_default();
     let mut dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
     loop {
         let prefix = if dir.is_empty() {
@@ -309,8 +312,12 @@ impl HostValue for Handle {
     }
 }
 
+///
+/// The module belongs to the file that loads it: `library.get` finds libraries beside
+/// that file, also when it runs in a function called from another file.
 pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
     let l = lib.clone();
+    let file = lib.current_file();
     let steps = steps.clone();
     super::module(
         "@ytt:library",
@@ -334,7 +341,7 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                     .trim_start_matches('@')
                     .to_string();
                 // Fail early when the library does not exist.
-                let Some(prefix) = library_prefix(&l, &name) else {
+                let Some(prefix) = library_prefix(&l, file.as_deref(), &name) else {
                     return Err(SError::new(format!(
                         "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
                     )));
