@@ -30,3 +30,45 @@ fn library_get_in_a_function_of_a_subdirectory_file_finds_the_library_beside_tha
     let out = ytt::render(&files, &["-f", "."]).unwrap();
     assert_eq!(out, "name: x\n---\nnote: beside\n");
 }
+
+/// A def with a YAML body that builds no node (its only node sits under a false `if`)
+/// returns an empty yamlfragment, not None: false, of length 0, null as a value.
+#[test]
+fn a_def_that_builds_no_node_returns_an_empty_yamlfragment() {
+    let tpl = "\
+#@ def optional():
+#@ if False:
+a: 1
+#@ end
+#@ end
+t: #@ type(optional())
+l: #@ len(optional())
+b: #@ bool(optional())
+v: #@ optional()
+";
+    let out = ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap();
+    assert_eq!(out, "t: yamlfragment\nl: 0\nb: false\nv: null\n");
+}
+
+/// `overlay.apply(left, x)` where `x` is an empty fragment, None or another scalar leaves
+/// `left` as it was (ytt only overlays maps, arrays and documents), so the result can
+/// still be indexed.
+#[test]
+fn overlay_apply_with_an_empty_fragment_or_a_scalar_leaves_the_left_side() {
+    let tpl = "\
+#@ load(\"@ytt:overlay\", \"overlay\")
+#@ def base():
+config:
+  a: 1
+#@ end
+#@ def extra():
+#@ if False:
+config:
+  b: 2
+#@ end
+#@ end
+r: #@ overlay.apply(base(), extra(), None, 3)[\"config\"]
+";
+    let out = ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap();
+    assert_eq!(out, "r:\n  a: 1\n");
+}
