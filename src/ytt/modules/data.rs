@@ -65,22 +65,30 @@ fn path_arg<'a>(fname: &str, v: &'a Value) -> SResult<&'a str> {
     })
 }
 
+/// `data.read(path)`: as ytt's `DataLoader.FileData`, a relative path is looked up in
+/// the directory of the file that loaded the module (`.` and `..` segments resolved),
+/// a path starting with `/` at the library root; there is no other fallback.
 fn read(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
-    let rel = path.trim_start_matches('/').trim_start_matches("./");
-    // Relative paths are looked up next to the calling file first, then at the root.
-    let sibling = match (path.starts_with('/'), current) {
-        (false, Some(cur)) => cur.rsplit_once('/').map(|(dir, _)| format!("{dir}/{rel}")),
-        _ => None,
-    };
-    let f = sibling
-        .as_deref()
-        .and_then(|s| lib.file(s))
-        .or_else(|| lib.file(rel))
-        .ok_or_else(|| {
+    let not_found = || {
         SError::new(format!(
             "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         ))
-    })?;
+    };
+    let dir = match (path.strip_prefix('/'), current) {
+        (Some(_), _) | (None, None) => "",
+        (None, Some(cur)) => cur.rsplit_once('/').map(|(d, _)| d).unwrap_or(""),
+    };
+    let mut segs: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+    for seg in path.trim_start_matches('/').split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                segs.pop().ok_or_else(not_found)?;
+            }
+            s => segs.push(s),
+        }
+    }
+    let f = lib.file(&segs.join("/")).ok_or_else(not_found)?;
     let s = String::from_utf8_lossy(&f.bytes);
     Ok(Value::str(&s))
 }
