@@ -15,6 +15,9 @@ type SResult<T> = std::result::Result<T, SError>;
 /// What a yamlfragment holds.
 #[derive(Debug, Clone)]
 pub enum Frag {
+    /// What a def with a YAML body returns when it builds no node: its value is null,
+    /// its length 0, and it is false.
+    Nil,
     DocSet(Vec<Doc>),
     Map(Vec<MapItem>),
     Array(Vec<ArrayItem>),
@@ -44,6 +47,7 @@ impl Fragment {
 
     fn items_as_values(&self) -> Vec<SValue> {
         match &self.0 {
+            Frag::Nil => Vec::new(),
             Frag::Map(items) => items.iter().map(|i| scalar_to_starlark(&i.key)).collect(),
             Frag::Array(items) => items.iter().map(|i| node_to_starlark(&i.value)).collect(),
             Frag::DocSet(docs) => docs.iter().map(|d| node_to_starlark(&d.value)).collect(),
@@ -61,6 +65,10 @@ impl HostValue for Fragment {
     }
     fn index(&self, key: &SValue) -> SResult<SValue> {
         match &self.0 {
+            Frag::Nil => Err(SError::new(format!(
+                "key {} not in yamlfragment",
+                key_repr(key)
+            ))),
             Frag::Map(items) => {
                 let k = starlark_to_scalar(key)?;
                 items
@@ -107,6 +115,7 @@ impl HostValue for Fragment {
     }
     fn len(&self) -> Option<usize> {
         Some(match &self.0 {
+            Frag::Nil => 0,
             Frag::Map(i) => i.len(),
             Frag::Array(i) => i.len(),
             Frag::DocSet(d) => d.len(),
@@ -123,6 +132,7 @@ impl HostValue for Fragment {
     /// string is never `in` an array fragment.
     fn contains(&self, key: &SValue) -> Option<SResult<bool>> {
         Some(Ok(match &self.0 {
+            Frag::Nil => false,
             Frag::Map(items) => match starlark_to_scalar(key) {
                 Ok(k) => items.iter().any(|i| i.key == k),
                 Err(_) => false,
@@ -161,6 +171,7 @@ fn index_of(key: &SValue, len: usize) -> SResult<usize> {
 /// The plain value of a fragment (documents become an array).
 pub fn frag_to_value(f: &Frag) -> Value {
     match f {
+        Frag::Nil => Value::Null,
         Frag::Map(items) => Node::Map(items.clone()).to_value(),
         Frag::Array(items) => Node::Array(items.clone()).to_value(),
         Frag::DocSet(docs) => Value::Array(docs.iter().map(|d| d.value.to_value()).collect()),
@@ -344,6 +355,7 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
             return Err(too_deep());
         }
         match &f.0 {
+            Frag::Nil => Node::Scalar(Value::Null),
             Frag::Map(items) => Node::Map(items.clone()),
             Frag::Array(items) => Node::Array(items.clone()),
             Frag::DocSet(docs) => {
@@ -390,6 +402,7 @@ fn too_deep() -> SError {
 /// Whether the nodes of a fragment nest deeper than `limit` levels.
 fn frag_deeper_than(f: &Frag, limit: usize) -> bool {
     match f {
+        Frag::Nil => false,
         Frag::DocSet(docs) => docs.iter().any(|d| node_deeper_than(&d.value, limit)),
         Frag::Map(items) => items.iter().any(|i| node_deeper_than(&i.value, limit)),
         Frag::Array(items) => items.iter().any(|i| node_deeper_than(&i.value, limit)),

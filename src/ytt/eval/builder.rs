@@ -126,7 +126,7 @@ impl Builder {
         match self.stack.pop().expect("context") {
             Ctx::Text(s) => Ok(SValue::str(&s)),
             Ctx::Yaml(mut y) => Ok(match y.root {
-                None => SValue::None,
+                None => Fragment::value(Frag::Nil),
                 Some(r) => match build(&mut y, r) {
                     Built::DocSet(d) => Fragment::value(Frag::DocSet(d)),
                     Built::Node(Node::Map(i)) => Fragment::value(Frag::Map(i)),
@@ -483,7 +483,8 @@ impl Builder {
                         value: Node::Array(i),
                         meta: Meta::at(pos.clone()),
                     }],
-                    None => match v {
+                    // An empty fragment is null, as None is.
+                    Some(Frag::Nil) | None => match v {
                         SValue::List(_) | SValue::Tuple(_) => {
                             let (vals, _g) = crate::ytt::fragment::items_of(v)?;
                             let mut docs = Vec::new();

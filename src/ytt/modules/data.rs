@@ -19,6 +19,10 @@ pub fn module(lib: &LibRef) -> SResult<Module> {
     };
     let l1 = lib.clone();
     let l2 = lib.clone();
+    // Relative paths start at the directory of the file that loaded the module, also
+    // when `read`/`list` run in a function called from another file.
+    let f1 = lib.current_file();
+    let f2 = f1.clone();
     Ok(super::module(
         "@ytt:data",
         vec![
@@ -29,7 +33,7 @@ pub fn module(lib: &LibRef) -> SResult<Module> {
                     let [p] = args.pos.as_slice() else {
                         return Err(SError::new("data.read: expected exactly one argument"));
                     };
-                    read(&l1, path_arg("data.read", p)?)
+                    read(&l1, f1.as_deref(), path_arg("data.read", p)?)
                 }),
             ),
             (
@@ -44,7 +48,7 @@ pub fn module(lib: &LibRef) -> SResult<Module> {
                             ));
                         }
                     };
-                    list(&l2, dir)
+                    list(&l2, f2.as_deref(), dir)
                 }),
             ),
         ],
@@ -61,22 +65,30 @@ fn path_arg<'a>(fname: &str, v: &'a Value) -> SResult<&'a str> {
     })
 }
 
-fn read(lib: &LibRef, path: &str) -> SResult<Value> {
-    let rel = path.trim_start_matches('/').trim_start_matches("./");
-    // Relative paths are looked up next to the calling file first, then at the root.
-    let sibling = match (path.starts_with('/'), lib.current_file()) {
-        (false, Some(cur)) => cur.rsplit_once('/').map(|(dir, _)| format!("{dir}/{rel}")),
-        _ => None,
-    };
-    let f = sibling
-        .as_deref()
-        .and_then(|s| lib.file(s))
-        .or_else(|| lib.file(rel))
-        .ok_or_else(|| {
+/// `data.read(path)`: as ytt's `DataLoader.FileData`, a relative path is looked up in
+/// the directory of the file that loaded the module (`.` and `..` segments resolved),
+/// a path starting with `/` at the library root; there is no other fallback.
+fn read(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
+    let not_found = || {
         SError::new(format!(
             "Expected to find file '{path}' (hint: only files included via -f flag are available)"
         ))
-    })?;
+    };
+    let dir = match (path.strip_prefix('/'), current) {
+        (Some(_), _) | (None, None) => "",
+        (None, Some(cur)) => cur.rsplit_once('/').map(|(d, _)| d).unwrap_or(""),
+    };
+    let mut segs: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
+    for seg in path.trim_start_matches('/').split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                segs.pop().ok_or_else(not_found)?;
+            }
+            s => segs.push(s),
+        }
+    }
+    let f = lib.file(&segs.join("/")).ok_or_else(not_found)?;
     let s = String::from_utf8_lossy(&f.bytes);
     Ok(Value::str(&s))
 }
@@ -88,9 +100,9 @@ fn read(lib: &LibRef, path: &str) -> SResult<Value> {
 /// starting with `/` at the library root; the names are relative to the listed directory,
 /// with a leading `/` for a path from the root. A directory that does not exist is an
 /// error.
-fn list(lib: &LibRef, path: &str) -> SResult<Value> {
+fn list(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
     let from_root = path.starts_with('/');
-    let base = match (from_root, lib.current_file()) {
+    let base = match (from_root, current) {
         (false, Some(cur)) => cur
             .rsplit_once('/')
             .map(|(d, _)| d.to_string())

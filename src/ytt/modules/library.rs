@@ -15,6 +15,9 @@ use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Val
 
 use super::{SResult, native};
 
+/// The directory that holds a directory's private libraries.
+const PRIVATE_DIR: &str = "_ytt_lib";
+
 /// The steps of a run that a private library goes through. The run implements them.
 pub trait LibrarySteps {
     /// Computes `lib`'s data values in ytt's order: its own values files, `refs` (the
@@ -34,7 +37,8 @@ pub trait LibrarySteps {
 
 /// A private library of `parent` by name, with its default data values.
 pub fn private_lib(parent: &LibRef, name: &str, steps: &Rc<dyn LibrarySteps>) -> SResult<LibRef> {
-    let prefix = library_prefix(parent, name).unwrap_or_else(|| format!("_ytt_lib/{name}/"));
+    let current = parent.current_file();
+    let prefix = library_prefix(parent, current.as_deref(), name).map_err(SError::new)?;
     Handle::new(
         parent.clone(),
         name.to_string(),
@@ -63,25 +67,43 @@ fn ref_rest<'a>(r: &'a str, name: &str, alias: Option<&str>) -> Option<&'a str> 
     (name_ok && alias_ok && !(seg_name.is_empty() && seg_alias.is_none())).then_some(rest)
 }
 
-/// Where library `name` is for the file being evaluated in `lib`: the `_ytt_lib/name/`
-/// beside that file, else beside its parent directories, up to the library root.
-fn library_prefix(lib: &LibRef, name: &str) -> Option<String> {
-    let current = lib.current_file().unwrap_or_default();
-    let mut dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-    loop {
-        let prefix = if dir.is_empty() {
-            format!("_ytt_lib/{name}/")
-        } else {
-            format!("{dir}/_ytt_lib/{name}/")
-        };
-        if lib.private.iter().any(|f| f.rel.starts_with(&prefix)) {
-            return Some(prefix);
-        }
-        if dir.is_empty() {
-            return None;
-        }
-        dir = dir.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+/// Where library `name` is for `file` of `lib` (the file whose `@ytt:library` module is
+/// asked, not the one running when it is asked): `_ytt_lib/name/` in that file's
+/// directory, as ytt looks it up (not in the directories above). The error is ytt's:
+/// no `_ytt_lib` there, a path segment missing (naming the segments found before it),
+/// or a path through another private directory.
+fn library_prefix(lib: &LibRef, file: Option<&str>, name: &str) -> Result<String, String> {
+    let current = file.unwrap_or_default();
+    let dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+    let base = if dir.is_empty() {
+        PRIVATE_DIR.to_string()
+    } else {
+        format!("{dir}/{PRIVATE_DIR}")
+    };
+    let has = |prefix: &str| lib.private.iter().any(|f| f.rel.starts_with(prefix));
+    if !has(&format!("{base}/")) {
+        return Err(format!(
+            "Could not find private library (directory '{PRIVATE_DIR}' missing?)"
+        ));
     }
+    let pieces: Vec<&str> = name.split('/').collect();
+    let mut prefix = base;
+    for (i, piece) in pieces.iter().enumerate() {
+        prefix = format!("{prefix}/{piece}");
+        if !has(&format!("{prefix}/")) {
+            return Err(format!(
+                "Expected to find library '{name}', but did not find '{}'",
+                pieces[..i].join("/")
+            ));
+        }
+        if *piece == PRIVATE_DIR {
+            return Err(format!(
+                "Could not load private library '{}'",
+                pieces[..i].join("/")
+            ));
+        }
+    }
+    Ok(format!("{prefix}/"))
 }
 
 /// `library.get(name)`'s value, with what was added to it since.
@@ -309,8 +331,12 @@ impl HostValue for Handle {
     }
 }
 
+///
+/// The module belongs to the file that loads it: `library.get` finds libraries beside
+/// that file, also when it runs in a function called from another file.
 pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
     let l = lib.clone();
+    let file = lib.current_file();
     let steps = steps.clone();
     super::module(
         "@ytt:library",
@@ -334,11 +360,7 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                     .trim_start_matches('@')
                     .to_string();
                 // Fail early when the library does not exist.
-                let Some(prefix) = library_prefix(&l, &name) else {
-                    return Err(SError::new(format!(
-                        "Expected to find library '{name}' (hint: private libraries live in '_ytt_lib/{name}/')"
-                    )));
-                };
+                let prefix = library_prefix(&l, file.as_deref(), &name).map_err(SError::new)?;
                 let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
                 let mut h = Handle::new(l.clone(), name, alias, prefix, steps.clone());
                 if let Some(b) = &v[2] {

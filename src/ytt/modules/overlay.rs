@@ -115,6 +115,11 @@ pub fn module() -> Module {
                     let (mut docs, is_docset) = docs_of(left)?;
                     for right in &a.pos[1..] {
                         let (rdocs, r_is_docset) = docs_of(right)?;
+                        // As in ytt, an overlay that is neither a map, an array nor
+                        // documents (None, an empty fragment, a scalar) changes nothing.
+                        if !r_is_docset && matches!(rdocs[0].value, Node::Scalar(_)) {
+                            continue;
+                        }
                         let mut o = Overlay { thread: t };
                         if r_is_docset {
                             o.apply_docs(&mut docs, &rdocs)
