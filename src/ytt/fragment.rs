@@ -55,9 +55,15 @@ impl HostValue for Fragment {
     fn type_name(&self) -> String {
         "yamlfragment".into()
     }
+    /// ytt prints the Go type of the wrapped node (`yamlfragment(*yamlmeta.Map)`),
+    /// never its contents.
     fn repr(&self) -> String {
-        let v = frag_to_value(&self.0);
-        format!("yamlfragment({})", v.to_display_string())
+        let go_type = match &self.0 {
+            Frag::Map(_) => "*yamlmeta.Map",
+            Frag::Array(_) => "*yamlmeta.Array",
+            Frag::DocSet(_) => "*yamlmeta.DocumentSet",
+        };
+        format!("yamlfragment({go_type})")
     }
     fn index(&self, key: &SValue) -> SResult<SValue> {
         match &self.0 {

@@ -49,6 +49,7 @@ mod tarball;
 mod ytt_conformance;
 mod ytt_data_values_errors;
 mod ytt_data_values_sources;
+mod ytt_docs_examples;
 mod ytt_keys_strict;
 mod ytt_language;
 mod ytt_layers;
