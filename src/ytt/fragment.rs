@@ -370,6 +370,14 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
             }
         }
     } else if let Some(s) = h.as_any().downcast_ref::<Struct>() {
+        if let Some(hint) = &s.conversion_hint {
+            return Err(SError::new(format!("Unable to convert value: {hint}")));
+        }
+        if s.module_name.is_some() {
+            return Err(SError::new(
+                "unknown type *starlarkstruct.Module for conversion to go value",
+            ));
+        }
         let mut items = Vec::with_capacity(s.fields.len());
         for (k, v) in &s.fields {
             items.push(MapItem {

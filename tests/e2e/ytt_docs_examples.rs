@@ -30,3 +30,62 @@ in_list: #@ str([m()])
 docs: yamlfragment(*yamlmeta.DocumentSet)\nin_list: '[yamlfragment(*yamlmeta.Map)]'\n"
     );
 }
+
+#[test]
+fn ytt_modules_are_modules_and_built_in_values_keep_their_ytt_types() {
+    let config = "\
+#@ load(\"@ytt:struct\", \"struct\")
+#@ load(\"@ytt:overlay\", \"overlay\")
+#@ load(\"@ytt:assert\", \"assert\")
+#@ load(\"@ytt:ip\", \"ip\")
+#@ addr, net = ip.parse_cidr(\"10.1.2.3/8\")
+module: #@ [str(struct), type(overlay)]
+matchers: #@ [str(overlay.subset({})), str(overlay.all), type(overlay.map_key(\"k\"))]
+assertion: #@ [str(assert.min(1)), type(assert.min(1))]
+ip: #@ [str(addr), type(addr), type(net), net.string()]
+";
+    assert_eq!(
+        render(&[("config.yml", config)]).unwrap(),
+        "module:\n- <module \"struct\">\n- module\nmatchers:\n\
+- <built-in function overlay.subset_matcher>\n- <built-in function overlay.all>\n\
+- builtin_function_or_method\nassertion:\n- struct(...)\n- '@ytt:assert.assertion'\n\
+ip:\n- struct(...)\n- '@ytt:ip.addr'\n- '@ytt:ip.net'\n- 10.0.0.0/8\n"
+    );
+}
+
+#[test]
+fn a_missing_module_member_is_reported_on_the_module() {
+    let config = "#@ load(\"@ytt:math\", \"math\")\nv: #@ math.abs(-1)\n";
+    let err = render(&[("config.yml", config)]).unwrap_err();
+    assert!(err.contains("module has no .abs field or method"), "{err}");
+}
+
+#[test]
+fn ip_and_url_values_refuse_to_become_yaml_with_ytt_hint() {
+    let cases = [
+        (
+            "#@ load(\"@ytt:ip\", \"ip\")\nv: #@ ip.parse_addr(\"::1\")\n",
+            "Unable to convert value: @ytt:ip.addr does not automatically encode (hint: use .string())",
+        ),
+        (
+            "#@ load(\"@ytt:ip\", \"ip\")\nv: #@ ip.parse_cidr(\"::1/64\")[1]\n",
+            "Unable to convert value: @ytt:ip.net does not automatically encode (hint: use .string())",
+        ),
+        (
+            "#@ load(\"@ytt:url\", \"url\")\nv: #@ url.parse(\"http://x\")\n",
+            "Unable to convert value: urlValue: cannot coerce to a string; use .string()",
+        ),
+        (
+            "#@ load(\"@ytt:url\", \"url\")\nv: #@ url.parse(\"http://u:p@x\").user\n",
+            "Unable to convert value: urlUser: cannot coerce to a string; use .string()",
+        ),
+        (
+            "#@ load(\"@ytt:json\", \"json\")\nv: #@ json\n",
+            "unknown type *starlarkstruct.Module for conversion to go value",
+        ),
+    ];
+    for (config, want) in cases {
+        let err = render(&[("config.yml", config)]).unwrap_err();
+        assert!(err.contains(want), "{config}: {err}");
+    }
+}

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use crate::ytt::fragment::Replace;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
 
-use super::{SResult, module, native, struct_value};
+use super::{SResult, module, native, unconvertible_value};
 
 pub fn template_module() -> Module {
     module(
@@ -123,7 +123,7 @@ fn bound_call(f: Value, bound: Vec<Value>) -> Value {
 fn is_callable(v: &Value) -> bool {
     match v {
         Value::Function(_) | Value::Builtin(_) => true,
-        Value::Host(h) => h.type_name() == "function",
+        Value::Host(h) => h.type_name() == "builtin_function_or_method",
         _ => false,
     }
 }
@@ -264,8 +264,9 @@ pub fn version_module() -> Module {
 
 fn addr_value(a: std::net::IpAddr) -> Value {
     let s = a.to_string();
-    struct_value(
-        "ip.addr",
+    unconvertible_value(
+        "@ytt:ip.addr",
+        "@ytt:ip.addr does not automatically encode (hint: use .string())",
         vec![
             (
                 "is_ipv4",
@@ -332,8 +333,9 @@ pub fn ip_module() -> Module {
                         }
                     };
                     let net_s = format!("{net}/{bits}");
-                    let netv = struct_value(
-                        "ip.net",
+                    let netv = unconvertible_value(
+                        "@ytt:ip.net",
+                        "@ytt:ip.net does not automatically encode (hint: use .string())",
                         vec![
                             ("addr", native("addr", move |_t, _a| Ok(addr_value(net)))),
                             (

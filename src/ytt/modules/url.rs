@@ -7,7 +7,7 @@ use crate::yaml::Value as Y;
 use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
-use super::{SResult, module, native, struct_value};
+use super::{SResult, module, native, unconvertible_value};
 
 fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
     args.pos
@@ -512,8 +512,9 @@ fn url_value(u: GoUrl) -> Value {
         None => Value::None,
         Some((name, pw)) => {
             let s = u.user_string().unwrap_or_default();
-            struct_value(
-                "user",
+            unconvertible_value(
+                "struct",
+                "urlUser: cannot coerce to a string; use .string()",
                 vec![
                     ("name", Value::str(name)),
                     (
@@ -529,8 +530,9 @@ fn url_value(u: GoUrl) -> Value {
         }
     };
     let (u1, u2, u3) = (u.clone(), u.clone(), u);
-    struct_value(
-        "url",
+    unconvertible_value(
+        "struct",
+        "urlValue: cannot coerce to a string; use .string()",
         vec![
             ("user", user),
             (
