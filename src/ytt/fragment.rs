@@ -374,9 +374,7 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
             return Err(SError::new(format!("Unable to convert value: {hint}")));
         }
         if s.module_name.is_some() {
-            return Err(SError::new(
-                "unknown type *starlarkstruct.Module for conversion to go value",
-            ));
+            return Err(module_not_convertible());
         }
         let mut items = Vec::with_capacity(s.fields.len());
         for (k, v) in &s.fields {
@@ -387,12 +385,19 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
             });
         }
         Node::Map(items)
+    } else if h.type_name() == "module" {
+        return Err(module_not_convertible());
     } else {
         return Err(SError::new(format!(
             "unable to convert value of type {} to YAML",
             h.type_name()
         )));
     })
+}
+
+/// ytt's words for a module (`@ytt:json`, a `library.get(...)` instance) used as YAML.
+fn module_not_convertible() -> SError {
+    SError::new("unknown type *starlarkstruct.Module for conversion to go value")
 }
 
 fn too_deep() -> SError {

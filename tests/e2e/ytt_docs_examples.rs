@@ -89,3 +89,32 @@ fn ip_and_url_values_refuse_to_become_yaml_with_ytt_hint() {
         assert!(err.contains(want), "{config}: {err}");
     }
 }
+
+#[test]
+fn a_private_library_instance_is_a_module_named_library() {
+    let config = "\
+#@ load(\"@ytt:library\", \"library\")
+#@ app = library.get(\"app\")
+- #@ str(library)
+- #@ str(app)
+- #@ type(app.with_data_values({}))
+";
+    let files = [
+        ("config.yml", config),
+        ("_ytt_lib/app/config.yml", "a: 1\n"),
+    ];
+    assert_eq!(
+        render(&files).unwrap(),
+        "- <module \"library\">\n- <module \"library\">\n- module\n"
+    );
+    let as_yaml = "#@ load(\"@ytt:library\", \"library\")\nv: #@ library.get(\"app\")\n";
+    let err = render(&[
+        ("config.yml", as_yaml),
+        ("_ytt_lib/app/config.yml", "a: 1\n"),
+    ])
+    .unwrap_err();
+    assert!(
+        err.contains("unknown type *starlarkstruct.Module for conversion to go value"),
+        "{err}"
+    );
+}
