@@ -118,3 +118,17 @@ fn a_private_library_instance_is_a_module_named_library() {
         "{err}"
     );
 }
+
+#[test]
+fn strict_mode_takes_only_ytt_strict_numbers_unquoted() {
+    let strict = |body: &str| ytt::render(&[("config.yml", body)], &["-f", ".", "--strict"]);
+    assert_eq!(
+        strict("a: -0.25\nb: 1e3\nc: 0\n").unwrap(),
+        "a: -0.25\nb: 1000\nc: 0\n"
+    );
+    for (plain, kind) in [("+1", "int"), ("2.", "float"), (".5", "float")] {
+        let err = strict(&format!("a: {plain}\n")).unwrap_err();
+        let want = format!("Found '{plain}' ambigious (could be !!str or !!{kind})");
+        assert!(err.contains(&want), "{plain}: {err}");
+    }
+}
