@@ -132,3 +132,18 @@ fn strict_mode_takes_only_ytt_strict_numbers_unquoted() {
         assert!(err.contains(&want), "{plain}: {err}");
     }
 }
+
+#[test]
+fn json_and_toml_encode_name_themselves_when_a_value_cannot_be_encoded() {
+    for module in ["json", "toml"] {
+        let config = format!(
+            "#@ load(\"@ytt:{module}\", \"{module}\")\n#@ load(\"@ytt:ip\", \"ip\")\n\
+v: #@ {module}.encode({{\"a\": ip.parse_addr(\"::1\")}})\n"
+        );
+        let err = render(&[("config.yml", &config)]).unwrap_err();
+        let want = format!(
+            "{module}.encode: Unable to convert value: @ytt:ip.addr does not automatically encode"
+        );
+        assert!(err.contains(&want), "{err}");
+    }
+}
