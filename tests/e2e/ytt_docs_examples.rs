@@ -147,3 +147,34 @@ v: #@ {module}.encode({{\"a\": ip.parse_addr(\"::1\")}})\n"
         assert!(err.contains(&want), "{err}");
     }
 }
+
+#[test]
+fn string_arguments_of_hashes_and_regexp_are_checked_naming_the_type_given() {
+    let cases = [
+        (
+            "md5",
+            "md5.sum(1)",
+            "md5.sum: expected a string, but was int",
+        ),
+        (
+            "sha256",
+            "sha256.sum([])",
+            "sha256.sum: expected a string, but was list",
+        ),
+        (
+            "regexp",
+            "regexp.match(\"a\", None)",
+            "regexp.match: expected a string, but was NoneType",
+        ),
+        (
+            "regexp",
+            "regexp.replace(1, \"a\", \"b\")",
+            "regexp.replace: expected a string, but was int",
+        ),
+    ];
+    for (module, call, want) in cases {
+        let config = format!("#@ load(\"@ytt:{module}\", \"{module}\")\nv: #@ {call}\n");
+        let err = render(&[("config.yml", &config)]).unwrap_err();
+        assert!(err.contains(want), "{call}: {err}");
+    }
+}

@@ -5,7 +5,7 @@ use std::rc::Rc;
 use crate::ytt::fragment::Replace;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
 
-use super::{SResult, module, native, unconvertible_value};
+use super::{SResult, module, native, string_arg, unconvertible_value};
 
 pub fn template_module() -> Module {
     module(
@@ -198,8 +198,8 @@ pub fn regexp_module() -> Module {
                 "match",
                 native("regexp.match", |_t, a| {
                     let v = a.positional("regexp.match", 2, 2)?;
-                    let p = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                    let s = v[1].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let p = string_arg("regexp.match", v[0].as_ref().expect("pattern"))?;
+                    let s = string_arg("regexp.match", v[1].as_ref().expect("target"))?;
                     Ok(Value::Bool(re(p)?.is_match(s)))
                 }),
             ),
@@ -207,8 +207,8 @@ pub fn regexp_module() -> Module {
                 "replace",
                 native("regexp.replace", |t, a| {
                     let v = a.positional("regexp.replace", 3, 3)?;
-                    let p = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                    let s = v[1].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let p = string_arg("regexp.replace", v[0].as_ref().expect("pattern"))?;
+                    let s = string_arg("regexp.replace", v[1].as_ref().expect("source"))?;
                     let r = re(p)?;
                     match v[2].as_ref().expect("repl") {
                         Value::Str(repl) => Ok(Value::str(&r.replace_all(s, &**repl))),

@@ -51,6 +51,16 @@ pub(crate) fn unconvertible_value(
     ))
 }
 
+/// Argument `v` of built-in `name` as a string, refused as ytt words it otherwise.
+pub(crate) fn string_arg<'a>(name: &str, v: &'a Value) -> SResult<&'a str> {
+    v.as_str().ok_or_else(|| {
+        SError::new(format!(
+            "{name}: expected a string, but was {}",
+            v.type_name()
+        ))
+    })
+}
+
 fn owned_fields(fields: Vec<(&str, Value)>) -> Vec<(String, Value)> {
     fields
         .into_iter()
