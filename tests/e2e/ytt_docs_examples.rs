@@ -178,3 +178,28 @@ fn string_arguments_of_hashes_and_regexp_are_checked_naming_the_type_given() {
         assert!(err.contains(want), "{call}: {err}");
     }
 }
+
+#[test]
+fn struct_url_and_overlay_built_ins_name_themselves_when_a_value_cannot_be_converted() {
+    let header = "\
+#@ load(\"@ytt:ip\", \"ip\")
+#@ load(\"@ytt:struct\", \"struct\")
+#@ load(\"@ytt:url\", \"url\")
+#@ load(\"@ytt:overlay\", \"overlay\")
+#@ a = ip.parse_addr(\"::1\")
+";
+    for (call, name) in [
+        ("struct.encode({\"k\": a})", "struct.encode"),
+        (
+            "url.query_params_encode({\"k\": [a]})",
+            "url.query_params_encode",
+        ),
+        ("overlay.apply({\"k\": a}, {})", "overlay.apply"),
+    ] {
+        let config = format!("{header}v: #@ {call}\n");
+        let err = render(&[("config.yml", &config)]).unwrap_err();
+        let want =
+            format!("{name}: Unable to convert value: @ytt:ip.addr does not automatically encode");
+        assert!(err.contains(&want), "{call}: {err}");
+    }
+}

@@ -67,6 +67,17 @@ fn encode(v: &Value) -> SResult<Value> {
                 "struct.encode: unknown type {go_type} for conversion to starlark value"
             )));
         }
+        Value::Host(h) => match h.as_any().downcast_ref::<Struct>() {
+            Some(Struct {
+                conversion_hint: Some(hint),
+                ..
+            }) => {
+                return Err(SError::new(format!(
+                    "struct.encode: Unable to convert value: {hint}"
+                )));
+            }
+            _ => v.clone(),
+        },
         other => other.clone(),
     })
 }

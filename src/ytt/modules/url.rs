@@ -87,7 +87,8 @@ pub fn url_module() -> Module {
                 "query_params_encode",
                 native("url.query_params_encode", |_t, a| {
                     let v = a.positional("url.query_params_encode", 1, 1)?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
+                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))
+                        .map_err(|e| SError::new(format!("url.query_params_encode: {}", e.msg)))?;
                     let Y::Map(mut items) = plain else {
                         return Err(SError::new("url.query_params_encode: expected a dict"));
                     };
