@@ -43,29 +43,31 @@ pub fn strict_plain_error(s: &str) -> Option<String> {
     }
 }
 
-/// `[-+]?(0|[1-9][0-9]*)`: no base prefixes, octal zeros or `_` separators.
+/// `-?(0|[1-9][0-9]*)`, ytt's strict int: no sign `+`, base prefixes, leading zeros or
+/// `_` separators.
 fn is_basic_int(s: &str) -> bool {
-    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
-    !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'))
+    is_basic_digits(s.strip_prefix('-').unwrap_or(s))
 }
 
-/// `[-+]?digits[.digits][e[-+]digits]` with digits on at least one side of the point:
-/// no `.inf`/`.nan`, base-60 or `_` separators.
+/// `0` or digits without a leading zero.
+fn is_basic_digits(d: &str) -> bool {
+    !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) && (d == "0" || !d.starts_with('0'))
+}
+
+/// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`, ytt's strict float: an integer part
+/// as a strict int, digits after any point; no sign `+`, `.5`, `2.`, `.inf` or `.nan`.
 fn is_basic_float(s: &str) -> bool {
-    let body = s.strip_prefix(['-', '+']).unwrap_or(s);
+    let body = s.strip_prefix('-').unwrap_or(s);
     let (mantissa, exponent) = match body.find(['e', 'E']) {
         Some(i) => (&body[..i], Some(&body[i + 1..])),
         None => (body, None),
     };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
-    let mantissa_ok = !(int.is_empty() && frac.is_empty()) && digits(int) && digits(frac);
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
-        !e.is_empty() && digits(e)
-    });
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => is_basic_digits(int) && digits(frac),
+        None => is_basic_digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e)));
     mantissa_ok && exponent_ok
 }
 
@@ -84,8 +86,8 @@ mod tests {
             "0",
             "-3.5",
             "1e3",
-            "2.",
-            ".5",
+            "1.5E-3",
+            "-0.25",
             "some-word",
             "a_b",
         ] {
@@ -119,6 +121,18 @@ mod tests {
             e(".inf"),
             "Found '.inf' ambigious (could be !!str or !!float)"
         );
+        for (s, kind) in [
+            ("+1", "int"),
+            ("2.", "float"),
+            (".5", "float"),
+            ("01.5", "float"),
+            ("+1.5", "float"),
+        ] {
+            assert_eq!(
+                e(s),
+                format!("Found '{s}' ambigious (could be !!str or !!{kind})")
+            );
+        }
         assert_eq!(
             e("2001-01-01"),
             "Found '2001-01-01' ambigious (could be !!str or !!timestamp)"

@@ -59,9 +59,17 @@ impl HostValue for Fragment {
     fn type_name(&self) -> String {
         "yamlfragment".into()
     }
+    /// ytt prints the Go type of the wrapped node (`yamlfragment(*yamlmeta.Map)`),
+    /// never its contents.
     fn repr(&self) -> String {
-        let v = frag_to_value(&self.0);
-        format!("yamlfragment({})", v.to_display_string())
+        let go_type = match &self.0 {
+            // No node at all: Go's `%T` of a nil value.
+            Frag::Nil => "<nil>",
+            Frag::Map(_) => "*yamlmeta.Map",
+            Frag::Array(_) => "*yamlmeta.Array",
+            Frag::DocSet(_) => "*yamlmeta.DocumentSet",
+        };
+        format!("yamlfragment({go_type})")
     }
     fn index(&self, key: &SValue) -> SResult<SValue> {
         match &self.0 {
@@ -376,6 +384,12 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
             }
         }
     } else if let Some(s) = h.as_any().downcast_ref::<Struct>() {
+        if let Some(hint) = &s.conversion_hint {
+            return Err(SError::new(format!("Unable to convert value: {hint}")));
+        }
+        if s.module_name.is_some() {
+            return Err(module_not_convertible());
+        }
         let mut items = Vec::with_capacity(s.fields.len());
         for (k, v) in &s.fields {
             items.push(MapItem {
@@ -385,12 +399,19 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
             });
         }
         Node::Map(items)
+    } else if h.type_name() == "module" {
+        return Err(module_not_convertible());
     } else {
         return Err(SError::new(format!(
             "unable to convert value of type {} to YAML",
             h.type_name()
         )));
     })
+}
+
+/// ytt's words for a module (`@ytt:json`, a `library.get(...)` instance) used as YAML.
+fn module_not_convertible() -> SError {
+    SError::new("unknown type *starlarkstruct.Module for conversion to go value")
 }
 
 fn too_deep() -> SError {

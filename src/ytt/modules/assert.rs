@@ -33,10 +33,11 @@ fn assertion(check: impl Fn(&Value) -> SResult<()> + 'static) -> Value {
         check(v[0].as_ref().expect("value"))?;
         Ok(Value::Bool(true))
     });
-    Value::host(Struct {
-        type_name: "@ytt:assert.assertion".into(),
-        fields: vec![("check".into(), f)],
-    })
+    Value::host(Struct::typed(
+        "@ytt:assert.assertion",
+        None,
+        vec![("check".into(), f)],
+    ))
 }
 
 fn fail(msg: String) -> SError {

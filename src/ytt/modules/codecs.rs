@@ -221,7 +221,7 @@ pub fn json_module() -> Module {
                             "json.encode: indent value must be between 0 and 4",
                         ));
                     }
-                    let plain = starlark_to_plain(v)?;
+                    let plain = starlark_to_plain(v).map_err(|e| prefixed("json.encode", e))?;
                     let s = if indent > 0 {
                         let mut out = String::new();
                         json_indent(&plain, indent as usize, 0, &mut out)?;
@@ -256,7 +256,8 @@ pub fn toml_module() -> Module {
                 "encode",
                 native("toml.encode", |_t, args| {
                     let v = args.unpack("toml.encode", &["value", "indent?"])?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
+                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))
+                        .map_err(|e| prefixed("toml.encode", e))?;
                     let indent = match &v[1] {
                         None => 0,
                         Some(i) => i.as_int().ok_or_else(|| {
@@ -316,4 +317,10 @@ pub fn base64_module() -> Module {
             ),
         ],
     )
+}
+
+/// `err` as ytt reports a failing built-in: after the built-in's name.
+fn prefixed(name: &str, mut err: SError) -> SError {
+    err.msg = format!("{name}: {}", err.msg);
+    err
 }

@@ -4,7 +4,7 @@ use sha2::Digest;
 
 use crate::ytt::starlark::{Error as SError, Module, Value};
 
-use super::{module, native};
+use super::{module, native, string_arg};
 
 pub fn sha256_module() -> Module {
     module(
@@ -12,11 +12,10 @@ pub fn sha256_module() -> Module {
         vec![(
             "sum",
             native("sha256.sum", |_t, a| {
-                let s = a
-                    .pos
-                    .first()
-                    .and_then(|v| v.as_str())
-                    .ok_or_else(|| SError::new("sha256.sum: expected a string"))?;
+                let Some(v) = a.pos.first() else {
+                    return Err(SError::new("sha256.sum: expected exactly one argument"));
+                };
+                let s = string_arg("sha256.sum", v)?;
                 Ok(Value::str(&hex::encode(sha2::Sha256::digest(s.as_bytes()))))
             }),
         )],
@@ -29,11 +28,10 @@ pub fn md5_module() -> Module {
         vec![(
             "sum",
             native("md5.sum", |_t, a| {
-                let s = a
-                    .pos
-                    .first()
-                    .and_then(|v| v.as_str())
-                    .ok_or_else(|| SError::new("md5.sum: expected a string"))?;
+                let Some(v) = a.pos.first() else {
+                    return Err(SError::new("md5.sum: expected exactly one argument"));
+                };
+                let s = string_arg("md5.sum", v)?;
                 Ok(Value::str(&hex::encode(md5(s.as_bytes()))))
             }),
         )],

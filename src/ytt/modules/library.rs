@@ -237,6 +237,9 @@ impl HostValue for Handle {
     fn type_name(&self) -> String {
         "module".into()
     }
+    fn repr(&self) -> String {
+        "<module \"library\">".into()
+    }
     fn attr(&self, name: &str) -> SResult<Option<Value>> {
         let h = self.clone();
         Ok(Some(match name {

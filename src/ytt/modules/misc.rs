@@ -5,7 +5,7 @@ use std::rc::Rc;
 use crate::ytt::fragment::Replace;
 use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
 
-use super::{SResult, module, native, struct_value};
+use super::{SResult, module, native, string_arg, unconvertible_value};
 
 pub fn template_module() -> Module {
     module(
@@ -67,6 +67,17 @@ fn encode(v: &Value) -> SResult<Value> {
                 "struct.encode: unknown type {go_type} for conversion to starlark value"
             )));
         }
+        Value::Host(h) => match h.as_any().downcast_ref::<Struct>() {
+            Some(Struct {
+                conversion_hint: Some(hint),
+                ..
+            }) => {
+                return Err(SError::new(format!(
+                    "struct.encode: Unable to convert value: {hint}"
+                )));
+            }
+            _ => v.clone(),
+        },
         other => other.clone(),
     })
 }
@@ -123,7 +134,7 @@ fn bound_call(f: Value, bound: Vec<Value>) -> Value {
 fn is_callable(v: &Value) -> bool {
     match v {
         Value::Function(_) | Value::Builtin(_) => true,
-        Value::Host(h) => h.type_name() == "function",
+        Value::Host(h) => h.type_name() == "builtin_function_or_method",
         _ => false,
     }
 }
@@ -198,8 +209,8 @@ pub fn regexp_module() -> Module {
                 "match",
                 native("regexp.match", |_t, a| {
                     let v = a.positional("regexp.match", 2, 2)?;
-                    let p = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                    let s = v[1].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let p = string_arg("regexp.match", v[0].as_ref().expect("pattern"))?;
+                    let s = string_arg("regexp.match", v[1].as_ref().expect("target"))?;
                     Ok(Value::Bool(re(p)?.is_match(s)))
                 }),
             ),
@@ -207,8 +218,8 @@ pub fn regexp_module() -> Module {
                 "replace",
                 native("regexp.replace", |t, a| {
                     let v = a.positional("regexp.replace", 3, 3)?;
-                    let p = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                    let s = v[1].as_ref().and_then(|x| x.as_str()).unwrap_or("");
+                    let p = string_arg("regexp.replace", v[0].as_ref().expect("pattern"))?;
+                    let s = string_arg("regexp.replace", v[1].as_ref().expect("source"))?;
                     let r = re(p)?;
                     match v[2].as_ref().expect("repl") {
                         Value::Str(repl) => Ok(Value::str(&r.replace_all(s, &**repl))),
@@ -264,8 +275,9 @@ pub fn version_module() -> Module {
 
 fn addr_value(a: std::net::IpAddr) -> Value {
     let s = a.to_string();
-    struct_value(
-        "ip.addr",
+    unconvertible_value(
+        "@ytt:ip.addr",
+        "@ytt:ip.addr does not automatically encode (hint: use .string())",
         vec![
             (
                 "is_ipv4",
@@ -332,8 +344,9 @@ pub fn ip_module() -> Module {
                         }
                     };
                     let net_s = format!("{net}/{bits}");
-                    let netv = struct_value(
-                        "ip.net",
+                    let netv = unconvertible_value(
+                        "@ytt:ip.net",
+                        "@ytt:ip.net does not automatically encode (hint: use .string())",
                         vec![
                             ("addr", native("addr", move |_t, _a| Ok(addr_value(net)))),
                             (

@@ -24,25 +24,48 @@ pub use library::LibrarySteps;
 
 pub(crate) type SResult<T> = std::result::Result<T, SError>;
 
-/// A module of native functions.
+/// A module of native functions: `load("@ytt:name", "name")` binds the module value
+/// (type `module`, printed `<module "name">`).
 pub(crate) fn module(name: &str, fields: Vec<(&str, Value)>) -> Module {
+    let short = name.trim_start_matches("@ytt:");
     Module::from_values(
         name,
         vec![(
-            name.trim_start_matches("@ytt:").to_string(),
-            struct_value(name.trim_start_matches("@ytt:"), fields),
+            short.to_string(),
+            Value::host(Struct::module(short, owned_fields(fields))),
         )],
     )
 }
 
-/// A struct value with native functions as fields.
-pub(crate) fn struct_value(_name: &str, fields: Vec<(&str, Value)>) -> Value {
-    Value::host(Struct::new(
-        fields
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+/// A value of ytt's own type `type_name`, built on a struct of `fields`, that refuses
+/// conversion to YAML with `hint` (ytt's "use .string()" values).
+pub(crate) fn unconvertible_value(
+    type_name: &str,
+    hint: &str,
+    fields: Vec<(&str, Value)>,
+) -> Value {
+    Value::host(Struct::typed(
+        type_name,
+        Some(hint.to_string()),
+        owned_fields(fields),
     ))
+}
+
+/// Argument `v` of built-in `name` as a string, refused as ytt words it otherwise.
+pub(crate) fn string_arg<'a>(name: &str, v: &'a Value) -> SResult<&'a str> {
+    v.as_str().ok_or_else(|| {
+        SError::new(format!(
+            "{name}: expected a string, but was {}",
+            v.type_name()
+        ))
+    })
+}
+
+fn owned_fields(fields: Vec<(&str, Value)>) -> Vec<(String, Value)> {
+    fields
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
 }
 
 /// A native function value.

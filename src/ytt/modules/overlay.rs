@@ -112,9 +112,10 @@ pub fn module() -> Module {
                             "overlay.apply: expected exactly at least argument",
                         ));
                     };
-                    let (mut docs, is_docset) = docs_of(left)?;
+                    let in_apply = |e: SError| SError::new(format!("overlay.apply: {}", e.msg));
+                    let (mut docs, is_docset) = docs_of(left).map_err(in_apply)?;
                     for right in &a.pos[1..] {
-                        let (rdocs, r_is_docset) = docs_of(right)?;
+                        let (rdocs, r_is_docset) = docs_of(right).map_err(in_apply)?;
                         // As in ytt, an overlay that is neither a map, an array nor
                         // documents (None, an empty fragment, a scalar) changes nothing.
                         if !r_is_docset && matches!(rdocs[0].value, Node::Scalar(_)) {

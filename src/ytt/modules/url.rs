@@ -7,7 +7,7 @@ use crate::yaml::Value as Y;
 use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
-use super::{SResult, module, native, struct_value};
+use super::{SResult, module, native, unconvertible_value};
 
 fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
     args.pos
@@ -87,7 +87,8 @@ pub fn url_module() -> Module {
                 "query_params_encode",
                 native("url.query_params_encode", |_t, a| {
                     let v = a.positional("url.query_params_encode", 1, 1)?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))?;
+                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))
+                        .map_err(|e| SError::new(format!("url.query_params_encode: {}", e.msg)))?;
                     let Y::Map(mut items) = plain else {
                         return Err(SError::new("url.query_params_encode: expected a dict"));
                     };
@@ -512,8 +513,9 @@ fn url_value(u: GoUrl) -> Value {
         None => Value::None,
         Some((name, pw)) => {
             let s = u.user_string().unwrap_or_default();
-            struct_value(
-                "user",
+            unconvertible_value(
+                "struct",
+                "urlUser: cannot coerce to a string; use .string()",
                 vec![
                     ("name", Value::str(name)),
                     (
@@ -529,8 +531,9 @@ fn url_value(u: GoUrl) -> Value {
         }
     };
     let (u1, u2, u3) = (u.clone(), u.clone(), u);
-    struct_value(
-        "url",
+    unconvertible_value(
+        "struct",
+        "urlValue: cannot coerce to a string; use .string()",
         vec![
             ("user", user),
             (

@@ -47,7 +47,11 @@ pub fn of_starlark(v: &SValue) -> String {
         SValue::Host(h) => match h.type_name().as_str() {
             "struct" => "*core.StarlarkStruct".into(),
             "yamlfragment" => "*yamltemplate.StarlarkFragment".into(),
-            "function" => "*starlark.Builtin".into(),
+            "builtin_function_or_method" => "*starlark.Builtin".into(),
+            "module" => "*starlarkstruct.Module".into(),
+            "@ytt:ip.addr" => "*yttlibrary.IPAddrValue".into(),
+            "@ytt:ip.net" => "*yttlibrary.IPNetValue".into(),
+            "@ytt:assert.assertion" => "*yttlibrary.Assertion".into(),
             other => other.to_string(),
         },
     }

@@ -22,9 +22,27 @@ pub enum Matcher {
     Not(SValue),
 }
 
+impl Matcher {
+    /// The name ytt gives the built-in function this matcher is (`not_op`'s is
+    /// `overlay.or_op` in ytt too).
+    fn builtin_name(&self) -> &'static str {
+        match self {
+            Matcher::All => "overlay.all",
+            Matcher::Subset(_) => "overlay.subset_matcher",
+            Matcher::Index(_) => "overlay.index_matcher",
+            Matcher::MapKey(_) => "overlay.map_key_matcher",
+            Matcher::And(_) => "overlay.and_op",
+            Matcher::Or(_) | Matcher::Not(_) => "overlay.or_op",
+        }
+    }
+}
+
 impl HostValue for Matcher {
     fn type_name(&self) -> String {
-        "function".into()
+        "builtin_function_or_method".into()
+    }
+    fn repr(&self) -> String {
+        format!("<built-in function {}>", self.builtin_name())
     }
     fn call(&self, thread: &mut Thread, args: &Args) -> Option<Result<SValue, SError>> {
         Some((|| {

@@ -114,9 +114,18 @@ pub trait HostValue: Any {
 /// identity and is not frozen with its module (ytt's `Freeze` is a no-op). It is also a
 /// read-only mapping from field names to values, as ytt's structs are: `s["name"]`,
 /// `"name" in s`, `len(s)`, `for name in s` (field order), `dict(s)` and `**s`.
+///
+/// ytt's own values built on a struct keep printing as `struct(...)` but may name their
+/// own type (`@ytt:ip.addr`) and refuse to become YAML with a hint
+/// ([`Struct::conversion_hint`]). A `@ytt:*` module is a struct of its members that
+/// prints as `<module "name">` and has type `module` ([`Struct::module`]).
 pub struct Struct {
     pub type_name: String,
     pub fields: Vec<(String, Value)>,
+    /// Why the value cannot be converted to YAML, as ytt words it; None when it can.
+    pub conversion_hint: Option<String>,
+    /// The name of the module this struct is, if it is one.
+    pub module_name: Option<String>,
 }
 
 impl Struct {
@@ -124,6 +133,27 @@ impl Struct {
         Struct {
             type_name: "struct".into(),
             fields,
+            conversion_hint: None,
+            module_name: None,
+        }
+    }
+    /// A struct-based value of type `type_name` that ytt will not convert to YAML,
+    /// saying `hint` instead.
+    pub fn typed(type_name: &str, hint: Option<String>, fields: Vec<(String, Value)>) -> Self {
+        Struct {
+            type_name: type_name.into(),
+            fields,
+            conversion_hint: hint,
+            module_name: None,
+        }
+    }
+    /// The module `name` with `fields` as its members.
+    pub fn module(name: &str, fields: Vec<(String, Value)>) -> Self {
+        Struct {
+            type_name: "module".into(),
+            fields,
+            conversion_hint: None,
+            module_name: Some(name.into()),
         }
     }
     pub fn get(&self, name: &str) -> Option<&Value> {
@@ -136,10 +166,13 @@ impl HostValue for Struct {
         self.type_name.clone()
     }
     fn repr(&self) -> String {
-        format!("{}(...)", self.type_name)
+        match &self.module_name {
+            Some(name) => format!("<module \"{name}\">"),
+            None => "struct(...)".into(),
+        }
     }
     fn truth(&self) -> bool {
-        !self.fields.is_empty()
+        self.module_name.is_some() || !self.fields.is_empty()
     }
     fn attr(&self, name: &str) -> Result<Option<Value>> {
         Ok(self.get(name).cloned())
