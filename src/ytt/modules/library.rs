@@ -334,9 +334,9 @@ impl HostValue for Handle {
     }
 }
 
-///
-/// The module belongs to the file that loads it: `library.get` finds libraries beside
-/// that file, also when it runs in a function called from another file.
+/// The `@ytt:library` module of `lib`. It belongs to the file that loads it:
+/// `library.get` finds libraries beside that file, also when it runs in a function
+/// called from another file.
 pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
     let l = lib.clone();
     let file = lib.current_file();
