@@ -61,6 +61,29 @@ fn a_missing_module_member_is_reported_on_the_module() {
 }
 
 #[test]
+fn a_module_is_not_a_map_unlike_a_struct() {
+    for (expr, error) in [
+        (
+            "json[\"encode\"]",
+            "unhandled index operation module[string]",
+        ),
+        ("len(json)", "len: value of type module has no len"),
+        ("\"encode\" in json", "unknown binary op: string in module"),
+        ("[k for k in json]", "module value is not iterable"),
+    ] {
+        let config = format!("#@ load(\"@ytt:json\", \"json\")\nv: #@ {expr}\n");
+        let err = render(&[("config.yml", &config)]).unwrap_err();
+        assert!(err.contains(error), "{expr}: {err}");
+    }
+    // A struct still is, as ytt allows for data values.
+    let config = "#@ load(\"@ytt:struct\", \"struct\")\n#@ s = struct.make(a=1)\nv: #@ [len(s), \"a\" in s, s[\"a\"], [k for k in s]]\n";
+    assert_eq!(
+        render(&[("config.yml", config)]).unwrap(),
+        "v:\n- 1\n- true\n- 1\n- - a\n"
+    );
+}
+
+#[test]
 fn ip_and_url_values_refuse_to_become_yaml_with_ytt_hint() {
     let cases = [
         (

@@ -180,7 +180,15 @@ impl HostValue for Struct {
     fn attr_names(&self) -> Vec<String> {
         self.fields.iter().map(|(k, _)| k.clone()).collect()
     }
+    /// A struct can be used like a map (`s["k"]`, `len(s)`, `"k" in s`, `for k in s`), as
+    /// ytt allows for data values; a module cannot, as in ytt.
     fn index(&self, key: &Value) -> Result<Value> {
+        if self.module_name.is_some() {
+            return Err(Error::new(format!(
+                "unhandled index operation module[{}]",
+                key.type_name()
+            )));
+        }
         let found = match key {
             Value::Str(k) => self.get(k),
             _ => None,
@@ -195,12 +203,17 @@ impl HostValue for Struct {
         }
     }
     fn iterate(&self) -> Option<Vec<Value>> {
-        Some(self.fields.iter().map(|(k, _)| Value::str(k)).collect())
+        self.module_name
+            .is_none()
+            .then(|| self.fields.iter().map(|(k, _)| Value::str(k)).collect())
     }
     fn len(&self) -> Option<usize> {
-        Some(self.fields.len())
+        self.module_name.is_none().then_some(self.fields.len())
     }
     fn items(&self) -> Option<Vec<(Value, Value)>> {
+        if self.module_name.is_some() {
+            return None;
+        }
         Some(
             self.fields
                 .iter()
@@ -209,6 +222,9 @@ impl HostValue for Struct {
         )
     }
     fn contains(&self, key: &Value) -> Option<Result<bool>> {
+        if self.module_name.is_some() {
+            return None;
+        }
         Some(Ok(match key {
             Value::Str(k) => self.get(k).is_some(),
             _ => false,
