@@ -158,14 +158,22 @@ impl ArchiveState {
         self.done_set().clone()
     }
 
-    /// The unfinished entry of `blob` (body at `offset`) a stopped run left
-    /// some bytes of, hashed again from the partial archive.
+    /// The unfinished entry of `blob` a stopped run left some bytes of, hashed
+    /// again from the partial archive; `offsets` is the archive's plan (each
+    /// entry's body offset and size), and a blob it does not hold at that size
+    /// has nothing to continue.
     pub async fn resume(
         &self,
+        offsets: &HashMap<Digest, (u64, u64)>,
         blob: &Descriptor,
-        offset: u64,
         location: String,
     ) -> Result<Option<Box<dyn PartialBlob>>> {
+        let Some(&(offset, size)) = offsets.get(&blob.digest) else {
+            return Ok(None);
+        };
+        if size != blob.size {
+            return Ok(None);
+        }
         let Some(&written) = self.parts.get(&blob.digest) else {
             return Ok(None);
         };
@@ -329,8 +337,9 @@ mod tests {
         assert!((1 << 20..=5 << 19).contains(&written), "{written}");
         // The rerun continues from the journalled count.
         let second = state(tmp.path(), parts);
+        let offsets = HashMap::from([(blob.digest.clone(), (512, blob.size))]);
         let partial = second
-            .resume(&blob, 512, "t".into())
+            .resume(&offsets, &blob, "t".into())
             .await
             .unwrap()
             .expect("an entry to continue");
@@ -350,7 +359,7 @@ mod tests {
         // Done: nothing to continue any more.
         assert!(
             second
-                .resume(&blob, 512, "t".into())
+                .resume(&offsets, &blob, "t".into())
                 .await
                 .unwrap()
                 .is_none()
@@ -358,7 +367,11 @@ mod tests {
         // A count whose bytes are not the blob's fails the check and is not done.
         std::fs::write(&second.partial, vec![0u8; 8 << 20]).unwrap();
         let third = state(tmp.path(), HashMap::from([(blob.digest.clone(), written)]));
-        let partial = third.resume(&blob, 512, "t".into()).await.unwrap().unwrap();
+        let partial = third
+            .resume(&offsets, &blob, "t".into())
+            .await
+            .unwrap()
+            .unwrap();
         let err = partial
             .complete(bytes_stream(data.slice(written as usize..)))
             .await

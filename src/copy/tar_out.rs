@@ -481,12 +481,9 @@ impl BlobSink for TarOut {
     }
 
     async fn resume(&self, blob: &Descriptor) -> crate::oci::Result<Option<Box<dyn PartialBlob>>> {
-        match self.offsets.get(&blob.digest) {
-            Some(&(offset, size)) if size == blob.size => {
-                self.state.resume(blob, offset, self.location()).await
-            }
-            _ => Ok(None),
-        }
+        self.state
+            .resume(&self.offsets, blob, self.location())
+            .await
     }
 
     async fn put(&self, blob: &Descriptor, data: VerifiedBlob) -> crate::oci::Result<()> {
