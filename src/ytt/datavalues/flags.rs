@@ -1,0 +1,193 @@
+//! What one data value flag gives, read as ytt reads it: a `--data-value`,
+//! `--data-value-yaml` or `--data-value-file` argument (its library, key and value),
+//! the variables of a `--data-values-env` prefix, the library ref in a flag's key,
+//! and the files a `--data-values-file` path names. The pipeline in the parent module
+//! applies them in ytt's order.
+
+use std::path::Path;
+
+use super::{Pipeline, set_path_at};
+use crate::yaml::Value;
+use crate::ytt::error::Error;
+use crate::ytt::node::{Node, Pos};
+
+impl Pipeline<'_> {
+    /// The data values of one `--data-values-env PREFIX` (`yaml`: `-yaml`, the values
+    /// parsed as YAML): every `PREFIX_key__sub=value` variable sets `key.sub`, in the
+    /// environment's own order (as ytt reads `os.Environ()`, so keys new to the data
+    /// values are added in that order). `@lib:PREFIX` gives them to a library. Each
+    /// value sits at line 1 of `(data-values-env arg) PREFIX`, the place ytt gives it.
+    pub(super) fn env_values(
+        &self,
+        values: &mut Option<Node>,
+        schema: &mut crate::ytt::schema::ValuesChecker,
+        arg: &str,
+        yaml: bool,
+        wrap: &dyn Fn(Error) -> Error,
+    ) -> Result<(), Error> {
+        let extracting = |e: Error| {
+            e.context(&format!(
+                "Extracting data values from env under prefix '{arg}'"
+            ))
+        };
+        let (lib_name, prefix) = library_ref_and_key(arg).map_err(extracting)?;
+        let flag = if yaml {
+            "data-values-env-yaml"
+        } else {
+            "data-values-env"
+        };
+        let at = Pos {
+            file: format!("({flag} arg) {prefix}").into(),
+            line: 1,
+        };
+        let vars: Vec<(String, String)> = std::env::vars()
+            .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
+            .collect();
+        for (k, v) in vars {
+            let line = format!("{k}={v}");
+            let key = k[prefix.len() + 1..].replace("__", ".");
+            let val = if yaml {
+                parse_flag_yaml(&v, &k, self.lib.opts.strict).map_err(|e| {
+                    extracting(e.context(&format!("Extracting data value from env variable '{k}'")))
+                })?
+            } else {
+                Value::String(v)
+            };
+            let leaf = Node::from_value(&val, &at);
+            match &lib_name {
+                Some(l) => {
+                    self.lib.flag_refs.borrow_mut().push((l.clone(), key, leaf));
+                    self.lib.flag_ref_places.borrow_mut().push(at.to_string());
+                }
+                None => {
+                    schema
+                        .check_flag(&key, &leaf, &at.file, &line)
+                        .map_err(wrap)?;
+                    set_path_at(values, &key, &leaf, &at);
+                    schema.fill(values);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The library (`@name:`), key path and value one `--data-value` (`kind` 0),
+    /// `--data-value-yaml` (1) or `--data-value-file` (2) argument gives, checked in
+    /// ytt's order: the `=`, the value, then the key.
+    pub(super) fn flag_value(
+        &self,
+        kv: &str,
+        kind: usize,
+    ) -> Result<(Option<String>, String, Value), Error> {
+        let (key, raw) = kv.split_once('=').ok_or_else(|| {
+            Error::Usage(if kind == 2 {
+                "Expected format key=/file/path".to_string()
+            } else {
+                "Expected format key=value".to_string()
+            })
+        })?;
+        let val = match kind {
+            0 => Value::String(raw.to_string()),
+            1 => parse_flag_yaml(raw, "--data-value-yaml", self.lib.opts.strict).map_err(|e| {
+                // ytt's words, then the flag (ytt names only the key).
+                Error::Usage(format!(
+                    "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
+                ))
+            })?,
+            _ => {
+                let full = self.cwd.join(raw);
+                let meta = std::fs::metadata(&full).map_err(|e| {
+                    Error::Io(format!(
+                        "Finding file '{raw}': Checking file '{raw}': lstat {raw}: {}",
+                        crate::ytt::symlinks::go_io_error(&e)
+                    ))
+                })?;
+                if meta.is_dir() {
+                    return Err(Error::Usage(format!(
+                        "Expected '{raw}' to be a file, but is a directory"
+                    )));
+                }
+                let bytes =
+                    std::fs::read(&full).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
+                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+            }
+        };
+        let (lib_name, key) = library_ref_and_key(key)?;
+        Ok((lib_name, key, val))
+    }
+}
+
+/// Splits `@lib:key` into the library and the key, refusing an empty library name and a
+/// key with another `:` (a common slip), as ytt does.
+fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
+    let (lib, key) = match arg.strip_prefix('@').and_then(|r| r.split_once(':')) {
+        Some(("", _)) => {
+            return Err(Error::Usage("Expected library ref to not be empty".into()));
+        }
+        Some((l, k)) => (Some(l.to_string()), k),
+        None => (None, arg),
+    };
+    if key.contains(':') {
+        return Err(Error::Usage(format!(
+            "Expected at most one library-key separator ':' in '{key}'"
+        )));
+    }
+    Ok((lib, key.to_string()))
+}
+
+fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> {
+    let parsed = if strict {
+        crate::yaml::parse_document_set_strict(raw, flag)
+    } else {
+        crate::yaml::parse_document_set(raw, flag)
+    };
+    let ds =
+        parsed.map_err(|e| Error::Usage(format!("Deserializing YAML value: {}", e.message)))?;
+    Ok(ds
+        .docs
+        .iter()
+        .find(|d| !d.injected)
+        .map(|d| d.value.to_value())
+        .unwrap_or(Value::Null))
+}
+
+/// The files one `--data-values-file` names, each with the name ytt gives it in
+/// messages: the file itself (by its file name), or every file anywhere under a
+/// directory (YAML or not, as ytt 0.48 reads them), by their paths inside it and in
+/// that order.
+pub(super) fn values_file_paths(
+    cwd: &Path,
+    arg: &str,
+) -> Result<Vec<(String, std::path::PathBuf)>, Error> {
+    let full = cwd.join(arg);
+    let meta = std::fs::metadata(&full).map_err(|e| {
+        Error::Io(format!(
+            "Find files '{arg}': Checking file '{arg}': lstat {arg}: {}",
+            crate::ytt::symlinks::go_io_error(&e)
+        ))
+    })?;
+    if !meta.is_dir() {
+        let name = Path::new(arg)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| arg.to_string());
+        return Ok(vec![(name, full)]);
+    }
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(&full) {
+        let entry =
+            entry.map_err(|e| Error::Io(format!("reading --data-values-file '{arg}': {e}")))?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(&full)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        out.push((rel, entry.path().to_path_buf()));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
