@@ -147,18 +147,9 @@ pub fn collect_with(
         if meta.is_dir() {
             let mut files = Vec::new();
             // Unsorted: the list is sorted by relative path below.
-            for entry in walkdir::WalkDir::new(&full) {
-                let entry =
-                    entry.map_err(|e| Error::Io(format!("listing directory '{p}': {e}")))?;
-                if entry.file_type().is_dir() {
-                    continue;
-                }
-                let rel = entry
-                    .path()
-                    .strip_prefix(&full)
-                    .unwrap_or(entry.path())
-                    .to_string_lossy()
-                    .replace('\\', "/");
+            for (rel, entry) in files_under(&full, |e| {
+                Error::Io(format!("listing directory '{p}': {e}"))
+            })? {
                 if entry.path_is_symlink() {
                     let shown = format!("{}/{rel}", p.trim_end_matches('/'));
                     symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
@@ -199,6 +190,29 @@ pub fn collect_with(
 
 /// The contents of the file at `path`, read straight into shared memory (reading into a
 /// `Vec` and converting it would copy every input once more).
+/// The files under `dir` (directories left out), in the walk's order, each with its
+/// path relative to `dir` (`/`-separated); `walk_error` words an error of the walk.
+pub fn files_under(
+    dir: &Path,
+    walk_error: impl Fn(walkdir::Error) -> Error,
+) -> Result<Vec<(String, walkdir::DirEntry)>, Error> {
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir) {
+        let entry = entry.map_err(&walk_error)?;
+        if entry.file_type().is_dir() {
+            continue;
+        }
+        let rel = entry
+            .path()
+            .strip_prefix(dir)
+            .unwrap_or(entry.path())
+            .to_string_lossy()
+            .replace('\\', "/");
+        out.push((rel, entry));
+    }
+    Ok(out)
+}
+
 fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path)?;

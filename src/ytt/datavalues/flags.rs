@@ -9,6 +9,7 @@ use std::path::Path;
 use super::{Pipeline, set_path_at};
 use crate::yaml::Value;
 use crate::ytt::error::Error;
+use crate::ytt::files::files_under;
 use crate::ytt::node::{Node, Pos};
 
 impl Pipeline<'_> {
@@ -173,21 +174,12 @@ pub(super) fn values_file_paths(
             .unwrap_or_else(|| arg.to_string());
         return Ok(vec![(name, full)]);
     }
-    let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(&full) {
-        let entry =
-            entry.map_err(|e| Error::Io(format!("reading --data-values-file '{arg}': {e}")))?;
-        if entry.file_type().is_dir() {
-            continue;
-        }
-        let rel = entry
-            .path()
-            .strip_prefix(&full)
-            .unwrap_or(entry.path())
-            .to_string_lossy()
-            .replace('\\', "/");
-        out.push((rel, entry.path().to_path_buf()));
-    }
+    let mut out: Vec<(String, std::path::PathBuf)> = files_under(&full, |e| {
+        Error::Io(format!("reading --data-values-file '{arg}': {e}"))
+    })?
+    .into_iter()
+    .map(|(rel, entry)| (rel, entry.into_path()))
+    .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)
 }
