@@ -143,6 +143,10 @@ pub fn fingerprint(plan: &TarPlan, options: &TarOptions) -> Digest {
                 put(abs.as_os_str().as_encoded_bytes());
                 put(&size.to_le_bytes());
             }
+            EntryKind::Contents(bytes) => {
+                put(b"c");
+                put(bytes);
+            }
         }
     }
     h.finish()

@@ -291,7 +291,22 @@ pub async fn push_image(
     options: &PushOptions,
     labels: &BTreeMap<String, String>,
 ) -> Result<PushResult> {
-    let (result, m) = store_image(store, Some(tag), inputs, options, labels).await?;
+    let inputs_owned = inputs.to_vec();
+    let tar_options = options.tar.clone();
+    let tar_plan: TarPlan = blocking(move || plan(&inputs_owned, &tar_options)).await?;
+    push_planned_image(store, tag, tar_plan, options, labels).await
+}
+
+/// Pushes the image whose one layer `tar_plan` describes, as [`push_image`]
+/// does with the plan of its inputs.
+pub async fn push_planned_image(
+    store: &dyn Store,
+    tag: &str,
+    tar_plan: TarPlan,
+    options: &PushOptions,
+    labels: &BTreeMap<String, String>,
+) -> Result<PushResult> {
+    let (result, m) = store_image(store, Some(tag), tar_plan, options, labels).await?;
     let digest_tag = format!("{}.imgpkg", m.digest.dashed());
     store.put_manifest(&m, Some(&digest_tag)).await?;
     if let Some(path) = &options.lock_output {
@@ -304,18 +319,15 @@ pub async fn push_image(
     Ok(result)
 }
 
-/// Stores the blobs and the manifest of an image made of `inputs` (at `tag`, when given;
-/// the caller adds the digest tag).
+/// Stores the blobs and the manifest of the image whose layer `tar_plan`
+/// describes (at `tag`, when given; the caller adds the digest tag).
 async fn store_image(
     store: &dyn Store,
     tag: Option<&str>,
-    inputs: &[PathBuf],
+    tar_plan: TarPlan,
     options: &PushOptions,
     labels: &BTreeMap<String, String>,
 ) -> Result<(PushResult, ManifestBytes)> {
-    let inputs_owned = inputs.to_vec();
-    let tar_options = options.tar.clone();
-    let tar_plan: TarPlan = blocking(move || plan(&inputs_owned, &tar_options)).await?;
     let fp = fingerprint(&tar_plan, &options.tar);
     let tar_plan = Arc::new(tar_plan);
 
@@ -392,7 +404,10 @@ pub async fn push_bundle_untagged(
 ) -> Result<(PushResult, ManifestBytes)> {
     validate_bundle_inputs(inputs)?;
     let labels = bundle_labels(&options.labels);
-    store_image(store, None, inputs, options, &labels).await
+    let inputs_owned = inputs.to_vec();
+    let tar_options = options.tar.clone();
+    let tar_plan: TarPlan = blocking(move || plan(&inputs_owned, &tar_options)).await?;
+    store_image(store, None, tar_plan, options, &labels).await
 }
 
 /// Tags a stored bundle manifest as imgpkg does: `tag`, then `sha256-<hex>.imgpkg`.

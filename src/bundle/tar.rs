@@ -13,6 +13,7 @@ use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::bundle::{BundleError, Result};
 
@@ -46,7 +47,13 @@ impl Default for TarOptions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EntryKind {
     Dir,
-    File { source: PathBuf, size: u64 },
+    File {
+        source: PathBuf,
+        size: u64,
+    },
+    /// A file whose contents are in memory (a generated file, such as the
+    /// locations image's `image-locations.yml`).
+    Contents(Arc<[u8]>),
 }
 
 /// One archive entry, planned.
@@ -291,15 +298,44 @@ fn check_repeated_paths(inputs: &[PathBuf]) -> Result<()> {
     }
 }
 
+impl Entry {
+    /// The size of the entry's contents (0 for a directory).
+    pub fn size(&self) -> u64 {
+        match &self.kind {
+            EntryKind::Dir => 0,
+            EntryKind::File { size, .. } => *size,
+            EntryKind::Contents(bytes) => bytes.len() as u64,
+        }
+    }
+}
+
 impl TarPlan {
+    /// The plan [`plan`] makes of one directory input holding `files` (name,
+    /// contents), without permission bits preserved, from memory: the same
+    /// archive, and no file is written or read.
+    pub fn of_directory(files: Vec<(String, Vec<u8>)>) -> TarPlan {
+        let mut files = files;
+        files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        let mut entries = vec![Entry {
+            name: b".".to_vec(),
+            mode: 0o700,
+            kind: EntryKind::Dir,
+            stamp: [0; 4],
+        }];
+        entries.extend(files.into_iter().map(|(name, contents)| Entry {
+            name: name.into_bytes(),
+            mode: 0o600,
+            kind: EntryKind::Contents(contents.into()),
+            stamp: [0; 4],
+        }));
+        TarPlan { entries }
+    }
+
     /// Total size of the archive this plan writes.
     pub fn archive_size(&self) -> u64 {
         let mut total = 1024u64;
         for e in &self.entries {
-            let size = match &e.kind {
-                EntryKind::Dir => 0,
-                EntryKind::File { size, .. } => *size,
-            };
+            let size = e.size();
             total += header_bytes(&e.name, typeflag(e), e.mode, size).len() as u64;
             total += size.div_ceil(BLOCK as u64) * BLOCK as u64;
         }
@@ -312,18 +348,17 @@ impl TarPlan {
         let mut buf = vec![0u8; 1 << 20];
         let write_err = |e: io::Error| BundleError::io("writing the layer", e);
         for e in &self.entries {
-            let size = match &e.kind {
-                EntryKind::Dir => 0,
-                EntryKind::File { size, .. } => *size,
-            };
+            let size = e.size();
             out.write_all(&header_bytes(&e.name, typeflag(e), e.mode, size))
                 .map_err(write_err)?;
-            if let EntryKind::File { source, size } = &e.kind {
-                copy_file(source, *size, out, &mut buf)?;
-                let pad = (BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64;
-                out.write_all(&[0u8; BLOCK][..pad as usize])
-                    .map_err(write_err)?;
+            match &e.kind {
+                EntryKind::Dir => continue,
+                EntryKind::File { source, size } => copy_file(source, *size, out, &mut buf)?,
+                EntryKind::Contents(bytes) => out.write_all(bytes).map_err(write_err)?,
             }
+            let pad = (BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64;
+            out.write_all(&[0u8; BLOCK][..pad as usize])
+                .map_err(write_err)?;
         }
         out.write_all(&[0u8; 2 * BLOCK]).map_err(write_err)?;
         Ok(())
@@ -333,7 +368,7 @@ impl TarPlan {
 fn typeflag(e: &Entry) -> u8 {
     match e.kind {
         EntryKind::Dir => b'5',
-        EntryKind::File { .. } => b'0',
+        EntryKind::File { .. } | EntryKind::Contents(_) => b'0',
     }
 }
 
@@ -617,6 +652,30 @@ pub fn header_bytes(name: &[u8], typeflag: u8, mode: i64, size: u64) -> Vec<u8> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_directory_planned_from_memory_writes_the_archive_of_the_same_files_on_disk() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("input");
+        fs::create_dir(&input).unwrap();
+        fs::set_permissions(&input, fs::Permissions::from_mode(0o755)).unwrap();
+        for (name, contents) in [("b.yml", "b: 2\n"), ("a.yml", "a: 1\n")] {
+            let path = input.join(name);
+            fs::write(&path, contents).unwrap();
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        }
+        let on_disk = plan(&[input], &TarOptions::default()).unwrap();
+        let in_memory = TarPlan::of_directory(vec![
+            ("b.yml".to_string(), b"b: 2\n".to_vec()),
+            ("a.yml".to_string(), b"a: 1\n".to_vec()),
+        ]);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        on_disk.write_to(&mut a).unwrap();
+        in_memory.write_to(&mut b).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(in_memory.archive_size(), b.len() as u64);
+    }
 
     #[test]
     fn pax_record_length_prefix_adjusts() {

@@ -120,12 +120,35 @@ pub struct Start {
 }
 
 /// How the walk behaves.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct WalkOptions {
     /// Carry signatures, attestations, SBOMs and referrers.
     pub signatures: bool,
     /// How many manifests are fetched at once.
     pub concurrency: usize,
+    /// Told of every manifest, bundle and kept tag as soon as the walk finds it
+    /// (a [`Prober`](crate::copy::held::Prober) asks the destination about them
+    /// meanwhile).
+    pub discovered: Option<Arc<dyn Fn(Discovered) + Send + Sync>>,
+}
+
+/// What the walk has found, as soon as it finds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Discovered {
+    /// A manifest of the closure, by digest.
+    Manifest(Digest),
+    /// A manifest that is a bundle.
+    Bundle(Digest),
+    /// A tag an item keeps at the destination (not the root's).
+    Tag(String),
+}
+
+impl WalkOptions {
+    fn tell(&self, found: Discovered) {
+        if let Some(discovered) = &self.discovered {
+            discovered(found);
+        }
+    }
 }
 
 struct Pending {
@@ -230,7 +253,11 @@ pub async fn walk(
                     to_walk[index].merge(pending.root, pending.tag);
                     continue;
                 }
-                walk_at.insert(digest, to_walk.len());
+                walk_at.insert(digest.clone(), to_walk.len());
+                options.tell(Discovered::Manifest(digest));
+            }
+            if !pending.root && !pending.tag.is_empty() {
+                options.tell(Discovered::Tag(pending.tag.clone()));
             }
             to_walk.push(pending);
         }
@@ -243,6 +270,7 @@ pub async fn walk(
                     CopyError::invalid(format!("image {}: {e}", describe_pending(&pending)))
                 })?;
             let digest = graph.root().digest.clone();
+            options.tell(Discovered::Manifest(digest.clone()));
             let (root, tag) = (pending.root, pending.tag.clone());
             let expanded = expand(sources, pending, graph, options, &finder, scratch).await;
             Ok(Walked {
@@ -320,6 +348,7 @@ async fn expand(
         let kind = if let Some(subject) = pending.signature_of.clone() {
             Kind::Signature { subject }
         } else if is_bundle {
+            options.tell(Discovered::Bundle(digest.clone()));
             let lock = read_images_lock(pending.store.as_ref(), &graph, &source_ref, scratch)
                 .await
                 .map_err(in_image)?;

@@ -4,19 +4,20 @@
 //! references, and whether each is a bundle), tagged
 //! `sha256-<bundle hex>.image-locations.imgpkg` and `sha256-<its hex>.imgpkg`.
 //!
-//! The image is reproducible, so it is built first in memory (its input file in
-//! a private scratch directory): when the destination's locations tag points at
+//! The image is reproducible, so it is built first in memory (its one file
+//! too; nothing is written to disk): when the destination's locations tag points at
 //! that very digest already (a copy into a registry that has everything), one
 //! HEAD is all it costs; otherwise its blobs and manifest are copied from memory.
 
 use std::collections::BTreeMap;
 
 use crate::bundle::lockfiles::{ImageLocation, ImageLocations};
-use crate::bundle::push::{PushOptions, push_image};
+use crate::bundle::push::{PushOptions, push_planned_image};
+use crate::bundle::tar::TarPlan;
+use crate::copy::Result;
 use crate::copy::closure::{Closure, Item, Kind};
 use crate::copy::held::Held;
 use crate::copy::naming::{digest_tag, locations_tag};
-use crate::copy::{CopyError, Result};
 use crate::oci::Store;
 use crate::oci::copy::{CopyOptions, copy_graph, walk_image};
 use crate::oci::memory::MemoryStore;
@@ -49,19 +50,19 @@ pub async fn write_locations_image(
     let tag = locations_tag(&bundle.digest);
     let built = MemoryStore::new(&tag);
     let pushed = {
-        let input = scratch_input(&locations_of(closure, bundle).to_yaml())?;
+        let layer = TarPlan::of_directory(vec![(
+            "image-locations.yml".to_string(),
+            locations_of(closure, bundle).to_yaml().into_bytes(),
+        )]);
         let options = PushOptions {
             cache: None,
             threads: 1,
             ..PushOptions::default()
         };
-        let inputs = [input.path().join("input")];
-        push_image(&built, &tag, &inputs, &options, &BTreeMap::new()).await?
+        push_planned_image(&built, &tag, layer, &options, &BTreeMap::new()).await?
     };
     let tags = vec![tag.clone(), digest_tag(&pushed.digest)];
-    if held.has_all(&tags)
-        && matches!(dst.resolve(&tag).await, Ok(Some(found)) if found.digest == pushed.digest)
-    {
+    if held.has_all(&tags) && held.points_at(dst, &tag, &pushed.digest).await {
         return Ok(tags);
     }
     let graph = walk_image(&built, pushed.digest.as_str()).await?;
@@ -82,31 +83,4 @@ pub async fn write_locations_image(
         }
     }
     Ok(tags)
-}
-
-/// A private scratch directory (0700) holding `input/image-locations.yml`
-/// (0600) with `yaml`; removed when dropped. Nothing in it outlives the push,
-/// so nothing is synced.
-fn scratch_input(yaml: &str) -> Result<tempfile::TempDir> {
-    use std::io::Write as _;
-    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
-    let dir = tempfile::Builder::new()
-        .prefix(".strake-locations-")
-        .tempdir()
-        .map_err(|e| CopyError::invalid(format!("creating a temporary directory: {e}")))?;
-    let input = dir.path().join("input");
-    let file = input.join("image-locations.yml");
-    std::fs::DirBuilder::new()
-        .mode(0o700)
-        .create(&input)
-        .and_then(|()| {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(&file)
-        })
-        .and_then(|mut f| f.write_all(yaml.as_bytes()))
-        .map_err(|e| CopyError::invalid(format!("{}: {e}", file.display())))?;
-    Ok(dir)
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::copy::closure::{self, Closure, Sources, WalkOptions};
 use crate::copy::destination::{is_layout_tar, open_destination_store};
-use crate::copy::held::{Held, held_by};
+use crate::copy::held::{Held, Prober, held_by};
 use crate::copy::layout_tar::{IndexRecorder, LayoutTarOut, LayoutTarPlan};
 use crate::copy::naming::TagScheme;
 use crate::copy::plan::{DestinationSpec, Plan, PlannedBlob, Shard, SourceSpec, shard_of};
@@ -96,27 +96,27 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
         Mode::Full | Mode::DryRun => {}
     }
     let opened = open_source(&request.source, &client)?;
+    // A destination registry is asked what it holds while the sources are
+    // walked (its ping, its tags, and each manifest as the walk finds it).
+    let prober = match (&request.destination, &request.mode) {
+        (DestinationSpec::Repo(_), Mode::Full | Mode::Finalize) => Some(Prober::start(
+            open_destination_store(&request.destination, &client, true)?,
+            request.concurrency,
+        )),
+        _ => None,
+    };
     let walk_options = WalkOptions {
         signatures: request.signatures,
         concurrency: request.concurrency,
+        discovered: prober.as_ref().map(Prober::watcher),
     };
-    // A destination registry's ping runs while the sources are walked.
-    let warm_up = async {
-        if let DestinationSpec::Repo(repo) = &request.destination
-            && let Ok(reference) = Reference::parse(repo)
-        {
-            client.warm_up(reference.registry()).await;
-        }
-    };
-    let (closure, ()) = tokio::join!(
-        closure::walk(
-            &opened.sources,
-            &opened.starts,
-            &walk_options,
-            scratch.path(),
-        ),
-        warm_up
-    );
+    let closure = closure::walk(
+        &opened.sources,
+        &opened.starts,
+        &walk_options,
+        scratch.path(),
+    )
+    .await;
     let closure = closure?;
     let mut plan = Plan::new(
         &closure,
@@ -199,7 +199,10 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
             let dest = open_destination_store(&request.destination, &client, true)?;
             let progress = Progress::new(plan.bytes, plan.blobs.len() as u64, request.quiet);
             let sink = StoreSink(dest.clone());
-            let held = held_by(&closure, dest.as_ref(), request.concurrency).await;
+            let held = match prober {
+                Some(prober) => prober.finish(&closure).await,
+                None => held_by(&closure, dest.clone(), request.concurrency).await,
+            };
             let report = if request.mode == Mode::Finalize {
                 check_all_present(&plan, &sink).await?;
                 TransferReport {
