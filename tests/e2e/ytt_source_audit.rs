@@ -1,0 +1,143 @@
+//! Edge cases found by reading ytt 0.48's non-test source package by package (overlay
+//! ops and match annotations, schema, validations, YAML templates, workspace): each test
+//! renders a small case of ours with `strake template` and compares stderr (or stdout)
+//! exactly with what that source prints.
+
+use assert_cmd::Command;
+
+/// Runs `strake template -f .` in a fresh directory holding `files`; gives the exit
+/// code, stdout and stderr.
+fn run(files: &[(&str, &str)], extra: &[&str]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let out = Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .arg("template")
+        .args(["-f", "."])
+        .args(extra)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The stderr of a run that must fail with nothing on stdout.
+fn stderr_of(files: &[(&str, &str)]) -> String {
+    let (code, stdout, stderr) = run(files, &[]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    stderr
+}
+
+const OVERLAY_ALL: &str =
+    "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.all\n---\n";
+
+/// The error of overlaying `ov.yml` (after [`OVERLAY_ALL`]) onto `base.yml`.
+fn overlay_error(base: &str, ov: &str) -> String {
+    let ov = format!("{OVERLAY_ALL}{ov}");
+    stderr_of(&[("base.yml", base), ("ov.yml", &ov)])
+}
+
+const OVERLAY_LEAD: &str =
+    "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:3:\n";
+
+#[test]
+fn expects_of_another_type_is_named_by_its_go_type_and_tuples_are_not_lists() {
+    let base = "a: 1\n";
+    assert_eq!(
+        overlay_error(base, "#@overlay/match expects=1.5\na: 2\n"),
+        format!(
+            "{OVERLAY_LEAD}    Map item (key 'a') on line ov.yml:5:\n      Expected 'overlay/match' annotation keyword argument 'expects' to be either int, string or function, but was starlark.Float\n"
+        )
+    );
+    assert_eq!(
+        overlay_error(base, "#@overlay/match expects=(0, 1)\na: 2\n"),
+        format!(
+            "{OVERLAY_LEAD}    Map item (key 'a') on line ov.yml:5:\n      Expected 'overlay/match' annotation keyword argument 'expects' to be either int, string or function, but was starlark.Tuple\n"
+        )
+    );
+    // `i+` takes any integer Go's Atoi takes, negative ones too.
+    let (code, stdout, _) = run(
+        &[
+            ("base.yml", base),
+            (
+                "ov.yml",
+                &format!("{OVERLAY_ALL}#@overlay/match expects=\"-1+\"\nb: 2\n"),
+            ),
+        ],
+        &[],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "a: 1\nb: 2\n"));
+}
+
+#[test]
+fn built_in_matchers_put_their_name_before_their_errors() {
+    let base = "arr:\n- name: a\n- 3\n";
+    let lead = format!(
+        "{OVERLAY_LEAD}    Map item (key 'arr') on line ov.yml:4:\n      Array item on line ov.yml:6:"
+    );
+    assert_eq!(
+        overlay_error(base, "arr:\n#@overlay/match by=\"name\"\n- name: a\n"),
+        format!(
+            "{lead} overlay.map_key_matcher:\n        Expected value to be map, but was int64\n"
+        )
+    );
+    assert_eq!(
+        overlay_error(
+            base,
+            "arr:\n#@overlay/match by=overlay.and_op(overlay.map_key(\"name\"))\n- name: a\n"
+        ),
+        format!(
+            "{lead} overlay.and_op: overlay.map_key_matcher:\n        Expected value to be map, but was int64\n"
+        )
+    );
+    assert_eq!(
+        overlay_error(
+            "arr:\n- name: a\n",
+            "arr:\n#@overlay/match by=overlay.map_key(\"id\")\n- name: a\n"
+        ),
+        format!(
+            "{OVERLAY_LEAD}    Map item (key 'arr') on line ov.yml:4:\n      Array item on line ov.yml:6: overlay.map_key_matcher:\n        Expected to find map item with key 'id', but did not\n"
+        )
+    );
+}
+
+#[test]
+fn a_matcher_called_with_the_wrong_number_of_arguments_says_so_as_ytt_does() {
+    let err = stderr_of(&[(
+        "config.yml",
+        "#@ load(\"@ytt:overlay\", \"overlay\")\na: #@ overlay.all(1, 2)\n",
+    )]);
+    assert_eq!(
+        err,
+        "strake: error: \n- overlay.all: expected exactly 3 arguments\n    in <toplevel>\n      config.yml:2 | a: #@ overlay.all(1, 2)\n"
+    );
+    let err = stderr_of(&[(
+        "config.yml",
+        "#@ load(\"@ytt:overlay\", \"overlay\")\na: #@ overlay.subset({})(1)\n",
+    )]);
+    assert!(
+        err.starts_with(
+            "strake: error: \n- overlay.subset_matcher: expected exactly 3 arguments\n"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn replace_or_add_must_be_a_bool() {
+    assert_eq!(
+        overlay_error("a: 1\n", "#@overlay/replace or_add=\"yes\"\na: 2\n"),
+        format!(
+            "{OVERLAY_LEAD}    Map item (key 'a') on line ov.yml:5: expected starlark.Bool, but was starlark.String\n"
+        )
+    );
+}
