@@ -141,3 +141,57 @@ fn replace_or_add_must_be_a_bool() {
         )
     );
 }
+
+const FRAGMENTS: &str = "#@ def arr():\n- 1\n#@ end\n#@ def docs():\n---\na: 1\n#@ end\n---\n";
+
+#[test]
+fn an_array_or_document_set_fragment_refuses_a_key_that_is_not_an_int_as_ytt_does() {
+    let err = stderr_of(&[("c.yml", &format!("{FRAGMENTS}i: #@ arr()[\"x\"]\n"))]);
+    assert_eq!(
+        err,
+        "strake: error: \n- yamlfragment.Get: Expected array index to be an int64, but was string\n    in <toplevel>\n      c.yml:9 | i: #@ arr()[\"x\"]\n"
+    );
+    // ytt's document set message has its arguments the other way round.
+    let err = stderr_of(&[("c.yml", &format!("{FRAGMENTS}i: #@ docs()[\"k\"]\n"))]);
+    assert_eq!(
+        err,
+        "strake: error: \n- k.Get: Expected document set index to be an int64, but was string\n    in <toplevel>\n      c.yml:9 | i: #@ docs()[\"k\"]\n"
+    );
+    // An index outside the fragment is a missing key; `in` never fails.
+    let err = stderr_of(&[("c.yml", &format!("{FRAGMENTS}i: #@ arr()[-1]\n"))]);
+    assert!(
+        err.starts_with("strake: error: \n- key -1 not in yamlfragment\n"),
+        "{err}"
+    );
+    let (code, stdout, _) = run(
+        &[("c.yml", &format!("{FRAGMENTS}i: #@ \"x\" in arr()\n"))],
+        &[],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "i: false\n"));
+}
+
+#[test]
+fn one_comment_may_name_several_annotations_separated_by_commas() {
+    let (code, stdout, stderr) = run(
+        &[(
+            "c.yml",
+            "#@yaml/text-templated-strings,template/code x = \"hi\"\na: (@= x @)\n#@comment,template/code if x == \"hi\":\nb: 1\n#@ end\n",
+        )],
+        &[],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "a: hi\nb: 1\n"), "{stderr}");
+}
+
+#[test]
+fn a_later_annotation_of_the_same_name_replaces_the_earlier_one() {
+    let base = "arr:\n- name: a\n  v: 1\n- name: b\n  v: 1\n";
+    let ov = format!(
+        "{OVERLAY_ALL}arr:\n#@overlay/match by=\"nosuch\"\n#@overlay/match by=\"name\"\n- name: b\n  v: 2\n"
+    );
+    let (code, stdout, stderr) = run(&[("base.yml", base), ("ov.yml", &ov)], &[]);
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "arr:\n- name: a\n  v: 1\n- name: b\n  v: 2\n"),
+        "{stderr}"
+    );
+}

@@ -213,7 +213,7 @@ impl Builder {
             self.pending.remove(&tag).unwrap_or_default()
         };
         if t.anns.is_empty() {
-            return called;
+            return last_of_each_name(called);
         }
         let mut called = called.into_iter();
         let mut anns = Vec::with_capacity(t.anns.len());
@@ -226,7 +226,7 @@ impl Builder {
         // Calls left over from an instance that was never started (an error caught
         // between its annotations and its start).
         anns.extend(called);
-        anns
+        last_of_each_name(anns)
     }
 
     fn yaml_ctx(&mut self) -> SResult<&mut YamlCtx> {
@@ -637,4 +637,20 @@ impl Builder {
     pub fn tag_line(&self, tag: usize) -> usize {
         self.nodes.get(tag).map(|n| n.pos.line).unwrap_or(0)
     }
+}
+
+/// A node's annotations with one of each name: as in ytt, which keeps a node's
+/// annotations by name, a later annotation of a name replaces an earlier one (it takes
+/// the earlier one's place).
+fn last_of_each_name(mut anns: Vec<Ann>) -> Vec<Ann> {
+    let mut i = 1;
+    while i < anns.len() {
+        if let Some(j) = anns[..i].iter().position(|a| a.name == anns[i].name) {
+            let later = anns.remove(i);
+            anns[j] = later;
+        } else {
+            i += 1;
+        }
+    }
+    anns
 }
