@@ -179,8 +179,18 @@ fn key_repr(v: &SValue) -> String {
 /// The Go type (`%T`) ytt sees a key of another type than int as, after turning it
 /// into a Go value; `None` for an int key.
 fn non_int_index(key: &SValue) -> Option<&'static str> {
-    Some(match key {
-        SValue::Int(_) | SValue::BigInt(_) => return None,
+    match key {
+        SValue::Int(_) | SValue::BigInt(_) => None,
+        other => go_value_type(other),
+    }
+}
+
+/// The Go type (`%T`) of the Go value ytt turns a Starlark value into (`int64`,
+/// `*orderedmap.Map` for dicts and structs, `[]interface {}` for lists, the node type of
+/// a fragment); `None` for values ytt cannot convert.
+pub fn go_value_type(v: &SValue) -> Option<&'static str> {
+    Some(match v {
+        SValue::Int(_) | SValue::BigInt(_) => "int64",
         SValue::None => "<nil>",
         SValue::Bool(_) => "bool",
         SValue::Float(_) => "float64",
@@ -192,6 +202,7 @@ fn non_int_index(key: &SValue) -> Option<&'static str> {
             Some(Frag::Map(_)) => "*yamlmeta.Map",
             Some(Frag::Array(_)) => "*yamlmeta.Array",
             Some(Frag::DocSet(_)) => "*yamlmeta.DocumentSet",
+            None if h.type_name() == "struct" => "*orderedmap.Map",
             None => return None,
         },
         _ => return None,

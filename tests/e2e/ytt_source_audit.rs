@@ -195,3 +195,68 @@ fn a_later_annotation_of_the_same_name_replaces_the_earlier_one() {
         "{stderr}"
     );
 }
+
+const LOAD_TEMPLATE: &str = "#@ load(\"@ytt:template\", \"template\")\n";
+
+#[test]
+fn template_replace_refuses_values_of_the_wrong_kind_in_ytts_words() {
+    let cases = [
+        (
+            "a:\n  _: #@ template.replace(1)\n",
+            "- template.replace: expected value to be map, but was int64\n    in <toplevel>\n      c.yml:3 |   _: #@ template.replace(1)\n",
+        ),
+        (
+            "a:\n- #@ template.replace({\"x\": 1})\n",
+            "- template.replace: expected value to be array, but was *orderedmap.Map\n    in <toplevel>\n      c.yml:3 | - #@ template.replace({\"x\": 1})\n",
+        ),
+        // A document is replaced by a list's items, never by a map.
+        (
+            "--- #@ template.replace({\"a\": 1})\n",
+            "- template.replace: expected value to be docset, but was *orderedmap.Map\n    in <toplevel>\n      c.yml:2 | --- #@ template.replace({\"a\": 1})\n",
+        ),
+        (
+            "a:\n  _: #@ template.replace()\n",
+            "- template.replace: expected exactly one argument\n    in <toplevel>\n      c.yml:3 |   _: #@ template.replace()\n",
+        ),
+    ];
+    for (body, want) in cases {
+        let err = stderr_of(&[("c.yml", &format!("{LOAD_TEMPLATE}{body}"))]);
+        assert_eq!(err, format!("strake: error: \n{want}"), "{body}");
+    }
+    let (code, stdout, _) = run(
+        &[(
+            "c.yml",
+            &format!("{LOAD_TEMPLATE}--- #@ template.replace([{{\"a\": 1}}, 2])\n"),
+        )],
+        &[],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "a: 1\n---\n2\n"));
+}
+
+#[test]
+fn a_key_given_twice_is_refused_in_lower_case_as_ytt_words_it() {
+    let err = stderr_of(&[("c.yml", "#@ for v in [1, 2]:\ntier: #@ v\n#@ end\n")]);
+    assert_eq!(
+        err,
+        "strake: error: \n- expected key 'tier' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n    in <toplevel>\n      c.yml:2 | tier: #@ v\n"
+    );
+}
+
+#[test]
+fn a_data_values_file_is_templated_before_any_data_values_exist() {
+    let err = stderr_of(&[
+        ("a-values.yml", "#@data/values\n---\nbase_url: http://svc\n"),
+        (
+            "b-values.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@data/values\n---\nhealth_url: #@ data.values.base_url + \"/healthz\"\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+    ]);
+    assert_eq!(
+        err,
+        "strake: error: Overlaying data values (in following order: a-values.yml, b-values.yml):\n  Templating file 'b-values.yml': \n- struct has no .base_url field or method\n    in <toplevel>\n      b-values.yml:4 | health_url: #@ data.values.base_url + \"/healthz\"\n"
+    );
+}
