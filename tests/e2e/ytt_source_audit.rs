@@ -260,3 +260,56 @@ fn a_data_values_file_is_templated_before_any_data_values_exist() {
         "strake: error: Overlaying data values (in following order: a-values.yml, b-values.yml):\n  Templating file 'b-values.yml': \n- struct has no .base_url field or method\n    in <toplevel>\n      b-values.yml:4 | health_url: #@ data.values.base_url + \"/healthz\"\n"
     );
 }
+
+#[test]
+fn library_export_and_eval_refuse_in_ytts_words_naming_the_library() {
+    let lib = "def label(x):\n  return x\nend\ndef _p():\n  return 1\nend\n";
+    let cases = [
+        (
+            "library.get(\"helpers\").export(\"label\")",
+            "library.export: Exporting from library 'helpers': Expected to find exactly one exported symbol 'label', but found multiple across files: a.star, b.star",
+        ),
+        (
+            "library.get(\"helpers\").export(\"nope\")",
+            "library.export: Exporting from library 'helpers': Expected to find exported symbol 'nope', but did not",
+        ),
+        (
+            "library.get(\"helpers\").export(\"_p\")",
+            "library.export: Exporting from library 'helpers': Symbols starting with '_' are private, and cannot be exported",
+        ),
+        (
+            "library.get(\"helpers\").export(\"label\", paths=\"a.star\")",
+            "library.export: Exporting from library 'helpers': Unexpected keyword argument 'paths'",
+        ),
+        (
+            "library.get(\"helpers\").eval(1)",
+            "library.eval: Evaluating library 'helpers': expected no arguments",
+        ),
+    ];
+    for (call, want) in cases {
+        let config = format!("#@ load(\"@ytt:library\", \"library\")\nv: #@ {call}\n");
+        let err = stderr_of(&[
+            ("_ytt_lib/helpers/a.star", lib),
+            ("_ytt_lib/helpers/b.star", lib),
+            ("config.yml", &config),
+        ]);
+        assert_eq!(
+            err,
+            format!(
+                "strake: error: \n- {want}\n    in <toplevel>\n      config.yml:2 | v: #@ {call}\n"
+            )
+        );
+    }
+    let (code, stdout, _) = run(
+        &[
+            ("_ytt_lib/helpers/a.star", lib),
+            ("_ytt_lib/helpers/b.star", lib),
+            (
+                "config.yml",
+                "#@ load(\"@ytt:library\", \"library\")\nv: #@ library.get(\"helpers\").export(\"label\", path=\"a.star\")(\"x\")\n",
+            ),
+        ],
+        &[],
+    );
+    assert_eq!((code, stdout.as_str()), (0, "v: x\n"));
+}
