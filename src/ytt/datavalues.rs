@@ -171,9 +171,9 @@ impl Pipeline<'_> {
             additional,
         );
         for f in values_files {
-            // Each values file sees the values merged so far.
-            *self.lib.values.borrow_mut() =
-                values.as_ref().map(|v| v.to_value()).unwrap_or(Value::Null);
+            // As in ytt, values files are templated before any values exist: their
+            // `data.values` is empty.
+            *self.lib.values.borrow_mut() = Value::Null;
             let shown = self.lib.display(&f.rel);
             let ev = eval_yaml(self.lib, &f)
                 .map_err(|e| stage.wrap(e.context(&format!("Templating file '{shown}'"))))?;

@@ -88,11 +88,26 @@ impl HostValue for Fragment {
                     })
             }
             Frag::Array(items) => {
-                let i = index_of(key, items.len())?;
+                let i = index_of(key, items.len()).map_err(|e| {
+                    non_int_index(key).map_or(e, |t| {
+                        SError::new(format!(
+                            "yamlfragment.Get: Expected array index to be an int64, but was {t}"
+                        ))
+                    })
+                })?;
                 Ok(node_to_starlark(&items[i].value))
             }
+            // ytt's message swaps its arguments here: the key comes first, printed with
+            // Go's `%s`, and the type named is that of the word "yamlfragment".
             Frag::DocSet(docs) => {
-                let i = index_of(key, docs.len())?;
+                let i = index_of(key, docs.len()).map_err(|e| {
+                    non_int_index(key).map_or(e, |_| {
+                        SError::new(format!(
+                            "{}.Get: Expected document set index to be an int64, but was string",
+                            go_percent_s(key)
+                        ))
+                    })
+                })?;
                 Ok(node_to_starlark(&docs[i].value))
             }
         }
@@ -159,6 +174,51 @@ impl HostValue for Fragment {
 
 fn key_repr(v: &SValue) -> String {
     crate::ytt::starlark::repr(v)
+}
+
+/// The Go type (`%T`) ytt sees a key of another type than int as, after turning it
+/// into a Go value; `None` for an int key.
+fn non_int_index(key: &SValue) -> Option<&'static str> {
+    match key {
+        SValue::Int(_) | SValue::BigInt(_) => None,
+        other => go_value_type(other),
+    }
+}
+
+/// The Go type (`%T`) of the Go value ytt turns a Starlark value into (`int64`,
+/// `*orderedmap.Map` for dicts and structs, `[]interface {}` for lists, the node type of
+/// a fragment); `None` for values ytt cannot convert.
+pub fn go_value_type(v: &SValue) -> Option<&'static str> {
+    Some(match v {
+        SValue::Int(_) | SValue::BigInt(_) => "int64",
+        SValue::None => "<nil>",
+        SValue::Bool(_) => "bool",
+        SValue::Float(_) => "float64",
+        SValue::Str(_) => "string",
+        SValue::List(_) | SValue::Tuple(_) | SValue::Set(_) => "[]interface {}",
+        SValue::Dict(_) => "*orderedmap.Map",
+        SValue::Host(h) => match h.as_any().downcast_ref::<Fragment>().map(|f| &f.0) {
+            Some(Frag::Nil) => "<nil>",
+            Some(Frag::Map(_)) => "*yamlmeta.Map",
+            Some(Frag::Array(_)) => "*yamlmeta.Array",
+            Some(Frag::DocSet(_)) => "*yamlmeta.DocumentSet",
+            None if h.type_name() == "struct" => "*orderedmap.Map",
+            None => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// A key as Go's `%s` prints the Go value ytt turns it into (`%!s(bool=true)` for
+/// what is not a string).
+fn go_percent_s(key: &SValue) -> String {
+    match key {
+        SValue::Str(s) => s.to_string(),
+        SValue::None => "%!s(<nil>)".into(),
+        SValue::Bool(b) => format!("%!s(bool={b})"),
+        SValue::Float(_) => format!("%!s(float64={})", key_repr(key)),
+        other => key_repr(other),
+    }
 }
 
 /// An array or document set fragment is looked up like a mapping from positions: an

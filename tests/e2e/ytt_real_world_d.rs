@@ -102,7 +102,7 @@ labels:
     let err = render(&[("config.yml", tpl)]).unwrap_err();
     assert!(
         err.contains(
-            "Expected key 'a' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
+            "expected key 'a' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
         ),
         "{err}"
     );

@@ -63,7 +63,7 @@ fn duplicate_key_among_plain_nodes_points_at_its_own_line() {
             "config.yml",
             "#@ v = 1\nx: #@ v\na: 1\nb:\n  c: 2\na: 3\nd: 4\n",
         )],
-        "Expected key 'a' to not be specified again",
+        "expected key 'a' to not be specified again",
         "config.yml:6",
         "a: 3",
     );

@@ -176,36 +176,37 @@ impl Compiler {
                     }
                 }
                 CommentKind::Ytt => {
-                    let a = c.annotation().expect("ytt comment");
-                    let line = line_of(&c.pos);
-                    // `#@template/code code` is the long form of a `#@ code` line: never
-                    // the node's value, even on the node's own line.
-                    let long_code = a.name == "template/code";
-                    if a.name.is_empty() || long_code {
-                        if !long_code && c.is_on_line_of(node_pos) && value.is_none() {
-                            value = Some((a.content.to_string(), line));
-                        } else if sugar_line.is_some() {
-                            return Err(CompileError {
-                                line,
-                                message: format!(
-                                    "Compiling YAML template '{0}': Unexpected code at line {0}:{line} after use of '*/end', expected YAML node",
-                                    self.file
-                                ),
-                            });
-                        } else if let Some(code) = node_sugar(a.content) {
-                            self.prog.push_code(&code, line)?;
-                            sugar_line = Some(line);
+                    for a in c.annotations() {
+                        let line = line_of(&c.pos);
+                        // `#@template/code code` is the long form of a `#@ code` line: never
+                        // the node's value, even on the node's own line.
+                        let long_code = a.name == "template/code";
+                        if a.name.is_empty() || long_code {
+                            if !long_code && c.is_on_line_of(node_pos) && value.is_none() {
+                                value = Some((a.content.to_string(), line));
+                            } else if sugar_line.is_some() {
+                                return Err(CompileError {
+                                    line,
+                                    message: format!(
+                                        "Compiling YAML template '{0}': Unexpected code at line {0}:{line} after use of '*/end', expected YAML node",
+                                        self.file
+                                    ),
+                                });
+                            } else if let Some(code) = node_sugar(a.content) {
+                                self.prog.push_code(&code, line)?;
+                                sugar_line = Some(line);
+                            } else {
+                                self.prog.push_code(a.content, line)?;
+                            }
+                        } else if a.name == "template/value" {
+                            annotated_value = Some((a.content.to_string(), line));
+                        } else if a.name == "comment" {
+                            // `#@comment text`: a comment that ytt drops.
+                        } else if a.name == "yaml/text-templated-strings" {
+                            templated = true;
                         } else {
-                            self.prog.push_code(a.content, line)?;
+                            anns.push((a.name, a.content, line));
                         }
-                    } else if a.name == "template/value" {
-                        annotated_value = Some((a.content.to_string(), line));
-                    } else if a.name == "comment" {
-                        // `#@comment text`: a comment that ytt drops.
-                    } else if a.name == "yaml/text-templated-strings" {
-                        templated = true;
-                    } else {
-                        anns.push((a.name, a.content, line));
                     }
                 }
             }

@@ -213,7 +213,7 @@ impl Builder {
             self.pending.remove(&tag).unwrap_or_default()
         };
         if t.anns.is_empty() {
-            return called;
+            return last_of_each_name(called);
         }
         let mut called = called.into_iter();
         let mut anns = Vec::with_capacity(t.anns.len());
@@ -226,7 +226,7 @@ impl Builder {
         // Calls left over from an instance that was never started (an error caught
         // between its annotations and its start).
         anns.extend(called);
-        anns
+        last_of_each_name(anns)
     }
 
     fn yaml_ctx(&mut self) -> SResult<&mut YamlCtx> {
@@ -413,12 +413,7 @@ impl Builder {
                     Some(Frag::Map(items)) => items,
                     _ => match starlark_to_node(v, &pos)? {
                         Node::Map(items) => items,
-                        n => {
-                            return Err(SError::new(format!(
-                                "Expected replacement to be a map, but was {}",
-                                n.type_name()
-                            )));
-                        }
+                        _ => return Err(replace_type_error("map", v)),
                     },
                 };
                 for item in items {
@@ -431,7 +426,7 @@ impl Builder {
                                 .to_string()
                         } else {
                             format!(
-                                "Expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
+                                "expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
                                 item.key.to_display_string()
                             )
                         }));
@@ -452,12 +447,7 @@ impl Builder {
                     Some(Frag::Array(items)) => items,
                     _ => match starlark_to_node(v, &pos)? {
                         Node::Array(items) => items,
-                        n => {
-                            return Err(SError::new(format!(
-                                "Expected replacement to be an array, but was {}",
-                                n.type_name()
-                            )));
-                        }
+                        _ => return Err(replace_type_error("array", v)),
                     },
                 };
                 for item in items {
@@ -472,35 +462,23 @@ impl Builder {
                     y.slots[parent].children.push(idx);
                 }
             }
+            // A document is replaced by the documents of a document set fragment or by
+            // one document per item of a list; ytt refuses anything else.
             Kind::DocSet => {
-                let docs = match frag {
-                    Some(Frag::DocSet(docs)) => docs,
-                    Some(Frag::Map(i)) => vec![Doc {
-                        value: Node::Map(i),
-                        meta: Meta::at(pos.clone()),
-                    }],
-                    Some(Frag::Array(i)) => vec![Doc {
-                        value: Node::Array(i),
-                        meta: Meta::at(pos.clone()),
-                    }],
-                    // An empty fragment is null, as None is.
-                    Some(Frag::Nil) | None => match v {
-                        SValue::List(_) | SValue::Tuple(_) => {
-                            let (vals, _g) = crate::ytt::fragment::items_of(v)?;
-                            let mut docs = Vec::new();
-                            for x in vals {
-                                docs.push(Doc {
-                                    value: starlark_to_node(&x, &pos)?,
-                                    meta: Meta::at(pos.clone()),
-                                });
-                            }
-                            docs
+                let docs = match (frag, v) {
+                    (Some(Frag::DocSet(docs)), _) => docs,
+                    (None, SValue::List(_) | SValue::Tuple(_)) => {
+                        let (vals, _g) = crate::ytt::fragment::items_of(v)?;
+                        let mut docs = Vec::new();
+                        for x in vals {
+                            docs.push(Doc {
+                                value: starlark_to_node(&x, &pos)?,
+                                meta: Meta::at(pos.clone()),
+                            });
                         }
-                        _ => vec![Doc {
-                            value: starlark_to_node(v, &pos)?,
-                            meta: Meta::at(pos.clone()),
-                        }],
-                    },
+                        docs
+                    }
+                    _ => return Err(replace_type_error("docset", v)),
                 };
                 for d in docs {
                     y.slots.push(Slot {
@@ -550,7 +528,7 @@ fn attach(y: &mut YamlCtx, parent: usize, idx: usize, implicit: bool) -> SResult
                     let over = implicit || y.slots[idx].meta.has("yaml/map-key-override");
                     if !over {
                         return Err(SError::new(format!(
-                            "Expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
+                            "expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
                             key.to_display_string()
                         )));
                     }
@@ -637,4 +615,31 @@ impl Builder {
     pub fn tag_line(&self, tag: usize) -> usize {
         self.nodes.get(tag).map(|n| n.pos.line).unwrap_or(0)
     }
+}
+
+/// A node's annotations with one of each name: as in ytt, which keeps a node's
+/// annotations by name, a later annotation of a name replaces an earlier one (it takes
+/// the earlier one's place).
+fn last_of_each_name(mut anns: Vec<Ann>) -> Vec<Ann> {
+    let mut i = 1;
+    while i < anns.len() {
+        if let Some(j) = anns[..i].iter().position(|a| a.name == anns[i].name) {
+            let later = anns.remove(i);
+            anns[j] = later;
+        } else {
+            i += 1;
+        }
+    }
+    anns
+}
+
+/// ytt's refusal of a `template.replace` value of the wrong kind (`expected value to be
+/// map, but was int64`), naming the Go type ytt turned the value into.
+fn replace_type_error(wanted: &str, v: &SValue) -> SError {
+    let go = crate::ytt::fragment::go_value_type(v)
+        .map(str::to_string)
+        .unwrap_or_else(|| crate::ytt::overlay::go_type::of_starlark(v));
+    SError::new(format!(
+        "template.replace: expected value to be {wanted}, but was {go}"
+    ))
 }

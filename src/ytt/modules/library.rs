@@ -258,7 +258,13 @@ impl HostValue for Handle {
                 h2.schemas.push(node);
                 Ok(Value::host(h2))
             }),
-            "eval" => native("eval", move |_t, _a| {
+            "eval" => native("library.eval", move |_t, a| {
+                if !a.pos.is_empty() {
+                    return Err(SError::new(format!(
+                        "library.eval: Evaluating library '{}': expected no arguments",
+                        h.name
+                    )));
+                }
                 let lib = h.lib()?;
                 let docs = h
                     .steps
@@ -274,13 +280,20 @@ impl HostValue for Handle {
                 check_struct_keys(&v)?;
                 Ok(plain_to_struct(&v))
             }),
-            "export" => native("export", move |_t: &mut Thread, a: &Args| {
-                let v = a.unpack("export", &["name", "path?"])?;
-                let sym = v[0]
-                    .as_ref()
-                    .and_then(|x| x.as_str())
-                    .unwrap_or("")
-                    .to_string();
+            "export" => native("library.export", move |_t: &mut Thread, a: &Args| {
+                // ytt puts the function and the library in front of its own refusals.
+                let refuse = |m: String| {
+                    SError::new(format!(
+                        "library.export: Exporting from library '{}': {m}",
+                        h.name
+                    ))
+                };
+                let (sym, path) = export_args(a).map_err(refuse)?;
+                if sym.starts_with('_') {
+                    return Err(refuse(
+                        "Symbols starting with '_' are private, and cannot be exported".into(),
+                    ));
+                }
                 let lib = h.lib()?;
                 let mut found = Vec::new();
                 for f in lib.files.clone() {
@@ -292,26 +305,28 @@ impl HostValue for Handle {
                     if !loadable {
                         continue;
                     }
-                    if let Some(p) = v[1].as_ref().and_then(|x| x.as_str())
-                        && p != f.rel
+                    if let Some(p) = &path
+                        && *p != f.rel
                     {
                         continue;
                     }
                     let m = load_file(&lib, &format!("/{}", f.rel))?;
                     if let Some(val) = m.get(&sym) {
-                        found.push(val);
+                        found.push((f.rel.clone(), val));
                     }
                 }
                 match found.len() {
-                    1 => Ok(found.remove(0)),
-                    0 => Err(SError::new(format!(
-                        "Expected to find exported symbol '{sym}' in library '{}'",
-                        h.name
+                    1 => Ok(found.remove(0).1),
+                    0 => Err(refuse(format!(
+                        "Expected to find exported symbol '{sym}', but did not"
                     ))),
-                    _ => Err(SError::new(format!(
-                        "Expected to find exactly one exported symbol '{sym}' in library '{}', but found multiple (hint: use path=...)",
-                        h.name
-                    ))),
+                    _ => {
+                        let paths: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+                        Err(refuse(format!(
+                            "Expected to find exactly one exported symbol '{sym}', but found multiple across files: {}",
+                            paths.join(", ")
+                        )))
+                    }
                 }
             }),
             _ => return Ok(None),
@@ -379,4 +394,26 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
             }),
         )],
     )
+}
+
+/// The symbol and `path=` of `library.export(name, path=...)`, refused as ytt refuses
+/// them.
+fn export_args(a: &Args) -> Result<(String, Option<String>), String> {
+    let [name] = a.pos.as_slice() else {
+        return Err("expected exactly one argument".into());
+    };
+    let as_string = |v: &Value| {
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("expected a string, but was {}", v.type_name()))
+    };
+    let sym = as_string(name)?;
+    let mut path = None;
+    for (k, v) in &a.kwargs {
+        if &**k != "path" {
+            return Err(format!("Unexpected keyword argument '{k}'"));
+        }
+        path = Some(as_string(v)?);
+    }
+    Ok((sym, path))
 }

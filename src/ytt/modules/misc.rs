@@ -13,8 +13,13 @@ pub fn template_module() -> Module {
         vec![(
             "replace",
             native("template.replace", |_t, a| {
-                let v = a.positional("template.replace", 1, 1)?;
-                Ok(Value::Host(Rc::new(Replace(v[0].clone().expect("arg")))))
+                // As in ytt, keyword arguments are ignored.
+                let [v] = a.pos.as_slice() else {
+                    return Err(SError::new(
+                        "template.replace: expected exactly one argument",
+                    ));
+                };
+                Ok(Value::Host(Rc::new(Replace(v.clone()))))
             }),
         )],
     )

@@ -139,13 +139,13 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
         SValue::Str(s) => {
             let at_least = s
                 .strip_suffix('+')
-                .and_then(|d| d.parse::<usize>().ok())
+                .and_then(|d| d.parse::<i64>().ok())
                 .ok_or_else(|| {
                     Miss::Invalid(format!(
                         "Expected '{s}' to be in format 'i+' where i is an integer"
                     ))
                 })?;
-            if n >= at_least {
+            if n as i64 >= at_least {
                 Ok(())
             } else {
                 Err(Miss::Count(format!(
@@ -153,7 +153,7 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
                 )))
             }
         }
-        SValue::List(_) | SValue::Tuple(_) => {
+        SValue::List(_) => {
             let (items, _guard) =
                 crate::ytt::fragment::items_of(v).map_err(|e| Miss::Invalid(e.msg.clone()))?;
             // Any alternative satisfies; otherwise the last one's error stands.
@@ -182,7 +182,7 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
         }
         other => Err(Miss::Invalid(format!(
             "Expected 'overlay/match' annotation keyword argument '{kwarg}' to be either int, string or function, but was {}",
-            other.type_name()
+            super::go_type::of_starlark(other)
         ))),
     }
 }

@@ -47,9 +47,10 @@ impl HostValue for Matcher {
     fn call(&self, thread: &mut Thread, args: &Args) -> Option<Result<SValue, SError>> {
         Some((|| {
             if args.pos.len() != 3 {
-                return Err(SError::new(
-                    "overlay matcher: expected 3 arguments (index or key, left, right)",
-                ));
+                return Err(SError::new(format!(
+                    "{}: expected exactly 3 arguments",
+                    self.builtin_name()
+                )));
             }
             let left = starlark_to_node(&args.pos[1], &Default::default())?;
             let right = starlark_to_node(&args.pos[2], &Default::default())?;
@@ -76,6 +77,24 @@ pub enum MatchCall<'a> {
 
 impl Matcher {
     fn matches(
+        &self,
+        thread: &mut Thread,
+        call: MatchCall<'_>,
+        left: &Node,
+        right: &Node,
+    ) -> Result<bool, Error> {
+        // ytt calls its matchers as built-in functions, which put their name in front
+        // of what they fail with (`overlay.map_key_matcher: Expected ...`).
+        self.matches_unnamed(thread, call, left, right)
+            .map_err(|e| match self {
+                Matcher::MapKey(_) | Matcher::And(_) | Matcher::Or(_) | Matcher::Not(_) => {
+                    e.context(self.builtin_name())
+                }
+                _ => e,
+            })
+    }
+
+    fn matches_unnamed(
         &self,
         thread: &mut Thread,
         call: MatchCall<'_>,
@@ -128,8 +147,17 @@ fn map_get<'n>(n: &'n Node, key: &str) -> Result<Option<&'n Node>, Error> {
             .map(|i| &i.value)),
         other => Err(Error::msg(format!(
             "Expected value to be map, but was {}",
-            other.type_name()
+            go_value_type(other)
         ))),
+    }
+}
+
+/// The Go type ytt's matchers see a left or right value as (a Starlark value turned
+/// back into a Go value: integers are `int64`).
+fn go_value_type(n: &Node) -> &'static str {
+    match n {
+        Node::Scalar(Value::Int(_)) => "int64",
+        other => super::go_type::of_node(other),
     }
 }
 

@@ -75,6 +75,18 @@ fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
             Op::Merge | Op::Remove | Op::Append => &[],
         };
         known_kwargs(a, allowed, meta)?;
+        if op == Op::Replace
+            && let Some(v) = a.kwarg("or_add")
+            && !matches!(v, SValue::Bool(_))
+        {
+            return Err(err_at(
+                format!(
+                    "expected starlark.Bool, but was {}",
+                    go_type::of_starlark(v)
+                ),
+                meta,
+            ));
+        }
         found = Some((op, a));
     }
     Ok(match found {
