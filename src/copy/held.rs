@@ -225,3 +225,51 @@ async fn list_tags(dest: &dyn Store, max: usize) -> Option<HashSet<String>> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oci::Descriptor;
+    use crate::oci::memory::MemoryStore;
+
+    fn descriptor(data: &[u8]) -> Descriptor {
+        Descriptor {
+            media_type: crate::oci::media_types::DOCKER_CONFIG.to_string(),
+            digest: Digest::of(data),
+            size: data.len() as u64,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_prober_answers_what_the_walk_found_even_while_a_watcher_lives_on() {
+        let store = MemoryStore::new("dest");
+        let manifest = crate::bundle::image::manifest(&descriptor(b"c"), &descriptor(b"l"));
+        store.put_manifest(&manifest, Some("v1")).await.unwrap();
+        let dest: Arc<dyn Store> = Arc::new(store);
+        let prober = Prober::start(dest, 2);
+        let watcher = prober.watcher();
+        let absent = Digest::of(b"absent");
+        for found in [
+            Discovered::Manifest(manifest.digest.clone()),
+            Discovered::Manifest(manifest.digest.clone()),
+            Discovered::Manifest(absent.clone()),
+            Discovered::Tag("v1".to_string()),
+            Discovered::Tag("v2".to_string()),
+        ] {
+            watcher(found);
+        }
+        // `watcher` is still alive: finishing must not wait for it.
+        let held = prober.finish(&Closure::default()).await;
+        assert_eq!(held.manifests, HashSet::from([manifest.digest.clone()]));
+        assert_eq!(
+            held.resolved_tags,
+            HashMap::from([("v1".to_string(), manifest.digest.clone())])
+        );
+        // Not a registry: no listing.
+        assert!(held.tags.is_none());
+        let other = MemoryStore::new("other");
+        assert!(held.points_at(&other, "v1", &manifest.digest).await);
+        assert!(!held.points_at(&other, "v1", &absent).await);
+        watcher(Discovered::Bundle(absent));
+    }
+}
