@@ -13,10 +13,10 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `file_marks`, `symlinks`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
+//! 2. `error`, `files`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
 //!    engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
-//!    which symlinked ones may be read), the node tree,
+//!    which symlinked ones may be read), paths looked up inside a library, the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
 //!    Starlark values.
 //!    `pos_printer` prints nodes with their positions (`-o pos`).
@@ -38,6 +38,7 @@ pub mod eval;
 pub mod file_marks;
 pub mod files;
 pub mod fragment;
+pub mod lookup;
 pub mod modules;
 pub mod node;
 pub mod options;

@@ -1,0 +1,189 @@
+//! Constructs met while rendering further public ytt directories (CI pipelines, GitOps
+//! repositories, Starlark helper libraries, text templates), each reduced to a small
+//! case of its own: what ytt 0.48 prints for them.
+
+use crate::support::ytt;
+
+/// The error text of rendering `files` with `-f .`.
+fn error_of(files: &[(&str, &str)]) -> String {
+    ytt::render(files, &["-f", "."]).unwrap_err()
+}
+
+/// A load path is walked one directory at a time from the loading file's directory, as
+/// ytt's `Library.FindFile` walks it: a directory that is not there is named by the
+/// pieces before it, and the file is not looked for at all.
+#[test]
+fn a_load_through_a_missing_directory_names_the_pieces_found_before_it() {
+    let files = [
+        ("t.yml", "#@ load(\"a/b/c/h.star\", \"f\")\nx: 1\n"),
+        ("a/b/other.star", "x = 1\n"),
+    ];
+    let err = error_of(&files);
+    assert!(
+        err.contains(
+            "cannot load a/b/c/h.star: Expected to find file 'a/b/c/h.star', but did not: Did not find 'a/b'"
+        ),
+        "{err}"
+    );
+    let files = [("t.yml", "#@ load(\"nope/h.star\", \"f\")\nx: 1\n")];
+    let err = error_of(&files);
+    assert!(
+        err.contains(
+            "cannot load nope/h.star: Expected to find file 'nope/h.star', but did not: Did not find ''"
+        ),
+        "{err}"
+    );
+}
+
+/// `..` names no directory of the library, so ytt cannot load from a parent directory.
+#[test]
+fn a_load_from_a_parent_directory_fails_as_a_missing_directory() {
+    let files = [
+        ("sub/t.yml", "#@ load(\"../h.star\", \"f\")\nx: #@ f()\n"),
+        ("h.star", "def f():\n  return 1\nend\n"),
+    ];
+    let err = error_of(&files);
+    assert!(
+        err.contains(
+            "cannot load ../h.star: Expected to find file '../h.star', but did not: Did not find ''"
+        ),
+        "{err}"
+    );
+}
+
+/// A `./` prefix or a doubled slash makes a piece that names no directory either: ytt
+/// fails where a file system would find the file.
+#[test]
+fn a_load_with_a_dot_or_empty_piece_fails() {
+    let lib = ("lib/h.star", "def f():\n  return 1\nend\n");
+    let err = error_of(&[
+        ("t.yml", "#@ load(\"./lib/h.star\", \"f\")\nx: #@ f()\n"),
+        lib,
+    ]);
+    assert!(
+        err.contains(
+            "cannot load ./lib/h.star: Expected to find file './lib/h.star', but did not: Did not find ''"
+        ),
+        "{err}"
+    );
+    let err = error_of(&[
+        ("t.yml", "#@ load(\"lib//h.star\", \"f\")\nx: #@ f()\n"),
+        lib,
+    ]);
+    assert!(
+        err.contains(
+            "cannot load lib//h.star: Expected to find file 'lib//h.star', but did not: Did not find 'lib'"
+        ),
+        "{err}"
+    );
+    // The library-relative form still works.
+    let out = ytt::render(
+        &[
+            ("t.yml", "#@ load(\"/lib/h.star\", \"f\")\nx: #@ f()\n"),
+            lib,
+        ],
+        &["-f", "."],
+    )
+    .unwrap();
+    assert_eq!(out, "x: 1\n");
+}
+
+/// A path from the library root (`/...`) is looked up without its leading slash, and
+/// the messages show it that way.
+#[test]
+fn a_root_path_load_names_the_path_without_its_slash() {
+    let err = error_of(&[("t.yml", "#@ load(\"/nope/x.star\", \"f\")\nx: 1\n")]);
+    assert!(
+        err.contains(
+            "cannot load /nope/x.star: Expected to find file 'nope/x.star', but did not: Did not find ''"
+        ),
+        "{err}"
+    );
+    let err = error_of(&[
+        ("t.yml", "#@ load(\"/lib/x.star\", \"f\")\nx: 1\n"),
+        ("lib/h.star", "x = 1\n"),
+    ]);
+    assert!(
+        err.contains(
+            "cannot load /lib/x.star: Expected to find file 'lib/x.star' (hint: only files included via -f flag are available)"
+        ),
+        "{err}"
+    );
+}
+
+/// A path through a `_ytt_lib` directory is refused: private libraries are loaded with
+/// `@name:path`.
+#[test]
+fn a_load_through_a_private_library_directory_is_refused() {
+    let files = [
+        ("t.yml", "#@ load(\"_ytt_lib/lib/h.star\", \"f\")\nx: 1\n"),
+        ("_ytt_lib/lib/h.star", "def f():\n  return 1\nend\n"),
+    ];
+    let err = error_of(&files);
+    assert!(
+        err.contains(
+            "cannot load _ytt_lib/lib/h.star: Expected to find file '_ytt_lib/lib/h.star', but did not: Encountered private library '_ytt_lib'"
+        ),
+        "{err}"
+    );
+}
+
+/// `data.read` finds its file as `load` does (ytt's `DataLoader.FileData` calls the same
+/// `FindFile`): beside the loading file, or from the root with `/`, never through `..`.
+#[test]
+fn data_read_walks_directories_as_load_does() {
+    let tpl = "#@ load(\"@ytt:data\", \"data\")\na: #@ data.read(\"a.txt\")\nc: #@ data.read(\"/b.txt\")\nd: #@ data.read(\"more/d.txt\")\n";
+    let files = [
+        ("sub/t.yml", tpl),
+        ("sub/a.txt", "beside"),
+        ("sub/more/d.txt", "deeper"),
+        ("b.txt", "root"),
+    ];
+    let out = ytt::render(&files, &["-f", "."]).unwrap();
+    assert_eq!(out, "a: beside\nc: root\nd: deeper\n");
+    let tpl = "#@ load(\"@ytt:data\", \"data\")\nb: #@ data.read(\"../b.txt\")\n";
+    let err = error_of(&[("sub/t.yml", tpl), ("b.txt", "root")]);
+    assert!(
+        err.contains("Expected to find file '../b.txt', but did not: Did not find ''"),
+        "{err}"
+    );
+    let tpl = "#@ load(\"@ytt:data\", \"data\")\nb: #@ data.read(\"./b.txt\")\n";
+    let err = error_of(&[("t.yml", tpl), ("b.txt", "root")]);
+    assert!(
+        err.contains("Expected to find file './b.txt', but did not: Did not find ''"),
+        "{err}"
+    );
+}
+
+/// `data.list(path)` walks `path` as ytt's `FindLibrary` does: a trailing slash or a
+/// `./` piece names no directory.
+#[test]
+fn data_list_takes_the_directory_path_as_written() {
+    let files = [
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nl: #@ data.list(\"sub\")\n",
+        ),
+        ("sub/a.txt", "a"),
+    ];
+    let out = ytt::render(&files, &["-f", "."]).unwrap();
+    assert_eq!(out, "l:\n- a.txt\n");
+    let files = [
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nl: #@ data.list(\"sub/\")\n",
+        ),
+        ("sub/a.txt", "a"),
+    ];
+    let err = error_of(&files);
+    assert!(err.contains("Did not find 'sub'"), "{err}");
+    let files = [
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nl: #@ data.list(\"./sub\")\n",
+        ),
+        ("sub/a.txt", "a"),
+    ];
+    let err = error_of(&files);
+    assert!(err.contains("Did not find ''"), "{err}");
+}
