@@ -187,3 +187,29 @@ fn data_list_takes_the_directory_path_as_written() {
     let err = error_of(&files);
     assert!(err.contains("Did not find ''"), "{err}");
 }
+
+/// Loading a file that is not a library file names it by its path from the `-f` root
+/// (inside a private library too) with ytt's hint, which lists `.lib.yml` and `.star`.
+#[test]
+fn loading_a_template_file_is_refused_with_ytts_hint() {
+    let err = error_of(&[
+        ("t.yml", "#@ load(\"sub/other.yml\", \"f\")\nx: 1\n"),
+        ("sub/other.yml", "y: 2\n"),
+    ]);
+    assert!(
+        err.contains(
+            "cannot load sub/other.yml: Expected file 'sub/other.yml' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star'; use data.read(...) for loading non-templated file contents)"
+        ),
+        "{err}"
+    );
+    let err = error_of(&[
+        ("t.yml", "#@ load(\"@lib:other.yml\", \"f\")\nx: 1\n"),
+        ("_ytt_lib/lib/other.yml", "y: 2\n"),
+    ]);
+    assert!(
+        err.contains(
+            "cannot load @lib:other.yml: Expected file '_ytt_lib/lib/other.yml' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star';"
+        ),
+        "{err}"
+    );
+}

@@ -698,7 +698,8 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
         .expect("find_file returns one of the library's files");
     if !f.library {
         return Err(SError::new(format!(
-            "Expected file '{rel}' to be a library file, but was not (hint: library filename must end with '.lib.yml', '.lib.txt' or '.star'; use data.read(...) for loading non-templated file contents)"
+            "Expected file '{}' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star'; use data.read(...) for loading non-templated file contents)",
+            lib.display(&rel)
         )));
     }
     let m = match f.kind {
