@@ -220,9 +220,6 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                     .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
                     .map(|d| d.value.to_value())
                     .collect();
-                if vals.is_empty() {
-                    continue;
-                }
                 // ytt writes output files as YAML whatever `-o` says.
                 out.files
                     .push((name.clone(), emit(&vals, OutputFormat::Yaml)?.into_bytes()));

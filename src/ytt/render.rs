@@ -20,7 +20,9 @@ pub struct Rendered {
     pub docs: Vec<Doc>,
     /// Text template outputs: (relative path, text).
     pub texts: Vec<(String, String)>,
-    /// Paths of YAML files that produced output, in order (for `--output-files`).
+    /// The YAML files written by `--output-files`, in order: as in ytt, those with a
+    /// document to output before the overlays ran (written empty if the overlays
+    /// removed them all).
     pub yaml_files: Vec<String>,
 }
 
@@ -67,6 +69,10 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
         }
     }
     docs.retain(kept);
+    yaml_files.retain(|name: &String| {
+        docs.iter()
+            .any(|d| d.meta.origin.as_deref() == Some(name.as_str()))
+    });
     if !overlays.is_empty() {
         let mut thread = Thread::new();
         let mut o = Overlay {

@@ -213,3 +213,55 @@ fn loading_a_template_file_is_refused_with_ytts_hint() {
         "{err}"
     );
 }
+
+/// The output files of `--output-files`: (relative path, contents), in order.
+fn output_files(files: &[(&str, &str)]) -> Vec<(String, String)> {
+    let out = ytt::render_output(files, &["-f", ".", "--output-files", "out"]).unwrap();
+    out.files
+        .into_iter()
+        .map(|(n, b)| (n, String::from_utf8(b).unwrap()))
+        .collect()
+}
+
+/// With `--output-files`, a document an overlay inserts belongs to the file of the
+/// document it was inserted beside, and an appended one to the last file (ytt inserts
+/// into that file's document set, and appends to the last set).
+#[test]
+fn documents_added_by_overlays_are_written_with_the_files_they_join() {
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"a\": 1})\n#@overlay/insert before=True\n---\ninserted: before-a\n#@overlay/match by=overlay.all, expects=\"1+\"\n#@overlay/append\n---\nappended: true\n";
+    let files = [("a.yml", "a: 1\n"), ("b.yml", "b: 2\n"), ("z.yml", overlay)];
+    assert_eq!(
+        output_files(&files),
+        vec![
+            (
+                "a.yml".to_string(),
+                "inserted: before-a\n---\na: 1\n".to_string()
+            ),
+            (
+                "b.yml".to_string(),
+                "b: 2\n---\nappended: true\n".to_string()
+            ),
+        ]
+    );
+}
+
+/// A template whose documents an overlay removes is still an output file, written empty,
+/// as ytt writes it; a file that never had a document to output (an overlay file, one
+/// whose only document is under a false `if`) is not.
+#[test]
+fn a_file_emptied_by_an_overlay_is_written_empty() {
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"kind\": \"Namespace\"})\n#@overlay/remove\n---\n";
+    let files = [
+        ("a.yml", "a: 1\n"),
+        ("ns.yml", "kind: Namespace\n"),
+        ("off.yml", "#@ if False:\nx: 1\n#@ end\n"),
+        ("zz.yml", overlay),
+    ];
+    assert_eq!(
+        output_files(&files),
+        vec![
+            ("a.yml".to_string(), "a: 1\n".to_string()),
+            ("ns.yml".to_string(), String::new()),
+        ]
+    );
+}
