@@ -217,12 +217,14 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 let vals: Vec<Value> = r
                     .docs
                     .iter()
-                    .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
+                    .filter(|d| render::is_from(d, name))
                     .map(|d| d.value.to_value())
                     .collect();
                 // ytt writes output files as YAML whatever `-o` says.
-                out.files
-                    .push((name.clone(), emit(&vals, OutputFormat::Yaml)?.into_bytes()));
+                out.files.push((
+                    name.to_string(),
+                    emit(&vals, OutputFormat::Yaml)?.into_bytes(),
+                ));
             }
         }
     }

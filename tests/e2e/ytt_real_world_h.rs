@@ -265,3 +265,32 @@ fn a_file_emptied_by_an_overlay_is_written_empty() {
         ]
     );
 }
+
+/// Two `-f` directories holding files of the same relative path: each file is its own
+/// output file (the later one is written over the earlier), not both files' documents
+/// twice.
+#[test]
+fn files_of_the_same_relative_path_are_separate_output_files() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in [("a/c.yml", "x: 1\n"), ("b/c.yml", "z: 2\n")] {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let opts =
+        strake::cli::template::parse_options(&["-f", "a", "-f", "b", "--output-files", "out"])
+            .unwrap();
+    let out = strake::ytt::run(&opts, dir.path(), &mut || Ok(Vec::new())).unwrap();
+    let files: Vec<(String, String)> = out
+        .files
+        .into_iter()
+        .map(|(n, b)| (n, String::from_utf8(b).unwrap()))
+        .collect();
+    assert_eq!(
+        files,
+        vec![
+            ("c.yml".to_string(), "x: 1\n".to_string()),
+            ("c.yml".to_string(), "z: 2\n".to_string()),
+        ]
+    );
+}
