@@ -13,7 +13,7 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
+//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
 //!    engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
 //!    which symlinked ones may be read), paths looked up inside a library, the node tree,
@@ -38,6 +38,7 @@ pub mod eval;
 pub mod file_marks;
 pub mod files;
 pub mod fragment;
+pub mod http_source;
 pub mod lookup;
 pub mod modules;
 pub mod node;

@@ -294,3 +294,56 @@ fn files_of_the_same_relative_path_are_separate_output_files() {
         ]
     );
 }
+
+/// Serves `responses` (status line, body), one per connection, on a local port; gives
+/// the base URL.
+fn serve(responses: Vec<(&'static str, &'static str)>) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for (status, body) in responses {
+            let (mut conn, _) = listener.accept().unwrap();
+            let mut buf = [0u8; 4096];
+            let _ = conn.read(&mut buf);
+            let reply = format!(
+                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            conn.write_all(reply.as_bytes()).unwrap();
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// `ytt -f https://…/release.yml -f overlay.yml` is a common way to patch a published
+/// release: the URL's body is a file named by the URL's last path element. ytt reads the
+/// body whatever the status, so a 404 page is templated like any file.
+#[test]
+fn a_url_input_is_fetched_and_named_by_its_last_path_element() {
+    let base = serve(vec![
+        ("200 OK", "kind: Deployment\nmetadata:\n  name: app\n"),
+        ("404 Not Found", "not found\n"),
+    ]);
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"kind\": \"Deployment\"})\n---\nmetadata:\n  #@overlay/match missing_ok=True\n  namespace: apps\n";
+    let url = format!("{base}/releases/v1/release.yml");
+    let out = ytt::render_output(
+        &[("overlay.yml", overlay)],
+        &["-f", &url, "-f", "overlay.yml", "--output-files", "out"],
+    )
+    .unwrap();
+    let files: Vec<(String, String)> = out
+        .files
+        .into_iter()
+        .map(|(n, b)| (n, String::from_utf8(b).unwrap()))
+        .collect();
+    assert_eq!(
+        files,
+        vec![(
+            "release.yml".to_string(),
+            "kind: Deployment\nmetadata:\n  name: app\n  namespace: apps\n".to_string()
+        )]
+    );
+    let url = format!("{base}/missing.yml");
+    assert_eq!(ytt::render(&[], &["-f", &url]).unwrap(), "not found\n");
+}
