@@ -347,3 +347,40 @@ fn a_url_input_is_fetched_and_named_by_its_last_path_element() {
     let url = format!("{base}/missing.yml");
     assert_eq!(ytt::render(&[], &["-f", &url]).unwrap(), "not found\n");
 }
+
+/// `--data-values-file` and `--data-value-file` take URLs too (ytt finds their files as
+/// it finds `-f` inputs); a values file from a URL is named by its last path element.
+#[test]
+fn data_values_files_may_be_urls() {
+    let base = serve(vec![
+        ("200 OK", "replicas: 3\n"),
+        ("200 OK", "-----BEGIN CERT-----\n"),
+        ("200 OK", "replicas: [\n"),
+    ]);
+    let tpl = "#@ load(\"@ytt:data\", \"data\")\n---\nr: #@ data.values.replicas\nc: #@ data.values.cert\n";
+    let values = "#@data/values\n---\nreplicas: 1\ncert: \"\"\n";
+    let out = ytt::render(
+        &[("t.yml", tpl), ("values.yml", values)],
+        &[
+            "-f",
+            ".",
+            "--data-values-file",
+            &format!("{base}/env/prod.yml"),
+            "--data-value-file",
+            &format!("cert={base}/ca.pem"),
+        ],
+    )
+    .unwrap();
+    assert_eq!(out, "r: 3\nc: |\n  -----BEGIN CERT-----\n");
+    let err = ytt::render(
+        &[("t.yml", tpl), ("values.yml", values)],
+        &[
+            "-f",
+            ".",
+            "--data-values-file",
+            &format!("{base}/env/bad.yml"),
+        ],
+    )
+    .unwrap_err();
+    assert!(err.contains("bad.yml"), "{err}");
+}
