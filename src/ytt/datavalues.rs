@@ -37,6 +37,9 @@ pub trait ValuesSchema {
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
+    /// Reads standard input for a `-` data values file (as ytt reads it anew for each
+    /// `-`, so after `-f -` it is empty); none for private libraries.
+    pub stdin: Option<&'a dyn Fn() -> std::io::Result<Vec<u8>>>,
 }
 
 /// The pipeline with an optional schema.
@@ -280,7 +283,7 @@ impl Pipeline<'_> {
                 {
                     let mut merged = None;
                     for (display, source) in
-                        values_file_paths(self.cwd, path).map_err(extracting)?
+                        values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
                     {
                         for d in self
                             .read_values_file(&display, path, &source)
@@ -305,7 +308,9 @@ impl Pipeline<'_> {
                     }
                     continue;
                 }
-                for (display, source) in values_file_paths(self.cwd, arg).map_err(extracting)? {
+                for (display, source) in
+                    values_file_paths(self.cwd, arg, self.stdin).map_err(extracting)?
+                {
                     let docs = self
                         .read_values_file(&display, arg, &source)
                         .map_err(extracting)?;

@@ -99,7 +99,11 @@ pub fn run(
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
-    let mut files = files::collect_with(&opts.files, cwd, stdin, &opts.symlinks)?;
+    // `-f -` and a `-` data values file each read standard input (ytt reads it anew
+    // for each, so the later one finds it empty).
+    let stdin = std::cell::RefCell::new(stdin);
+    let read_stdin = || (*stdin.borrow_mut())();
+    let mut files = files::collect_with(&opts.files, cwd, &mut || read_stdin(), &opts.symlinks)?;
     file_marks::apply_marks(&mut files, &opts.file_marks)?;
     if opts.debug {
         for f in &files {
@@ -117,7 +121,8 @@ pub fn run(
         },
         render::module_loader(),
     );
-    run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
+    run_lib(opts, cwd, &lib, &read_stdin)
+        .map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
 /// Fills in the text of the template lines an error points at, when it is missing.
@@ -147,7 +152,12 @@ fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFi
     }
 }
 
-fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
+fn run_lib(
+    opts: &Options,
+    cwd: &Path,
+    lib: &LibRef,
+    read_stdin: &dyn Fn() -> std::io::Result<Vec<u8>>,
+) -> Result<Output, Error> {
     if opts.files_inspect {
         // ytt's `--files-inspect`: the root library's files (not those of `_ytt_lib/`).
         let paths = lib
@@ -166,7 +176,12 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         });
     }
     schema::values::take_warnings();
-    let schema = datavalues::Pipeline { lib, cwd }.run(&opts.data_values, &[], &[])?;
+    let schema = datavalues::Pipeline {
+        lib,
+        cwd,
+        stdin: Some(read_stdin),
+    }
+    .run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
     // Schema hook: deprecated data values that were given a value.
     out.warnings.extend(schema::values::take_warnings());

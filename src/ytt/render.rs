@@ -116,6 +116,7 @@ impl LibrarySteps for RunSteps {
         let p = Pipeline {
             lib,
             cwd: Path::new("."),
+            stdin: None,
         };
         p.run_library(refs, flag_refs, extra).map(drop)
     }

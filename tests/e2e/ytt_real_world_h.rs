@@ -384,3 +384,39 @@ fn data_values_files_may_be_urls() {
     .unwrap_err();
     assert!(err.contains("bad.yml"), "{err}");
 }
+
+/// `sops -d values.yml | ytt -f config --data-values-file -`: a `-` data values file (or
+/// `--data-value-file key=-`) reads standard input, named `stdin.yml`; after `-f -` has
+/// read it, it is empty, as ytt reads it anew for each `-`.
+#[test]
+fn a_dash_data_values_file_reads_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("t.yml"),
+        "#@ load(\"@ytt:data\", \"data\")\n---\nv: #@ data.values\n",
+    )
+    .unwrap();
+    let run = |args: &[&str], input: &str| {
+        let opts = strake::cli::template::parse_options(args).unwrap();
+        let mut given = Some(input.as_bytes().to_vec());
+        let out = strake::ytt::run(&opts, dir.path(), &mut || {
+            Ok(given.take().unwrap_or_default())
+        })
+        .map_err(|e| e.to_string())?;
+        Ok::<String, String>(String::from_utf8(out.stdout).unwrap())
+    };
+    assert_eq!(
+        run(&["-f", "t.yml", "--data-values-file", "-"], "a: 1\n").unwrap(),
+        "v:\n  a: 1\n"
+    );
+    assert_eq!(
+        run(&["-f", "t.yml", "--data-value-file", "k=-"], "secret\n").unwrap(),
+        "v:\n  k: |\n    secret\n"
+    );
+    let err = run(&["-f", "t.yml", "--data-values-file", "-"], "a: [\n").unwrap_err();
+    assert!(err.contains("stdin.yml"), "{err}");
+    assert_eq!(
+        run(&["-f", "-", "--data-values-file", "-"], "b: 2\n").unwrap(),
+        "b: 2\n"
+    );
+}

@@ -95,6 +95,11 @@ impl Pipeline<'_> {
                     "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
                 ))
             })?,
+            _ if raw == "-" && self.stdin.is_some() => {
+                let read = self.stdin.expect("checked");
+                let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
+                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+            }
             _ if crate::ytt::http_source::is_url(raw) => {
                 let bytes = crate::ytt::http_source::fetch(raw)
                     .map_err(|e| Error::Io(format!("Finding file '{raw}': {e}")))?;
@@ -177,14 +182,20 @@ impl ValuesSource {
 }
 
 /// The files one `--data-values-file` names, each with the name ytt gives it in
-/// messages: the file itself (by its file name), the body of a URL (named by its last
+/// messages: standard input for `-` (`stdin.yml`), the file itself (by its file name),
+/// the body of a URL (named by its last
 /// path element, as ytt's `HTTPSource` names it), or every file anywhere under a
 /// directory (YAML or not, as ytt 0.48 reads them), by their paths inside it and in
 /// that order.
 pub(super) fn values_file_paths(
     cwd: &Path,
     arg: &str,
+    stdin: Option<&dyn Fn() -> std::io::Result<Vec<u8>>>,
 ) -> Result<Vec<(String, ValuesSource)>, Error> {
+    if let (Some(read), "-") = (stdin, arg) {
+        let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
+        return Ok(vec![("stdin.yml".into(), ValuesSource::Fetched(bytes))]);
+    }
     if crate::ytt::http_source::is_url(arg) {
         let bytes = crate::ytt::http_source::fetch(arg).map_err(Error::Io)?;
         return Ok(vec![(
