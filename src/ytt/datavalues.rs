@@ -37,6 +37,9 @@ pub trait ValuesSchema {
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
+    /// Reads standard input for a `-` data values file (as ytt reads it anew for each
+    /// `-`, so after `-f -` it is empty); none for private libraries.
+    pub stdin: Option<&'a dyn Fn() -> std::io::Result<Vec<u8>>>,
 }
 
 /// The pipeline with an optional schema.
@@ -279,9 +282,11 @@ impl Pipeline<'_> {
                     arg.strip_prefix('@').and_then(|r| r.split_once(':'))
                 {
                     let mut merged = None;
-                    for (display, full) in values_file_paths(self.cwd, path).map_err(extracting)? {
+                    for (display, source) in
+                        values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
+                    {
                         for d in self
-                            .read_values_file(&display, path, &full)
+                            .read_values_file(&display, path, &source)
                             .map_err(extracting)?
                         {
                             plain_merge_into(&mut merged, &d);
@@ -303,9 +308,11 @@ impl Pipeline<'_> {
                     }
                     continue;
                 }
-                for (display, full) in values_file_paths(self.cwd, arg).map_err(extracting)? {
+                for (display, source) in
+                    values_file_paths(self.cwd, arg, self.stdin).map_err(extracting)?
+                {
                     let docs = self
-                        .read_values_file(&display, arg, &full)
+                        .read_values_file(&display, arg, &source)
                         .map_err(extracting)?;
                     if let Some(src) = &docs.source {
                         schema.add_source(&display, src);
@@ -403,10 +410,9 @@ impl Pipeline<'_> {
         &self,
         display: &str,
         arg: &str,
-        full: &Path,
+        source: &flags::ValuesSource,
     ) -> Result<ValuesFileDocs, Error> {
-        let bytes = std::fs::read(full)
-            .map_err(|e| Error::Io(format!("reading --data-values-file '{display}': {e}")))?;
+        let bytes = source.bytes(display)?;
         let src = String::from_utf8_lossy(&bytes).into_owned();
         let ds = parse_yaml_with(&src, display, self.lib.opts.strict)?;
         reject_duplicate_keys(&ds, display, &src)?;

@@ -133,6 +133,15 @@ pub fn collect_with(
             ));
             continue;
         }
+        if super::http_source::is_url(&p) {
+            let bytes = super::http_source::fetch(&p).map_err(Error::Io)?;
+            let mut f = new_file(super::http_source::base_name(&p), bytes.into());
+            if let Some(name) = named {
+                f.rename(name);
+            }
+            out.push(f);
+            continue;
+        }
         let full = if Path::new(&p).is_absolute() {
             PathBuf::from(&p)
         } else {

@@ -13,10 +13,10 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `file_marks`, `symlinks`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
+//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
 //!    engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
-//!    which symlinked ones may be read), the node tree,
+//!    which symlinked ones may be read), paths looked up inside a library, the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
 //!    Starlark values.
 //!    `pos_printer` prints nodes with their positions (`-o pos`).
@@ -38,6 +38,8 @@ pub mod eval;
 pub mod file_marks;
 pub mod files;
 pub mod fragment;
+pub mod http_source;
+pub mod lookup;
 pub mod modules;
 pub mod node;
 pub mod options;
@@ -97,7 +99,11 @@ pub fn run(
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
-    let mut files = files::collect_with(&opts.files, cwd, stdin, &opts.symlinks)?;
+    // `-f -` and a `-` data values file each read standard input (ytt reads it anew
+    // for each, so the later one finds it empty).
+    let stdin = std::cell::RefCell::new(stdin);
+    let read_stdin = || (*stdin.borrow_mut())();
+    let mut files = files::collect_with(&opts.files, cwd, &mut || read_stdin(), &opts.symlinks)?;
     file_marks::apply_marks(&mut files, &opts.file_marks)?;
     if opts.debug {
         for f in &files {
@@ -115,7 +121,8 @@ pub fn run(
         },
         render::module_loader(),
     );
-    run_lib(opts, cwd, &lib).map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
+    run_lib(opts, cwd, &lib, &read_stdin)
+        .map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
 }
 
 /// Fills in the text of the template lines an error points at, when it is missing.
@@ -145,7 +152,12 @@ fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFi
     }
 }
 
-fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
+fn run_lib(
+    opts: &Options,
+    cwd: &Path,
+    lib: &LibRef,
+    read_stdin: &dyn Fn() -> std::io::Result<Vec<u8>>,
+) -> Result<Output, Error> {
     if opts.files_inspect {
         // ytt's `--files-inspect`: the root library's files (not those of `_ytt_lib/`).
         let paths = lib
@@ -164,7 +176,12 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
         });
     }
     schema::values::take_warnings();
-    let schema = datavalues::Pipeline { lib, cwd }.run(&opts.data_values, &[], &[])?;
+    let schema = datavalues::Pipeline {
+        lib,
+        cwd,
+        stdin: Some(read_stdin),
+    }
+    .run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
     // Schema hook: deprecated data values that were given a value.
     out.warnings.extend(schema::values::take_warnings());
@@ -216,15 +233,14 @@ fn run_lib(opts: &Options, cwd: &Path, lib: &LibRef) -> Result<Output, Error> {
                 let vals: Vec<Value> = r
                     .docs
                     .iter()
-                    .filter(|d| d.meta.origin.as_deref() == Some(name.as_str()))
+                    .filter(|d| render::is_from(d, name))
                     .map(|d| d.value.to_value())
                     .collect();
-                if vals.is_empty() {
-                    continue;
-                }
                 // ytt writes output files as YAML whatever `-o` says.
-                out.files
-                    .push((name.clone(), emit(&vals, OutputFormat::Yaml)?.into_bytes()));
+                out.files.push((
+                    name.to_string(),
+                    emit(&vals, OutputFormat::Yaml)?.into_bytes(),
+                ));
             }
         }
     }

@@ -20,8 +20,12 @@ pub struct Rendered {
     pub docs: Vec<Doc>,
     /// Text template outputs: (relative path, text).
     pub texts: Vec<(String, String)>,
-    /// Paths of YAML files that produced output, in order (for `--output-files`).
-    pub yaml_files: Vec<String>,
+    /// The YAML files written by `--output-files`, in order: as in ytt, those with a
+    /// document to output before the overlays ran (written empty if the overlays
+    /// removed them all).
+    /// Each is the `origin` its documents carry (one per input file, told apart by
+    /// identity: two `-f` directories may hold files of the same relative path).
+    pub yaml_files: Vec<std::rc::Rc<str>>,
 }
 
 /// Templates the library's output files and applies its overlays.
@@ -40,8 +44,8 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                     continue;
                 }
                 let ev = eval_yaml(lib, &f)?;
-                yaml_files.push(lib.display(&f.rel));
                 let origin: std::rc::Rc<str> = std::rc::Rc::from(lib.display(&f.rel).as_str());
+                yaml_files.push(origin.clone());
                 for mut d in ev.docs {
                     d.meta.origin = Some(origin.clone());
                     if is_overlay_doc(&d) {
@@ -67,6 +71,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
         }
     }
     docs.retain(kept);
+    yaml_files.retain(|file| docs.iter().any(|d| is_from(d, file)));
     if !overlays.is_empty() {
         let mut thread = Thread::new();
         let mut o = Overlay {
@@ -111,6 +116,7 @@ impl LibrarySteps for RunSteps {
         let p = Pipeline {
             lib,
             cwd: Path::new("."),
+            stdin: None,
         };
         p.run_library(refs, flag_refs, extra).map(drop)
     }
@@ -127,6 +133,14 @@ pub fn module_loader() -> Rc<dyn ModuleLoader> {
 }
 
 /// Whether a document goes to the output (see [`Doc::printed`]).
+/// Whether document `d` is part of the output of the file `origin` stands for.
+pub fn is_from(d: &Doc, origin: &std::rc::Rc<str>) -> bool {
+    d.meta
+        .origin
+        .as_ref()
+        .is_some_and(|o| std::rc::Rc::ptr_eq(o, origin))
+}
+
 fn kept(d: &Doc) -> bool {
     d.printed()
 }

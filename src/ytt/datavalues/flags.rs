@@ -95,6 +95,16 @@ impl Pipeline<'_> {
                     "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
                 ))
             })?,
+            _ if raw == "-" && self.stdin.is_some() => {
+                let read = self.stdin.expect("checked");
+                let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
+                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+            }
+            _ if crate::ytt::http_source::is_url(raw) => {
+                let bytes = crate::ytt::http_source::fetch(raw)
+                    .map_err(|e| Error::Io(format!("Finding file '{raw}': {e}")))?;
+                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+            }
             _ => {
                 let full = self.cwd.join(raw);
                 let meta = std::fs::metadata(&full).map_err(|e| {
@@ -152,14 +162,47 @@ fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> 
         .unwrap_or(Value::Null))
 }
 
+/// Where one data values file's bytes come from.
+pub(super) enum ValuesSource {
+    /// A local file.
+    Path(std::path::PathBuf),
+    /// The body of an `http://` or `https://` URL, fetched already.
+    Fetched(Vec<u8>),
+}
+
+impl ValuesSource {
+    /// The file's bytes; `display` names it in the error.
+    pub(super) fn bytes(&self, display: &str) -> Result<Vec<u8>, Error> {
+        match self {
+            ValuesSource::Path(p) => std::fs::read(p)
+                .map_err(|e| Error::Io(format!("reading --data-values-file '{display}': {e}"))),
+            ValuesSource::Fetched(b) => Ok(b.clone()),
+        }
+    }
+}
+
 /// The files one `--data-values-file` names, each with the name ytt gives it in
-/// messages: the file itself (by its file name), or every file anywhere under a
+/// messages: standard input for `-` (`stdin.yml`), the file itself (by its file name),
+/// the body of a URL (named by its last
+/// path element, as ytt's `HTTPSource` names it), or every file anywhere under a
 /// directory (YAML or not, as ytt 0.48 reads them), by their paths inside it and in
 /// that order.
 pub(super) fn values_file_paths(
     cwd: &Path,
     arg: &str,
-) -> Result<Vec<(String, std::path::PathBuf)>, Error> {
+    stdin: Option<&dyn Fn() -> std::io::Result<Vec<u8>>>,
+) -> Result<Vec<(String, ValuesSource)>, Error> {
+    if let (Some(read), "-") = (stdin, arg) {
+        let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
+        return Ok(vec![("stdin.yml".into(), ValuesSource::Fetched(bytes))]);
+    }
+    if crate::ytt::http_source::is_url(arg) {
+        let bytes = crate::ytt::http_source::fetch(arg).map_err(Error::Io)?;
+        return Ok(vec![(
+            crate::ytt::http_source::base_name(arg),
+            ValuesSource::Fetched(bytes),
+        )]);
+    }
     let full = cwd.join(arg);
     let meta = std::fs::metadata(&full).map_err(|e| {
         Error::Io(format!(
@@ -172,13 +215,13 @@ pub(super) fn values_file_paths(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| arg.to_string());
-        return Ok(vec![(name, full)]);
+        return Ok(vec![(name, ValuesSource::Path(full))]);
     }
-    let mut out: Vec<(String, std::path::PathBuf)> = files_under(&full, |e| {
+    let mut out: Vec<(String, ValuesSource)> = files_under(&full, |e| {
         Error::Io(format!("reading --data-values-file '{arg}': {e}"))
     })?
     .into_iter()
-    .map(|(rel, entry)| (rel, entry.into_path()))
+    .map(|(rel, entry)| (rel, ValuesSource::Path(entry.into_path())))
     .collect();
     out.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(out)

@@ -215,6 +215,39 @@ impl Lib {
         self.files.iter().find(|f| f.rel == rel)
     }
 
+    /// The relative path of the file `path` names from the file at `current` (from the
+    /// library root when `path` starts with `/`), found as ytt finds it; the error is
+    /// ytt's.
+    pub fn find_file(&self, current: &str, path: &str) -> Result<String, String> {
+        let (start, path) = match path.strip_prefix('/') {
+            Some(p) => ("", p),
+            None => (crate::ytt::lookup::dir_of(current), path),
+        };
+        let all = self
+            .files
+            .iter()
+            .chain(&self.private)
+            .map(|f| f.rel.as_str());
+        crate::ytt::lookup::find_file(self.files.iter().map(|f| f.rel.as_str()), all, start, path)
+    }
+
+    /// The directory `path` names from the file at `current` (see [`Lib::find_file`]).
+    pub fn find_dir(&self, current: &str, path: &str) -> Result<String, String> {
+        let (start, path) = match path.strip_prefix('/') {
+            Some(p) => ("", p),
+            None => (crate::ytt::lookup::dir_of(current), path),
+        };
+        if path.is_empty() {
+            return Ok(start.to_string());
+        }
+        let all = self
+            .files
+            .iter()
+            .chain(&self.private)
+            .map(|f| f.rel.as_str());
+        crate::ytt::lookup::find_dir(all, start, path)
+    }
+
     /// The parsed YAML of `f` (one of this library's files, valid UTF-8), parsed on first
     /// use and shared afterwards. Syntax errors are not cached.
     pub fn parsed_yaml(&self, f: &InputFile, src: &str) -> Result<Rc<DocumentSet>, Error> {
@@ -652,21 +685,21 @@ fn run_resolved(
 /// Loads module `path` (relative to the file being evaluated, or `/`-rooted) of `lib`.
 pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
     let current = lib.loading.borrow().last().cloned().unwrap_or_default();
-    let rel = resolve_path(&current, path)?;
+    let rel = lib.find_file(&current, path).map_err(SError::new)?;
     if let Some(m) = lib.cache.borrow().get(&rel) {
         return Ok(m.clone());
     }
     if lib.loading.borrow().contains(&rel) {
         return Err(SError::new(format!("cycle in load graph: {rel}")));
     }
-    let Some(f) = lib.file(&rel).cloned() else {
-        return Err(SError::new(format!(
-            "Expected to find file '{path}' (hint: only files included via -f flag are available)"
-        )));
-    };
+    let f = lib
+        .file(&rel)
+        .cloned()
+        .expect("find_file returns one of the library's files");
     if !f.library {
         return Err(SError::new(format!(
-            "Expected file '{rel}' to be a library file, but was not (hint: library filename must end with '.lib.yml', '.lib.txt' or '.star'; use data.read(...) for loading non-templated file contents)"
+            "Expected file '{}' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star'; use data.read(...) for loading non-templated file contents)",
+            lib.display(&rel)
         )));
     }
     let m = match f.kind {
@@ -701,38 +734,4 @@ pub fn with_lib_texts(lib: &LibRef, e: Error) -> Error {
         }
         e => e,
     }
-}
-
-fn resolve_path(current: &str, path: &str) -> Result<String, SError> {
-    let mut parts: Vec<&str> = Vec::new();
-    let joined;
-    let full = if let Some(p) = path.strip_prefix('/') {
-        p
-    } else {
-        let dir = current.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
-        joined = if dir.is_empty() {
-            path.to_string()
-        } else {
-            format!("{dir}/{path}")
-        };
-        &joined
-    };
-    for seg in full.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if parts.pop().is_none() {
-                    return Err(SError::new(
-                        "Expected file to be within the library (path goes above the root)"
-                            .to_string(),
-                    ));
-                }
-            }
-            s => parts.push(s),
-        }
-    }
-    if path.split('/').any(|s| s == "..") {
-        return Err(SError::new("Expected path to not contain '..'".to_string()));
-    }
-    Ok(parts.join("/"))
 }

@@ -3,6 +3,7 @@
 
 use crate::ytt::eval::LibRef;
 use crate::ytt::fragment::{check_struct_keys, plain_to_struct};
+use crate::ytt::lookup::PRIVATE_DIR;
 use crate::ytt::starlark::{Error as SError, Module, Value};
 
 use super::{SResult, native};
@@ -65,30 +66,16 @@ fn path_arg<'a>(fname: &str, v: &'a Value) -> SResult<&'a str> {
     })
 }
 
-/// `data.read(path)`: as ytt's `DataLoader.FileData`, a relative path is looked up in
-/// the directory of the file that loaded the module (`.` and `..` segments resolved),
-/// a path starting with `/` at the library root; there is no other fallback.
+/// `data.read(path)`: as ytt's `DataLoader.FileData`, the file is found as `load()`
+/// finds it ([`crate::ytt::lookup`]): from the directory of the file that loaded the
+/// module, or from the library root for a path starting with `/`.
 fn read(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
-    let not_found = || {
-        SError::new(format!(
-            "Expected to find file '{path}' (hint: only files included via -f flag are available)"
-        ))
-    };
-    let dir = match (path.strip_prefix('/'), current) {
-        (Some(_), _) | (None, None) => "",
-        (None, Some(cur)) => cur.rsplit_once('/').map(|(d, _)| d).unwrap_or(""),
-    };
-    let mut segs: Vec<&str> = dir.split('/').filter(|s| !s.is_empty()).collect();
-    for seg in path.trim_start_matches('/').split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                segs.pop().ok_or_else(not_found)?;
-            }
-            s => segs.push(s),
-        }
-    }
-    let f = lib.file(&segs.join("/")).ok_or_else(not_found)?;
+    let rel = lib
+        .find_file(current.unwrap_or(""), path)
+        .map_err(SError::new)?;
+    let f = lib
+        .file(&rel)
+        .expect("find_file returns one of the library's files");
     let s = String::from_utf8_lossy(&f.bytes);
     Ok(Value::str(&s))
 }
@@ -102,46 +89,15 @@ fn read(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
 /// error.
 fn list(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
     let from_root = path.starts_with('/');
-    let base = match (from_root, current) {
-        (false, Some(cur)) => cur
-            .rsplit_once('/')
-            .map(|(d, _)| d.to_string())
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
-    let mut dir = path.strip_prefix('/').unwrap_or(path).trim_end_matches('/');
-    while let Some(rest) = dir.strip_prefix("./") {
-        dir = rest;
-    }
-    let dir = if dir == "." { "" } else { dir };
+    let start = lib
+        .find_dir(current.unwrap_or(""), path)
+        .map_err(SError::new)?;
     let visible: Vec<&str> = lib
         .files
         .iter()
         .map(|f| f.rel.as_str())
         .filter(|r| !r.split('/').any(|c| c == PRIVATE_DIR))
         .collect();
-    let mut start = base;
-    for (i, piece) in dir
-        .split('/')
-        .filter(|p| !dir.is_empty() || !p.is_empty())
-        .enumerate()
-    {
-        if piece == PRIVATE_DIR {
-            return Err(SError::new(format!(
-                "Encountered private library '{PRIVATE_DIR}'"
-            )));
-        }
-        let next = if start.is_empty() {
-            piece.to_string()
-        } else {
-            format!("{start}/{piece}")
-        };
-        if !visible.iter().any(|r| r.starts_with(&format!("{next}/"))) {
-            let seen: Vec<&str> = dir.split('/').take(i).collect();
-            return Err(SError::new(format!("Did not find '{}'", seen.join("/"))));
-        }
-        start = next;
-    }
     let below: Vec<&str> = visible
         .iter()
         .filter_map(|r| {
@@ -166,9 +122,6 @@ fn list(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
         names.iter().map(|r| Value::str(&shown(r))).collect(),
     ))
 }
-
-/// The name of the directories that hold private libraries.
-const PRIVATE_DIR: &str = "_ytt_lib";
 
 /// Appends the paths of `files` (relative to one directory, in file order) depth first:
 /// the directory's own files, then each subdirectory in order of first appearance.

@@ -163,6 +163,14 @@ fn inserted_value(
     }
 }
 
+/// A document an overlay adds at the end: ytt appends it to the last document set, so
+/// it joins the output file of the last document.
+fn appended(left: &[Doc], value: Node, overlay: &Meta) -> Doc {
+    let mut meta = Meta::at(overlay.pos.clone());
+    meta.origin = left.last().and_then(|d| d.meta.origin.clone());
+    Doc { value, meta }
+}
+
 impl Overlay<'_> {
     /// Applies overlay documents `right` to `left` in order.
     pub fn apply_docs(&mut self, left: &mut Vec<Doc>, right: &[Doc]) -> Result<(), Error> {
@@ -177,10 +185,8 @@ impl Overlay<'_> {
         let defaults = child_defaults(&r.meta, &Defaults::default())?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
         if op == Op::Append {
-            left.push(Doc {
-                value: r.value.clone(),
-                meta: Meta::at(r.meta.pos.clone()),
-            });
+            let doc = appended(left, r.value.clone(), &r.meta);
+            left.push(doc);
             return Ok(());
         }
         let spec = match_spec(&r.meta, &Defaults::default(), true)?;
@@ -218,10 +224,8 @@ impl Overlay<'_> {
                 if matched.is_empty() && or_add(op_ann) {
                     let value =
                         self.replaced(&Node::Scalar(Value::Null), &r.value, op_ann, &r.meta)?;
-                    left.push(Doc {
-                        value,
-                        meta: Meta::at(r.meta.pos.clone()),
-                    });
+                    let doc = appended(left, value, &r.meta);
+                    left.push(doc);
                 }
             }
             Op::Remove => {
@@ -239,10 +243,11 @@ impl Overlay<'_> {
                 for &i in matched.iter().rev() {
                     let value =
                         inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
-                    let new = Doc {
-                        value,
-                        meta: Meta::at(r.meta.pos.clone()),
-                    };
+                    // It joins the document set (the output file) of the one it is
+                    // inserted beside.
+                    let mut meta = Meta::at(r.meta.pos.clone());
+                    meta.origin = left[i].meta.origin.clone();
+                    let new = Doc { value, meta };
                     if after {
                         left.insert(i + 1, new.clone());
                     }

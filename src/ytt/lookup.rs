@@ -1,0 +1,130 @@
+//! Paths inside one library, looked up as ytt's `Library.FindFile` and `FindLibrary`
+//! look them up (for `load()`, `data.read` and `data.list`).
+//!
+//! A path is walked one `/`-separated piece at a time from a start directory; each piece
+//! must name an existing subdirectory (one that holds some file). `.`, `..` and empty
+//! pieces name no directory, so they fail like any missing one, and a `_ytt_lib` piece
+//! is refused: private libraries are reached with `@name:path` instead. The messages are
+//! ytt's. A leading `/` (start at the library root) is the caller's to strip.
+
+/// The name of the directories that hold private libraries.
+pub const PRIVATE_DIR: &str = "_ytt_lib";
+
+/// The directory `path` below `start` (both relative to the library root, `""` for the
+/// root), given the relative paths of all the library's files. An error names the
+/// pieces of `path` found before the missing one, or the private directory met.
+pub fn find_dir<'a>(
+    rels: impl Iterator<Item = &'a str> + Clone,
+    start: &str,
+    path: &str,
+) -> Result<String, String> {
+    let pieces: Vec<&str> = path.split('/').collect();
+    let mut dir = start.to_string();
+    for (i, piece) in pieces.iter().enumerate() {
+        let next = join(&dir, piece);
+        let prefix = format!("{next}/");
+        let exists = !piece.is_empty() && rels.clone().any(|r| r.starts_with(&prefix));
+        if !exists || *piece == "." || *piece == ".." {
+            return Err(format!("Did not find '{}'", pieces[..i].join("/")));
+        }
+        if *piece == PRIVATE_DIR {
+            return Err(format!("Encountered private library '{PRIVATE_DIR}'"));
+        }
+        dir = next;
+    }
+    Ok(dir)
+}
+
+/// The relative path of the file `path` below `start`, where `own` are the library's own
+/// files and `all` every file (its private libraries' too, which make directories).
+pub fn find_file<'a>(
+    own: impl Iterator<Item = &'a str>,
+    all: impl Iterator<Item = &'a str> + Clone,
+    start: &str,
+    path: &str,
+) -> Result<String, String> {
+    let (dir, name) = match path.rsplit_once('/') {
+        Some((dir, name)) => {
+            let dir = find_dir(all, start, dir)
+                .map_err(|e| format!("Expected to find file '{path}', but did not: {e}"))?;
+            (dir, name)
+        }
+        None => (start.to_string(), path),
+    };
+    let rel = join(&dir, name);
+    let mut own = own;
+    if !name.is_empty() && own.any(|r| r == rel) {
+        Ok(rel)
+    } else {
+        Err(format!(
+            "Expected to find file '{path}' (hint: only files included via -f flag are available)"
+        ))
+    }
+}
+
+/// The directory of the file at `rel` (`""` at the root).
+pub fn dir_of(rel: &str) -> &str {
+    rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
+}
+
+fn join(dir: &str, piece: &str) -> String {
+    if dir.is_empty() {
+        piece.to_string()
+    } else {
+        format!("{dir}/{piece}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILES: [&str; 4] = ["t.yml", "a/b/x.star", "a/y.star", "_ytt_lib/l/z.star"];
+
+    fn dir(start: &str, path: &str) -> Result<String, String> {
+        find_dir(FILES.iter().copied(), start, path)
+    }
+
+    fn file(start: &str, path: &str) -> Result<String, String> {
+        find_file(FILES.iter().copied(), FILES.iter().copied(), start, path)
+    }
+
+    #[test]
+    fn directories_are_walked_piece_by_piece() {
+        assert_eq!(dir("", "a/b"), Ok("a/b".to_string()));
+        assert_eq!(dir("a", "b"), Ok("a/b".to_string()));
+        assert_eq!(dir("", "a/c"), Err("Did not find 'a'".to_string()));
+        assert_eq!(dir("", "a/b/c"), Err("Did not find 'a/b'".to_string()));
+        assert_eq!(dir("a", ".."), Err("Did not find ''".to_string()));
+        assert_eq!(dir("", "./a"), Err("Did not find ''".to_string()));
+        assert_eq!(dir("", "a/"), Err("Did not find 'a'".to_string()));
+        assert_eq!(
+            dir("", "_ytt_lib/l"),
+            Err("Encountered private library '_ytt_lib'".to_string())
+        );
+    }
+
+    #[test]
+    fn files_are_found_in_the_walked_directory_only() {
+        assert_eq!(file("a", "b/x.star"), Ok("a/b/x.star".to_string()));
+        assert_eq!(file("", "t.yml"), Ok("t.yml".to_string()));
+        assert_eq!(
+            file("a", "x.star"),
+            Err(
+                "Expected to find file 'x.star' (hint: only files included via -f flag are available)"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            file("a/b", "../y.star"),
+            Err("Expected to find file '../y.star', but did not: Did not find ''".to_string())
+        );
+        assert_eq!(
+            file("", "a/"),
+            Err(
+                "Expected to find file 'a/' (hint: only files included via -f flag are available)"
+                    .to_string()
+            )
+        );
+    }
+}
