@@ -188,3 +188,83 @@ fn scanner_errors_are_starlark_go_s() {
         "{stderr}"
     );
 }
+
+/// `strake: error: \n- <msg>\n    in <toplevel>\n      config.yml:<line> | <text>\n`.
+fn shown_eval(msg: &str, line: usize, text: &str) -> String {
+    format!("strake: error: \n- {msg}\n    in <toplevel>\n      config.yml:{line} | {text}\n")
+}
+
+#[test]
+fn values_with_no_yaml_form_are_named_by_their_go_type() {
+    for (code, go) in [
+        ("a: #@ len", "*starlark.Builtin"),
+        ("a: #@ lambda: 1", "*starlark.Function"),
+        ("a: #@ range(3)", "starlark.rangeValue"),
+        ("a: #@ \"ab\".elems()", "starlark.stringElems"),
+    ] {
+        let msg = format!("unknown type {go} for conversion to go value");
+        assert_eq!(
+            syntax_error(&format!("{code}\n")),
+            shown_eval(&msg, 1, code),
+            "{code}"
+        );
+    }
+}
+
+#[test]
+fn ip_and_regexp_errors_are_go_s() {
+    let ip = "#@ load(\"@ytt:ip\", \"ip\")\n";
+    for (code, msg) in [
+        (
+            "a: #@ ip.parse_addr(\"300.1.1.1\")",
+            "ip.parse_addr: invalid IP address: 300.1.1.1",
+        ),
+        (
+            "a: #@ ip.parse_cidr(\"10.0.0.0/33\")",
+            "ip.parse_cidr: invalid CIDR address: 10.0.0.0/33",
+        ),
+        (
+            "a: #@ ip.parse_cidr(\"10.0.0.0\")",
+            "ip.parse_cidr: invalid CIDR address: 10.0.0.0",
+        ),
+        (
+            "a: #@ ip.parse_cidr(\"10.0.0.0/+8\")",
+            "ip.parse_cidr: invalid CIDR address: 10.0.0.0/+8",
+        ),
+    ] {
+        assert_eq!(
+            syntax_error(&format!("{ip}{code}\n")),
+            shown_eval(msg, 2, code),
+            "{code}"
+        );
+    }
+    let re = "#@ load(\"@ytt:regexp\", \"regexp\")\n";
+    for (code, msg) in [
+        (
+            "a: #@ regexp.match(\"[a-\", \"x\")",
+            "regexp.match: error parsing regexp: missing closing ]: `[a-`",
+        ),
+        (
+            "a: #@ regexp.match(\"(ab\", \"x\")",
+            "regexp.match: error parsing regexp: missing closing ): `(ab`",
+        ),
+        (
+            "a: #@ regexp.replace(\"*a\", \"x\", \"y\")",
+            "regexp.replace: error parsing regexp: missing argument to repetition operator: `*`",
+        ),
+        (
+            "a: #@ regexp.match(\"a{1001}\", \"x\")",
+            "regexp.match: error parsing regexp: invalid repeat count: `{1001}`",
+        ),
+        (
+            "a: #@ regexp.match(\"(?=a)\", \"x\")",
+            "regexp.match: error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+        ),
+    ] {
+        assert_eq!(
+            syntax_error(&format!("{re}{code}\n")),
+            shown_eval(msg, 2, code),
+            "{code}"
+        );
+    }
+}
