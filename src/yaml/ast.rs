@@ -103,26 +103,6 @@ impl Comment {
         Some(Annotation { name, content })
     }
 
-    /// For `#@` comments: every annotation the comment names. ytt takes
-    /// `#@a,b,template/code x = 1` as annotations `a` and `b` without arguments and
-    /// `template/code` with the content; most comments name one.
-    pub fn annotations(&self) -> Vec<Annotation<'_>> {
-        let Some(last) = self.annotation() else {
-            return Vec::new();
-        };
-        let mut names: Vec<&str> = last.name.split(',').collect();
-        let final_name = names.pop().unwrap_or_default();
-        let mut out: Vec<Annotation<'_>> = names
-            .into_iter()
-            .map(|name| Annotation { name, content: "" })
-            .collect();
-        out.push(Annotation {
-            name: final_name,
-            content: last.content,
-        });
-        out
-    }
-
     /// True if the comment is on the same line as the node at `node_pos` (for `#@ expr`
     /// comments this makes it a value annotation rather than code above the node).
     pub fn is_on_line_of(&self, node_pos: &Position) -> bool {

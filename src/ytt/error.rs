@@ -150,6 +150,19 @@ impl Error {
         }
     }
 
+    /// A Starlark syntax error at `pos`, shown as ytt shows those: `- <message>` over
+    /// `<file>:<line> | <text>`.
+    pub fn syntax_at(message: impl Into<String>, pos: Position) -> Error {
+        Error::Eval(Box::new(EvalError {
+            lead: String::new(),
+            message: message.into(),
+            frames: vec![EvalFrame {
+                function: None,
+                pos,
+            }],
+        }))
+    }
+
     /// The innermost position of a template error.
     pub fn pos(&self) -> Option<&Position> {
         match self {

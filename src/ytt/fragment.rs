@@ -383,19 +383,24 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         | SValue::Str(_) => Node::Scalar(starlark_to_scalar(v)?),
         SValue::List(l) => array_node(&l.items.borrow(), pos)?,
         SValue::Tuple(t) => array_node(t, pos)?,
-        SValue::Range(_) | SValue::Set(_) => {
+        SValue::Set(_) => {
             let (items, _g) = items_of(v)?;
             array_node(&items, pos)?
         }
         SValue::Dict(d) => dict_node(d, pos)?,
         SValue::Host(h) => host_node(h, pos)?,
-        other => {
-            return Err(SError::new(format!(
-                "unable to convert value of type {} to YAML",
-                other.type_name()
-            )));
-        }
+        // ytt converts the kinds above only; a range, a function or a string's
+        // elems() stop it with the Go type it had no case for.
+        other => return Err(not_convertible(other)),
     })
+}
+
+/// ytt's words for a value with no YAML form.
+fn not_convertible(v: &SValue) -> SError {
+    SError::new(format!(
+        "unknown type {} for conversion to go value",
+        crate::ytt::go_type::of_starlark(v)
+    ))
 }
 
 /// A dict as a map node (kept out of [`starlark_to_node`]: its frame is on every level of
@@ -462,10 +467,7 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
     } else if h.type_name() == "module" {
         return Err(module_not_convertible());
     } else {
-        return Err(SError::new(format!(
-            "unable to convert value of type {} to YAML",
-            h.type_name()
-        )));
+        return Err(not_convertible(&SValue::Host(h.clone())));
     })
 }
 

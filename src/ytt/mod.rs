@@ -13,13 +13,14 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `pos_printer`:
+//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `go_type`, `pos_printer`:
 //!    engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
 //!    which symlinked ones may be read), paths looked up inside a library, the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
 //!    Starlark values.
-//!    `pos_printer` prints nodes with their positions (`-o pos`).
+//!    `go_type` names values by the Go types ytt holds them in; `pos_printer` prints
+//!    nodes with their positions (`-o pos`).
 //! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
 //!    (matchers, `via=`, validations) through the interpreter's `Thread::call`, and the
 //!    schema reads its library through [`schema::SchemaSource`].
@@ -38,6 +39,7 @@ pub mod eval;
 pub mod file_marks;
 pub mod files;
 pub mod fragment;
+pub mod go_type;
 pub mod http_source;
 pub mod lookup;
 pub mod modules;

@@ -31,7 +31,7 @@ pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
     ds.docs.iter().any(|d| {
         d.comments
             .iter()
-            .any(|c| c.kind() == CommentKind::Ytt && c.annotations().iter().any(|a| a.name == name))
+            .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
     })
 }
 
@@ -42,7 +42,7 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
     fn named(comments: &[Comment], name: &str) -> bool {
         comments
             .iter()
-            .any(|c| c.kind() == CommentKind::Ytt && c.annotations().iter().any(|a| a.name == name))
+            .any(|c| c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name))
     }
     fn walk(ds: &DocumentSet, node: &Node, name: &str) -> Result<(), Error> {
         let misplaced = |what: &str, line: Option<usize>| {
@@ -83,7 +83,7 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
             .comments
             .iter()
             .filter(|c| {
-                c.kind() == CommentKind::Ytt && c.annotations().iter().any(|a| a.name == name)
+                c.kind() == CommentKind::Ytt && c.annotation().is_some_and(|a| a.name == name)
             })
             .count();
         if uses > 1 {

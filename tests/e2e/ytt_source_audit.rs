@@ -171,15 +171,17 @@ fn an_array_or_document_set_fragment_refuses_a_key_that_is_not_an_int_as_ytt_doe
 }
 
 #[test]
-fn one_comment_may_name_several_annotations_separated_by_commas() {
+fn an_annotation_name_runs_to_the_first_space_commas_and_all() {
+    // ytt 0.48 reads `#@a,b args` as one annotation named `a,b`: an unknown one,
+    // so `x = "hi"` is its keyword argument, not code, and the string is left as is.
     let (code, stdout, stderr) = run(
         &[(
             "c.yml",
-            "#@yaml/text-templated-strings,template/code x = \"hi\"\na: (@= x @)\n#@comment,template/code if x == \"hi\":\nb: 1\n#@ end\n",
+            "#@yaml/text-templated-strings,template/code x = \"hi\"\na: (@= x @)\n",
         )],
         &[],
     );
-    assert_eq!((code, stdout.as_str()), (0, "a: hi\nb: 1\n"), "{stderr}");
+    assert_eq!((code, stdout.as_str()), (0, "a: (@= x @)\n"), "{stderr}");
 }
 
 #[test]

@@ -83,7 +83,7 @@ fn bad_yaml() {
 fn unclosed_block() {
     assert_error(
         &[("sub/config.yml", "x: 1\n#@ if True:\na: 1\n")],
-        "Missing 'end'",
+        "- mismatched set of block openings (if/else/elif/for/def) and closing (end)",
         "sub/config.yml:2",
         "#@ if True:",
     );

@@ -85,6 +85,9 @@ struct StartRun {
 pub struct BlockError {
     pub line: usize,
     pub message: String,
+    /// The error is one of the Starlark syntax (ytt's block scanner), shown as ytt shows
+    /// syntax errors: `- <message>` over the template line.
+    pub syntax: bool,
 }
 
 impl Program {
@@ -185,11 +188,12 @@ impl Program {
                     });
                 }
                 "elif" | "else" if self.blocks.is_empty() => {
+                    // ytt's block scanner closes a block before `elif`/`else:`, and
+                    // there is none to close.
                     return Err(BlockError {
                         line: src_line,
-                        message: format!(
-                            "unexpected end: '{first}' with no open 'if' block to close"
-                        ),
+                        message: "unexpected end".into(),
+                        syntax: true,
                     });
                 }
                 "end" if stmt.trim() == "end" => {
@@ -197,7 +201,8 @@ impl Program {
                         None => {
                             return Err(BlockError {
                                 line: src_line,
-                                message: "unexpected 'end': no open block".into(),
+                                message: "unexpected end".into(),
+                                syntax: true,
                             });
                         }
                         Some(Block::Def {
@@ -274,8 +279,9 @@ impl Program {
         Ok(())
     }
 
-    /// Checks that every block was closed; `last_line` is the template's last line.
-    pub fn finish(&self, last_line: usize) -> Result<(), BlockError> {
+    /// Checks that every block was closed; an open one is named by the line that opened
+    /// it, as ytt's block scanner names it at the end of the program.
+    pub fn finish(&self) -> Result<(), BlockError> {
         if let Some(b) = self.blocks.last() {
             let line = match b {
                 Block::Def { def_line, .. } => self.lines[*def_line].src_line,
@@ -283,9 +289,10 @@ impl Program {
             };
             return Err(BlockError {
                 line,
-                message: format!(
-                    "Missing 'end' for the block opened on line {line} (last line of the template is {last_line})"
-                ),
+                message:
+                    "mismatched set of block openings (if/else/elif/for/def) and closing (end)"
+                        .into(),
+                syntax: true,
             });
         }
         Ok(())
@@ -489,7 +496,7 @@ mod tests {
         p.push_builder("__ytt_set(1, 2)".into(), 2);
         p.push_code("return 3", 3).unwrap();
         p.push_code("end", 4).unwrap();
-        p.finish(4).unwrap();
+        p.finish().unwrap();
         let src = p.source();
         assert_eq!(
             src,
@@ -519,7 +526,7 @@ mod tests {
         p.push_code("for x in [", 4).unwrap();
         p.push_code("  1]:", 5).unwrap();
         p.push_code("end", 6).unwrap();
-        p.finish(6).unwrap();
+        p.finish().unwrap();
         let mut p = Program::new("yaml");
         p.push_code("def f(x): return x", 1).unwrap();
         assert!(p.push_code("end", 2).is_err());
@@ -530,14 +537,14 @@ mod tests {
         let mut p = Program::new("yaml");
         p.push_code("def h(a,", 1).unwrap();
         p.push_code("  b):", 2).unwrap();
-        assert_eq!(p.finish(2).unwrap_err().line, 1);
+        assert_eq!(p.finish().unwrap_err().line, 1);
     }
 
     #[test]
     fn unclosed_block_is_reported() {
         let mut p = Program::new("yaml");
         p.push_code("if True:", 3).unwrap();
-        assert_eq!(p.finish(9).unwrap_err().line, 3);
+        assert_eq!(p.finish().unwrap_err().line, 3);
         let mut p = Program::new("yaml");
         assert!(p.push_code("end", 2).is_err());
     }

@@ -56,6 +56,7 @@ fn parse(src: &str, first_line: usize) -> Result<Vec<Piece>, BlockError> {
                     return Err(BlockError {
                         line,
                         message: "text template: Missing code closing '@)' for '(@'".into(),
+                        syntax: false,
                     });
                 };
                 let mut code = &after[..end];

@@ -91,6 +91,8 @@ struct Compiler {
 pub struct CompileError {
     pub line: usize,
     pub message: String,
+    /// A Starlark syntax error (shown as ytt shows those).
+    pub syntax: bool,
 }
 
 impl From<BlockError> for CompileError {
@@ -98,6 +100,7 @@ impl From<BlockError> for CompileError {
         CompileError {
             line: e.line,
             message: e.message,
+            syntax: e.syntax,
         }
     }
 }
@@ -115,8 +118,7 @@ pub fn compile(ds: &DocumentSet, opts: CompileOpts) -> Result<Compiled, CompileE
     for doc in &ds.docs {
         c.doc(doc, root)?;
     }
-    let last = ds.lines.len().max(1);
-    c.prog.finish(last)?;
+    c.prog.finish()?;
     Ok(Compiled {
         prog: c.prog,
         nodes: Rc::new(c.nodes),
@@ -165,6 +167,7 @@ impl Compiler {
                 CommentKind::Plain => {
                     if !self.opts.ignore_unknown_comments {
                         return Err(CompileError {
+                            syntax: false,
                             line: line_of(&c.pos),
                             message: format!(
                                 "Compiling YAML template '{}': Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
@@ -176,7 +179,9 @@ impl Compiler {
                     }
                 }
                 CommentKind::Ytt => {
-                    for a in c.annotations() {
+                    // ytt 0.48 takes the text up to the first space as one name, commas
+                    // and all.
+                    if let Some(a) = c.annotation() {
                         let line = line_of(&c.pos);
                         // `#@template/code code` is the long form of a `#@ code` line: never
                         // the node's value, even on the node's own line.
@@ -186,6 +191,7 @@ impl Compiler {
                                 value = Some((a.content.to_string(), line));
                             } else if sugar_line.is_some() {
                                 return Err(CompileError {
+                                    syntax: false,
                                     line,
                                     message: format!(
                                         "Compiling YAML template '{0}': Unexpected code at line {0}:{line} after use of '*/end', expected YAML node",
@@ -214,7 +220,13 @@ impl Compiler {
         let mut slots = Vec::new();
         let mut any_constant = false;
         for (name, content, line) in anns {
+            // ytt puts an annotation's name between double quotes in the generated
+            // code as it is: a name holding a quote or a backslash breaks that string
+            // literal (`#@load("@ytt:data", …)` names `load("@ytt:data",`), and the
+            // code that results fails as ytt's does.
+            let raw_name = name.contains(['"', '\\']);
             if tag < self.nodes.len()
+                && !raw_name
                 && let Some((args, kwargs)) = constant_args(content)
             {
                 any_constant = true;
@@ -230,7 +242,11 @@ impl Compiler {
                 continue;
             }
             slots.push(AnnSlot::Called);
-            let name = starlark_string(name);
+            let name = if raw_name {
+                format!("\"{name}\"")
+            } else {
+                starlark_string(name)
+            };
             let line_text = line.to_string();
             let mut args = vec![", ", name.as_str(), ", ", line_text.as_str()];
             if !content.trim().is_empty() {
@@ -481,6 +497,7 @@ fn both_values(file: &str, yaml_value: &yaml::Node, line: usize) -> Result<(), C
     };
     if has_yaml {
         return Err(CompileError {
+            syntax: false,
             line,
             message: format!(
                 "Compiling YAML template '{file}': Expected YAML node at line {file}:{line} to have either computed or YAML value, but found both"

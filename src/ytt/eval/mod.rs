@@ -625,8 +625,15 @@ pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let name = lib.display(&f.rel);
     let mut prog = Program::new("text");
     text::compile_into(&mut prog, src, 1)
-        .and_then(|_| prog.finish(src.lines().count().max(1)))
-        .map_err(|e| Error::at(e.message, Position::in_source(&name, e.line, src)))?;
+        .and_then(|_| prog.finish())
+        .map_err(|e| {
+            let pos = Position::in_source(&name, e.line, src);
+            if e.syntax {
+                Error::syntax_at(e.message, pos)
+            } else {
+                Error::at(e.message, pos)
+            }
+        })?;
     let b = Rc::new(RefCell::new(Builder::new_text()));
     let module = exec_program(lib, &f.rel, &name, src, &prog, &b)
         .map_err(|e| e.context("Evaluating text template"))?;

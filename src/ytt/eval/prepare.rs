@@ -49,7 +49,14 @@ pub(super) fn prepare_parsed(
             ignore_unknown_comments: opts.ignore_unknown_comments,
         },
     )
-    .map_err(|e| Error::at(e.message, Position::in_source(name, e.line, src)))?;
+    .map_err(|e| {
+        let pos = Position::in_source(name, e.line, src);
+        if e.syntax {
+            Error::syntax_at(e.message, pos)
+        } else {
+            Error::at(e.message, pos)
+        }
+    })?;
     let file = parse_with_origins(
         name,
         &compiled.prog.source(),

@@ -204,8 +204,17 @@ pub fn struct_module() -> Module {
 }
 
 pub fn regexp_module() -> Module {
-    fn re(p: &str) -> SResult<regex::Regex> {
-        regex::Regex::new(p).map_err(|e| SError::new(format!("regexp: {e}")))
+    // Go's words for a pattern Go refuses, after the function's name (as ytt wraps
+    // the errors of its builtins).
+    fn re(func: &str, p: &str) -> SResult<regex::Regex> {
+        let r = regex::Regex::new(p).map_err(|e| match super::go_regexp::error_of(p) {
+            Some(go) => SError::new(format!("{func}: {go}")),
+            None => SError::new(format!("{func}: error parsing regexp: {e}")),
+        })?;
+        match super::go_regexp::go_only_error(p) {
+            Some(go) => Err(SError::new(format!("{func}: {go}"))),
+            None => Ok(r),
+        }
     }
     module(
         "@ytt:regexp",
@@ -216,7 +225,7 @@ pub fn regexp_module() -> Module {
                     let v = a.positional("regexp.match", 2, 2)?;
                     let p = string_arg("regexp.match", v[0].as_ref().expect("pattern"))?;
                     let s = string_arg("regexp.match", v[1].as_ref().expect("target"))?;
-                    Ok(Value::Bool(re(p)?.is_match(s)))
+                    Ok(Value::Bool(re("regexp.match", p)?.is_match(s)))
                 }),
             ),
             (
@@ -225,7 +234,7 @@ pub fn regexp_module() -> Module {
                     let v = a.positional("regexp.replace", 3, 3)?;
                     let p = string_arg("regexp.replace", v[0].as_ref().expect("pattern"))?;
                     let s = string_arg("regexp.replace", v[1].as_ref().expect("source"))?;
-                    let r = re(p)?;
+                    let r = re("regexp.replace", p)?;
                     match v[2].as_ref().expect("repl") {
                         Value::Str(repl) => Ok(Value::str(&r.replace_all(s, &**repl))),
                         f => {
@@ -306,9 +315,9 @@ pub fn ip_module() -> Module {
                 native("ip.parse_addr", |_t, a| {
                     let v = a.positional("ip.parse_addr", 1, 1)?;
                     let s = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                    let ip: std::net::IpAddr = s
-                        .parse()
-                        .map_err(|e| SError::new(format!("ip.parse_addr: {e}")))?;
+                    let ip: std::net::IpAddr = s.parse().map_err(|_| {
+                        SError::new(format!("ip.parse_addr: invalid IP address: {s}"))
+                    })?;
                     Ok(addr_value(ip))
                 }),
             ),
@@ -321,15 +330,16 @@ pub fn ip_module() -> Module {
                         .and_then(|x| x.as_str())
                         .unwrap_or("")
                         .to_string();
-                    let (addr, bits) = s
-                        .split_once('/')
-                        .ok_or_else(|| SError::new(format!("ip.parse_cidr: invalid CIDR '{s}'")))?;
-                    let ip: std::net::IpAddr = addr
-                        .parse()
-                        .map_err(|e| SError::new(format!("ip.parse_cidr: {e}")))?;
-                    let bits: u32 = bits
-                        .parse()
-                        .map_err(|_| SError::new(format!("ip.parse_cidr: invalid CIDR '{s}'")))?;
+                    // Go's net.ParseCIDR: an address, `/`, and decimal digits for at most
+                    // the address's bits; any other text is its one error.
+                    let bad = || SError::new(format!("ip.parse_cidr: invalid CIDR address: {s}"));
+                    let (addr, bits) = s.split_once('/').ok_or_else(bad)?;
+                    let ip: std::net::IpAddr = addr.parse().map_err(|_| bad())?;
+                    if bits.is_empty() || !bits.bytes().all(|b| b.is_ascii_digit()) {
+                        return Err(bad());
+                    }
+                    let max = if ip.is_ipv4() { 32 } else { 128 };
+                    let bits: u32 = bits.parse().ok().filter(|b| *b <= max).ok_or_else(bad)?;
                     let net = match ip {
                         std::net::IpAddr::V4(v4) => {
                             let m = if bits == 0 {

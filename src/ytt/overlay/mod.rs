@@ -5,7 +5,7 @@
 
 pub mod compare;
 pub mod expects;
-pub mod go_type;
+pub use crate::ytt::go_type;
 pub mod matcher;
 
 use crate::yaml::Value;

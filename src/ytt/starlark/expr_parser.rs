@@ -25,9 +25,13 @@ impl Parser {
         let pos = self.pos_of(start);
         let mut list = vec![first];
         while self.peek() == &Tok::Comma {
+            let comma = self.pos();
             self.next();
             if terminates_list(self.peek()) {
-                break;
+                return Err(Error::syntax(
+                    comma,
+                    "unparenthesized tuple with trailing comma",
+                ));
             }
             list.push(self.test()?);
         }
@@ -63,10 +67,14 @@ impl Parser {
         let x = self.binary(0)?;
         if self.peek() == &Tok::If {
             let pos = x.pos.clone();
+            let if_pos = self.pos();
             self.next();
             let cond = self.binary(0)?;
             if self.peek() != &Tok::Else {
-                return self.unexpected("else");
+                return Err(Error::syntax(
+                    if_pos,
+                    "conditional expression without else clause",
+                ));
             }
             self.next();
             let els = self.test()?;
@@ -98,6 +106,11 @@ impl Parser {
         // level deeper.
         let mut links = 0;
         loop {
+            // After an operand, `not` only starts `not in`.
+            if self.peek() == &Tok::Not && self.peek2() != &Tok::In {
+                self.next();
+                return self.unexpected("in");
+            }
             let (op, p) = match self.cur_binop() {
                 Some(v) if v.1 >= min_prec => v,
                 _ => {
@@ -118,7 +131,7 @@ impl Parser {
                 && let Some((op2, CMP_PREC)) = self.cur_binop()
             {
                 return self.err(format!(
-                    "{} does not associate with {}",
+                    "{} does not associate with {} (use parens)",
                     op.symbol(),
                     op2.symbol()
                 ));
@@ -248,7 +261,7 @@ impl Parser {
         if colons == 0 {
             match parts[0].take() {
                 Some(i) => Ok(Expr::new(ExprKind::Index(Box::new(x), i), pos)),
-                None => Err(Error::syntax(pos, "got ], want expression")),
+                None => Err(Error::syntax(pos, "got ']', want primary expression")),
             }
         } else {
             let [lo, hi, step] = parts;
@@ -264,31 +277,45 @@ impl Parser {
         }
     }
 
+    /// Arguments up to `)`, as starlark-go reads them: a comma before each one after
+    /// the first; `name=value` where the part before `=` is a name; a trailing comma
+    /// only when no `*`/`**` came before it.
     fn call_args(&mut self) -> Result<Vec<Arg>> {
         let mut args = Vec::new();
-        while self.peek() != &Tok::RParen {
+        let mut stars = false;
+        while !matches!(self.peek(), Tok::RParen | Tok::Eof) {
+            if !args.is_empty() {
+                self.expect(Tok::Comma)?;
+            }
+            if self.peek() == &Tok::RParen {
+                if stars {
+                    return self.unexpected("argument");
+                }
+                break;
+            }
             match self.peek() {
                 Tok::Star => {
+                    stars = true;
                     self.next();
                     args.push(Arg::Star(self.test()?));
                 }
                 Tok::StarStar => {
+                    stars = true;
                     self.next();
                     args.push(Arg::StarStar(self.test()?));
                 }
-                Tok::Ident(_) if self.peek2() == &Tok::Assign => {
-                    let Tok::Ident(n) = self.next_tok() else {
-                        unreachable!("peeked an identifier")
+                _ => {
+                    let x = self.test()?;
+                    if self.peek() != &Tok::Assign {
+                        args.push(Arg::Pos(x));
+                        continue;
+                    }
+                    let ExprKind::Ident(id) = x.kind else {
+                        return self.err("keyword argument must have form name=expr");
                     };
                     self.next();
-                    args.push(Arg::Named(Rc::from(n), self.test()?));
+                    args.push(Arg::Named(Rc::from(id.name), self.test()?));
                 }
-                _ => args.push(Arg::Pos(self.test()?)),
-            }
-            if self.peek() == &Tok::Comma {
-                self.next();
-            } else {
-                break;
             }
         }
         Ok(args)
@@ -318,9 +345,6 @@ impl Parser {
                     return Ok(Expr::new(ExprKind::Tuple(vec![]), pos));
                 }
                 let first = self.test()?;
-                if self.peek() == &Tok::For {
-                    return self.err("generator expressions are not supported");
-                }
                 if self.peek() == &Tok::RParen {
                     self.next();
                     return Ok(first);
@@ -342,8 +366,8 @@ impl Parser {
                 if self.peek() != &Tok::RBrack {
                     let first = self.test()?;
                     if self.peek() == &Tok::For {
-                        let clauses = self.comp_clauses()?;
-                        self.expect(Tok::RBrack)?;
+                        let clauses = self.comp_clauses(Tok::RBrack)?;
+                        self.next();
                         return Ok(Expr::new(
                             ExprKind::Comp {
                                 body: CompBody::List(Box::new(first)),
@@ -372,8 +396,8 @@ impl Parser {
                     self.expect(Tok::Colon)?;
                     let v = self.test()?;
                     if self.peek() == &Tok::For {
-                        let clauses = self.comp_clauses()?;
-                        self.expect(Tok::RBrace)?;
+                        let clauses = self.comp_clauses(Tok::RBrace)?;
+                        self.next();
                         let body = CompBody::Dict(Box::new(k), Box::new(v));
                         return Ok(Expr::new(ExprKind::Comp { body, clauses }, pos));
                     }
@@ -391,11 +415,12 @@ impl Parser {
                 self.expect(Tok::RBrace)?;
                 Ok(Expr::new(ExprKind::Dict(entries), pos))
             }
-            _ => self.unexpected("expression"),
+            _ => self.unexpected("primary expression"),
         }
     }
 
-    fn comp_clauses(&mut self) -> Result<Vec<Clause>> {
+    /// The `for`/`if` clauses of a comprehension, up to (not past) `close`.
+    fn comp_clauses(&mut self, close: Tok) -> Result<Vec<Clause>> {
         let mut clauses = Vec::new();
         loop {
             match self.peek() {
@@ -410,23 +435,20 @@ impl Parser {
                     self.next();
                     clauses.push(Clause::If(self.binary(0)?));
                 }
-                _ => return Ok(clauses),
+                t if *t == close => return Ok(clauses),
+                _ => {
+                    let want = format!("{}, for, or if", super::parser::tok_name(&close));
+                    return self.unexpected(&want);
+                }
             }
         }
     }
 }
 
+/// Tokens that end an expression list (starlark-go's `terminatesExprList`).
 fn terminates_list(t: &Tok) -> bool {
     matches!(
         t,
-        Tok::Newline
-            | Tok::Eof
-            | Tok::Semi
-            | Tok::Assign
-            | Tok::AugAssign(_)
-            | Tok::RParen
-            | Tok::RBrack
-            | Tok::Colon
-            | Tok::In
+        Tok::Newline | Tok::Eof | Tok::Semi | Tok::Assign | Tok::RParen | Tok::RBrack | Tok::RBrace
     )
 }

@@ -21,6 +21,9 @@ pub enum Tok {
     Str(Rc<str>),
     Newline,
     Eof,
+    /// A reserved word (`class`, `import`, …): starlark-go's illegal token, which no
+    /// rule of the grammar takes.
+    Illegal,
     // keywords
     And,
     Break,
@@ -91,7 +94,18 @@ const RESERVED: &[&str] = &[
 /// Tokenizes `src`. Errors carry (line, col) in parsed-text coordinates; the parser maps
 /// them to origins.
 pub fn tokenize(src: &str) -> std::result::Result<Vec<Token>, (u32, u32, String)> {
-    Lexer {
+    match tokenize_until_error(src) {
+        (toks, None) => Ok(toks),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// Tokenizes `src` up to its first lexical error, if any: the tokens before it, then an
+/// `Eof` where the error is, and the error. starlark-go scans a token only when its
+/// parser asks for it, so a syntax error before the bad token is the one it reports;
+/// the parser does the same with what this gives.
+pub fn tokenize_until_error(src: &str) -> (Vec<Token>, Option<(u32, u32, String)>) {
+    let mut lexer = Lexer {
         text: src,
         s: src.as_bytes(),
         i: 0,
@@ -101,8 +115,14 @@ pub fn tokenize(src: &str) -> std::result::Result<Vec<Token>, (u32, u32, String)
         // Generated programs run about five bytes to a token: one allocation, not a
         // series of copies as the list doubles.
         out: Vec::with_capacity(src.len() / 4 + 8),
+    };
+    match lexer.run() {
+        Ok(()) => (lexer.out, None),
+        Err(e) => {
+            lexer.push(Tok::Eof, e.0, e.1);
+            (lexer.out, Some(e))
+        }
     }
-    .run()
 }
 
 /// An int token: 64-bit when it fits.
@@ -156,7 +176,7 @@ impl<'a> Lexer<'a> {
         self.out.push(Token { tok, line, col });
     }
 
-    fn run(mut self) -> LexResult<Vec<Token>> {
+    fn run(&mut self) -> LexResult<()> {
         loop {
             if self.i >= self.s.len() {
                 if !matches!(
@@ -171,7 +191,7 @@ impl<'a> Lexer<'a> {
                 }
                 let (l, c) = (self.line, self.col);
                 self.push(Tok::Eof, l, c);
-                return Ok(self.out);
+                return Ok(());
             }
             let c = self.peek(0);
             let (line, col) = (self.line, self.col);
@@ -259,9 +279,7 @@ impl<'a> Lexer<'a> {
                                 "use of reserved keyword 'pass' is not allowed".into(),
                             ));
                         }
-                        w if RESERVED.contains(&w) => {
-                            return Err((line, col, format!("keyword {w} is reserved")));
-                        }
+                        w if RESERVED.contains(&w) => Tok::Illegal,
                         _ => Tok::Ident(word.into()),
                     };
                     self.push(tok, line, col);
@@ -298,6 +316,9 @@ impl<'a> Lexer<'a> {
             b'{' => {
                 self.depth += 1;
                 Tok::LBrace
+            }
+            b')' | b']' | b'}' if self.depth == 0 => {
+                return Err((line, col, format!("unexpected '{}'", c as char)));
             }
             b')' => {
                 self.depth -= 1;
@@ -378,28 +399,25 @@ impl<'a> Lexer<'a> {
         let (line, col) = (self.line, self.col);
         let start = self.i;
         if self.peek(0) == b'0' && matches!(self.peek(1), b'x' | b'X' | b'o' | b'O' | b'b' | b'B') {
-            let radix = match self.peek(1) {
-                b'x' | b'X' => 16,
-                b'o' | b'O' => 8,
-                _ => 2,
+            // As starlark-go: the digits of the base, at least one; what follows them
+            // is the next token.
+            let (radix, kind) = match self.peek(1) {
+                b'x' | b'X' => (16, "hex"),
+                b'o' | b'O' => (8, "octal"),
+                _ => (2, "binary"),
             };
             self.bump();
             self.bump();
             let ds = self.i;
-            while self.peek(0).is_ascii_alphanumeric() {
+            while (self.peek(0) as char).is_digit(radix) {
                 self.bump();
             }
+            if self.i == ds {
+                return Err((line, col, format!("invalid {kind} literal")));
+            }
             let digits = std::str::from_utf8(&self.s[ds..self.i]).unwrap_or("");
-            return big_int_tok(digits, radix).ok_or_else(|| {
-                (
-                    line,
-                    col,
-                    format!(
-                        "invalid int literal: {}",
-                        String::from_utf8_lossy(&self.s[start..self.i])
-                    ),
-                )
-            });
+            return big_int_tok(digits, radix)
+                .ok_or_else(|| (line, col, "invalid int literal".to_string()));
         }
         let mut is_float = false;
         while self.peek(0).is_ascii_digit() {
@@ -425,18 +443,17 @@ impl<'a> Lexer<'a> {
             }
         }
         if matches!(self.peek(0), b'e' | b'E') {
-            let save = (self.i, self.line, self.col);
+            // An exponent needs digits (`1e`, `1e+` are bad floats, as in starlark-go).
+            is_float = true;
             self.bump();
             if matches!(self.peek(0), b'+' | b'-') {
                 self.bump();
             }
-            if self.peek(0).is_ascii_digit() {
-                is_float = true;
-                while self.peek(0).is_ascii_digit() {
-                    self.bump();
-                }
-            } else {
-                (self.i, self.line, self.col) = save;
+            if !self.peek(0).is_ascii_digit() {
+                return Err((line, col, "invalid float literal".into()));
+            }
+            while self.peek(0).is_ascii_digit() {
+                self.bump();
             }
         }
         let text = std::str::from_utf8(&self.s[start..self.i]).unwrap_or("");
@@ -444,13 +461,13 @@ impl<'a> Lexer<'a> {
             return text
                 .parse::<f64>()
                 .map(Tok::Float)
-                .map_err(|_| (line, col, format!("invalid float literal: {text}")));
+                .map_err(|_| (line, col, "invalid float literal".to_string()));
         }
         if text.len() > 1 && text.starts_with('0') && !text.bytes().all(|b| b == b'0') {
             let msg = format!("obsolete form of octal literal; use 0o{}", &text[1..]);
             return Err((line, col, msg));
         }
-        big_int_tok(text, 10).ok_or_else(|| (line, col, format!("invalid int literal: {text}")))
+        big_int_tok(text, 10).ok_or_else(|| (line, col, "invalid int literal".to_string()))
     }
 
     /// Skips `n` bytes that hold no newline.
@@ -653,9 +670,16 @@ mod tests {
             ]
         );
         assert!(tokenize("0755").is_err());
+        // starlark-go's words: a base prefix needs a digit of its base, an exponent
+        // needs digits, a closing bracket needs an opening one.
+        assert_eq!(tokenize("0x").unwrap_err().2, "invalid hex literal");
+        assert_eq!(tokenize("0o8").unwrap_err().2, "invalid octal literal");
+        assert_eq!(tokenize("0b").unwrap_err().2, "invalid binary literal");
+        assert_eq!(tokenize("1e+").unwrap_err().2, "invalid float literal");
+        assert_eq!(tokenize("x = 1)").unwrap_err().2, "unexpected ')'");
         // Short decimal ints take a fast path; its edges agree with the general one.
         assert_eq!(
-            toks("0 00 7 999999999999999999 9999999999999999999 10.0 10e1 3)"),
+            toks("0 00 7 999999999999999999 9999999999999999999 10.0 10e1 3,"),
             vec![
                 Tok::Int(0),
                 Tok::Int(0),
@@ -665,7 +689,7 @@ mod tests {
                 Tok::Float(10.0),
                 Tok::Float(100.0),
                 Tok::Int(3),
-                Tok::RParen,
+                Tok::Comma,
                 Tok::Newline,
                 Tok::Eof
             ]
@@ -678,10 +702,7 @@ mod tests {
             tokenize("pass").unwrap_err().2,
             "use of reserved keyword 'pass' is not allowed"
         );
-        assert_eq!(
-            tokenize("x = class").unwrap_err().2,
-            "keyword class is reserved"
-        );
+        assert_eq!(toks("x = class")[2], Tok::Illegal);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::ast::*;
 use super::error::{Error, Position, Result};
-use super::lexer::{Tok, Token, tokenize};
+use super::lexer::{Tok, Token, tokenize_until_error};
 
 /// Parses `src` as a file named `name`; positions refer to `name` and the line numbers
 /// of `src`.
@@ -38,23 +38,30 @@ pub fn parse_with_origins(name: &str, src: &str, origins: Vec<LineOrigin>) -> Re
         name: name.clone(),
         depth: 0,
     };
-    match tokenize(src) {
-        Ok(t) => p.toks = t,
-        Err((line, col, msg)) => {
-            let pos = p.pos_at(line, col);
-            return Err(p.with_line(Error::syntax(pos, msg)));
-        }
-    }
+    let (toks, lex_err) = tokenize_until_error(src);
+    p.toks = toks;
+    // A lexical error stands in for the token it is at: it is reported when the parser
+    // gets that far, unless a syntax error comes first.
+    let lex_err = lex_err.map(|(line, col, msg)| {
+        let at = p.toks.len() - 1;
+        (at, Error::syntax(p.pos_at(line, col), msg))
+    });
     let mut stmts = Vec::new();
     while p.peek() != &Tok::Eof {
         if p.peek() == &Tok::Newline {
             p.i += 1;
             continue;
         }
-        match p.stmt(&mut stmts) {
-            Ok(()) => {}
-            Err(e) => return Err(p.with_line(e)),
+        if let Err(e) = p.stmt(&mut stmts) {
+            let e = match lex_err {
+                Some((at, le)) if p.i >= at => le,
+                _ => e,
+            };
+            return Err(p.with_line(e));
         }
+    }
+    if let Some((_, le)) = lex_err {
+        return Err(p.with_line(le));
     }
     Ok(File {
         name,
@@ -183,16 +190,9 @@ impl Parser {
         Err(Error::syntax(self.pos(), msg))
     }
 
+    /// starlark-go's `got <token>, want <what>` at the current token.
     pub(super) fn unexpected<T>(&self, want: &str) -> Result<T> {
-        let got = match self.peek() {
-            Tok::Newline => "newline".to_string(),
-            Tok::Eof => "end of file".to_string(),
-            Tok::Ident(n) => format!("identifier {n}"),
-            Tok::Str(_) => "string literal".to_string(),
-            Tok::Int(_) | Tok::BigInt(_) | Tok::Float(_) => "number".to_string(),
-            t => tok_name(t),
-        };
-        self.err(format!("got {got}, want {want}"))
+        self.err(format!("got {}, want {want}", tok_name(self.peek())))
     }
 
     pub(super) fn expect(&mut self, t: Tok) -> Result<()> {
@@ -211,7 +211,7 @@ impl Parser {
                 Tok::Ident(n) => Ok(Ident::new(n, pos)),
                 _ => unreachable!("peeked an identifier"),
             },
-            _ => self.unexpected("identifier"),
+            _ => self.err("not an identifier"),
         }
     }
 
@@ -281,7 +281,9 @@ impl Parser {
                 ));
             }
             Tok::End => return self.err("unexpected end"),
-            Tok::Elif | Tok::Else => return self.unexpected("statement"),
+            // ytt's block scanner closes a block before `elif`/`else:`; past the
+            // block that closes, neither starts a statement.
+            Tok::Elif | Tok::Else => return self.unexpected("primary expression"),
             _ => self.simple_stmts(out)?,
         }
         Ok(())
@@ -295,7 +297,7 @@ impl Parser {
         if end.is_none() && matches!(self.peek(), Tok::Elif | Tok::Else) {
             // A one-line `if c: s` opens no block, so an `elif`/`else` below it
             // closes nothing (ytt: "unexpected end").
-            return self.err("unexpected end: 'elif'/'else' after a one-line 'if' (a one-line 'if' takes no 'else'; open a block with 'if …:' and close it with 'end')");
+            return self.err("unexpected end");
         }
         match end {
             Some(BlockEnd::Elif) => {
@@ -308,7 +310,8 @@ impl Parser {
                 self.next();
                 let (body, end2) = self.suite(false)?;
                 if let Some(BlockEnd::Elif | BlockEnd::Else) = end2 {
-                    return self.unexpected("end");
+                    // The `else` block is closed; what follows starts no statement.
+                    return self.unexpected("primary expression");
                 }
                 els = body;
             }
@@ -456,20 +459,27 @@ impl Parser {
 
     fn load(&mut self, pos: Position) -> Result<Stmt> {
         self.next();
+        let lparen = self.pos();
         self.expect(Tok::LParen)?;
-        let module = match self.next_tok() {
-            Tok::Str(s) => s.to_string(),
+        let module = match self.peek() {
+            Tok::Str(_) => match self.next_tok() {
+                Tok::Str(s) => s.to_string(),
+                _ => unreachable!("peeked a string"),
+            },
             _ => return self.err("first operand of load statement must be a string literal"),
         };
         let mut names = Vec::new();
-        while self.peek() == &Tok::Comma {
-            self.next();
+        while !matches!(self.peek(), Tok::RParen | Tok::Eof) {
+            self.expect(Tok::Comma)?;
             if self.peek() == &Tok::RParen {
                 break;
             }
             let p = self.pos();
-            match self.next_tok() {
-                Tok::Str(s) => {
+            match self.peek() {
+                Tok::Str(_) => {
+                    let Tok::Str(s) = self.next_tok() else {
+                        unreachable!("peeked a string")
+                    };
                     if s.starts_with('_') {
                         return Err(Error::syntax(
                             p,
@@ -478,34 +488,66 @@ impl Parser {
                     }
                     names.push((Ident::new(&*s, p), s.to_string()));
                 }
-                Tok::Ident(to) => {
-                    self.expect(Tok::Assign)?;
-                    let from = match self.next_tok() {
-                        Tok::Str(s) => s.to_string(),
+                Tok::Ident(_) => {
+                    let Tok::Ident(to) = self.next_tok() else {
+                        unreachable!("peeked an identifier")
+                    };
+                    if self.peek() != &Tok::Assign {
+                        return self.err(format!(
+                            "load operand must be \"{to}\" or {to}=\"originalname\" (want '=' after {to})"
+                        ));
+                    }
+                    self.next();
+                    let from = match self.peek() {
+                        Tok::Str(_) => match self.next_tok() {
+                            Tok::Str(s) => s.to_string(),
+                            _ => unreachable!("peeked a string"),
+                        },
                         _ => {
-                            return self.err("load operand must be \"name\" or localname=\"name\"");
+                            return self.err(format!(
+                                "original name of loaded symbol must be quoted: {to}=\"originalname\""
+                            ));
                         }
                     };
                     names.push((Ident::new(to, p), from));
                 }
-                _ => return self.err("load operand must be \"name\" or localname=\"name\""),
+                t => {
+                    return self.err(format!(
+                        "load operand must be \"name\" or localname=\"name\" (got {})",
+                        tok_name(t)
+                    ));
+                }
             }
         }
         self.expect(Tok::RParen)?;
         if names.is_empty() {
             return Err(Error::syntax(
-                pos,
+                lparen,
                 "load statement must import at least 1 symbol",
             ));
         }
         Ok(Stmt::new(StmtKind::Load { module, names }, pos))
     }
 
+    /// Parameters up to `close` (`)` of a def, `:` of a lambda), as starlark-go reads
+    /// them: a comma before each one after the first, a trailing comma only when no
+    /// `*`/`**` came before it.
     pub(super) fn params(&mut self, close: Tok) -> Result<Vec<Param>> {
         let mut params = Vec::new();
-        while self.peek() != &close {
+        let mut stars = false;
+        while !matches!(self.peek(), Tok::RParen | Tok::Colon | Tok::Eof) && self.peek() != &close {
+            if !params.is_empty() {
+                self.expect(Tok::Comma)?;
+            }
+            if self.peek() == &Tok::RParen {
+                if stars {
+                    return self.unexpected("parameter");
+                }
+                break;
+            }
             match self.peek() {
                 Tok::Star => {
+                    stars = true;
                     self.next();
                     if let Tok::Ident(_) = self.peek() {
                         params.push(Param::Star(Some(self.ident()?)));
@@ -514,6 +556,7 @@ impl Parser {
                     }
                 }
                 Tok::StarStar => {
+                    stars = true;
                     self.next();
                     params.push(Param::StarStar(self.ident()?));
                 }
@@ -526,11 +569,6 @@ impl Parser {
                         params.push(Param::Required(id));
                     }
                 }
-            }
-            if self.peek() == &Tok::Comma {
-                self.next();
-            } else {
-                break;
             }
         }
         Ok(params)
@@ -594,9 +632,17 @@ pub(super) fn binop_of(t: &Tok) -> Option<BinOp> {
     })
 }
 
-/// A token as starlark-go names it in syntax errors (punctuation in quotes).
+/// A token as starlark-go names it in syntax errors (punctuation in quotes; `end`,
+/// which ytt's block scanner turns into an outdent, as `outdent`).
 pub(super) fn tok_name(t: &Tok) -> String {
     let p = match t {
+        Tok::Newline => return "newline".into(),
+        Tok::Eof => return "end of file".into(),
+        Tok::Ident(_) => return "identifier".into(),
+        Tok::Str(_) => return "string literal".into(),
+        Tok::Int(_) | Tok::BigInt(_) => return "int literal".into(),
+        Tok::Float(_) => return "float literal".into(),
+        Tok::Illegal => return "illegal token".into(),
         Tok::LParen => "(",
         Tok::RParen => ")",
         Tok::LBrack => "[",
@@ -628,7 +674,7 @@ pub(super) fn tok_name(t: &Tok) -> String {
         Tok::Le => "<=",
         Tok::Ge => ">=",
         Tok::AugAssign(op) => return format!("'{}='", tok_name(op).trim_matches('\'')),
-        Tok::End => return "end".into(),
+        Tok::End => return "outdent".into(),
         Tok::Else => return "else".into(),
         Tok::Elif => return "elif".into(),
         Tok::In => return "in".into(),

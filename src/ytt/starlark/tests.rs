@@ -525,7 +525,10 @@ fn syntax_errors() {
     assert_eq!(err("__x((v  # explaining v))\n"), "got newline, want ')'");
     assert_eq!(err("x = [1, 2"), "got newline, want ']'");
     assert_eq!(err("if x\n  y = 1\nend\n"), "got newline, want ':'");
-    assert_eq!(err("x = (1 if 2)"), "got ')', want else");
+    assert_eq!(
+        err("x = (1 if 2)"),
+        "conditional expression without else clause"
+    );
 }
 
 #[test]

@@ -156,11 +156,17 @@ fn binary_operator_precedence_follows_the_spec() {
 
 #[test]
 fn comparisons_do_not_associate() {
-    assert_eq!(syntax_error("a < b < c"), "< does not associate with <");
-    assert_eq!(syntax_error("a == b in c"), "== does not associate with in");
+    assert_eq!(
+        syntax_error("a < b < c"),
+        "< does not associate with < (use parens)"
+    );
+    assert_eq!(
+        syntax_error("a == b in c"),
+        "== does not associate with in (use parens)"
+    );
     assert_eq!(
         syntax_error("a in b not in c"),
-        "in does not associate with not in"
+        "in does not associate with not in (use parens)"
     );
     assert_eq!(shape("(a < b) < c"), "((a < b) < c)");
     assert!(syntax_error("a < b == (c)").contains("does not associate"));
@@ -251,7 +257,7 @@ fn not_and_friends_evaluate_as_ytt_does() {
         ("\"yes\" if not [] else \"no\"", "\"yes\""),
         ("[1, 2, 3, 4][-3:][::2]", "[2, 4]"),
     ]);
-    assert_eq!(err("x = not\n"), "got newline, want expression");
+    assert_eq!(err("x = not\n"), "got newline, want primary expression");
 }
 
 #[test]
@@ -261,7 +267,7 @@ fn statement_forms_with_bare_tuples() {
         ("(lambda: (1, 2))()", "(1, 2)"),
     ]);
     let m = super::tests::run(
-        "s = []\nfor x in 1, 2:\n  s.append(x)\nend\ndef f():\n  return 1, 2\nend\na, = [7]\nb, c = f()\nd = 1 if s else 2, 3\n",
+        "s = []\nfor x in 1, 2:\n  s.append(x)\nend\ndef f():\n  return 1, 2\nend\n(a,) = [7]\nb, c = f()\nd = 1 if s else 2, 3\n",
     )
     .unwrap_or_else(|e| panic!("{}", e.msg));
     let get = |n: &str| super::format::repr(&m.get(n).unwrap());

@@ -1,6 +1,7 @@
 //! The Go type names (`%T`) ytt puts in some of its messages ("Expected map, but was
-//! *yamlmeta.Array", "expected starlark.Bool, but was starlark.String"): for YAML nodes
-//! as ytt holds them, and for Starlark values as its interpreter holds them.
+//! *yamlmeta.Array", "expected starlark.Bool, but was starlark.String", "unknown type
+//! *starlark.Function for conversion to go value"): for YAML nodes as ytt holds them, and
+//! for Starlark values as its interpreter holds them.
 
 use crate::yaml::Value;
 use crate::ytt::node::Node;

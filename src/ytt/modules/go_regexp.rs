@@ -1,0 +1,284 @@
+//! The errors of Go's `regexp` package, for patterns that `@ytt:regexp` refuses: ytt
+//! compiles with Go's RE2 parser and shows its error as `error parsing regexp: <what>:
+//! `<part>``. The patterns are matched with the `regex` crate; when it refuses one, this
+//! walks the pattern as Go's parser does, left to right, and names the first problem in
+//! Go's words with the part of the pattern Go quotes.
+
+/// Go's message for `pattern`, if the walk finds one of the problems Go reports.
+pub fn error_of(pattern: &str) -> Option<String> {
+    let (code, expr) = first_problem(pattern)?;
+    Some(format!("error parsing regexp: {code}: `{expr}`"))
+}
+
+/// Go's message for a pattern the `regex` crate takes but Go does not: stacked
+/// repetitions (`a**`) and counts over 1000.
+pub fn go_only_error(pattern: &str) -> Option<String> {
+    let (code, expr) = first_problem(pattern)?;
+    [NESTED_REPEAT, REPEAT_SIZE]
+        .contains(&code)
+        .then(|| format!("error parsing regexp: {code}: `{expr}`"))
+}
+
+const MISSING_BRACKET: &str = "missing closing ]";
+const MISSING_PAREN: &str = "missing closing )";
+const UNEXPECTED_PAREN: &str = "unexpected )";
+const MISSING_REPEAT_ARG: &str = "missing argument to repetition operator";
+const NESTED_REPEAT: &str = "invalid nested repetition operator";
+const REPEAT_SIZE: &str = "invalid repeat count";
+const TRAILING_BACKSLASH: &str = "trailing backslash at end of expression";
+const BAD_ESCAPE: &str = "invalid escape sequence";
+const BAD_RANGE: &str = "invalid character class range";
+const BAD_PERL_OP: &str = "invalid or unsupported Perl syntax";
+
+/// Escapes Go takes after a backslash outside classes (besides punctuation).
+const ESCAPES: &str = "aAbBdDfnrsStvwWzpPxQ0123456789";
+
+fn first_problem(s: &str) -> Option<(&'static str, String)> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    let mut parens = 0usize;
+    // Whether something a repetition applies to comes before, and where the repetition
+    // just before (if the last thing was one) started.
+    let mut operand = false;
+    let mut last_repeat: Option<usize> = None;
+    while i < b.len() {
+        let start = i;
+        match b[i] {
+            b'(' => {
+                let (next, opens) = if b.get(i + 1) == Some(&b'?') {
+                    match perl_group(s, i) {
+                        Ok(v) => v,
+                        Err(problem) => return Some(problem),
+                    }
+                } else {
+                    (i + 1, true)
+                };
+                if opens {
+                    parens += 1;
+                    operand = false;
+                }
+                last_repeat = None;
+                i = next;
+            }
+            b')' => {
+                if parens == 0 {
+                    return Some((UNEXPECTED_PAREN, s.to_string()));
+                }
+                parens -= 1;
+                operand = true;
+                last_repeat = None;
+                i += 1;
+            }
+            b'|' => {
+                operand = false;
+                last_repeat = None;
+                i += 1;
+            }
+            b'*' | b'+' | b'?' | b'{' => {
+                let end = if b[i] == b'{' {
+                    match counted_repeat(s, i) {
+                        Some((end, min, max)) => {
+                            if min > 1000 || max.is_some_and(|m| m > 1000 || m < min) {
+                                return Some((REPEAT_SIZE, s[i..end].to_string()));
+                            }
+                            end
+                        }
+                        None => {
+                            // Not a repetition: a literal `{`.
+                            operand = true;
+                            last_repeat = None;
+                            i += 1;
+                            continue;
+                        }
+                    }
+                } else {
+                    i + 1
+                };
+                let end = if b.get(end) == Some(&b'?') {
+                    end + 1
+                } else {
+                    end
+                };
+                if let Some(prev) = last_repeat {
+                    return Some((NESTED_REPEAT, s[prev..end].to_string()));
+                }
+                if !operand {
+                    return Some((MISSING_REPEAT_ARG, s[start..end].to_string()));
+                }
+                last_repeat = Some(start);
+                i = end;
+            }
+            b'[' => {
+                match class_problem(s, i) {
+                    Ok(end) => i = end,
+                    Err(problem) => return Some(problem),
+                }
+                operand = true;
+                last_repeat = None;
+            }
+            b'\\' => {
+                let Some(c) = s[i + 1..].chars().next() else {
+                    return Some((TRAILING_BACKSLASH, String::new()));
+                };
+                if c.is_ascii_alphanumeric() && !ESCAPES.contains(c) {
+                    return Some((BAD_ESCAPE, format!("\\{c}")));
+                }
+                i += 1 + c.len_utf8();
+                // `\x{41}`, `\p{Greek}`: the braces belong to the escape.
+                if matches!(c, 'x' | 'p' | 'P') && b.get(i) == Some(&b'{') {
+                    i = s[i..].find('}').map_or(s.len(), |k| i + k + 1);
+                }
+                operand = true;
+                last_repeat = None;
+            }
+            _ => {
+                i += s[i..].chars().next().map_or(1, char::len_utf8);
+                operand = true;
+                last_repeat = None;
+            }
+        }
+    }
+    if parens > 0 {
+        return Some((MISSING_PAREN, s.to_string()));
+    }
+    None
+}
+
+/// A `(?` group at `open`: where its body starts and whether it opens a group (`(?i)`
+/// only sets flags), or Go's error for Perl syntax Go does not take (`(?=`, `(?!`, …),
+/// named by the text up to the character Go stopped at.
+fn perl_group(s: &str, open: usize) -> Result<(usize, bool), (&'static str, String)> {
+    let rest = &s[open + 2..];
+    let named = rest.strip_prefix("P<").or_else(|| {
+        rest.strip_prefix('<')
+            .filter(|r| !r.starts_with('=') && !r.starts_with('!'))
+    });
+    if let Some(name) = named {
+        // A named capture: its body starts after `>` (the `regex` crate's message
+        // covers a bad name).
+        let end = name
+            .find('>')
+            .map_or(s.len(), |k| s.len() - name.len() + k + 1);
+        return Ok((end, true));
+    }
+    for (k, c) in rest.char_indices() {
+        let end = open + 2 + k + c.len_utf8();
+        match c {
+            'i' | 'm' | 's' | 'U' | '-' => {}
+            ':' => return Ok((end, true)),
+            ')' => return Ok((end, false)),
+            _ => return Err((BAD_PERL_OP, s[open..end].to_string())),
+        }
+    }
+    Err((MISSING_PAREN, s.to_string()))
+}
+
+/// `{n}`, `{n,}` or `{n,m}` at `i`: where it ends and its bounds.
+fn counted_repeat(s: &str, i: usize) -> Option<(usize, u64, Option<u64>)> {
+    let close = i + s[i..].find('}')?;
+    let inner = &s[i + 1..close];
+    let num = |t: &str| -> Option<u64> {
+        if t.is_empty() || !t.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        Some(t.parse().unwrap_or(u64::MAX))
+    };
+    let (min, max) = match inner.split_once(',') {
+        None => {
+            let n = num(inner)?;
+            (n, Some(n))
+        }
+        Some((a, "")) => (num(a)?, None),
+        Some((a, b)) => (num(a)?, Some(num(b)?)),
+    };
+    Some((close + 1, min, max))
+}
+
+/// Walks the class at `open`: `Ok(end)` past its `]`, or Go's error.
+fn class_problem(s: &str, open: usize) -> Result<usize, (&'static str, String)> {
+    let whole = &s[open..];
+    let mut t = &s[open + 1..];
+    if let Some(r) = t.strip_prefix('^') {
+        t = r;
+    }
+    let mut first = true;
+    loop {
+        if t.is_empty() {
+            return Err((MISSING_BRACKET, whole.to_string()));
+        }
+        if t.starts_with(']') && !first {
+            return Ok(s.len() - t.len() + 1);
+        }
+        first = false;
+        if t.starts_with("[:")
+            && let Some(k) = t[2..].find(":]")
+        {
+            t = &t[2 + k + 2..];
+            continue;
+        }
+        let range_start = t;
+        let (lo, rest) = class_char(t, whole)?;
+        t = rest;
+        if t.len() >= 2 && t.starts_with('-') && !t[1..].starts_with(']') {
+            let (hi, rest) = class_char(&t[1..], whole)?;
+            if hi < lo {
+                let text = &range_start[..range_start.len() - rest.len()];
+                return Err((BAD_RANGE, text.to_string()));
+            }
+            t = rest;
+        }
+    }
+}
+
+/// One character of a class (escapes taken whole).
+fn class_char<'a>(t: &'a str, whole: &str) -> Result<(char, &'a str), (&'static str, String)> {
+    let mut it = t.chars();
+    match it.next() {
+        None => Err((MISSING_BRACKET, whole.to_string())),
+        Some('\\') => match it.next() {
+            None => Err((TRAILING_BACKSLASH, String::new())),
+            Some(c) => Ok((c, &t[1 + c.len_utf8()..])),
+        },
+        Some(c) => Ok((c, &t[c.len_utf8()..])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_the_first_problem_as_go_does() {
+        for (p, want) in [
+            ("[a-", "missing closing ]: `[a-`"),
+            ("x[abc", "missing closing ]: `[abc`"),
+            ("(ab", "missing closing ): `(ab`"),
+            ("ab)", "unexpected ): `ab)`"),
+            ("*a", "missing argument to repetition operator: `*`"),
+            ("a(+)", "missing argument to repetition operator: `+`"),
+            ("a**", "invalid nested repetition operator: `**`"),
+            ("a{2}{3}", "invalid nested repetition operator: `{2}{3}`"),
+            ("a{1001}", "invalid repeat count: `{1001}`"),
+            ("a{3,2}", "invalid repeat count: `{3,2}`"),
+            ("ab\\", "trailing backslash at end of expression: ``"),
+            ("a\\q", "invalid escape sequence: `\\q`"),
+            ("[z-a]", "invalid character class range: `z-a`"),
+            ("(?=a)", "invalid or unsupported Perl syntax: `(?=`"),
+        ] {
+            assert_eq!(
+                error_of(p).as_deref(),
+                Some(format!("error parsing regexp: {want}").as_str()),
+                "{p}"
+            );
+        }
+        assert_eq!(error_of("a{,2}b"), None);
+        assert_eq!(error_of("\\x{1001}+"), None);
+        assert_eq!(
+            go_only_error("a**").as_deref(),
+            Some("error parsing regexp: invalid nested repetition operator: `**`")
+        );
+        assert_eq!(go_only_error("(ab"), None);
+        assert_eq!(error_of("[]a]"), None);
+        assert_eq!(error_of("(?i)a+?"), None);
+    }
+}
