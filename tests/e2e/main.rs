@@ -66,6 +66,7 @@ mod ytt_real_world_c;
 mod ytt_real_world_d;
 mod ytt_real_world_e;
 mod ytt_real_world_f;
+mod ytt_real_world_g;
 mod ytt_real_world_h;
 mod ytt_schema;
 mod ytt_source_audit;

@@ -19,78 +19,148 @@ enum Piece {
     },
 }
 
+/// Why a text template cannot be compiled: its `(@`/`@)` directives do not pair up
+/// (ytt's words, with the line and column of the offending character), or a code
+/// piece does not make a valid block.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextError {
+    Syntax { line: usize, message: String },
+    Block(BlockError),
+}
+
+impl From<BlockError> for TextError {
+    fn from(e: BlockError) -> Self {
+        TextError::Block(e)
+    }
+}
+
+impl TextError {
+    /// The error at its line, a directive error led by `lead` (ytt's `Parsing text
+    /// template 'f.txt'` or `Compiling YAML template 'f.yml'`).
+    pub fn led_by(self, lead: &str) -> BlockError {
+        match self {
+            TextError::Syntax { line, message } => BlockError {
+                line,
+                message: format!("{lead}: {message}"),
+                syntax: false,
+            },
+            TextError::Block(e) => e,
+        }
+    }
+}
+
+/// A code piece's markers as ytt reads them: `-` first trims the text before it, `-`
+/// last trims the text after it, and `=` (or `-=`) first prints its value. The code is
+/// what remains once `-=`, then `=`, then `-` are taken off the front and `-` off the end.
+struct CodeMeta<'a> {
+    trim_left: bool,
+    trim_right: bool,
+    print: bool,
+    code: &'a str,
+}
+
+fn code_meta(content: &str) -> CodeMeta<'_> {
+    let mut code = content.strip_prefix("-=").unwrap_or(content);
+    code = code.strip_prefix('=').unwrap_or(code);
+    code = code.strip_prefix('-').unwrap_or(code);
+    code = code.strip_suffix('-').unwrap_or(code);
+    CodeMeta {
+        trim_left: content.starts_with('-'),
+        trim_right: content.ends_with('-'),
+        print: content.starts_with('=') || content.starts_with("-="),
+        code,
+    }
+}
+
+/// One piece as the scanner cut it, before trim markers are applied.
+enum Raw<'a> {
+    Text(&'a str, usize),
+    Code(&'a str, usize),
+}
+
+/// Cuts a text template at its `(@` and `@)` directives as ytt's scanner does: a pair
+/// of characters opens or closes code wherever it appears, so an opening inside code or
+/// a closing inside text is an error, reported at the second character of the pair.
+fn scan(src: &str, first_line: usize) -> Result<Vec<Raw<'_>>, TextError> {
+    let mut raws = Vec::new();
+    let (mut line, mut col) = (first_line, 1);
+    let mut last = '\0';
+    // Start offset and line of the piece being read, and whether it is code.
+    let (mut start, mut start_line, mut in_code) = (0, first_line, false);
+    for (i, c) in src.char_indices() {
+        if last == '(' && c == '@' {
+            if in_code {
+                return Err(TextError::Syntax {
+                    line,
+                    message: format!("Unexpected code opening '(@' at line {line} col {col}"),
+                });
+            }
+            raws.push(Raw::Text(&src[start..i - 1], start_line));
+            (start, start_line, in_code) = (i + 1, line, true);
+        }
+        if last == '@' && c == ')' {
+            if !in_code {
+                return Err(TextError::Syntax {
+                    line,
+                    message: format!("Unexpected code closing '@)' at line {line} col {col}"),
+                });
+            }
+            // `(@)` closes the code it opened: nothing is between the two.
+            raws.push(Raw::Code(src.get(start..i - 1).unwrap_or(""), start_line));
+            (start, start_line, in_code) = (i + 1, line, false);
+        }
+        if c == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+        last = c;
+    }
+    if in_code {
+        return Err(TextError::Syntax {
+            line,
+            message: format!("Missing code closing '@)' at line {line} col {col}"),
+        });
+    }
+    raws.push(Raw::Text(&src[start..], start_line));
+    Ok(raws)
+}
+
 /// Splits a text template into pieces; trim markers are applied to neighbouring text.
 /// `first_line` is the template line of the first character.
-fn parse(src: &str, first_line: usize) -> Result<Vec<Piece>, BlockError> {
+fn parse(src: &str, first_line: usize) -> Result<Vec<Piece>, TextError> {
     let mut pieces = Vec::new();
-    let mut rest = src;
-    let mut line = first_line;
     let mut trim_next = false;
-    while !rest.is_empty() {
-        match rest.find("(@") {
-            None => {
-                push_text(&mut pieces, rest, line, trim_next);
-                break;
-            }
-            Some(start) => {
-                let text = &rest[..start];
-                let mut after = &rest[start + 2..];
-                let mut trim_prev = false;
-                if let Some(a) = after.strip_prefix('-') {
-                    trim_prev = true;
-                    after = a;
-                }
-                let mut print = false;
-                if let Some(a) = after.strip_prefix('=') {
-                    print = true;
-                    after = a;
-                }
-                let text = if trim_prev {
-                    text.trim_end_matches(is_ws)
+    for raw in scan(src, first_line)? {
+        match raw {
+            Raw::Text(t, line) => {
+                let t = if trim_next {
+                    t.trim_start_matches(char::is_whitespace)
                 } else {
-                    text
+                    t
                 };
-                push_text(&mut pieces, text, line, trim_next);
-                line += rest[..start].matches('\n').count();
-                let Some(end) = after.find("@)") else {
-                    return Err(BlockError {
-                        line,
-                        message: "text template: Missing code closing '@)' for '(@'".into(),
-                        syntax: false,
-                    });
-                };
-                let mut code = &after[..end];
                 trim_next = false;
-                if let Some(c) = code.strip_suffix('-') {
-                    trim_next = true;
-                    code = c;
+                pieces.push(Piece::Text(t.to_string(), line));
+            }
+            Raw::Code(content, line) => {
+                let meta = code_meta(content);
+                trim_next = meta.trim_right;
+                if meta.trim_left
+                    && let Some(Piece::Text(prev, _)) = pieces.last_mut()
+                {
+                    prev.truncate(prev.trim_end_matches(char::is_whitespace).len());
                 }
                 pieces.push(Piece::Code {
-                    code: code.trim().to_string(),
+                    code: meta.code.trim().to_string(),
                     line,
-                    print,
+                    print: meta.print,
                 });
-                line += after[..end].matches('\n').count();
-                rest = &after[end + 2..];
             }
         }
     }
+    pieces.retain(|p| !matches!(p, Piece::Text(t, _) if t.is_empty()));
     Ok(pieces)
-}
-
-fn is_ws(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
-}
-
-fn push_text(pieces: &mut Vec<Piece>, text: &str, line: usize, trim_start: bool) {
-    let text = if trim_start {
-        text.trim_start_matches(is_ws)
-    } else {
-        text
-    };
-    if !text.is_empty() {
-        pieces.push(Piece::Text(text.to_string(), line));
-    }
 }
 
 /// True when `s` holds a `(@` directive (only then is a string worth compiling).
@@ -100,7 +170,7 @@ pub fn has_directives(s: &str) -> bool {
 
 /// Appends the statements of text template `src` to `prog`. The caller opens and closes
 /// the text context around them (the top of a `.txt` file, or a templated YAML string).
-pub fn compile_into(prog: &mut Program, src: &str, first_line: usize) -> Result<(), BlockError> {
+pub fn compile_into(prog: &mut Program, src: &str, first_line: usize) -> Result<(), TextError> {
     for piece in parse(src, first_line)? {
         match piece {
             Piece::Text(t, line) => {
@@ -171,6 +241,37 @@ mod tests {
                 },
                 Piece::Text("]".into(), 1),
             ]
+        );
+    }
+
+    #[test]
+    fn code_markers_follow_ytt() {
+        let m = code_meta("=- x -");
+        assert_eq!(
+            (m.trim_left, m.trim_right, m.print, m.code),
+            (false, true, true, " x ")
+        );
+        let m = code_meta("-");
+        assert_eq!(
+            (m.trim_left, m.trim_right, m.print, m.code),
+            (true, true, false, "")
+        );
+        let m = code_meta("-=-x");
+        assert_eq!(
+            (m.trim_left, m.trim_right, m.print, m.code),
+            (true, false, true, "x")
+        );
+    }
+
+    #[test]
+    fn a_closing_in_text_is_refused_at_its_column() {
+        let e = parse("ab\n cd @) e", 4).unwrap_err();
+        assert_eq!(
+            e,
+            TextError::Syntax {
+                line: 5,
+                message: "Unexpected code closing '@)' at line 5 col 6".into()
+            }
         );
     }
 

@@ -339,12 +339,17 @@ impl Compiler {
         }
     }
 
+    /// A text template error of this file, led as ytt leads a YAML template's.
+    fn text_error(&self, e: text::TextError) -> BlockError {
+        e.led_by(&format!("Compiling YAML template '{}'", self.file))
+    }
+
     fn text_value(&mut self, tag: usize, s: &str, line: usize) -> Result<(), CompileError> {
         self.prog.push_builder(
             format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
             line,
         );
-        text::compile_into(&mut self.prog, s, line)?;
+        text::compile_into(&mut self.prog, s, line).map_err(|e| self.text_error(e))?;
         self.prog
             .push_builder(format!("{SET}({tag}, {}())", super::program::END_CTX), line);
         Ok(())
@@ -389,7 +394,7 @@ impl Compiler {
                     format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
                     line,
                 );
-                text::compile_into(&mut self.prog, k, line)?;
+                text::compile_into(&mut self.prog, k, line).map_err(|e| self.text_error(e))?;
                 Some(format!("{}()", super::program::END_CTX))
             }
             _ => None,
@@ -417,7 +422,7 @@ impl Compiler {
                     format!("{}(\"inline-text\")", super::program::BEGIN_CTX),
                     line,
                 );
-                text::compile_into(&mut self.prog, s, line)?;
+                text::compile_into(&mut self.prog, s, line).map_err(|e| self.text_error(e))?;
                 let value = format!("{}()", super::program::END_CTX);
                 self.prog
                     .push_builder(host_call(SET, tag, &[", ", &value, ", ", &k]), line);

@@ -625,6 +625,7 @@ pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let name = lib.display(&f.rel);
     let mut prog = Program::new("text");
     text::compile_into(&mut prog, src, 1)
+        .map_err(|e| e.led_by(&format!("Parsing text template '{name}'")))
         .and_then(|_| prog.finish())
         .map_err(|e| {
             let pos = Position::in_source(&name, e.line, src);

@@ -1,0 +1,77 @@
+//! Constructs seen in more real public deploy directories (community packages, cluster
+//! templates, package repositories with rendered fixtures), each reduced to a small case
+//! of its own: what ytt 0.48 prints for them.
+
+use crate::support::ytt::{render, render_output};
+
+/// The rendered text of output file `name` when `files` render to `--output-files out`.
+fn text_output(files: &[(&str, &str)], name: &str) -> String {
+    let out = render_output(files, &["-f", ".", "--output-files", "out"])
+        .unwrap_or_else(|e| panic!("render failed: {e}"));
+    let (_, body) = out
+        .files
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no output file {name} in {:?}", out.files));
+    String::from_utf8(body.clone()).unwrap()
+}
+
+/// ytt reads a text template's code markers off the code itself: `=` or `-=` first
+/// prints, `-` first trims the text before it and `-` last the text after it, and the
+/// code is what is left once `-=`, `=` and `-` are taken off its front. So `(@=- x @)`
+/// prints `x` without trimming, and `(@-@)` trims both sides.
+#[test]
+fn text_template_markers_are_read_as_ytt_reads_them() {
+    let tpl = "a  \n\n(@-@)  \n\n b\nc (@=- \"x\" @) d\ne (@=-\"y\"-@)   f\ng(@ -@)\n\n\nh (@ n = 1 @)(@= str(n) -@)\n  i\n(@= \"a\" + \"-\" -@)\nj\n";
+    assert_eq!(
+        text_output(&[("notes.txt", tpl)], "notes.txt"),
+        "ab\nc x d\ne yf\ngh 1i\na-j\n"
+    );
+}
+
+/// The trim markers take every kind of white space ytt's `unicode.IsSpace` takes,
+/// vertical tabs, form feeds and no-break spaces included.
+#[test]
+fn text_template_trim_markers_take_unicode_white_space() {
+    let tpl = "a \u{b}\u{c}\u{a0}(@- \"\" -@)\u{a0}\u{2003} b\n";
+    assert_eq!(text_output(&[("t.txt", tpl)], "t.txt"), "ab\n");
+}
+
+/// A `(@` inside code, an `@)` outside code and a `(@` left open are refused as ytt's
+/// scanner refuses them, at the line and column of the second character of the pair
+/// (for the open one, just past the end).
+#[test]
+fn unpaired_text_template_directives_fail_in_ytt_words() {
+    let err = |files: &[(&str, &str)]| {
+        render(files, &["-f", ".", "--output-files", "out"]).expect_err("must fail")
+    };
+    let e = err(&[("m.txt", "a (@= \"x\"\nb\n")]);
+    assert!(
+        e.starts_with("Parsing text template 'm.txt': Missing code closing '@)' at line 3 col 1\n"),
+        "{e}"
+    );
+    let e = err(&[("u.txt", "a @) b\n")]);
+    assert!(
+        e.starts_with(
+            "Parsing text template 'u.txt': Unexpected code closing '@)' at line 1 col 4\n"
+        ),
+        "{e}"
+    );
+    let e = err(&[("n.txt", "x\na (@= \"(@\" @) b\n")]);
+    assert!(
+        e.starts_with(
+            "Parsing text template 'n.txt': Unexpected code opening '(@' at line 2 col 9\n"
+        ),
+        "{e}"
+    );
+    let e = err(&[(
+        "y.yml",
+        "---\n#@yaml/text-templated-strings\nk: \"a @) b (@= 'x' @)\"\n",
+    )]);
+    assert!(
+        e.starts_with(
+            "Compiling YAML template 'y.yml': Unexpected code closing '@)' at line 3 col 4\n"
+        ),
+        "{e}"
+    );
+}
