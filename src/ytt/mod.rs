@@ -154,6 +154,14 @@ fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFi
     }
 }
 
+/// ytt's one warning for a run that called a `@ytt:math` function, given the first time.
+fn warn_if_math_was_called(out: &mut Output) {
+    let warned = out.warnings.iter().any(|w| w == modules::math::WARNING);
+    if modules::math::take_called() && !warned {
+        out.warnings.push(modules::math::WARNING.to_string());
+    }
+}
+
 fn run_lib(
     opts: &Options,
     cwd: &Path,
@@ -178,6 +186,7 @@ fn run_lib(
         });
     }
     schema::values::take_warnings();
+    modules::math::take_called();
     let schema = datavalues::Pipeline {
         lib,
         cwd,
@@ -187,6 +196,7 @@ fn run_lib(
     let mut out = Output::default();
     // Schema hook: deprecated data values that were given a value.
     out.warnings.extend(schema::values::take_warnings());
+    warn_if_math_was_called(&mut out);
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
         out.stdout = inspect_schema(opts, schema.as_ref())?.into_bytes();
@@ -209,6 +219,7 @@ fn run_lib(
         return Ok(out);
     }
     let r = render::render(lib)?;
+    warn_if_math_was_called(&mut out);
     lib.check_refs_used()?;
     match &opts.output_files {
         None => {

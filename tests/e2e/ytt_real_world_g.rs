@@ -75,3 +75,76 @@ fn unpaired_text_template_directives_fail_in_ytt_words() {
         "{e}"
     );
 }
+
+/// ytt 0.48 warns once on stderr when a template calls a `@ytt:math` function, whatever
+/// the number of calls, and not when the module is only loaded.
+#[test]
+fn calling_a_math_function_warns_once_that_results_may_differ_by_cpu() {
+    let warning = "\nWarning: a function from the @ytt:math module is used in this invocation; this module does not guarantee bit-identical results across CPU architectures.";
+    let tpl = "#@ load(\"@ytt:math\", \"math\")\na: #@ math.ceil(1.5)\nb: #@ math.sqrt(16)\nc: #@ math.log(8, 2)\n";
+    let out = render_output(&[("config.yml", tpl)], &["-f", "."]).unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "a: 2\nb: 4\nc: 3\n");
+    assert_eq!(out.warnings, vec![warning.to_string()]);
+    let out = render_output(
+        &[(
+            "config.yml",
+            "#@ load(\"@ytt:math\", \"math\")\npi: #@ math.pi\n",
+        )],
+        &["-f", "."],
+    )
+    .unwrap();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+}
+
+/// The errors of `@ytt:math` as ytt 0.48 words them: functions of numbers take exactly
+/// one or two positional arguments and name a wrong one by its Go type, `mod` goes by
+/// the name `round`, `ceil`/`floor` put their name before starlark-go's own message, and
+/// `log` (not behind ytt's error wrapper) names nothing and divides by zero silently.
+#[test]
+fn math_errors_are_worded_as_ytt_words_them() {
+    let err = |expr: &str| {
+        let tpl = format!("#@ load(\"@ytt:math\", \"math\")\na: #@ {expr}\n");
+        let e = render(&[("config.yml", &tpl)], &["-f", "."]).expect_err(expr);
+        e.lines().nth(1).unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        err("math.sqrt(\"4\")"),
+        "- sqrt: expected float value, but was starlark.String"
+    );
+    assert_eq!(
+        err("math.sqrt(x=4)"),
+        "- sqrt: expected exactly one argument"
+    );
+    assert_eq!(err("math.pow(2)"), "- pow: expected exactly two arguments");
+    assert_eq!(
+        err("math.mod(7)"),
+        "- round: expected exactly two arguments"
+    );
+    assert_eq!(
+        err("math.mod(None, 2)"),
+        "- round: expected float value, but was starlark.NoneType"
+    );
+    assert_eq!(err("math.ceil()"), "- ceil: ceil: got 0 arguments, want 1");
+    assert_eq!(
+        err("math.floor([1])"),
+        "- floor: expected float value, but was *starlark.List"
+    );
+    assert_eq!(
+        err("math.floor(float(\"inf\"))"),
+        "- floor: cannot convert float infinity to integer"
+    );
+    assert_eq!(
+        err("math.log(\"8\")"),
+        "- expected float value, but was starlark.String"
+    );
+    assert_eq!(
+        err("math.log(1, 2, 3)"),
+        "- log: got 3 arguments, want at most 2"
+    );
+    let tpl =
+        "#@ load(\"@ytt:math\", \"math\")\na: #@ math.log(8, 1)\nb: #@ math.sqrt(9, base=2)\n";
+    assert_eq!(
+        render(&[("config.yml", tpl)], &["-f", "."]).unwrap(),
+        "a: .inf\nb: 3\n"
+    );
+}

@@ -1,57 +1,111 @@
-//! `@ytt:math`: the Starlark math module ytt ships (starlark-go's `lib/math`): rounding
-//! (`ceil`/`floor` give ints, `round` a float rounded half away from zero), powers and
-//! logarithms, trigonometry and hyperbolic functions, `gamma`, angles, and the constants
-//! `e` and `pi`. Every function takes ints or floats.
+//! `@ytt:math`: ytt's math module (Go's `math` functions behind Starlark builtins):
+//! rounding (`ceil`/`floor` give ints, `round` a float rounded half away from zero),
+//! powers and logarithms, trigonometry and hyperbolic functions, `gamma`, angles, and
+//! the constants `e` and `pi`. Every function takes ints or floats. A call is recorded so
+//! that the run warns, as ytt does, that results may differ across CPU architectures.
 
+use std::cell::Cell;
+
+use crate::ytt::overlay::go_type;
+use crate::ytt::starlark::bigint::BigInt;
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};
 
-/// `x` as a float when it is an int or a float (starlark-go's `floatOrInt`).
-fn float_arg(fname: &str, param: &str, v: &Value) -> SResult<f64> {
+/// What ytt prints (once) when a template calls a function of `@ytt:math`.
+pub const WARNING: &str = "\nWarning: a function from the @ytt:math module is used in this invocation; this module does not guarantee bit-identical results across CPU architectures.";
+
+thread_local! {
+    static CALLED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a `@ytt:math` function was called on this thread since the last call; ytt
+/// warns once about such a run.
+pub fn take_called() -> bool {
+    CALLED.with(|c| c.replace(false))
+}
+
+fn note_call() {
+    CALLED.with(|c| c.set(true));
+}
+
+/// `x` as a float when it is an int or a float (ytt's `AsFloat64`).
+fn float_arg(v: &Value) -> Result<f64, String> {
     match v {
         Value::Int(i) => Ok(*i as f64),
+        Value::BigInt(b) => Ok(b.to_f64()),
         Value::Float(f) => Ok(*f),
-        other => Err(SError::new(format!(
-            "{fname}: for parameter {param}: got {}, want float or int",
-            other.type_name()
-        ))),
+        other => Err(format!(
+            "expected float value, but was {}",
+            go_type::of_starlark(other)
+        )),
     }
 }
 
-fn unary(name: &'static str, f: fn(f64) -> f64) -> Value {
+/// A function of one or two number arguments, as ytt wraps Go's `math` functions:
+/// exactly `n` positional arguments (keyword arguments are not looked at), each an int
+/// or a float, and errors led by the function's name. `mod` goes by the name `round`
+/// there, so its errors do too.
+fn floats(name: &'static str, n: usize, f: impl Fn(&[f64]) -> f64 + 'static) -> Value {
     native(name, move |_t, a: &Args| {
-        let v = a.positional(name, 1, 1)?;
-        Ok(Value::Float(f(float_arg(
-            name,
-            "1",
-            v[0].as_ref().expect("x"),
-        )?)))
+        note_call();
+        if a.pos.len() != n {
+            let want = if n == 1 {
+                "one argument"
+            } else {
+                "two arguments"
+            };
+            return Err(SError::new(format!("{name}: expected exactly {want}")));
+        }
+        let xs = a
+            .pos
+            .iter()
+            .map(float_arg)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| SError::new(format!("{name}: {e}")))?;
+        Ok(Value::Float(f(&xs)))
     })
+}
+
+fn unary(name: &'static str, f: fn(f64) -> f64) -> Value {
+    floats(name, 1, move |x| f(x[0]))
 }
 
 fn binary(name: &'static str, f: fn(f64, f64) -> f64) -> Value {
-    native(name, move |_t, a: &Args| {
-        let v = a.positional(name, 2, 2)?;
-        let x = float_arg(name, "1", v[0].as_ref().expect("x"))?;
-        let y = float_arg(name, "2", v[1].as_ref().expect("y"))?;
-        Ok(Value::Float(f(x, y)))
-    })
+    floats(name, 2, move |x| f(x[0], x[1]))
 }
 
-/// `ceil`/`floor`: ints stay as they are, floats round to an int.
+/// `ceil`/`floor`: ints stay as they are, floats round to an int (starlark-go's
+/// `NumberToInt`); ytt's error wrapper puts the name before starlark-go's own.
 fn to_int(name: &'static str, f: fn(f64) -> f64) -> Value {
     native(name, move |_t, a: &Args| {
-        let v = a.positional(name, 1, 1)?;
+        note_call();
+        let v = a
+            .positional(name, 1, 1)
+            .map_err(|e| SError::new(format!("{name}: {e}")))?;
         match v[0].as_ref().expect("x") {
-            Value::Int(i) => Ok(Value::Int(*i)),
-            other => {
-                let r = f(float_arg(name, "1", other)?);
-                if !r.is_finite() {
-                    return Err(SError::new(format!("{name}: cannot convert {r} to int")));
+            x @ (Value::Int(_) | Value::BigInt(_)) => Ok(x.clone()),
+            Value::Float(x) => {
+                let r = f(*x);
+                if r.is_nan() {
+                    return Err(SError::new(format!(
+                        "{name}: cannot convert float NaN to integer"
+                    )));
+                }
+                if r.is_infinite() {
+                    return Err(SError::new(format!(
+                        "{name}: cannot convert float infinity to integer"
+                    )));
+                }
+                if r.abs() >= 1.7e38 {
+                    return Ok(Value::from_bigint(BigInt::from_f64(r)));
                 }
                 Ok(Value::Int(r as i128))
             }
+            other => Err(SError::new(format!(
+                "{name}: expected float value, but was {}",
+                go_type::of_starlark(other)
+            ))),
         }
     })
 }
@@ -124,19 +178,17 @@ fn lanczos_gamma(x: f64) -> f64 {
     (2.0 * std::f64::consts::PI).sqrt() * t.powf(x + 0.5) * (-t).exp() * a
 }
 
+/// `log(x, base=e)`: not behind ytt's error wrapper, so its errors are starlark-go's and
+/// the conversion's own, unled; a base of 1 divides by zero into an infinity or NaN.
 fn log(_t: &mut crate::ytt::starlark::Thread, a: &Args) -> SResult<Value> {
-    let v = a.unpack("log", &["x", "base?"])?;
-    let x = float_arg("log", "x", v[0].as_ref().expect("x"))?;
-    match &v[1] {
-        None => Ok(Value::Float(x.ln())),
-        Some(b) => {
-            let base = float_arg("log", "base", b)?;
-            if base == 1.0 {
-                return Err(SError::new("log: division by zero"));
-            }
-            Ok(Value::Float(x.ln() / base.ln()))
-        }
-    }
+    note_call();
+    let v = a.positional("log", 1, 2)?;
+    let x = float_arg(v[0].as_ref().expect("x")).map_err(SError::new)?;
+    let base = match &v[1] {
+        None => std::f64::consts::E,
+        Some(b) => float_arg(b).map_err(SError::new)?,
+    };
+    Ok(Value::Float(x.ln() / base.ln()))
 }
 
 pub fn math_module() -> Module {
@@ -148,7 +200,7 @@ pub fn math_module() -> Module {
             ("round", unary("round", f64::round)),
             ("fabs", unary("fabs", f64::abs)),
             ("copysign", binary("copysign", f64::copysign)),
-            ("mod", binary("mod", |x, y| x % y)),
+            ("mod", binary("round", |x, y| x % y)),
             ("remainder", binary("remainder", remainder)),
             ("pow", binary("pow", f64::powf)),
             ("exp", unary("exp", f64::exp)),

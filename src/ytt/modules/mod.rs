@@ -10,7 +10,7 @@ mod go_regexp;
 mod hashing;
 mod json_syntax;
 pub mod library;
-mod math;
+pub mod math;
 mod misc;
 mod overlay;
 mod toml;
