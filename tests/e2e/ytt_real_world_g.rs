@@ -148,3 +148,34 @@ fn math_errors_are_worded_as_ytt_words_them() {
         "a: .inf\nb: 3\n"
     );
 }
+
+/// `(@= x @)` with a value that is not a string fails as ytt's text node refuses it,
+/// naming the Go type of the converted value (`int64`, `<nil>`, `[]interface {}`,
+/// `*orderedmap.Map`, the node of a YAML fragment), in `.txt` files and in YAML strings.
+#[test]
+fn a_non_string_text_template_value_is_refused_with_its_go_type() {
+    let first = |files: &[(&str, &str)]| {
+        let e = render(files, &["-f", ".", "--output-files", "out"]).expect_err("must fail");
+        e.lines().nth(1).unwrap_or_default().to_string()
+    };
+    for (expr, go) in [
+        ("123", "int64"),
+        ("None", "<nil>"),
+        ("[1]", "[]interface {}"),
+        ("{\"a\": 1}", "*orderedmap.Map"),
+        ("1.5", "float64"),
+    ] {
+        let tpl = format!("x (@= {expr} @)\n");
+        assert_eq!(
+            first(&[("t.txt", &tpl)]),
+            format!(
+                "- cannot set non-string value ({go}), consider using str(...) to convert to string"
+            )
+        );
+    }
+    let yml = "#@ def f():\na: 1\n#@ end\n#@yaml/text-templated-strings\nk: \"(@= f() @)\"\n";
+    assert_eq!(
+        first(&[("y.yml", yml)]),
+        "- cannot set non-string value (*yamlmeta.Map), consider using str(...) to convert to string"
+    );
+}

@@ -186,10 +186,11 @@ impl Builder {
     pub fn text_expr(&mut self, v: &SValue) -> SResult<()> {
         match v {
             SValue::Str(s) => self.text(s),
+            // ytt's words (texttemplate's NodeText.SetValue) with the Go type of the
+            // converted value.
             other => Err(SError::new(format!(
-                "Expected to set text to string, but was {} (cannot set non-string value of type {} into text template; use str(...) to convert)",
-                other.type_name(),
-                other.type_name()
+                "cannot set non-string value ({}), consider using str(...) to convert to string",
+                crate::ytt::overlay::go_type::of_go_value(other)
             ))),
         }
     }
