@@ -16,6 +16,20 @@ pub fn of_node(n: &Node) -> &'static str {
     }
 }
 
+/// ytt's user-friendly name of a node's type (`yamlmeta.TypeName`), as its overlay
+/// errors print it: `map`, `array`, `null`, `boolean`, `integer`, `float`, `string`.
+pub fn friendly_name(n: &Node) -> &'static str {
+    match n {
+        Node::Map(_) => "map",
+        Node::Array(_) => "array",
+        Node::Scalar(Value::Null) => "null",
+        Node::Scalar(Value::Bool(_)) => "boolean",
+        Node::Scalar(Value::Int(_)) => "integer",
+        Node::Scalar(Value::Float(_)) => "float",
+        Node::Scalar(v) => of_scalar(v),
+    }
+}
+
 /// The Go type of a scalar as go-yaml decodes it.
 pub fn of_scalar(v: &Value) -> &'static str {
     match v {
@@ -58,33 +72,6 @@ pub fn of_starlark(v: &SValue) -> String {
     }
 }
 
-/// The Go type of what ytt converts a Starlark value to before it sets it on a node
-/// (`core.NewStarlarkValue(v).AsGoValue()`): ints become `int64` (or `uint64` past it),
-/// lists, tuples and sets `[]interface {}`, dicts and structs `*orderedmap.Map`, and a
-/// YAML fragment the node it holds.
-pub fn of_go_value(v: &SValue) -> String {
-    use crate::ytt::fragment::{Frag, Fragment};
-    match v {
-        SValue::None => "<nil>".into(),
-        SValue::Bool(_) => "bool".into(),
-        SValue::Int(i) if i64::try_from(*i).is_ok() => "int64".into(),
-        SValue::Int(_) | SValue::BigInt(_) => "uint64".into(),
-        SValue::Float(_) => "float64".into(),
-        SValue::Str(_) => "string".into(),
-        SValue::List(_) | SValue::Tuple(_) | SValue::Set(_) => "[]interface {}".into(),
-        SValue::Dict(_) => "*orderedmap.Map".into(),
-        SValue::Host(h) => match h.as_any().downcast_ref::<Fragment>().map(|f| &f.0) {
-            Some(Frag::Map(_)) => "*yamlmeta.Map".into(),
-            Some(Frag::Array(_)) => "*yamlmeta.Array".into(),
-            Some(Frag::DocSet(_)) => "*yamlmeta.DocumentSet".into(),
-            Some(Frag::Nil) => "<nil>".into(),
-            None if h.type_name() == "struct" => "*orderedmap.Map".into(),
-            None => of_starlark(v),
-        },
-        other => of_starlark(other),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,7 +82,5 @@ mod tests {
         assert_eq!(of_node(&Node::Scalar(Value::Float(1.0))), "float64");
         assert_eq!(of_starlark(&SValue::str("x")), "starlark.String");
         assert_eq!(of_starlark(&SValue::None), "starlark.NoneType");
-        assert_eq!(of_go_value(&SValue::Int(3)), "int64");
-        assert_eq!(of_go_value(&SValue::None), "<nil>");
     }
 }

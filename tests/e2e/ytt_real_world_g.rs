@@ -179,3 +179,137 @@ fn a_non_string_text_template_value_is_refused_with_its_go_type() {
         "- cannot set non-string value (*yamlmeta.Map), consider using str(...) to convert to string"
     );
 }
+
+/// `template.replace` takes for a map item a map (dict, struct or map fragment), for an
+/// array item a list (or array fragment) and for a document a list or a document set;
+/// anything else fails in ytt's words, led by `template.replace` and naming the Go type.
+#[test]
+fn template_replace_refuses_values_its_place_cannot_take_in_ytt_words() {
+    let first = |tpl: &str| {
+        let files = [(
+            "config.yml",
+            format!(
+                "#@ load(\"@ytt:template\", \"template\")\n#@ def m():\nk: v\n#@ end\n---\n{tpl}"
+            ),
+        )];
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, b)| (*n, b.as_str())).collect();
+        let e = render(&files, &["-f", "."]).expect_err(tpl);
+        e.lines().nth(1).unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        first("a:\n  b: 1\n  _: #@ template.replace([1])\n"),
+        "- template.replace: expected value to be map, but was []interface {}"
+    );
+    assert_eq!(
+        first("- 1\n- #@ template.replace({\"a\": 1})\n"),
+        "- template.replace: expected value to be array, but was *orderedmap.Map"
+    );
+    assert_eq!(
+        first("- #@ template.replace(m())\n"),
+        "- template.replace: expected value to be array, but was *yamlmeta.Map"
+    );
+    assert_eq!(
+        first("x: 1\n--- #@ template.replace(1)\n"),
+        "- template.replace: expected value to be docset, but was int64"
+    );
+    assert_eq!(
+        first("x: 1\n--- #@ template.replace(m())\n"),
+        "- template.replace: expected value to be docset, but was *yamlmeta.Map"
+    );
+    let out = render(
+        &[(
+            "config.yml",
+            "#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace([{\"a\": 1}, 2])\n",
+        )],
+        &["-f", "."],
+    )
+    .unwrap();
+    assert_eq!(out, "a: 1\n---\n2\n");
+}
+
+/// A key given twice fails as ytt's `MapItemOverride` words it (lower case), and from
+/// `template.replace` with that builtin's name in front.
+#[test]
+fn a_key_given_twice_fails_in_ytt_words() {
+    let e = render(
+        &[("config.yml", "#@ for v in [1, 2]:\nk: #@ v\n#@ end\n")],
+        &["-f", "."],
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.lines().nth(1),
+        Some(
+            "- expected key 'k' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
+        )
+    );
+    let tpl = "#@ load(\"@ytt:template\", \"template\")\n#@ def m():\na: 2\n#@ end\nx:\n  a: 1\n  _: #@ template.replace(m())\n";
+    let e = render(&[("config.yml", tpl)], &["-f", "."]).unwrap_err();
+    assert_eq!(
+        e.lines().nth(1),
+        Some(
+            "- template.replace: expected key 'a' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
+        )
+    );
+}
+
+/// `@ytt:ip` checks its argument and parses as ytt (Go's `net`) does: one string, an
+/// invalid address or CIDR named in Go's words, a prefix longer than the address refused,
+/// and an IPv4-mapped IPv6 address read as IPv4.
+#[test]
+fn ip_parsing_follows_ytt_and_go() {
+    let first = |expr: &str| {
+        let tpl = format!("#@ load(\"@ytt:ip\", \"ip\")\na: #@ {expr}\n");
+        match render(&[("config.yml", &tpl)], &["-f", "."]) {
+            Ok(out) => out,
+            Err(e) => e.lines().nth(1).unwrap_or_default().to_string(),
+        }
+    };
+    assert_eq!(
+        first("ip.parse_addr(\"300.1.1.1\")"),
+        "- ip.parse_addr: invalid IP address: 300.1.1.1"
+    );
+    assert_eq!(
+        first("ip.parse_addr(1)"),
+        "- ip.parse_addr: expected a string, but was int"
+    );
+    assert_eq!(
+        first("ip.parse_addr()"),
+        "- ip.parse_addr: expected exactly one argument"
+    );
+    assert_eq!(
+        first("ip.parse_cidr(\"1.2.3.4/33\")"),
+        "- ip.parse_cidr: invalid CIDR address: 1.2.3.4/33"
+    );
+    assert_eq!(
+        first("ip.parse_cidr(\"1.2.3.4\")"),
+        "- ip.parse_cidr: invalid CIDR address: 1.2.3.4"
+    );
+    assert_eq!(
+        first(
+            "[ip.parse_addr(\"::ffff:1.2.3.4\").string(), ip.parse_addr(\"::ffff:1.2.3.4\").is_ipv4()]"
+        ),
+        "a:\n- 1.2.3.4\n- true\n"
+    );
+}
+
+/// Overlaying a map onto an array (or an array onto a map, an integer, a null) names the
+/// left node's type as ytt 0.48 names it (`yamlmeta.TypeName`), as in its data values.
+#[test]
+fn overlay_type_mismatches_name_the_node_type_in_words() {
+    let err = render(
+        &[
+            ("a-values.yml", "#@data/values\n---\nkey: 1\n"),
+            ("b-values.yml", "#@data/values\n---\n- item\n"),
+        ],
+        &["-f", "."],
+    )
+    .unwrap_err();
+    assert!(
+        err.starts_with("Overlaying data values (in following order: a-values.yml, b-values.yml): Document on line b-values.yml:2: Expected array, but was map"),
+        "{err}"
+    );
+    let ov =
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.all\n---\nn: {a: 1}\n";
+    let err = render(&[("base.yml", "n: 1\n"), ("ov.yml", ov)], &["-f", "."]).unwrap_err();
+    assert!(err.contains("Expected map, but was integer"), "{err}");
+}

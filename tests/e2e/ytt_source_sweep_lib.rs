@@ -63,12 +63,11 @@ fn overlay_type_errors_name_go_types_as_ytt_does() {
     let cases = [
         (
             format!("{all}m: [1]\n"),
-            "Expected array, but was *yamlmeta.Map",
+            // ytt 0.48 names node types as yamlmeta.TypeName does (conformance
+            // data-values/033: "Expected array, but was map").
+            "Expected array, but was map",
         ),
-        (
-            format!("{all}l: {{a: 1}}\n"),
-            "Expected map, but was *yamlmeta.Array",
-        ),
+        (format!("{all}l: {{a: 1}}\n"), "Expected map, but was array"),
         (
             format!("{all}#@overlay/assert\nm: {{k: \"1\"}}\n"),
             "Expected objects to equal, but did not: Expected leaf values to match int string",

@@ -190,7 +190,9 @@ impl Builder {
             // converted value.
             other => Err(SError::new(format!(
                 "cannot set non-string value ({}), consider using str(...) to convert to string",
-                crate::ytt::overlay::go_type::of_go_value(other)
+                crate::ytt::fragment::go_value_type(other)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| crate::ytt::go_type::of_starlark(other))
             ))),
         }
     }
@@ -427,7 +429,7 @@ impl Builder {
                                 .to_string()
                         } else {
                             format!(
-                                "expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
+                                "template.replace: expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
                                 item.key.to_display_string()
                             )
                         }));
@@ -440,7 +442,9 @@ impl Builder {
                         children: Vec::new(),
                     });
                     let idx = y.slots.len() - 1;
-                    attach(y, parent, idx, may_override)?;
+                    // The replacement's own errors are the built-in's.
+                    attach(y, parent, idx, may_override)
+                        .map_err(|e| SError::new(format!("template.replace: {}", e.msg)))?;
                 }
             }
             Kind::Array => {

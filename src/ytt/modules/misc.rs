@@ -287,6 +287,33 @@ pub fn version_module() -> Module {
     )
 }
 
+/// The one string argument of an `@ytt:ip` function, checked as ytt checks it.
+fn ip_string_arg(name: &str, a: &Args) -> SResult<String> {
+    if a.pos.len() != 1 {
+        return Err(SError::new(format!(
+            "{name}: expected exactly one argument"
+        )));
+    }
+    match a.pos[0].as_str() {
+        Some(s) => Ok(s.to_string()),
+        None => Err(SError::new(format!(
+            "{name}: expected a string, but was {}",
+            a.pos[0].type_name()
+        ))),
+    }
+}
+
+/// An address as Go's `net.ParseIP` reads it: an IPv4-mapped IPv6 address is IPv4.
+fn parse_go_ip(s: &str) -> Option<std::net::IpAddr> {
+    match s.parse::<std::net::IpAddr>().ok()? {
+        std::net::IpAddr::V6(v6) => Some(match v6.to_ipv4_mapped() {
+            Some(v4) => std::net::IpAddr::V4(v4),
+            None => std::net::IpAddr::V6(v6),
+        }),
+        v4 => Some(v4),
+    }
+}
+
 fn addr_value(a: std::net::IpAddr) -> Value {
     let s = a.to_string();
     unconvertible_value(
@@ -313,9 +340,8 @@ pub fn ip_module() -> Module {
             (
                 "parse_addr",
                 native("ip.parse_addr", |_t, a| {
-                    let v = a.positional("ip.parse_addr", 1, 1)?;
-                    let s = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                    let ip: std::net::IpAddr = s.parse().map_err(|_| {
+                    let s = ip_string_arg("ip.parse_addr", a)?;
+                    let ip = parse_go_ip(&s).ok_or_else(|| {
                         SError::new(format!("ip.parse_addr: invalid IP address: {s}"))
                     })?;
                     Ok(addr_value(ip))
@@ -324,12 +350,7 @@ pub fn ip_module() -> Module {
             (
                 "parse_cidr",
                 native("ip.parse_cidr", |_t, a| {
-                    let v = a.positional("ip.parse_cidr", 1, 1)?;
-                    let s = v[0]
-                        .as_ref()
-                        .and_then(|x| x.as_str())
-                        .unwrap_or("")
-                        .to_string();
+                    let s = ip_string_arg("ip.parse_cidr", a)?;
                     // Go's net.ParseCIDR: an address, `/`, and decimal digits for at most
                     // the address's bits; any other text is its one error.
                     let bad = || SError::new(format!("ip.parse_cidr: invalid CIDR address: {s}"));

@@ -278,7 +278,7 @@ impl Overlay<'_> {
                     Ok(())
                 }
                 other => Err(err_at(
-                    format!("Expected map, but was {}", go_type::of_node(other)),
+                    format!("Expected map, but was {}", go_type::friendly_name(other)),
                     meta,
                 )),
             },
@@ -289,7 +289,7 @@ impl Overlay<'_> {
                     Ok(())
                 }
                 other => Err(err_at(
-                    format!("Expected array, but was {}", go_type::of_node(other)),
+                    format!("Expected array, but was {}", go_type::friendly_name(other)),
                     meta,
                 )),
             },
