@@ -313,3 +313,160 @@ fn overlay_type_mismatches_name_the_node_type_in_words() {
     let err = render(&[("base.yml", "n: 1\n"), ("ov.yml", ov)], &["-f", "."]).unwrap_err();
     assert!(err.contains("Expected map, but was integer"), "{err}");
 }
+
+/// A data values file sees no data values while it is templated (ytt evaluates values
+/// files with an empty envelope), not even those of the values files before it.
+#[test]
+fn a_data_values_file_cannot_read_data_values() {
+    let files = [
+        ("a-values.yml", "#@data/values\n---\nbase_url: http://svc\n"),
+        (
+            "b-values.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@data/values\n---\nhealth_url: #@ data.values.base_url + \"/healthz\"\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+    ];
+    let e = render(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        e.contains("- struct has no .base_url field or method"),
+        "{e}"
+    );
+    let files = [
+        (
+            "values.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@data/values\n---\ncount: #@ len(dir(data.values))\n",
+        ),
+        (
+            "config.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n--- #@ data.values\n",
+        ),
+    ];
+    assert_eq!(render(&files, &["-f", "."]).unwrap(), "count: 0\n");
+}
+
+/// A `#@` comment without a space after the `@` is an annotation named by what follows,
+/// and its arguments are code: `#@x = 1` fails in starlark-go's words for a missing
+/// primary expression, and `#@load("@ytt:data", "data")` fails on the `@` inside the name,
+/// which ytt puts between quotes in its generated code as it is.
+#[test]
+fn code_written_without_a_space_after_the_at_sign_fails_as_in_ytt() {
+    let first = |tpl: &str| {
+        let e = render(&[("config.yml", tpl)], &["-f", "."]).expect_err(tpl);
+        e.lines().nth(1).unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        first("#@x = 1\nkey: #@ x\n"),
+        "- got '=', want primary expression"
+    );
+    assert_eq!(
+        first("#@load(\"@ytt:data\", \"data\")\nkey: 1\n"),
+        "- unexpected input character '@'"
+    );
+    assert_eq!(
+        first("#@ x = [1][]\nkey: 1\n"),
+        "- got ']', want primary expression"
+    );
+}
+
+/// Blocks that do not pair up fail as ytt's block scanner reports them, as Starlark
+/// syntax errors: an `end` (or `else`) with no block open is "unexpected end", and a
+/// block left open is a "mismatched set of block openings", at the line that opened it.
+#[test]
+fn unpaired_blocks_fail_as_ytt_block_scanner_reports_them() {
+    let err = |tpl: &str| render(&[("config.yml", tpl)], &["-f", "."]).expect_err(tpl);
+    assert_eq!(
+        err("#@ def double(x): return x * 2\n#@ end\ndoubled: #@ double(21)\n"),
+        "\n- unexpected end\n    config.yml:2 | #@ end"
+    );
+    assert_eq!(
+        err("#@ def f():\n#@   return 7\nvalue: #@ f()\n"),
+        "\n- mismatched set of block openings (if/else/elif/for/def) and closing (end)\n    config.yml:1 | #@ def f():"
+    );
+    assert_eq!(
+        err("#@ if True:\na: 1\n#@ end\n#@ else:\nb: 2\n"),
+        "\n- unexpected end\n    config.yml:4 | #@ else:"
+    );
+}
+
+/// A value ytt cannot convert to YAML (a function, a bound method, a range) fails in the
+/// words of its conversion, naming the Go type; a range must go through `list(...)`.
+#[test]
+fn values_that_do_not_convert_to_yaml_fail_in_ytt_words() {
+    let first = |expr: &str| {
+        let tpl = format!("#@ load(\"@ytt:struct\", \"struct\")\na: #@ {expr}\n");
+        match render(&[("config.yml", &tpl)], &["-f", "."]) {
+            Ok(out) => out,
+            Err(e) => e.lines().nth(1).unwrap_or_default().to_string(),
+        }
+    };
+    assert_eq!(
+        first("len"),
+        "- unknown type *starlark.Builtin for conversion to go value"
+    );
+    assert_eq!(
+        first("lambda x: x"),
+        "- unknown type *starlark.Function for conversion to go value"
+    );
+    assert_eq!(
+        first("struct.make_and_bind(struct.make(a=1), get=lambda self: self.a)"),
+        "- unknown type *starlark.Builtin for conversion to go value"
+    );
+    assert_eq!(
+        first("range(2)"),
+        "- unknown type starlark.rangeValue for conversion to go value"
+    );
+    assert_eq!(first("list(range(2))"), "a:\n- 0\n- 1\n");
+}
+
+/// `library.get(...).export(name)` fails in ytt's words, after the built-in's name and
+/// `Exporting from library 'NAME'`, when no file or several files of the library define
+/// the name, the latter naming the files.
+#[test]
+fn library_export_of_a_missing_or_ambiguous_symbol_fails_in_ytt_words() {
+    let lib = [
+        (
+            "_ytt_lib/helpers/a.star",
+            "def label(name):\n  return \"a-\" + name\nend\n",
+        ),
+        (
+            "_ytt_lib/helpers/b.star",
+            "def label(name):\n  return \"b-\" + name\nend\n",
+        ),
+    ];
+    let with = |tpl: &str| {
+        let mut files = lib.to_vec();
+        let tpl = format!("#@ load(\"@ytt:library\", \"library\")\nvalue: #@ {tpl}\n");
+        files.push(("config.yml", &tpl));
+        match render(&files, &["-f", "."]) {
+            Ok(out) => out,
+            Err(e) => e.lines().nth(1).unwrap_or_default().to_string(),
+        }
+    };
+    assert_eq!(
+        with("library.get(\"helpers\").export(\"label\")(\"x\")"),
+        "- library.export: Exporting from library 'helpers': Expected to find exactly one exported symbol 'label', but found multiple across files: a.star, b.star"
+    );
+    assert_eq!(
+        with("library.get(\"helpers\").export(\"nope\")"),
+        "- library.export: Exporting from library 'helpers': Expected to find exported symbol 'nope', but did not"
+    );
+    assert_eq!(
+        with("library.get(\"helpers\").export(\"label\", path=\"b.star\")(\"x\")"),
+        "value: b-x\n"
+    );
+}
+
+/// A `@ytt:regexp` pattern that does not compile fails with Go's `regexp` message, led
+/// by the function's name.
+#[test]
+fn an_invalid_regexp_fails_with_go_words() {
+    let tpl = "#@ load(\"@ytt:regexp\", \"regexp\")\nvalue: #@ regexp.match(\"[a-\", \"x\")\n";
+    let e = render(&[("config.yml", tpl)], &["-f", "."]).unwrap_err();
+    assert_eq!(
+        e.lines().nth(1),
+        Some("- regexp.match: error parsing regexp: missing closing ]: `[a-`")
+    );
+}
