@@ -7,25 +7,12 @@
 
 use assert_cmd::Command;
 
+use crate::support::ytt::failure_of;
+
 /// Runs `strake template ARGS` in a fresh directory holding `files`; gives stderr and
 /// checks that the run failed with nothing on stdout.
 fn stderr_of(files: &[(&str, &str)], args: &[&str]) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, body).unwrap();
-    }
-    let out = Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .arg("template")
-        .args(args)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty());
-    String::from_utf8(out.stderr).unwrap()
+    failure_of(files, args)
 }
 
 #[test]

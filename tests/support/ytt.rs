@@ -21,3 +21,36 @@ pub fn render_output(files: &[(&str, &str)], args: &[&str]) -> Result<Output, St
 pub fn render(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
     render_output(files, args).map(|o| String::from_utf8(o.stdout).unwrap())
 }
+
+/// Runs the `strake` binary as `strake template ARGS` in a fresh directory holding
+/// `files`: gives the exit code, stdout and stderr, as a user's shell sees them.
+pub fn run_binary(files: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    let out = assert_cmd::Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .env_remove("RUST_LOG")
+        .arg("template")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// The stderr of [`run_binary`] for a run that must fail (exit status 1) with nothing
+/// on stdout.
+pub fn failure_of(files: &[(&str, &str)], args: &[&str]) -> String {
+    let (code, stdout, stderr) = run_binary(files, args);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    stderr
+}
