@@ -253,23 +253,30 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
 
 fn run_timed(args: &TemplateArgs) -> ExitCode {
     let opts = args.to_options();
+    // ytt's warnings come before its output or its error.
+    let mut warnings = Vec::new();
     let rendered = std::env::current_dir()
         .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))
         .and_then(|cwd| {
-            crate::ytt::run(&opts, &cwd, &mut || {
-                let mut b = Vec::new();
-                std::io::stdin().read_to_end(&mut b)?;
-                Ok(b)
-            })
+            crate::ytt::run_warning(
+                &opts,
+                &cwd,
+                &mut || {
+                    let mut b = Vec::new();
+                    std::io::stdin().read_to_end(&mut b)?;
+                    Ok(b)
+                },
+                &mut warnings,
+            )
         });
+    for w in &warnings {
+        eprintln!("{w}");
+    }
     let out = match rendered {
         Ok(out) => out,
         Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_usage_error(e),
         Err(e) => return crate::cli::print_error(crate::ytt::error::multi_line(&e.to_string())),
     };
-    for w in &out.warnings {
-        eprintln!("{w}");
-    }
     let mut stdout = std::io::stdout().lock();
     if let Some(dir) = &args.dangerous_emptied_output_directory
         && let Err(e) = empty_output_directory(dir, &out.files)

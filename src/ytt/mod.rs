@@ -101,6 +101,21 @@ pub fn run(
     cwd: &Path,
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
 ) -> Result<Output, Error> {
+    let mut warnings = Vec::new();
+    let mut out = run_warning(opts, cwd, stdin, &mut warnings)?;
+    out.warnings = warnings;
+    Ok(out)
+}
+
+/// [`run`], with ytt's warnings (deprecated data values, the `@ytt:math` module,
+/// text templates left out of stdout) put in `warnings` as they arise, so that a run
+/// that then fails still shows them before its error, as ytt does.
+pub fn run_warning(
+    opts: &Options,
+    cwd: &Path,
+    stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
+    warnings: &mut Vec<String>,
+) -> Result<Output, Error> {
     // `-f -` and a `-` data values file each read standard input (ytt reads it anew
     // for each, so the later one finds it empty).
     let stdin = std::cell::RefCell::new(stdin);
@@ -123,8 +138,12 @@ pub fn run(
         },
         render::module_loader(),
     );
-    run_lib(opts, cwd, &lib, &read_stdin)
-        .map_err(|e| with_source_line(e, lib.files.iter().chain(&lib.private)))
+    run_lib(opts, cwd, &lib, &read_stdin, warnings).map_err(|e| {
+        // What was called before the failure still warns.
+        warnings.extend(schema::values::take_warnings());
+        warn_if_math_was_called(warnings);
+        with_source_line(e, lib.files.iter().chain(&lib.private))
+    })
 }
 
 /// Fills in the text of the template lines an error points at, when it is missing.
@@ -155,10 +174,10 @@ fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFi
 }
 
 /// ytt's one warning for a run that called a `@ytt:math` function, given the first time.
-fn warn_if_math_was_called(out: &mut Output) {
-    let warned = out.warnings.iter().any(|w| w == modules::math::WARNING);
+fn warn_if_math_was_called(warnings: &mut Vec<String>) {
+    let warned = warnings.iter().any(|w| w == modules::math::WARNING);
     if modules::math::take_called() && !warned {
-        out.warnings.push(modules::math::WARNING.to_string());
+        warnings.push(modules::math::WARNING.to_string());
     }
 }
 
@@ -167,6 +186,7 @@ fn run_lib(
     cwd: &Path,
     lib: &LibRef,
     read_stdin: &dyn Fn() -> std::io::Result<Vec<u8>>,
+    warnings: &mut Vec<String>,
 ) -> Result<Output, Error> {
     if opts.files_inspect {
         // ytt's `--files-inspect`: the root library's files (not those of `_ytt_lib/`).
@@ -195,8 +215,8 @@ fn run_lib(
     .run(&opts.data_values, &[], &[])?;
     let mut out = Output::default();
     // Schema hook: deprecated data values that were given a value.
-    out.warnings.extend(schema::values::take_warnings());
-    warn_if_math_was_called(&mut out);
+    warnings.extend(schema::values::take_warnings());
+    warn_if_math_was_called(warnings);
     // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
     if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
         out.stdout = inspect_schema(opts, schema.as_ref())?.into_bytes();
@@ -219,7 +239,7 @@ fn run_lib(
         return Ok(out);
     }
     let r = render::render(lib)?;
-    warn_if_math_was_called(&mut out);
+    warn_if_math_was_called(warnings);
     lib.check_refs_used()?;
     match &opts.output_files {
         None => {
@@ -231,7 +251,7 @@ fn run_lib(
             }
             .into_bytes();
             if !r.texts.is_empty() {
-                out.warnings.push(
+                warnings.push(
                     "\nWarning: Found Non-YAML templates in input. Non-YAML templates are not rendered to standard output.\nIf you want to include those results, use the --output-files or --dangerous-emptied-output-directory flag."
                         .to_string(),
                 );

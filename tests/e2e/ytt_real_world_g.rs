@@ -470,3 +470,17 @@ fn an_invalid_regexp_fails_with_go_words() {
         Some("- regexp.match: error parsing regexp: missing closing ]: `[a-`")
     );
 }
+
+/// ytt's warnings come before its error: a run that called `@ytt:math` and then
+/// failed still warns, on stderr ahead of the error.
+#[test]
+fn warnings_come_before_the_error_of_a_run_that_fails() {
+    let tpl = "#@ load(\"@ytt:math\", \"math\")\na: #@ math.ceil(1.5)\nb: #@ 1 + \"x\"\n";
+    let (code, stdout, stderr) =
+        crate::support::ytt::run_binary(&[("t.yml", tpl)], &["-f", "t.yml"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "\nWarning: a function from the @ytt:math module is used in this invocation; this module does not guarantee bit-identical results across CPU architectures.\nstrake: error: \n- unknown binary op: int + string\n    in <toplevel>\n      t.yml:3 | b: #@ 1 + \"x\"\n"
+    );
+}
