@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, ValueEnum};
+use clap::{Args, Parser};
 
 use crate::ytt::file_marks::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
@@ -38,9 +38,15 @@ pub struct TemplateArgs {
     /// Paths symlinked input files may point into (comma-separated; may be repeated).
     #[arg(long = "allow-symlink-destination", value_delimiter = ',')]
     pub allow_symlink_destination: Vec<String>,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t)]
-    pub output: Output,
+    /// Output types: a file format (yaml, json, pos) and/or a schema type (openapi-v3);
+    /// comma-separated, may be repeated.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_delimiter = ',',
+        default_value = "yaml"
+    )]
+    pub output: Vec<String>,
     #[command(flatten)]
     pub values: DataValueArgs,
     /// Print the final data values instead of the templates' output.
@@ -69,18 +75,15 @@ pub struct TemplateArgs {
     pub dangerous_data_values_disable_validation: bool,
 }
 
-/// `-o`: how documents are printed.
-#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Output {
-    #[default]
-    Yaml,
-    Json,
-    /// Every node beside the template position it came from.
-    Pos,
-    /// The data values schema as OpenAPI v3 (with --data-values-schema-inspect).
-    #[value(name = "openapi-v3")]
-    OpenapiV3,
-}
+/// The file formats `-o` takes; the first one given is in effect (yaml by default).
+const FORMATS: [(&str, OutputFormat); 3] = [
+    ("yaml", OutputFormat::Yaml),
+    ("json", OutputFormat::Json),
+    ("pos", OutputFormat::Pos),
+];
+
+/// The schema type `-o` takes.
+const OPENAPI: &str = "openapi-v3";
 
 // The data value flags, shared by `strake template` and `strake lock --render` (a plain
 // comment for the same reason as on `TemplateArgs`).
@@ -139,12 +142,19 @@ impl TemplateArgs {
                 .dangerous_emptied_output_directory
                 .clone()
                 .or_else(|| self.output_files.clone()),
-            output: match self.output {
-                Output::Yaml => OutputFormat::Yaml,
-                Output::Json => OutputFormat::Json,
-                Output::Pos => OutputFormat::Pos,
-                Output::OpenapiV3 => OutputFormat::OpenApiV3,
+            output: if self.output.iter().any(|t| t == OPENAPI) {
+                OutputFormat::OpenApiV3
+            } else {
+                self.output
+                    .iter()
+                    .find_map(|t| FORMATS.iter().find(|(n, _)| n == t).map(|(_, f)| *f))
+                    .unwrap_or_default()
             },
+            unknown_output: self
+                .output
+                .iter()
+                .find(|t| *t != OPENAPI && !FORMATS.iter().any(|(n, _)| n == t))
+                .cloned(),
             data_values: self.values.flags(),
             data_values_inspect: self.data_values_inspect,
             strict: self.strict,
