@@ -212,6 +212,13 @@ fn when_errors_are_named_by_the_value_under_the_final_validations() {
         failing("lambda v: 1"),
         "strake: error: Validating final data values:\nValidating c: want when= to be bool, got int\n"
     );
+    // On a document, ytt names the bare path: empty.
+    let values =
+        "#@data/values\n#@assert/validate (\"x\", lambda v: True), when=lambda v: 1\n---\nc: 3\n";
+    assert_eq!(
+        stderr_of(&[CONFIG, ("values.yml", values)], &[]),
+        "strake: error: Validating final data values:\nValidating : want when= to be bool, got int\n"
+    );
 }
 
 #[test]

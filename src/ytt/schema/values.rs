@@ -291,7 +291,7 @@ impl Walk<'_> {
         for v in vals {
             let r = v
                 .run(&mut self.thread, node, parent, self.root)
-                .map_err(|m| Error::msg(format!("{FINAL}Validating {shown}: {m}")))?;
+                .map_err(|m| Error::msg(format!("{FINAL}Validating {path}: {m}")))?;
             let broken: Vec<_> = r
                 .unwrap_or_default()
                 .into_iter()
