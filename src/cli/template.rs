@@ -26,6 +26,12 @@ pub struct TemplateArgs {
     /// Delete this directory, then create it with the output files.
     #[arg(long = "dangerous-emptied-output-directory", value_name = "DIR")]
     pub dangerous_emptied_output_directory: Option<String>,
+    /// Take the input files from this JSON (ytt's bulk format) instead of `-f`.
+    #[arg(long = "bulk-in", value_name = "JSON", default_value = "")]
+    pub bulk_in: String,
+    /// Print the output files (or the error) as JSON in ytt's bulk format.
+    #[arg(long = "bulk-out")]
+    pub bulk_out: bool,
     /// Print the paths of the input files (after --file-mark) instead of templating.
     #[arg(long = "files-inspect")]
     pub files_inspect: bool,
@@ -262,7 +268,24 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
 }
 
 fn run_timed(args: &TemplateArgs) -> ExitCode {
-    let opts = args.to_options();
+    let mut opts = args.to_options();
+    // As ytt picks its sources: bulk input (when given) instead of `-f`, bulk output
+    // (when asked for) instead of stdout and output directories.
+    let _bulk_dir = if args.bulk_in.is_empty() {
+        None
+    } else {
+        match super::template_bulk::materialize(&args.bulk_in) {
+            Ok(dir) => {
+                opts.files = vec![dir.path().display().to_string()];
+                Some(dir)
+            }
+            Err(e) => return crate::cli::print_error(e),
+        }
+    };
+    if args.bulk_out {
+        // Collect the output files as `--output-files` does; they are printed below.
+        opts.output_files = Some(String::new());
+    }
     let rendered = std::env::current_dir()
         .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))
         .and_then(|cwd| {
@@ -272,6 +295,14 @@ fn run_timed(args: &TemplateArgs) -> ExitCode {
                 Ok(b)
             })
         });
+    if args.bulk_out {
+        let json = match &rendered {
+            Ok(out) => super::template_bulk::encode(&out.files, None),
+            Err(e) => super::template_bulk::encode(&[], Some(&e.to_string())),
+        };
+        print!("{json}");
+        return ExitCode::SUCCESS;
+    }
     let out = match rendered {
         Ok(out) => out,
         Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_usage_error(e),

@@ -273,3 +273,57 @@ fn the_openapi_output_type_is_refused_in_ytts_words() {
         "{out}"
     );
 }
+
+/// `strake template` with `args` only (no `-f .`), in an empty directory.
+fn bare(args: &[&str]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .arg("template")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn bulk_input_and_output_are_ytts_json_format() {
+    // `--bulk-in` gives the files by name; `--bulk-out` prints the output files (text
+    // templates first) as Go's encoding/json writes them.
+    let input = r#"{"files":[{"name":"cfg/a.yml","data":"a: #@ \"<\" + str(1)"},{"name":"t.txt","data":"(@= \"x&y\" @)"}]}"#;
+    assert_eq!(
+        bare(&["--bulk-in", input, "--bulk-out"]),
+        (
+            0,
+            r#"{"files":[{"name":"t.txt","data":"x\u0026y"},{"name":"cfg/a.yml","data":"a: \u003c1\n"}]}"#
+                .to_string(),
+            String::new()
+        )
+    );
+    // Without `--bulk-out`, the bulk input renders to stdout as usual.
+    let (code, stdout, _) = bare(&["--bulk-in", r#"{"files":[{"name":"a.yml","data":"a: 1"}]}"#]);
+    assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
+    // A failed run is reported inside the object, with success status.
+    let (code, stdout, _) = bare(&[
+        "--bulk-in",
+        r#"{"files":[{"name":"a.yml","data":"a: #@ fail(\"no\")"}]}"#,
+        "--bulk-out",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with(r#"{"errors":""#) && stdout.contains("fail: no"),
+        "{stdout}"
+    );
+    // Input that is no bulk object is refused as Go refuses to unmarshal it.
+    let (code, _, stderr) = bare(&["--bulk-in", "[1]"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stderr,
+        "strake: error: json: cannot unmarshal array into Go value of type template.BulkFiles\n"
+    );
+}
