@@ -327,3 +327,37 @@ fn bulk_input_and_output_are_ytts_json_format() {
         "strake: error: json: cannot unmarshal array into Go value of type template.BulkFiles\n"
     );
 }
+
+#[test]
+fn load_errors_are_named_once_in_ytts_words() {
+    // Starlark's load statement names the module once ("cannot load X: "); the loader's
+    // own message follows.
+    let load = |module: &str| {
+        stderr_of(
+            &[(
+                "config.yml",
+                &format!("#@ load(\"{module}\", \"x\")\na: 1\n"),
+            )],
+            &[],
+        )
+    };
+    let shown = |module: &str, msg: &str| {
+        format!(
+            "strake: error: \n- cannot load {module}: {msg}\n    in <toplevel>\n      config.yml:1 | #@ load(\"{module}\", \"x\")\n"
+        )
+    };
+    assert_eq!(
+        load("@ytt:nope"),
+        shown(
+            "@ytt:nope",
+            "builtin ytt library does not have module 'nope'"
+        )
+    );
+    assert_eq!(
+        load("@lib"),
+        shown(
+            "@lib",
+            "Expected library path to be in format '@name:path' e.g. '@github.com/vmware-tanzu/test:test.star' or '@ytt:base64'"
+        )
+    );
+}
