@@ -361,3 +361,42 @@ fn load_errors_are_named_once_in_ytts_words() {
         )
     );
 }
+
+#[test]
+fn a_library_ref_is_checked_as_ytts_library_ref_extractor_checks_it() {
+    let refused = |arg: &str| {
+        let values = format!("#@library/ref {arg}\n#@data/values\n---\nx: 1\n");
+        stderr_of(&[("config.yml", "a: 1\n"), ("values.yml", &values)], &[])
+    };
+    let shown = |m: &str| {
+        format!(
+            "strake: error: Overlaying data values (in following order: values.yml):\n  Annotation library/ref:\n    {m}\n"
+        )
+    };
+    assert_eq!(
+        refused("\"lib\""),
+        shown("Expected library ref to start with '@'")
+    );
+    assert_eq!(
+        refused("\"\""),
+        shown("Expected library ref to not be empty")
+    );
+    assert_eq!(
+        refused("\"@lib~\""),
+        shown("Expected library alias to not be empty")
+    );
+    assert_eq!(
+        refused("\"@a~b~c\""),
+        shown(
+            "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '@a~b~c'"
+        )
+    );
+    assert_eq!(
+        refused("\"@a\", \"@b\""),
+        "strake: error: Overlaying data values (in following order: values.yml):\n  Expected library/ref annotation to have one arg, got 2\n"
+    );
+    assert_eq!(
+        refused("1"),
+        "strake: error: Overlaying data values (in following order: values.yml): expected a string, but was int\n"
+    );
+}
