@@ -16,6 +16,7 @@ pub mod package_consume;
 pub mod stores;
 pub mod tag;
 pub mod template;
+mod template_bulk;
 pub mod values;
 
 #[derive(Parser)]

@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, ValueEnum};
+use clap::{Args, Parser};
 
 use crate::ytt::file_marks::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
@@ -26,6 +26,12 @@ pub struct TemplateArgs {
     /// Delete this directory, then create it with the output files.
     #[arg(long = "dangerous-emptied-output-directory", value_name = "DIR")]
     pub dangerous_emptied_output_directory: Option<String>,
+    /// Take the input files from this JSON (ytt's bulk format) instead of `-f`.
+    #[arg(long = "bulk-in", value_name = "JSON", default_value = "")]
+    pub bulk_in: String,
+    /// Print the output files (or the error) as JSON in ytt's bulk format.
+    #[arg(long = "bulk-out")]
+    pub bulk_out: bool,
     /// Print the paths of the input files (after --file-mark) instead of templating.
     #[arg(long = "files-inspect")]
     pub files_inspect: bool,
@@ -38,9 +44,15 @@ pub struct TemplateArgs {
     /// Paths symlinked input files may point into (comma-separated; may be repeated).
     #[arg(long = "allow-symlink-destination", value_delimiter = ',')]
     pub allow_symlink_destination: Vec<String>,
-    /// Output format.
-    #[arg(short = 'o', long = "output", value_enum, default_value_t)]
-    pub output: Output,
+    /// Output types: a file format (yaml, json, pos) and/or a schema type (openapi-v3);
+    /// comma-separated, may be repeated.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_delimiter = ',',
+        default_value = "yaml"
+    )]
+    pub output: Vec<String>,
     #[command(flatten)]
     pub values: DataValueArgs,
     /// Print the final data values instead of the templates' output.
@@ -69,18 +81,15 @@ pub struct TemplateArgs {
     pub dangerous_data_values_disable_validation: bool,
 }
 
-/// `-o`: how documents are printed.
-#[derive(ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Output {
-    #[default]
-    Yaml,
-    Json,
-    /// Every node beside the template position it came from.
-    Pos,
-    /// The data values schema as OpenAPI v3 (with --data-values-schema-inspect).
-    #[value(name = "openapi-v3")]
-    OpenapiV3,
-}
+/// The file formats `-o` takes; the first one given is in effect (yaml by default).
+const FORMATS: [(&str, OutputFormat); 3] = [
+    ("yaml", OutputFormat::Yaml),
+    ("json", OutputFormat::Json),
+    ("pos", OutputFormat::Pos),
+];
+
+/// The schema type `-o` takes.
+const OPENAPI: &str = "openapi-v3";
 
 // The data value flags, shared by `strake template` and `strake lock --render` (a plain
 // comment for the same reason as on `TemplateArgs`).
@@ -139,12 +148,19 @@ impl TemplateArgs {
                 .dangerous_emptied_output_directory
                 .clone()
                 .or_else(|| self.output_files.clone()),
-            output: match self.output {
-                Output::Yaml => OutputFormat::Yaml,
-                Output::Json => OutputFormat::Json,
-                Output::Pos => OutputFormat::Pos,
-                Output::OpenapiV3 => OutputFormat::OpenApiV3,
+            output: if self.output.iter().any(|t| t == OPENAPI) {
+                OutputFormat::OpenApiV3
+            } else {
+                self.output
+                    .iter()
+                    .find_map(|t| FORMATS.iter().find(|(n, _)| n == t).map(|(_, f)| *f))
+                    .unwrap_or_default()
             },
+            unknown_output: self
+                .output
+                .iter()
+                .find(|t| *t != OPENAPI && !FORMATS.iter().any(|(n, _)| n == t))
+                .cloned(),
             data_values: self.values.flags(),
             data_values_inspect: self.data_values_inspect,
             strict: self.strict,
@@ -252,7 +268,24 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
 }
 
 fn run_timed(args: &TemplateArgs) -> ExitCode {
-    let opts = args.to_options();
+    let mut opts = args.to_options();
+    // As ytt picks its sources: bulk input (when given) instead of `-f`, bulk output
+    // (when asked for) instead of stdout and output directories.
+    let _bulk_dir = if args.bulk_in.is_empty() {
+        None
+    } else {
+        match super::template_bulk::materialize(&args.bulk_in) {
+            Ok(dir) => {
+                opts.files = vec![dir.path().display().to_string()];
+                Some(dir)
+            }
+            Err(e) => return crate::cli::print_error(e),
+        }
+    };
+    if args.bulk_out {
+        // Collect the output files as `--output-files` does; they are printed below.
+        opts.output_files = Some(String::new());
+    }
     // ytt's warnings come before its output or its error.
     let mut warnings = Vec::new();
     let rendered = std::env::current_dir()
@@ -271,6 +304,14 @@ fn run_timed(args: &TemplateArgs) -> ExitCode {
         });
     for w in &warnings {
         eprintln!("{w}");
+    }
+    if args.bulk_out {
+        let json = match &rendered {
+            Ok(out) => super::template_bulk::encode(&out.files, None),
+            Err(e) => super::template_bulk::encode(&[], Some(&e.to_string())),
+        };
+        print!("{json}");
+        return ExitCode::SUCCESS;
     }
     let out = match rendered {
         Ok(out) => out,

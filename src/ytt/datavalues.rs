@@ -183,11 +183,7 @@ impl Pipeline<'_> {
             for d in ev.docs {
                 check_values_kwargs(&d).map_err(|e| stage.wrap(e))?;
                 if let Some(r) = d.meta.ann("library/ref") {
-                    let name = r
-                        .args
-                        .first()
-                        .and_then(|v| v.as_str().map(str::to_string))
-                        .unwrap_or_default();
+                    let name = library_ref(r).map_err(|e| stage.wrap(e))?;
                     self.lib.refs.borrow_mut().push((name, d.clone()));
                 } else if d.meta.has("data/values") {
                     // ytt checks a values document against the schema before it
@@ -479,6 +475,44 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// The library path of a `#@library/ref` annotation, checked as ytt's library ref
+/// extractor checks it: one string, `@path`, `@~alias` or `@path~alias`, repeated for
+/// nested libraries (`@a@b`).
+fn library_ref(ann: &crate::ytt::node::Ann) -> Result<String, Error> {
+    if ann.args.len() != 1 {
+        return Err(Error::msg(format!(
+            "Expected library/ref annotation to have one arg, got {}",
+            ann.args.len()
+        )));
+    }
+    let Some(r) = ann.args[0].as_str() else {
+        return Err(Error::msg(format!(
+            "expected a string, but was {}",
+            ann.args[0].type_name()
+        )));
+    };
+    let refused = |m: String| Err(Error::msg(format!("Annotation library/ref: {m}")));
+    if r.is_empty() {
+        return refused("Expected library ref to not be empty".into());
+    }
+    let Some(pieces) = r.strip_prefix('@') else {
+        return refused("Expected library ref to start with '@'".into());
+    };
+    for piece in pieces.split('@') {
+        match piece.split('~').collect::<Vec<_>>().as_slice() {
+            [_] => {}
+            [_, ""] => return refused("Expected library alias to not be empty".into()),
+            [_, _] => {}
+            _ => {
+                return refused(format!(
+                    "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{r}'"
+                ));
+            }
+        }
+    }
+    Ok(r.to_string())
 }
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).

@@ -13,14 +13,15 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `go_type`, `pos_printer`:
+//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `go_type`, `pos_printer`, `assertions`:
 //!    engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
 //!    which symlinked ones may be read), paths looked up inside a library, the node tree,
 //!    input YAML before evaluation, and the conversions between nodes, plain values and
 //!    Starlark values.
 //!    `go_type` names values by the Go types ytt holds them in; `pos_printer` prints
-//!    nodes with their positions (`-o pos`).
+//!    nodes with their positions (`-o pos`); `assertions` are the `@ytt:assert` rules
+//!    that validations run too.
 //! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
 //!    (matchers, `via=`, validations) through the interpreter's `Thread::call`, and the
 //!    schema reads its library through [`schema::SchemaSource`].
@@ -32,6 +33,7 @@
 //!    rendering (with [`render::RunSteps`] and [`render::module_loader`]), the run's
 //!    options, `strake values check`, and [`run`].
 
+pub mod assertions;
 pub mod compile;
 pub mod datavalues;
 pub mod error;
@@ -199,15 +201,39 @@ fn run_lib(
             OutputFormat::Json => OutputFormat::Json,
             _ => OutputFormat::Yaml,
         };
+        // ytt checks `-o` only when it prints to stdout.
+        if let (Some(t), None) = (&opts.unknown_output, &opts.output_files) {
+            return Err(unknown_output(t));
+        }
         let s = emit(&[Value::Array(paths)], format)?;
         return Ok(Output {
             stdout: s.into_bytes(),
             ..Output::default()
         });
     }
+    // As in ytt, the schema is read before the data values: `-o` and
+    // `--data-values-schema-inspect` are settled with it alone.
+    if opts.unknown_output.is_some()
+        || opts.data_values_schema_inspect
+        || opts.output == OutputFormat::OpenApiV3
+    {
+        let schema = schema::ValuesChecker::load(lib)?.root;
+        if opts.data_values_schema_inspect {
+            let mut out = Output::default();
+            warnings.extend(schema::values::take_warnings());
+            out.stdout = inspect_schema(opts, schema.as_ref())?.into_bytes();
+            return Ok(out);
+        }
+        if let Some(t) = &opts.unknown_output {
+            return Err(unknown_output(t));
+        }
+        return Err(Error::Usage(
+            "--output openapi-v3: Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)".into(),
+        ));
+    }
     schema::values::take_warnings();
     modules::math::take_called();
-    let schema = datavalues::Pipeline {
+    datavalues::Pipeline {
         lib,
         cwd,
         stdin: Some(read_stdin),
@@ -217,11 +243,6 @@ fn run_lib(
     // Schema hook: deprecated data values that were given a value.
     warnings.extend(schema::values::take_warnings());
     warn_if_math_was_called(warnings);
-    // Schema hook (helper "schema"): `--data-values-schema-inspect -o openapi-v3`.
-    if opts.data_values_schema_inspect || opts.output == OutputFormat::OpenApiV3 {
-        out.stdout = inspect_schema(opts, schema.as_ref())?.into_bytes();
-        return Ok(out);
-    }
     if opts.data_values_inspect {
         let v = match lib.values.borrow().clone() {
             Value::Null => Value::Map(vec![]),
@@ -280,18 +301,22 @@ fn run_lib(
     Ok(out)
 }
 
+/// ytt's refusal of an `-o` type it does not know (named by its flag, as strake names
+/// the flag of every flag error).
+fn unknown_output(t: &str) -> Error {
+    Error::Usage(format!("--output: Unknown output type '{t}'"))
+}
+
 /// `--data-values-schema-inspect -o openapi-v3`: the OpenAPI document of the root
 /// library's schema (with `--openapi-validations`: the extended form). `schema` is the
 /// one the data values pipeline loaded and checked the values against.
 fn inspect_schema(opts: &Options, schema: Option<&schema::Type>) -> Result<String, Error> {
-    if !opts.data_values_schema_inspect {
-        return Err(Error::Usage(
-            "--output openapi-v3: Output type currently only supported for Data Values Schema (i.e. include --data-values-schema-inspect)".into(),
-        ));
+    if let Some(t) = &opts.unknown_output {
+        return Err(unknown_output(t));
     }
     if opts.output != OutputFormat::OpenApiV3 {
         return Err(Error::Usage(
-            "--data-values-schema-inspect: Data Values Schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+            "--data-values-schema-inspect: Data values schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
         ));
     }
     let mode = if opts.openapi_validations {

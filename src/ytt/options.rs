@@ -59,6 +59,9 @@ pub struct Options {
     pub ignore_unknown_comments: bool,
     pub implicit_map_key_overrides: bool,
     pub file_marks: Vec<FileMark>,
+    /// The first `-o` type that is none of ytt's (`yaml`, `json`, `pos`, `openapi-v3`):
+    /// refused as ytt refuses it, once the schema is read.
+    pub unknown_output: Option<String>,
     /// Schema options (helper "schema"): `--data-values-schema-inspect`,
     /// `--openapi-validations`, `--dangerous-data-values-disable-validation`.
     pub data_values_schema_inspect: bool,

@@ -71,6 +71,7 @@ mod ytt_real_world_h;
 mod ytt_schema;
 mod ytt_source_audit;
 mod ytt_source_audit_b;
+mod ytt_source_audit_c;
 mod ytt_source_sweep_core;
 mod ytt_source_sweep_lib;
 mod ytt_template_errors;

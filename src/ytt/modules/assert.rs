@@ -6,13 +6,11 @@
 //! As in ytt, an error raised by a module function is prefixed with its name
 //! (`assert.fail: fail: ...`), while `check` failures are not (`fail: value < 3`).
 
-use std::rc::Rc;
-
 use crate::ytt::starlark::ast::BinOp;
-use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value, ops};
+use crate::ytt::starlark::{Args, Error as SError, Module, Thread, Value};
 
-use super::codecs::yaml_encode;
 use super::{SResult, module, native};
+use crate::ytt::assertions::{self, assertion, fail, is_sequence, not_null_check, yaml_encode};
 use crate::ytt::overlay::go_type;
 
 /// A module function whose errors carry its name, as ytt's builtins do.
@@ -23,25 +21,6 @@ fn named(name: &'static str, f: impl Fn(&mut Thread, &Args) -> SResult<Value> + 
             e
         })
     })
-}
-
-/// An assertion value: `check(value)` runs `check` and returns True.
-fn assertion(check: impl Fn(&Value) -> SResult<()> + 'static) -> Value {
-    let check = Rc::new(check);
-    let f = native("check", move |_t, a| {
-        let v = a.positional("check", 1, 1)?;
-        check(v[0].as_ref().expect("value"))?;
-        Ok(Value::Bool(true))
-    });
-    Value::host(Struct::typed(
-        "@ytt:assert.assertion",
-        None,
-        vec![("check".into(), f)],
-    ))
-}
-
-fn fail(msg: String) -> SError {
-    SError::new(format!("fail: {msg}"))
 }
 
 /// ytt's count check: "got 3 arguments, want 1" (`at_most`: "want at most 1").
@@ -58,40 +37,6 @@ fn arg_count(a: &Args, want: usize, at_most: bool) -> SResult<()> {
 
 fn is_callable(v: &Value) -> bool {
     matches!(v, Value::Function(_) | Value::Builtin(_))
-}
-
-/// `yaml.decode(yaml.encode(v))`, through which ytt's assertions compare values (so
-/// structs and fragments compare as dicts and lists).
-fn yaml_roundtrip(v: &Value) -> SResult<Value> {
-    let text = yaml_encode(v)?;
-    let ds = crate::yaml::parse_document_set(&text, "yaml.decode")
-        .map_err(|e| SError::new(e.message.clone()))?;
-    let plain = ds
-        .docs
-        .iter()
-        .find(|d| !d.injected)
-        .map(|d| d.value.to_value())
-        .unwrap_or(crate::yaml::Value::Null);
-    Ok(crate::ytt::fragment::plain_to_starlark(&plain))
-}
-
-/// `x op bound` (`>=` for min, `<=` for max) on the YAML round trips, with Starlark's
-/// comparison errors.
-fn within(x: &Value, op: BinOp, bound: &Value) -> SResult<bool> {
-    Ok(matches!(
-        ops::binary(op, &yaml_roundtrip(x)?, bound)?,
-        Value::Bool(true)
-    ))
-}
-
-fn length(x: &Value) -> SResult<usize> {
-    x.len()
-        .ok_or_else(|| SError::new(format!("len: value of type {} has no len", x.type_name())))
-}
-
-/// A Starlark sequence (what ytt's `starlark.Sequence` accepts): iterable with a length.
-fn is_sequence(v: &Value) -> bool {
-    !matches!(v, Value::Str(_)) && v.len().is_some() && crate::ytt::fragment::items_of(v).is_ok()
 }
 
 fn equals(_t: &mut Thread, a: &Args) -> SResult<Value> {
@@ -134,17 +79,7 @@ fn try_to(t: &mut Thread, a: &Args) -> SResult<Value> {
 fn bound(name: &'static str, op: BinOp, sign: &'static str) -> Value {
     named(name, move |_t, a| {
         arg_count(a, 1, false)?;
-        let b = yaml_roundtrip(&a.pos[0])?;
-        Ok(assertion(move |x| {
-            if within(x, op, &b)? {
-                Ok(())
-            } else {
-                Err(fail(format!(
-                    "value {sign} {}",
-                    crate::ytt::starlark::to_str(&b)
-                )))
-            }
-        }))
+        assertions::bound_assertion(&a.pos[0], op, sign)
     })
 }
 
@@ -162,22 +97,8 @@ fn len_bound(name: &'static str, min: bool) -> Value {
                 )));
             }
         };
-        Ok(assertion(move |x| {
-            let len = length(x)? as i128;
-            if (min && len >= n) || (!min && len <= n) {
-                Ok(())
-            } else {
-                Err(fail(format!("length = {len}")))
-            }
-        }))
+        Ok(assertions::len_bound(n, min))
     })
-}
-
-fn not_null_check(x: &Value) -> SResult<()> {
-    match x {
-        Value::None => Err(fail("value is null".into())),
-        _ => Ok(()),
-    }
 }
 
 fn not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
@@ -199,50 +120,15 @@ fn one_not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
             a.pos.len()
         )));
     }
-    let keys: Option<Vec<Value>> = match a.pos.first() {
-        None | Some(Value::Bool(true)) => None,
-        Some(Value::Bool(false)) => {
-            return Err(SError::new("one_not_null() cannot be False"));
-        }
-        Some(k) if is_sequence(k) => {
-            let (ks, _guard) = crate::ytt::fragment::items_of(k)?;
-            Some(ks.iter().map(yaml_roundtrip).collect::<SResult<_>>()?)
-        }
-        Some(k) => {
-            return Err(SError::new(format!(
-                "expected a sequence of keys, but was a '{}'",
-                k.type_name()
-            )));
-        }
-    };
-    Ok(assertion(move |x| {
-        let v = yaml_roundtrip(x)?;
-        let Value::Dict(d) = &v else {
-            return Err(SError::new(format!(
-                "check: value must be a map or dict, but was '{}'",
-                v.type_name()
-            )));
-        };
-        let dict_keys: Vec<Value> = crate::ytt::fragment::items_of(&v)?.0;
-        let wanted = keys.clone().unwrap_or_else(|| dict_keys.clone());
-        let mut not_nulls = Vec::new();
-        for key in wanted {
-            // A key the value lacks counts as null (the schema reports it).
-            match d.get(&key)? {
-                None | Some(Value::None) => {}
-                Some(_) => not_nulls.push(key),
-            }
-        }
-        match not_nulls.len() {
-            1 => Ok(()),
-            0 if dict_keys.is_empty() => Err(SError::new("check: value is empty")),
-            0 => Err(SError::new("check: all values are null")),
-            _ => Err(SError::new(format!(
-                "check: {} are not null",
-                crate::ytt::starlark::repr(&Value::list(not_nulls))
-            ))),
-        }
-    }))
+    match a.pos.first() {
+        None | Some(Value::Bool(true)) => assertions::one_not_null(None),
+        Some(Value::Bool(false)) => Err(SError::new("one_not_null() cannot be False")),
+        Some(k) if is_sequence(k) => assertions::one_not_null(Some(k)),
+        Some(k) => Err(SError::new(format!(
+            "expected a sequence of keys, but was a '{}'",
+            k.type_name()
+        ))),
+    }
 }
 
 fn one_of(_t: &mut Thread, a: &Args) -> SResult<Value> {
@@ -260,15 +146,7 @@ fn one_of(_t: &mut Thread, a: &Args) -> SResult<Value> {
             enum_value.type_name()
         )));
     }
-    let allowed = yaml_roundtrip(&enum_value)?;
-    Ok(assertion(move |x| {
-        let v = yaml_roundtrip(x)?;
-        if matches!(ops::binary(BinOp::In, &v, &allowed)?, Value::Bool(true)) {
-            Ok(())
-        } else {
-            Err(fail("not one of allowed values".into()))
-        }
-    }))
+    assertions::one_of(&enum_value)
 }
 
 pub fn assert_module() -> Module {

@@ -3,7 +3,8 @@
 use base64::Engine;
 
 use crate::yaml::Value as Y;
-use crate::ytt::fragment::{Frag, Fragment, plain_to_starlark, starlark_to_plain};
+use crate::ytt::assertions::yaml_encode;
+use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};
@@ -72,27 +73,6 @@ fn base64_error(e: base64::DecodeError, input_len: usize) -> String {
         base64::DecodeError::InvalidLength(_) | base64::DecodeError::InvalidPadding => input_len,
     };
     format!("illegal base64 data at input byte {at}")
-}
-
-/// A value as one YAML document, as `yaml.encode` prints it: a document holding None
-/// prints as nothing at all. A document set prints as ytt prints its output: the
-/// documents that would be printed, `---` between them.
-pub(super) fn yaml_encode(v: &Value) -> SResult<String> {
-    if let Value::Host(h) = v
-        && let Some(Fragment(Frag::DocSet(docs))) = h.as_any().downcast_ref::<Fragment>()
-    {
-        let values: Vec<Y> = docs
-            .iter()
-            .filter(|d| d.printed())
-            .map(|d| d.value.to_value())
-            .collect();
-        return crate::yaml::to_yaml_documents(&values).map_err(|e| SError::new(e.to_string()));
-    }
-    let plain = starlark_to_plain(v)?;
-    if plain == Y::Null {
-        return Ok(String::new());
-    }
-    crate::yaml::to_yaml_document(&plain).map_err(|e| SError::new(e.to_string()))
 }
 
 pub fn yaml_module() -> Module {

@@ -124,15 +124,17 @@ fn load(
             "library" => library::module(lib, steps),
             other => {
                 return Err(SError::new(format!(
-                    "cannot load {name}: builtin ytt library does not have module '{other}'"
+                    "builtin ytt library does not have module '{other}'"
                 )));
             }
         });
     }
     if let Some(rest) = name.strip_prefix('@') {
-        let (libname, path) = rest
-            .split_once(':')
-            .ok_or_else(|| SError::new(format!("cannot load {name}: expected '@library:path'")))?;
+        let (libname, path) = rest.split_once(':').ok_or_else(|| {
+            SError::new(
+                "Expected library path to be in format '@name:path' e.g. '@github.com/vmware-tanzu/test:test.star' or '@ytt:base64'",
+            )
+        })?;
         let l = library::private_lib(lib, libname, steps)?;
         return load_file(&l, path);
     }

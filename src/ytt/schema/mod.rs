@@ -270,8 +270,8 @@ mod tests {
     }
 
     #[test]
-    fn one_not_null_and_when_null_skip() {
-        let schema = "#@data/values-schema\n---\n#@schema/validation one_not_null=[\"a\", \"b\"]\nopt:\n  #@schema/nullable\n  a: \"\"\n  #@schema/nullable\n  b: \"\"\n#@schema/nullable\n#@schema/validation min_len=1, when_null_skip=False\nc: \"\"\n";
+    fn one_not_null_and_not_null_on_a_null_value() {
+        let schema = "#@data/values-schema\n---\n#@schema/validation one_not_null=[\"a\", \"b\"]\nopt:\n  #@schema/nullable\n  a: \"\"\n  #@schema/nullable\n  b: \"\"\n#@schema/nullable\n#@schema/validation min_len=1, not_null=True\nc: \"\"\n";
         let e = render(&[("a.yml", TPL), ("schema.yml", schema)], &["-f", "."]).unwrap_err();
         assert!(
             e.contains("exactly one of [\"a\", \"b\"] to be not null"),
@@ -279,6 +279,10 @@ mod tests {
         );
         assert!(e.contains("found: all values are null"), "{e}");
         assert!(e.contains("  c\n"), "{e}");
+        assert!(
+            e.contains("found: value is null") && !e.contains("length"),
+            "{e}"
+        );
         let ok = render(
             &[("a.yml", TPL), ("schema.yml", schema)],
             &["-f", ".", "--data-value", "opt.a=x", "--data-value", "c=y"],

@@ -4,30 +4,19 @@
 //! or an `assert.*` rule object) plus the conditions `when=` and `when_null_skip=`.
 //! [`Validation::run`] checks one value and returns the rules it breaks.
 
+use crate::ytt::assertions;
 use crate::ytt::fragment::node_to_starlark;
 use crate::ytt::node::{Ann, Node, Pos};
-use crate::ytt::starlark::value::{compare, equals, iterate};
+use crate::ytt::starlark::value::iterate;
 use crate::ytt::starlark::{Args, Struct, Thread, Value as SValue, repr};
 
-/// How a rule checks a value.
-#[derive(Clone)]
-pub enum Check {
-    MinLen(SValue),
-    MaxLen(SValue),
-    Min(SValue),
-    Max(SValue),
-    NotNull,
-    OneOf(Vec<SValue>),
-    OneNotNull(Option<Vec<SValue>>),
-    /// A function (or rule object with `check`) returning True when valid.
-    Custom(SValue),
-}
-
-/// One rule: what a valid value is, and how to check it.
+/// One rule: what a valid value is, and the function (a custom one, or the `check`
+/// of the `@ytt:assert` assertion behind a named rule) that returns True when the
+/// value satisfies it, or fails saying what was found.
 #[derive(Clone)]
 pub struct Rule {
     pub msg: String,
-    pub check: Check,
+    pub check: SValue,
     /// Not satisfying it stops the other rules (`not_null`).
     pub critical: bool,
 }
@@ -49,7 +38,6 @@ pub struct Validation {
     pub pos: Pos,
     pub rules: Vec<Rule>,
     pub when: Option<SValue>,
-    pub when_null_skip: Option<bool>,
     pub not_null: bool,
     pub named: Named,
 }
@@ -81,7 +69,6 @@ impl Validation {
             pos: a.pos.clone(),
             rules: Vec::new(),
             when: None,
-            when_null_skip: None,
             not_null: false,
             named: Named::default(),
         };
@@ -110,18 +97,12 @@ impl Validation {
                     desc.type_name()
                 ));
             };
-            let check = rule_fn(f).ok_or_else(|| {
-                format!(
-                    "expected second item in the 2-tuple to be an assertion function, but was {} (at {at})",
-                    f.type_name()
-                )
-            })?;
-            v.rules.push(Rule {
-                msg: desc.to_string(),
-                check: Check::Custom(check),
-                critical: false,
-            });
+            let check = rule_fn(f).map_err(|e| format!("{e} (at {at})"))?;
+            v.rules.push(rule(desc.to_string(), check));
         }
+        // Named rules run in ytt's fixed order whatever the order of the keywords;
+        // `not_null` runs before every other rule.
+        let mut named: Vec<(u8, Rule)> = Vec::new();
         for (k, val) in &a.kwargs {
             // Starlark's NumberToInt: an int, or a float truncated toward zero.
             let number = |val: &SValue| -> Result<SValue, String> {
@@ -138,41 +119,38 @@ impl Validation {
                 "min_len" => {
                     let n = number(val)?;
                     v.named.min_len = Some(n.clone());
-                    v.rules
-                        .push(rule(format!("length >= {}", repr(&n)), Check::MinLen(n)));
+                    let check = check_of(Ok(assertions::len_bound(int_of(&n), true)))?;
+                    named.push((0, rule(format!("length >= {}", repr(&n)), check)));
                 }
                 "max_len" => {
                     let n = number(val)?;
                     v.named.max_len = Some(n.clone());
-                    v.rules
-                        .push(rule(format!("length <= {}", repr(&n)), Check::MaxLen(n)));
+                    let check = check_of(Ok(assertions::len_bound(int_of(&n), false)))?;
+                    named.push((1, rule(format!("length <= {}", repr(&n)), check)));
                 }
                 "min" => {
                     v.named.min = Some(val.clone());
-                    v.rules.push(rule(
-                        format!("a value >= {}", repr(val)),
-                        Check::Min(val.clone()),
-                    ));
+                    let check = check_of(assertions::min(val))?;
+                    named.push((2, rule(format!("a value >= {}", repr(val)), check)));
                 }
                 "max" => {
                     v.named.max = Some(val.clone());
-                    v.rules.push(rule(
-                        format!("a value <= {}", repr(val)),
-                        Check::Max(val.clone()),
-                    ));
+                    let check = check_of(assertions::max(val))?;
+                    named.push((3, rule(format!("a value <= {}", repr(val)), check)));
                 }
                 "not_null" => match val {
                     SValue::Bool(b) => {
                         v.not_null = *b;
                         if *b {
-                            v.rules.insert(
-                                0,
+                            let check = check_of(Ok(assertions::not_null()))?;
+                            named.push((
+                                4,
                                 Rule {
                                     msg: "not null".into(),
-                                    check: Check::NotNull,
+                                    check,
                                     critical: true,
                                 },
-                            );
+                            ));
                         }
                     }
                     o => {
@@ -189,9 +167,9 @@ impl Validation {
                             val.type_name()
                         )
                     })?;
-                    v.named.one_of = Some(items.clone());
-                    v.rules
-                        .push(rule(format!("one of {}", repr(val)), Check::OneOf(items)));
+                    v.named.one_of = Some(items);
+                    let check = check_of(assertions::one_of(val))?;
+                    named.push((6, rule(format!("one of {}", repr(val)), check)));
                 }
                 "one_not_null" => {
                     let (keys, what) = match val {
@@ -200,7 +178,7 @@ impl Validation {
                             return Err("one_not_null= cannot be False".into());
                         }
                         o => match seq(o) {
-                            Some(items) => (Some(items), repr(o)),
+                            Some(_) => (Some(o), repr(o)),
                             None => {
                                 return Err(format!(
                                     "expected True or a sequence of keys, but was a '{}'",
@@ -209,10 +187,9 @@ impl Validation {
                             }
                         },
                     };
-                    v.rules.push(rule(
-                        format!("exactly one of {what} to be not null"),
-                        Check::OneNotNull(keys),
-                    ));
+                    let check = check_of(assertions::one_not_null(keys))?;
+                    let msg = format!("exactly one of {what} to be not null");
+                    named.push((5, rule(msg, check)));
                 }
                 "when" => {
                     if !is_callable(val) {
@@ -223,19 +200,16 @@ impl Validation {
                     }
                     v.when = Some(val.clone());
                 }
-                "when_null_skip" => match val {
-                    SValue::Bool(b) => v.when_null_skip = Some(*b),
-                    o => {
-                        return Err(format!(
-                            "expects when_null_skip= to be a bool, but was {}",
-                            o.type_name()
-                        ));
-                    }
-                },
                 other => {
                     return Err(format!("unknown keyword argument \"{other}\" (at {at})"));
                 }
             }
+        }
+        named.sort_by_key(|(rank, _)| *rank);
+        v.rules.extend(named.into_iter().map(|(_, r)| r));
+        if let Some(i) = v.rules.iter().position(|r| r.critical) {
+            let r = v.rules.remove(i);
+            v.rules.insert(0, r);
         }
         Ok(v)
     }
@@ -251,7 +225,7 @@ impl Validation {
     ) -> Result<Option<Vec<Broken>>, String> {
         let sv = node_to_starlark(value);
         let is_null = matches!(sv, SValue::None);
-        if is_null && !self.not_null && self.when_null_skip != Some(false) {
+        if is_null && !self.not_null {
             return Ok(None);
         }
         if let Some(when) = &self.when {
@@ -291,8 +265,7 @@ impl Validation {
         }
         let mut broken = Vec::new();
         for r in &self.rules {
-            let res = r.check.apply(thread, &sv);
-            if let Some(found) = res {
+            if let Some(found) = violation(thread, &r.check, &sv) {
                 broken.push(Broken {
                     must_be: r.msg.clone(),
                     found,
@@ -306,7 +279,7 @@ impl Validation {
     }
 }
 
-fn rule(msg: String, check: Check) -> Rule {
+fn rule(msg: String, check: SValue) -> Rule {
     Rule {
         msg,
         check,
@@ -314,105 +287,64 @@ fn rule(msg: String, check: Check) -> Rule {
     }
 }
 
-/// The callable of a custom rule: a function, or an object's `check` attribute.
-fn rule_fn(f: &SValue) -> Option<SValue> {
+/// The `check` function of a named rule's assertion.
+fn check_of(a: Result<SValue, crate::ytt::starlark::Error>) -> Result<SValue, String> {
+    rule_fn(&a.map_err(|e| e.msg.clone())?)
+}
+
+/// The int of a number bound (already an int or a truncated float).
+fn int_of(n: &SValue) -> i128 {
+    match n {
+        SValue::Int(i) => *i,
+        _ => 0,
+    }
+}
+
+/// The callable of a custom rule: a function, or an object's `check` attribute, with
+/// ytt's complaint when it is neither.
+fn rule_fn(f: &SValue) -> Result<SValue, String> {
     if is_callable(f) {
-        return Some(f.clone());
+        return Ok(f.clone());
     }
-    if let SValue::Host(h) = f {
-        if let Some(s) = h.as_any().downcast_ref::<Struct>() {
-            return s.get("check").filter(|c| is_callable(c)).cloned();
+    let check = match f {
+        SValue::Host(h) => match h.as_any().downcast_ref::<Struct>() {
+            Some(s) => s.get("check").cloned(),
+            None => h.attr("check").ok().flatten(),
+        },
+        SValue::Str(_) | SValue::List(_) | SValue::Dict(_) => None,
+        o => {
+            return Err(format!(
+                "expected second item in the 2-tuple to be an assertion function, but was {}",
+                o.type_name()
+            ));
         }
-        if let Ok(Some(c)) = h.attr("check") {
-            return is_callable(&c).then_some(c);
-        }
-    }
-    None
-}
-
-fn length(v: &SValue) -> Result<i128, String> {
-    match v {
-        SValue::Str(s) => Ok(s.len() as i128),
-        o => o
-            .len()
-            .map(|n| n as i128)
-            .ok_or_else(|| format!("value of type {} has no length", o.type_name())),
-    }
-}
-
-fn num(v: &SValue) -> f64 {
-    match v {
-        SValue::Int(i) => *i as f64,
-        SValue::Float(f) => *f,
-        _ => 0.0,
+    };
+    match check {
+        Some(c) if is_callable(&c) => Ok(c),
+        Some(c) => Err(format!(
+            "expected struct with attribute check(), but was {}",
+            c.type_name()
+        )),
+        None => Err(format!(
+            "expected second item in tuple to be an assertion function or assertion object, but was a {}",
+            f.type_name()
+        )),
     }
 }
 
-impl Check {
-    /// `None` when `v` satisfies the rule, else what was found.
-    fn apply(&self, thread: &mut Thread, v: &SValue) -> Option<String> {
-        match self {
-            Check::MinLen(m) => match length(v) {
-                Ok(n) if (n as f64) >= num(m) => None,
-                Ok(n) => Some(format!("length = {n}")),
-                Err(e) => Some(e),
-            },
-            Check::MaxLen(m) => match length(v) {
-                Ok(n) if (n as f64) <= num(m) => None,
-                Ok(n) => Some(format!("length = {n}")),
-                Err(e) => Some(e),
-            },
-            Check::Min(m) => match compare(v, m) {
-                Ok(std::cmp::Ordering::Less) => Some(format!("value < {}", repr(m))),
-                Ok(_) => None,
-                Err(e) => Some(e.msg.clone()),
-            },
-            Check::Max(m) => match compare(v, m) {
-                Ok(std::cmp::Ordering::Greater) => Some(format!("value > {}", repr(m))),
-                Ok(_) => None,
-                Err(e) => Some(e.msg.clone()),
-            },
-            Check::NotNull => matches!(v, SValue::None).then(|| "value is null".to_string()),
-            Check::OneOf(items) => {
-                let ok = items.iter().any(|i| equals(i, v).unwrap_or(false));
-                (!ok).then(|| "not one of allowed values".to_string())
-            }
-            Check::OneNotNull(keys) => {
-                let Some((children, _g)) = iterate(v) else {
-                    return Some(format!("value of type {} has no children", v.type_name()));
-                };
-                let mut set = Vec::new();
-                for k in &children {
-                    if let Some(ks) = keys
-                        && !ks.iter().any(|x| equals(x, k).unwrap_or(false))
-                    {
-                        continue;
-                    }
-                    let child = match v {
-                        SValue::Host(h) => h.index(k).ok(),
-                        SValue::Dict(d) => d.get(k).ok().flatten(),
-                        _ => None,
-                    };
-                    if child.is_some_and(|c| !matches!(c, SValue::None)) {
-                        set.push(crate::ytt::starlark::to_str(k));
-                    }
-                }
-                match set.len() {
-                    1 => None,
-                    0 => Some("all values are null".into()),
-                    _ => Some(format!("multiple values are not null [{}]", set.join(", "))),
-                }
-            }
-            Check::Custom(f) => match thread.call(f, Args::new(vec![v.clone()])) {
-                Ok(SValue::Bool(true)) => None,
-                Ok(_) => Some(String::new()),
-                Err(e) => Some(
-                    e.msg
-                        .trim_start_matches("fail: ")
-                        .trim_start_matches("check: ")
-                        .to_string(),
-                ),
-            },
-        }
+/// What a rule's check found wrong with `v`: `None` when it returns True; an empty
+/// text when it returns anything else; its failure (less `fail: ` / `check: `) when it
+/// fails.
+fn violation(thread: &mut Thread, check: &SValue, v: &SValue) -> Option<String> {
+    match thread.call(check, Args::new(vec![v.clone()])) {
+        Ok(SValue::Bool(true)) => None,
+        Ok(_) => Some(String::new()),
+        Err(e) => Some(
+            e.msg
+                .strip_prefix("fail: ")
+                .unwrap_or(&e.msg)
+                .trim_start_matches("check: ")
+                .to_string(),
+        ),
     }
 }

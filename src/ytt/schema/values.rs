@@ -22,10 +22,17 @@ pub struct ValuesChecker {
     sources: Sources,
     /// `#@assert/validate` annotations of data values documents, by value path.
     asserts: Vec<(String, Validation)>,
+    /// The first malformed `#@assert/validate`: ytt reads them on the final values,
+    /// so it is reported when they are validated (and not at all when validations
+    /// are disabled).
+    bad_assert: Option<String>,
     disabled: bool,
 }
 
 const INVALID: &str = "\nOne or more data values were invalid";
+
+/// The heading of every failure of the final validations.
+const FINAL: &str = "Validating final data values:\n";
 
 impl ValuesChecker {
     /// Reads the library's schema documents (if any).
@@ -35,6 +42,7 @@ impl ValuesChecker {
             root,
             sources,
             asserts: Vec::new(),
+            bad_assert: None,
             disabled: lib.validation_disabled(),
         })
     }
@@ -46,7 +54,9 @@ impl ValuesChecker {
 
     /// Type-checks a `#@data/values` document and remembers its validations.
     pub fn check_doc(&mut self, d: &Doc) -> Result<(), Error> {
-        collect_asserts(&d.value, &d.meta, "", &mut self.asserts)?;
+        if let Err(m) = collect_asserts(&d.value, &d.meta, "", &mut self.asserts) {
+            self.bad_assert.get_or_insert(m);
+        }
         if let Some(root) = &self.root {
             if d.value.is_empty_doc() && matches!(d.value, Node::Scalar(_)) {
                 return Ok(());
@@ -113,6 +123,9 @@ impl ValuesChecker {
         if self.disabled {
             return Ok(());
         }
+        if let Some(m) = &self.bad_assert {
+            return Err(Error::msg(format!("{FINAL}{m}")));
+        }
         if self.asserts.is_empty() && !self.root.as_ref().is_some_and(has_validations) {
             return Ok(());
         }
@@ -127,7 +140,7 @@ impl ValuesChecker {
         if w.report.is_empty() {
             return Ok(());
         }
-        let mut msg = String::from("Validating final data values:\n");
+        let mut msg = String::from(FINAL);
         for (path, from, broken) in &w.report {
             msg.push_str(&format!("  {path}\n    from: {from}\n"));
             for (b, by) in broken {
@@ -213,19 +226,11 @@ fn collect_asserts(
     meta: &Meta,
     path: &str,
     out: &mut Vec<(String, Validation)>,
-) -> Result<(), Error> {
+) -> Result<(), String> {
     for a in &meta.anns {
         if a.name == "assert/validate" {
-            let v = Validation::from_ann(a).map_err(|m| {
-                Error::at(
-                    format!("Invalid @assert/validate annotation - {m}"),
-                    crate::ytt::error::Position {
-                        file: a.pos.file.to_string(),
-                        line: a.pos.line,
-                        text: None,
-                    },
-                )
-            })?;
+            let v = Validation::from_ann(a)
+                .map_err(|m| format!("Invalid @assert/validate annotation - {m}"))?;
             out.push((path.to_string(), v));
         }
     }
@@ -273,40 +278,28 @@ impl Walk<'_> {
                 .filter(|(p, _)| p == path)
                 .map(|(_, v)| v),
         );
-        let mut broken = Vec::new();
+        // Each validation that finds violations is reported on its own, as ytt does.
+        let shown = if path.is_empty() {
+            "(document)".to_string()
+        } else {
+            path.to_string()
+        };
+        let from = match ty {
+            Some(t) if from.file.is_empty() => compact(&t.pos),
+            _ => compact(from),
+        };
         for v in vals {
-            let shown = if path.is_empty() {
-                "(document)".to_string()
-            } else {
-                path.to_string()
-            };
             let r = v
                 .run(&mut self.thread, node, parent, self.root)
-                .map_err(|m| {
-                    Error::at(
-                        format!("Validating {shown}: {m}"),
-                        crate::ytt::error::Position {
-                            file: v.pos.file.to_string(),
-                            line: v.pos.line,
-                            text: None,
-                        },
-                    )
-                })?;
-            for b in r.unwrap_or_default() {
-                broken.push((b, compact(&v.pos)));
+                .map_err(|m| Error::msg(format!("{FINAL}Validating {path}: {m}")))?;
+            let broken: Vec<_> = r
+                .unwrap_or_default()
+                .into_iter()
+                .map(|b| (b, compact(&v.pos)))
+                .collect();
+            if !broken.is_empty() {
+                self.report.push((shown.clone(), from.clone(), broken));
             }
-        }
-        if !broken.is_empty() {
-            let shown = if path.is_empty() {
-                "(document)".to_string()
-            } else {
-                path.to_string()
-            };
-            let from = match ty {
-                Some(t) if from.file.is_empty() => compact(&t.pos),
-                _ => compact(from),
-            };
-            self.report.push((shown, from, broken));
         }
         match node {
             Node::Map(items) => {
