@@ -9,36 +9,20 @@
 
 use assert_cmd::Command;
 
-/// Runs `strake template -f .` plus `extra` in a fresh directory holding `files`; gives
-/// the exit code, stdout and stderr.
+use crate::support::ytt::{failure_of, run_binary};
+
+/// Runs `strake template -f .` plus `extra` in a fresh directory holding `files`.
 fn run(files: &[(&str, &str)], extra: &[&str]) -> (i32, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, body).unwrap();
-    }
-    let out = Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .arg("template")
-        .args(["-f", "."])
-        .args(extra)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let mut args = vec!["-f", "."];
+    args.extend_from_slice(extra);
+    run_binary(files, &args)
 }
 
 /// The stderr of a run that must fail with nothing on stdout.
 fn stderr_of(files: &[(&str, &str)], extra: &[&str]) -> String {
-    let (code, stdout, stderr) = run(files, extra);
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(stdout.is_empty(), "{stdout}");
-    stderr
+    let mut args = vec!["-f", "."];
+    args.extend_from_slice(extra);
+    failure_of(files, &args)
 }
 
 /// The stderr of a run refused for its flags (strake's usage status, 2), with nothing
