@@ -195,6 +195,17 @@ impl Error {
         }
     }
 
+    /// The message as Go's `err.Error()` gives it in ytt: an evaluation error's lead and
+    /// message without its call stack (starlark-go's `EvalError.Error()` is its message
+    /// alone), a template error's message without its position.
+    pub fn flat_message(&self) -> String {
+        match self {
+            Error::Usage(m) | Error::Io(m) => m.clone(),
+            Error::Template { message, .. } => message.clone(),
+            Error::Eval(e) => format!("{}{}", e.lead, e.message),
+        }
+    }
+
     /// Prefixes the message with context (such as which overlay or data value).
     pub fn context(self, prefix: &str) -> Error {
         match self {

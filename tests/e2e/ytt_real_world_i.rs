@@ -1,0 +1,122 @@
+//! Constructs met while rendering more public ytt directories (Concourse pipelines,
+//! Kubernetes overlays that check what they patch, home-automation configs), each
+//! reduced to a small case of its own: what ytt 0.48 prints for them.
+
+use crate::support::ytt;
+
+/// The error text of rendering `files` with `-f .`.
+fn error_of(files: &[(&str, &str)]) -> String {
+    ytt::render(files, &["-f", "."]).unwrap_err()
+}
+
+const LOADS: &str =
+    "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ load(\"@ytt:assert\", \"assert\")\n";
+
+/// A `via` function of `@overlay/assert` that fails is reported under the node the
+/// overlay was applying, by its message alone: ytt's overlay gets starlark-go's
+/// `EvalError`, whose text has no call stack.
+#[test]
+fn a_failing_assert_via_function_is_reported_by_its_message_alone() {
+    let overlay = format!(
+        "{LOADS}#@ def check(r, _):\n#@   if r != 2:\n#@     assert.fail(\"want 2, got {{}}\".format(r))\n#@   end\n#@ end\n#@overlay/match by=overlay.subset({{\"kind\": \"Deployment\"}})\n---\nspec:\n  #@overlay/assert via=check\n  replicas:\n"
+    );
+    let files = [
+        ("a.yml", "kind: Deployment\nspec:\n  replicas: 3\n"),
+        ("o.yml", overlay.as_str()),
+    ];
+    assert_eq!(
+        error_of(&files),
+        "Overlaying (in following order: o.yml): Document on line o.yml:9: Map item (key 'spec') on line o.yml:10: Map item (key 'replicas') on line o.yml:12: assert.fail: fail: want 2, got 3"
+    );
+    let files = [
+        ("a.yml", "kind: Deployment\nspec:\n  replicas: 2\n"),
+        ("o.yml", overlay.as_str()),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "kind: Deployment\nspec:\n  replicas: 2\n"
+    );
+}
+
+/// The same holds for a `via` of `@overlay/replace` and for a `by` matcher function.
+#[test]
+fn a_failing_replace_via_or_match_by_function_has_no_call_stack() {
+    let files = [
+        ("a.yml", "a: 1\n"),
+        (
+            "o.yml",
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def bad(l, r):\n#@   return l + \"x\"\n#@ end\n#@overlay/match by=overlay.all\n---\n#@overlay/replace via=bad\na: 2\n",
+        ),
+    ];
+    assert_eq!(
+        error_of(&files),
+        "Overlaying (in following order: o.yml): Document on line o.yml:6: Map item (key 'a') on line o.yml:8: unknown binary op: int + string"
+    );
+    let files = [
+        ("a.yml", "a: 1\n"),
+        (
+            "o.yml",
+            "#@ def bad(i, l, r):\n#@   return l[\"zz\"]\n#@ end\n#@overlay/match by=bad\n---\na: 2\n",
+        ),
+    ];
+    assert_eq!(
+        error_of(&files),
+        "Overlaying (in following order: o.yml): Document on line o.yml:5: key \"zz\" not in yamlfragment"
+    );
+}
+
+/// `overlay.apply` is wrapped as every ytt built-in is: any failure of the overlay is
+/// prefixed with `overlay.apply: `, and a failing `via` inside it is its message alone.
+#[test]
+fn overlay_apply_names_itself_before_any_overlay_failure() {
+    let files = [(
+        "t.yml",
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def ov():\nb: 2\n#@ end\n#@ def base():\na: 1\n#@ end\nr: #@ overlay.apply(base(), ov())\n",
+    )];
+    assert_eq!(
+        error_of(&files),
+        "\n- overlay.apply: Map item (key 'b') on line t.yml:3: Expected number of matched nodes to be 1, but was 0\n    in <toplevel>\n      t.yml:8 | r: #@ overlay.apply(base(), ov())"
+    );
+    let files = [(
+        "t.yml",
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def bad(l, r):\n#@   return l + \"x\"\n#@ end\n#@ def ov():\n#@overlay/replace via=bad\na: 2\n#@ end\n#@ def base():\na: 1\n#@ end\nr: #@ overlay.apply(base(), ov())\n",
+    )];
+    assert_eq!(
+        error_of(&files),
+        "\n- overlay.apply: Map item (key 'a') on line t.yml:7: unknown binary op: int + string\n    in <toplevel>\n      t.yml:12 | r: #@ overlay.apply(base(), ov())"
+    );
+}
+
+/// An assert `via` may return a (bool, string) pair as a tuple or a list; a pair whose
+/// second item is not a string is neither None, a bool nor such a pair, even when its
+/// first item is True.
+#[test]
+fn an_assert_via_verdict_is_a_bool_and_string_pair_in_a_tuple_or_list() {
+    let run = |verdict: &str| {
+        let overlay = format!(
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.all\n---\nspec:\n  #@overlay/assert via=lambda a, b: {verdict}\n  replicas:\n"
+        );
+        let files = [
+            ("a.yml", "spec:\n  replicas: 3\n"),
+            ("o.yml", overlay.as_str()),
+        ];
+        ytt::render(&files, &["-f", "."])
+    };
+    let lead = "Overlaying (in following order: o.yml): Document on line o.yml:3: Map item (key 'spec') on line o.yml:4: Map item (key 'replicas') on line o.yml:6: ";
+    assert_eq!(
+        run("[False, \"too many\"]").unwrap_err(),
+        format!(
+            "{lead}Expected via invocation to return true, but was false with message: too many"
+        )
+    );
+    assert_eq!(run("[True, \"fine\"]").unwrap(), "spec:\n  replicas: 3\n");
+    for odd in ["(True, 5)", "(False, 5)"] {
+        assert_eq!(
+            run(odd).unwrap_err(),
+            format!(
+                "{lead}Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those"
+            ),
+            "{odd}"
+        );
+    }
+}
