@@ -120,3 +120,18 @@ fn an_assert_via_verdict_is_a_bool_and_string_pair_in_a_tuple_or_list() {
         );
     }
 }
+
+/// In Go's regexp syntax a `{` that starts no counted repetition is a literal brace, so
+/// a pattern such as `\[:digit:\]{([0-9]+)}` (a password-template helper's) compiles
+/// and matches the text `[:digit:]{12}`; real repetitions keep their meaning.
+#[test]
+fn a_regexp_brace_that_starts_no_repetition_is_a_literal() {
+    let files = [(
+        "t.yml",
+        "#@ load(\"@ytt:regexp\", \"regexp\")\n#@ p = \"\\\\[:digit:\\\\]{([0-9]+)}\"\nm: #@ regexp.match(p, \"x-[:digit:]{12}\")\nr: #@ regexp.replace(\"^.*?(\" + p + \").*$\", \"x-[:digit:]{12}-y\", \"$1 $2\")\nc: #@ regexp.match(\"^a{2}$\", \"aa\")\nl: #@ regexp.replace(\"x{,2}\", \"ax{,2}b\", \"-\")\n",
+    )];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "m: true\nr: '[:digit:]{12} 12'\nc: true\nl: a-b\n"
+    );
+}

@@ -19,6 +19,45 @@ pub fn go_only_error(pattern: &str) -> Option<String> {
         .then(|| format!("error parsing regexp: {code}: `{expr}`"))
 }
 
+/// `pattern` in the `regex` crate's syntax where Go's differs: a `{` that does not start
+/// a counted repetition (`{n}`, `{n,}`, `{n,m}`) is a literal brace in Go, so it is
+/// escaped (`\[:a:\]{([0-9]+)}` matches the text `[:a:]{12}`). Classes and escapes are
+/// copied as they are.
+pub fn to_rust(pattern: &str) -> String {
+    let b = pattern.as_bytes();
+    let mut out = String::with_capacity(pattern.len() + 4);
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        match b[i] {
+            b'\\' => {
+                let Some(c) = pattern[i + 1..].chars().next() else {
+                    return pattern.to_string();
+                };
+                i += 1 + c.len_utf8();
+                if matches!(c, 'x' | 'p' | 'P') && b.get(i) == Some(&b'{') {
+                    i = pattern[i..].find('}').map_or(b.len(), |k| i + k + 1);
+                }
+            }
+            b'[' => match class_problem(pattern, i) {
+                Ok(end) => i = end,
+                Err(_) => return pattern.to_string(),
+            },
+            b'{' => match counted_repeat(pattern, i) {
+                Some((end, _, _)) => i = end,
+                None => {
+                    out.push_str("\\{");
+                    i += 1;
+                    continue;
+                }
+            },
+            _ => i += pattern[i..].chars().next().map_or(1, char::len_utf8),
+        }
+        out.push_str(&pattern[start..i]);
+    }
+    out
+}
+
 const MISSING_BRACKET: &str = "missing closing ]";
 const MISSING_PAREN: &str = "missing closing )";
 const UNEXPECTED_PAREN: &str = "unexpected )";
@@ -246,6 +285,14 @@ fn class_char<'a>(t: &'a str, whole: &str) -> Result<(char, &'a str), (&'static 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_brace_that_starts_no_repetition_is_a_literal() {
+        assert_eq!(to_rust(r"\[:a:\]{([0-9]+)}"), r"\[:a:\]\{([0-9]+)}");
+        assert_eq!(to_rust("a{2}b{2,}c{1,3}"), "a{2}b{2,}c{1,3}");
+        assert_eq!(to_rust("x{,3}{"), r"x\{,3}\{");
+        assert_eq!(to_rust(r"[{]\x{41}\p{Greek}\{"), r"[{]\x{41}\p{Greek}\{");
+    }
 
     #[test]
     fn names_the_first_problem_as_go_does() {
