@@ -135,3 +135,17 @@ fn a_regexp_brace_that_starts_no_repetition_is_a_literal() {
         "m: true\nr: '[:digit:]{12} 12'\nc: true\nl: a-b\n"
     );
 }
+
+/// Go's `\d`, `\w`, `\s` and `\b` are ASCII-only, so a name check such as
+/// `^[\w-]+$` refuses non-ASCII letters and `\d` takes no other script's digits.
+#[test]
+fn regexp_perl_classes_are_ascii_only() {
+    let files = [(
+        "t.yml",
+        "#@ load(\"@ytt:regexp\", \"regexp\")\na: #@ regexp.match(\"^[\\\\w-]+$\", \"héllo-1\")\nb: #@ regexp.match(\"^\\\\w+$\", \"hello_1\")\nc: #@ regexp.replace(\"\\\\d\", \"1٣2\", \"#\")\nd: #@ regexp.replace(\"\\\\s+\", \"a \\v b\", \"_\")\n",
+    )];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "a: false\nb: true\nc: '#٣#'\nd: \"a_\\v_b\"\n"
+    );
+}

@@ -35,12 +35,20 @@ pub fn to_rust(pattern: &str) -> String {
                     return pattern.to_string();
                 };
                 i += 1 + c.len_utf8();
+                if let Some(ascii) = perl_class(c, false) {
+                    out.push_str(ascii);
+                    continue;
+                }
                 if matches!(c, 'x' | 'p' | 'P') && b.get(i) == Some(&b'{') {
                     i = pattern[i..].find('}').map_or(b.len(), |k| i + k + 1);
                 }
             }
             b'[' => match class_problem(pattern, i) {
-                Ok(end) => i = end,
+                Ok(end) => {
+                    out.push_str(&class_to_rust(&pattern[i..end]));
+                    i = end;
+                    continue;
+                }
                 Err(_) => return pattern.to_string(),
             },
             b'{' => match counted_repeat(pattern, i) {
@@ -54,6 +62,52 @@ pub fn to_rust(pattern: &str) -> String {
             _ => i += pattern[i..].chars().next().map_or(1, char::len_utf8),
         }
         out.push_str(&pattern[start..i]);
+    }
+    out
+}
+
+/// Go's Perl classes and word boundaries are ASCII-only (`\\d` is `[0-9]`, `\\w`
+/// `[0-9A-Za-z_]`, `\\s` `[\\t\\n\\f\\r ]`), where the `regex` crate's are Unicode: their
+/// ASCII spelling outside a class (`in_class == false`) or inside one.
+fn perl_class(c: char, in_class: bool) -> Option<&'static str> {
+    Some(match (c, in_class) {
+        ('d', false) => "[0-9]",
+        ('D', false) => "[^0-9]",
+        ('w', false) => "[0-9A-Za-z_]",
+        ('W', false) => "[^0-9A-Za-z_]",
+        ('s', false) => "[\\t\\n\\f\\r ]",
+        ('S', false) => "[^\\t\\n\\f\\r ]",
+        ('b', false) => "(?-u:\\b)",
+        ('B', false) => "(?-u:\\B)",
+        ('d', true) => "0-9",
+        ('D', true) => "[^0-9]",
+        ('w', true) => "0-9A-Za-z_",
+        ('W', true) => "[^0-9A-Za-z_]",
+        ('s', true) => "\\t\\n\\f\\r ",
+        ('S', true) => "[^\\t\\n\\f\\r ]",
+        _ => return None,
+    })
+}
+
+/// A whole class (`[...]`, already checked) with its Perl classes spelled in ASCII.
+fn class_to_rust(class: &str) -> String {
+    let mut out = String::with_capacity(class.len());
+    let mut chars = class.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e) => match perl_class(e, true) {
+                Some(ascii) => out.push_str(ascii),
+                None => {
+                    out.push('\\');
+                    out.push(e);
+                }
+            },
+            None => out.push('\\'),
+        }
     }
     out
 }
@@ -292,6 +346,25 @@ mod tests {
         assert_eq!(to_rust("a{2}b{2,}c{1,3}"), "a{2}b{2,}c{1,3}");
         assert_eq!(to_rust("x{,3}{"), r"x\{,3}\{");
         assert_eq!(to_rust(r"[{]\x{41}\p{Greek}\{"), r"[{]\x{41}\p{Greek}\{");
+    }
+
+    #[test]
+    fn perl_classes_are_ascii_as_in_go() {
+        assert_eq!(to_rust(r"^\w+\d\s$"), r"^[0-9A-Za-z_]+[0-9][\t\n\f\r ]$");
+        assert_eq!(
+            to_rust(r"[\w.-]\b[^\D]"),
+            r"[0-9A-Za-z_.-](?-u:\b)[^[^0-9]]"
+        );
+        for (p, s, want) in [
+            (r"^\w+$", "héllo", false),
+            (r"^\d$", "٣", false),
+            (r"^[\w-]+$", "a-b_9", true),
+            (r"\bé", "é", false),
+            (r"^\s$", "\u{0b}", false),
+        ] {
+            let r = regex::Regex::new(&to_rust(p)).unwrap();
+            assert_eq!(r.is_match(s), want, "{p} {s}");
+        }
     }
 
     #[test]
