@@ -149,3 +149,29 @@ fn regexp_perl_classes_are_ascii_only() {
         "a: false\nb: true\nc: '#٣#'\nd: \"a_\\v_b\"\n"
     );
 }
+
+/// A YAML merge key whose value is a sequence (`<<: [*a, *b]`) is refused as ytt's
+/// go-yaml fork refuses it: its merge walks the sequence's children, which hold a
+/// position node before each item, and fails on the first one. An empty sequence
+/// merges nothing; a single map (or an alias of one) merges as usual.
+#[test]
+fn a_yaml_merge_of_a_sequence_is_refused() {
+    let err = ytt::render(
+        &[("e.yml", "b: &b\n  x: 1\nm:\n  <<: [*b, {q: 9}]\n  z: 1\n")],
+        &["-f", "e.yml"],
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        "Unmarshaling YAML template 'e.yml': yaml: map merge requires map or sequence of maps as the value\n    in e.yml:4\n      e.yml:4 |   <<: [*b, {q: 9}]"
+    );
+    let out = ytt::render(
+        &[(
+            "e.yml",
+            "b: &b\n  x: 1\nm:\n  <<: []\n  z: 1\nk:\n  <<: *b\n  w: 2\n",
+        )],
+        &["-f", "e.yml"],
+    )
+    .unwrap();
+    assert_eq!(out, "b:\n  x: 1\nm:\n  z: 1\nk:\n  x: 1\n  w: 2\n");
+}
