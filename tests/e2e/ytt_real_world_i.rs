@@ -175,3 +175,55 @@ fn a_yaml_merge_of_a_sequence_is_refused() {
     .unwrap();
     assert_eq!(out, "b:\n  x: 1\nm:\n  z: 1\nk:\n  x: 1\n  w: 2\n");
 }
+
+/// The layout of a failed package validation as ytt prints it (a Tanzu package's
+/// `library.eval` failing in a Starlark helper): `library.eval` and the library's name
+/// lead the message, and the frames in the `.star` file show their line by number
+/// alone, since ytt compiles Starlark files with positions that name no file.
+#[test]
+fn a_library_eval_failure_names_the_library_and_star_frames_show_bare_lines() {
+    let star = "load(\"@ytt:data\", \"data\")\nload(\"@ytt:assert\", \"assert\")\n\ndef validate_pw():\n  data.values.pw or assert.fail(\"pw should be provided\")\nend\n\ndef validate_all():\n  for f in [validate_pw]:\n     f()\n  end\nend\n";
+    let files = [
+        ("_ytt_lib/bundle/config/validate.star", star),
+        (
+            "_ytt_lib/bundle/config/t.yml",
+            "#@ load(\"validate.star\", \"validate_all\")\n#@ validate_all()\na: 1\n",
+        ),
+        (
+            "_ytt_lib/bundle/config/values.yml",
+            "#@data/values\n---\npw: \"\"\n",
+        ),
+        (
+            "harbor.yaml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n#@ upstream_lib = library.get(\"bundle/config\")\n--- #@ template.replace(upstream_lib.eval())\n",
+        ),
+    ];
+    assert_eq!(
+        error_of(&files),
+        "\n- library.eval: Evaluating library 'bundle/config': \n    in <toplevel>\n      harbor.yaml:4 | --- #@ template.replace(upstream_lib.eval())\n\n    reason:\n     - assert.fail: fail: pw should be provided\n         in validate_pw\n           5 |   data.values.pw or assert.fail(\"pw should be provided\")\n         in validate_all\n           10 |      f()\n         in <toplevel>\n           _ytt_lib/bundle/config/t.yml:2 | #@ validate_all()"
+    );
+}
+
+/// Failures of a library's data values are also under `library.eval`'s lead.
+#[test]
+fn a_library_data_values_failure_is_under_the_library_eval_lead() {
+    let files = [
+        (
+            "_ytt_lib/lib/schema.yml",
+            "#@data/values-schema\n---\n#@schema/validation min=1\nport: 0\n",
+        ),
+        (
+            "_ytt_lib/lib/t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\np: #@ data.values.port\n",
+        ),
+        (
+            "c.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"lib\").eval())\n",
+        ),
+    ];
+    let err = error_of(&files);
+    assert!(
+        err.starts_with("\n- library.eval: Evaluating library 'lib': "),
+        "{err}"
+    );
+}
