@@ -553,8 +553,10 @@ impl<'t> Builder<'t> {
         }))
     }
 
-    /// go-yaml (ytt fork) merge: the merged map's items are appended in place. For a sequence
-    /// of maps, go-yaml's MapSlice decoding keeps only the first map.
+    /// go-yaml (ytt fork) merge: the merged map's items are appended in place. A sequence
+    /// is refused unless it is empty: ytt's fork keeps a position node before each
+    /// sequence item, and its merge, walking the sequence's children, meets that node
+    /// (neither a map nor an alias) and fails as for a scalar.
     fn merge_into(
         &self,
         items: &mut Vec<MapItem>,
@@ -569,16 +571,8 @@ impl<'t> Builder<'t> {
         };
         match value {
             Node::Map(m) => items.extend(m.items),
-            Node::Array(a) => {
-                if a.items.iter().any(|i| !matches!(i.value, Node::Map(_))) {
-                    return Err(want_map());
-                }
-                if let Some(first) = a.items.into_iter().next()
-                    && let Node::Map(m) = first.value
-                {
-                    items.extend(m.items);
-                }
-            }
+            Node::Array(a) if a.items.is_empty() => {}
+            Node::Array(_) => return Err(want_map()),
             Node::Scalar(_) => return Err(want_map()),
         }
         Ok(())

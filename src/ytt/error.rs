@@ -72,12 +72,23 @@ pub struct EvalError {
 pub struct EvalFrame {
     pub function: Option<String>,
     pub pos: Position,
+    /// The frame is in a Starlark file, whose lines ytt shows by number alone
+    /// (`3 | ...`): it compiles `.star` code with positions that name no file.
+    pub bare: bool,
 }
 
 impl EvalError {
     /// The innermost position.
     pub fn pos(&self) -> Option<&Position> {
         self.frames.first().map(|f| &f.pos)
+    }
+
+    /// Marks the frames in Starlark files (`is_starlark(file)`), which print their line
+    /// number without the file's name, as ytt prints them.
+    pub fn mark_starlark_frames(&mut self, is_starlark: &dyn Fn(&str) -> bool) {
+        for f in &mut self.frames {
+            f.bare = is_starlark(&f.pos.file);
+        }
     }
 
     /// Fills in the text of frame lines that have none, with `source(file, line)`.
@@ -120,7 +131,11 @@ impl fmt::Display for EvalError {
             let p = &frame.pos;
             let text = p.text.as_deref().unwrap_or("");
             let shown = crate::ytt::starlark::error::shown_line(text);
-            write!(f, "\n{pad}{}:{} | {shown}", p.file, p.line)?;
+            if frame.bare {
+                write!(f, "\n{pad}{} | {shown}", p.line)?;
+            } else {
+                write!(f, "\n{pad}{}:{} | {shown}", p.file, p.line)?;
+            }
         }
         let mut reason = lines.peekable();
         if reason.peek().is_some() {
@@ -159,6 +174,7 @@ impl Error {
             frames: vec![EvalFrame {
                 function: None,
                 pos,
+                bare: false,
             }],
         }))
     }
@@ -192,6 +208,17 @@ impl Error {
                 Error::Template { message, pos: None }
             }
             e => e,
+        }
+    }
+
+    /// The message as Go's `err.Error()` gives it in ytt: an evaluation error's lead and
+    /// message without its call stack (starlark-go's `EvalError.Error()` is its message
+    /// alone), a template error's message without its position.
+    pub fn flat_message(&self) -> String {
+        match self {
+            Error::Usage(m) | Error::Io(m) => m.clone(),
+            Error::Template { message, .. } => message.clone(),
+            Error::Eval(e) => format!("{}{}", e.lead, e.message),
         }
     }
 
@@ -269,6 +296,7 @@ fn starts_with_file_line(text: &str) -> bool {
 pub fn starlark_error(e: &SError) -> Error {
     use crate::ytt::starlark::ErrorKind;
     let frame = |function: Option<String>, p: &crate::ytt::starlark::Position| EvalFrame {
+        bare: false,
         function,
         pos: Position {
             file: p.file.to_string(),
@@ -461,6 +489,7 @@ mod tests {
             frames: frames
                 .iter()
                 .map(|(function, line, text)| EvalFrame {
+                    bare: false,
                     function: function.map(str::to_string),
                     pos: Position {
                         file: "config.yml".into(),

@@ -169,6 +169,11 @@ fn with_source_line<'a>(e: Error, files: impl Iterator<Item = &'a files::InputFi
         }
         Error::Eval(mut e) => {
             e.fill_texts(&source);
+            e.mark_starlark_frames(&|file: &str| {
+                files
+                    .iter()
+                    .any(|f| f.rel == file && f.kind == files::FileKind::Starlark)
+            });
             Error::Eval(e)
         }
         e => e,

@@ -112,7 +112,8 @@ fn an_error_in_a_crlf_starlark_file_shows_its_line_with_the_carriage_return() {
         err.contains("config.yml:1 | #@ load(\"lib.star\", \"x\")\r\n"),
         "{err:?}"
     );
-    assert!(err.ends_with("lib.star:2 | y = missing\r"), "{err:?}");
+    // A Starlark file's lines are shown by number alone, as ytt shows them.
+    assert!(err.ends_with("\n         2 | y = missing\r"), "{err:?}");
 }
 
 #[test]

@@ -40,7 +40,7 @@ fn an_evaluation_error_lists_the_stack_innermost_first() {
             &[("helpers.star", helpers), ("config.yml", config)],
             &["-f", "."]
         ),
-        "strake: error: \n- fail: port 70000 out of range\n    in check\n      helpers.star:3 |     fail(\"port {} out of range\".format(port))\n    in ports\n      config.yml:3 | #@   return [check(70000)]\n    in <toplevel>\n      config.yml:5 | ports: #@ ports()\n"
+        "strake: error: \n- fail: port 70000 out of range\n    in check\n      3 |     fail(\"port {} out of range\".format(port))\n    in ports\n      config.yml:3 | #@   return [check(70000)]\n    in <toplevel>\n      config.yml:5 | ports: #@ ports()\n"
     );
 }
 
@@ -54,7 +54,7 @@ fn a_failed_load_shows_the_loaded_files_error_as_the_reason() {
             ],
             &["-f", "."]
         ),
-        "strake: error: \n- cannot load h.star: Evaluating starlark template: \n    in <toplevel>\n      config.yml:1 | #@ load(\"h.star\", \"x\")\n\n    reason:\n     - undefined: y\n         h.star:2 |   return y\n"
+        "strake: error: \n- cannot load h.star: Evaluating starlark template: \n    in <toplevel>\n      config.yml:1 | #@ load(\"h.star\", \"x\")\n\n    reason:\n     - undefined: y\n         2 |   return y\n"
     );
 }
 

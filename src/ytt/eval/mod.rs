@@ -738,6 +738,12 @@ pub fn with_lib_texts(lib: &LibRef, e: Error) -> Error {
                 let src = String::from_utf8_lossy(&f.bytes);
                 Position::in_source(file, line, &src).text
             });
+            ev.mark_starlark_frames(&|file: &str| {
+                lib.files
+                    .iter()
+                    .chain(&lib.private)
+                    .any(|f| lib.display(&f.rel) == file && f.kind == FileKind::Starlark)
+            });
             Error::Eval(ev)
         }
         e => e,

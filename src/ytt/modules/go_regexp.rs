@@ -19,6 +19,99 @@ pub fn go_only_error(pattern: &str) -> Option<String> {
         .then(|| format!("error parsing regexp: {code}: `{expr}`"))
 }
 
+/// `pattern` in the `regex` crate's syntax where Go's differs: a `{` that does not start
+/// a counted repetition (`{n}`, `{n,}`, `{n,m}`) is a literal brace in Go, so it is
+/// escaped (`\[:a:\]{([0-9]+)}` matches the text `[:a:]{12}`). Classes and escapes are
+/// copied as they are.
+pub fn to_rust(pattern: &str) -> String {
+    let b = pattern.as_bytes();
+    let mut out = String::with_capacity(pattern.len() + 4);
+    let mut i = 0;
+    while i < b.len() {
+        let start = i;
+        match b[i] {
+            b'\\' => {
+                let Some(c) = pattern[i + 1..].chars().next() else {
+                    return pattern.to_string();
+                };
+                i += 1 + c.len_utf8();
+                if let Some(ascii) = perl_class(c, false) {
+                    out.push_str(ascii);
+                    continue;
+                }
+                if matches!(c, 'x' | 'p' | 'P') && b.get(i) == Some(&b'{') {
+                    i = pattern[i..].find('}').map_or(b.len(), |k| i + k + 1);
+                }
+            }
+            b'[' => match class_problem(pattern, i) {
+                Ok(end) => {
+                    out.push_str(&class_to_rust(&pattern[i..end]));
+                    i = end;
+                    continue;
+                }
+                Err(_) => return pattern.to_string(),
+            },
+            b'{' => match counted_repeat(pattern, i) {
+                Some((end, _, _)) => i = end,
+                None => {
+                    out.push_str("\\{");
+                    i += 1;
+                    continue;
+                }
+            },
+            _ => i += pattern[i..].chars().next().map_or(1, char::len_utf8),
+        }
+        out.push_str(&pattern[start..i]);
+    }
+    out
+}
+
+/// Go's Perl classes and word boundaries are ASCII-only (`\\d` is `[0-9]`, `\\w`
+/// `[0-9A-Za-z_]`, `\\s` `[\\t\\n\\f\\r ]`), where the `regex` crate's are Unicode: their
+/// ASCII spelling outside a class (`in_class == false`) or inside one.
+fn perl_class(c: char, in_class: bool) -> Option<&'static str> {
+    Some(match (c, in_class) {
+        ('d', false) => "[0-9]",
+        ('D', false) => "[^0-9]",
+        ('w', false) => "[0-9A-Za-z_]",
+        ('W', false) => "[^0-9A-Za-z_]",
+        ('s', false) => "[\\t\\n\\f\\r ]",
+        ('S', false) => "[^\\t\\n\\f\\r ]",
+        ('b', false) => "(?-u:\\b)",
+        ('B', false) => "(?-u:\\B)",
+        ('d', true) => "0-9",
+        ('D', true) => "[^0-9]",
+        ('w', true) => "0-9A-Za-z_",
+        ('W', true) => "[^0-9A-Za-z_]",
+        ('s', true) => "\\t\\n\\f\\r ",
+        ('S', true) => "[^\\t\\n\\f\\r ]",
+        _ => return None,
+    })
+}
+
+/// A whole class (`[...]`, already checked) with its Perl classes spelled in ASCII.
+fn class_to_rust(class: &str) -> String {
+    let mut out = String::with_capacity(class.len());
+    let mut chars = class.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e) => match perl_class(e, true) {
+                Some(ascii) => out.push_str(ascii),
+                None => {
+                    out.push('\\');
+                    out.push(e);
+                }
+            },
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 const MISSING_BRACKET: &str = "missing closing ]";
 const MISSING_PAREN: &str = "missing closing )";
 const UNEXPECTED_PAREN: &str = "unexpected )";
@@ -246,6 +339,33 @@ fn class_char<'a>(t: &'a str, whole: &str) -> Result<(char, &'a str), (&'static 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_brace_that_starts_no_repetition_is_a_literal() {
+        assert_eq!(to_rust(r"\[:a:\]{([0-9]+)}"), r"\[:a:\]\{([0-9]+)}");
+        assert_eq!(to_rust("a{2}b{2,}c{1,3}"), "a{2}b{2,}c{1,3}");
+        assert_eq!(to_rust("x{,3}{"), r"x\{,3}\{");
+        assert_eq!(to_rust(r"[{]\x{41}\p{Greek}\{"), r"[{]\x{41}\p{Greek}\{");
+    }
+
+    #[test]
+    fn perl_classes_are_ascii_as_in_go() {
+        assert_eq!(to_rust(r"^\w+\d\s$"), r"^[0-9A-Za-z_]+[0-9][\t\n\f\r ]$");
+        assert_eq!(
+            to_rust(r"[\w.-]\b[^\D]"),
+            r"[0-9A-Za-z_.-](?-u:\b)[^[^0-9]]"
+        );
+        for (p, s, want) in [
+            (r"^\w+$", "héllo", false),
+            (r"^\d$", "٣", false),
+            (r"^[\w-]+$", "a-b_9", true),
+            (r"\bé", "é", false),
+            (r"^\s$", "\u{0b}", false),
+        ] {
+            let r = regex::Regex::new(&to_rust(p)).unwrap();
+            assert_eq!(r.is_match(s), want, "{p} {s}");
+        }
+    }
 
     #[test]
     fn names_the_first_problem_as_go_does() {

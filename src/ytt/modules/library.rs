@@ -265,13 +265,20 @@ impl HostValue for Handle {
                         h.name
                     )));
                 }
-                let lib = h.lib()?;
+                // ytt names the function and the library before every failure of the
+                // library's evaluation (its data values, templates and overlays).
+                let in_eval = |m: &dyn std::fmt::Display| {
+                    SError::new(format!(
+                        "library.eval: Evaluating library '{}': {m}",
+                        h.name
+                    ))
+                };
+                let lib = h.lib().map_err(|e| in_eval(&e.msg))?;
                 let docs = h
                     .steps
                     .render(&lib)
-                    .map_err(|e| SError::new(e.to_string()))?;
-                lib.check_refs_used()
-                    .map_err(|e| SError::new(e.to_string()))?;
+                    .map_err(|e| in_eval(&crate::ytt::eval::with_lib_texts(&lib, e)))?;
+                lib.check_refs_used().map_err(|e| in_eval(&e))?;
                 Ok(Fragment::value(Frag::DocSet(docs)))
             }),
             "data_values" => native("data_values", move |_t, _a| {
@@ -294,7 +301,7 @@ impl HostValue for Handle {
                         "Symbols starting with '_' are private, and cannot be exported".into(),
                     ));
                 }
-                let lib = h.lib()?;
+                let lib = h.lib().map_err(|e| refuse(e.msg.clone()))?;
                 let mut found = Vec::new();
                 for f in lib.files.clone() {
                     let loadable = f.library
@@ -310,7 +317,8 @@ impl HostValue for Handle {
                     {
                         continue;
                     }
-                    let m = load_file(&lib, &format!("/{}", f.rel))?;
+                    let m = load_file(&lib, &format!("/{}", f.rel))
+                        .map_err(|e| refuse(e.msg.clone()))?;
                     if let Some(val) = m.get(&sym) {
                         found.push((f.rel.clone(), val));
                     }

@@ -207,9 +207,11 @@ pub fn regexp_module() -> Module {
     // Go's words for a pattern Go refuses, after the function's name (as ytt wraps
     // the errors of its builtins).
     fn re(func: &str, p: &str) -> SResult<regex::Regex> {
-        let r = regex::Regex::new(p).map_err(|e| match super::go_regexp::error_of(p) {
-            Some(go) => SError::new(format!("{func}: {go}")),
-            None => SError::new(format!("{func}: error parsing regexp: {e}")),
+        let r = regex::Regex::new(&super::go_regexp::to_rust(p)).map_err(|e| {
+            match super::go_regexp::error_of(p) {
+                Some(go) => SError::new(format!("{func}: {go}")),
+                None => SError::new(format!("{func}: error parsing regexp: {e}")),
+            }
         })?;
         match super::go_regexp::go_only_error(p) {
             Some(go) => Err(SError::new(format!("{func}: {go}"))),

@@ -135,7 +135,7 @@ pub fn module() -> Module {
                             }
                             res
                         }
-                        .map_err(|e| SError::new(e.to_string()))?;
+                        .map_err(|e| SError::new(format!("overlay.apply: {}", e.flat_message())))?;
                     }
                     Ok(if is_docset {
                         Fragment::value(Frag::DocSet(docs))

@@ -169,7 +169,7 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
         f @ (SValue::Function(_) | SValue::Builtin(_) | SValue::Host(_)) => {
             let r = thread
                 .call(f, Args::new(vec![SValue::Int(n as i128)]))
-                .map_err(|e| Miss::Invalid(crate::ytt::error::starlark_error(&e).to_string()))?;
+                .map_err(|e| Miss::Invalid(e.msg.clone()))?;
             match r {
                 SValue::Bool(true) => Ok(()),
                 SValue::Bool(false) => Err(Miss::Count(

@@ -241,7 +241,7 @@ pub fn call_matcher(
     let args = Args::new(vec![first, node_to_starlark(left), node_to_starlark(right)]);
     let r = thread
         .call(by, args)
-        .map_err(|e| crate::ytt::error::starlark_error(&e))?;
+        .map_err(|e| Error::msg(e.msg.clone()))?;
     match r {
         SValue::Bool(b) => Ok(b),
         other => Err(Error::msg(format!(
@@ -273,13 +273,11 @@ pub fn call_via_raw(
         ));
     }
     let args = Args::new(vec![node_to_starlark(left), node_to_starlark(right)]);
-    thread.call(via, args).map_err(|e| {
-        crate::ytt::error::starlark_error(&e).with_pos(|| crate::ytt::error::Position {
-            file: meta.pos.file.to_string(),
-            line: meta.pos.line,
-            text: None,
-        })
-    })
+    // As in ytt, the function's failure is its message alone: the overlay reports it
+    // under the node it was applying, with no call stack.
+    thread
+        .call(via, args)
+        .map_err(|e| Error::msg(e.msg.clone()))
 }
 
 /// Calls a `via=` function and converts its result to a node.

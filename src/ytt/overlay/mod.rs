@@ -53,6 +53,21 @@ fn err_at(msg: impl Into<String>, meta: &Meta) -> Error {
     Error::at(msg, pos_of(meta))
 }
 
+/// A `via` verdict of `(bool, string)`: ytt takes any two-item sequence (tuple or list)
+/// whose items are a bool and a string; anything else is neither None, a bool nor such a
+/// pair.
+fn verdict_with_message(r: &SValue) -> Option<(bool, String)> {
+    let items: Vec<SValue> = match r {
+        SValue::Tuple(t) => t.iter().cloned().collect(),
+        SValue::List(l) => l.items.borrow().clone(),
+        _ => return None,
+    };
+    match items.as_slice() {
+        [SValue::Bool(ok), SValue::Str(msg)] => Some((*ok, msg.to_string())),
+        _ => None,
+    }
+}
+
 fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
     let mut found: Option<(Op, &Ann)> = None;
     for a in &meta.anns {
@@ -336,9 +351,8 @@ impl Overlay<'_> {
                             meta,
                         ));
                     }
-                    SValue::Tuple(t) if t.len() == 2 && matches!(t[0], SValue::Bool(_)) => {
-                        if !t[0].truth() {
-                            let msg = crate::ytt::starlark::to_str(&t[1]);
+                    r if verdict_with_message(&r).is_some() => {
+                        if let Some((false, msg)) = verdict_with_message(&r) {
                             return Err(err_at(
                                 format!(
                                     "Expected via invocation to return true, but was false with message: {msg}"
