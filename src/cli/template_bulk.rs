@@ -88,26 +88,11 @@ pub fn encode(files: &[(String, Vec<u8>)], errors: Option<&str>) -> String {
     format!("{{{}}}", fields.join(","))
 }
 
-/// A JSON string as Go's `encoding/json` writes it: HTML characters and the line and
-/// paragraph separators escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`.
+/// A JSON string as ytt's Go `encoding/json` writes it (HTML characters and the line and
+/// paragraph separators escaped, control characters as `\n`, `\r`, `\t` or `\u00XX`).
 fn go_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
-            }
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    crate::go_json::write_string(&mut out, s, crate::go_json::GoRelease::Before1_22);
     out
 }
 

@@ -3,18 +3,11 @@
 //! used as maps (data values and `@ytt:struct` values, in YAML and text templates), the
 //! encoders on None and empty values, and the `@ytt:*` module functions.
 
-use crate::support::ytt::{render as render_with, render_output};
+use crate::support::ytt::render as render_with;
 
 /// The rendered text of output file `name` under `--output-files out`.
 fn render_file(files: &[(&str, &str)], name: &str) -> String {
-    let out = render_output(files, &["-f", ".", "--output-files", "out"])
-        .unwrap_or_else(|e| panic!("render failed: {e}"));
-    let (_, body) = out
-        .files
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no output file {name} in {:?}", out.files));
-    String::from_utf8(body.clone()).unwrap()
+    crate::support::ytt::output_file(files, name)
 }
 
 fn render(files: &[(&str, &str)]) -> String {

@@ -6,14 +6,7 @@ use crate::support::ytt::{render, render_output};
 
 /// The rendered text of output file `name` when `files` render to `--output-files out`.
 fn text_output(files: &[(&str, &str)], name: &str) -> String {
-    let out = render_output(files, &["-f", ".", "--output-files", "out"])
-        .unwrap_or_else(|e| panic!("render failed: {e}"));
-    let (_, body) = out
-        .files
-        .iter()
-        .find(|(n, _)| n == name)
-        .unwrap_or_else(|| panic!("no output file {name} in {:?}", out.files));
-    String::from_utf8(body.clone()).unwrap()
+    crate::support::ytt::output_file(files, name)
 }
 
 /// ytt reads a text template's code markers off the code itself: `=` or `-=` first

@@ -7,8 +7,6 @@
 //! `pkg/cmd/template` (`regular_input.go`, `cmd.go`). Each test renders a small case of
 //! ours with `strake template` and compares stderr (or stdout) exactly.
 
-use assert_cmd::Command;
-
 use crate::support::ytt::{failure_of, run_binary};
 
 /// Runs `strake template -f .` plus `extra` in a fresh directory holding `files`.
@@ -260,19 +258,7 @@ fn the_openapi_output_type_is_refused_in_ytts_words() {
 
 /// `strake template` with `args` only (no `-f .`), in an empty directory.
 fn bare(args: &[&str]) -> (i32, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .arg("template")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    run_binary(&[], args)
 }
 
 #[test]

@@ -54,3 +54,15 @@ pub fn failure_of(files: &[(&str, &str)], args: &[&str]) -> String {
     assert!(stdout.is_empty(), "{stdout}");
     stderr
 }
+
+/// The text of output file `name` when `files` render with `-f . --output-files out`.
+pub fn output_file(files: &[(&str, &str)], name: &str) -> String {
+    let out = render_output(files, &["-f", ".", "--output-files", "out"])
+        .unwrap_or_else(|e| panic!("render failed: {e}"));
+    let (_, body) = out
+        .files
+        .iter()
+        .find(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no output file {name} in {:?}", out.files));
+    String::from_utf8(body.clone()).unwrap()
+}
