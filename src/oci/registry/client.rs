@@ -173,15 +173,6 @@ impl RegistryClient {
             .cloned()
     }
 
-    /// Finds `registry`'s endpoint ahead of its first request (the `/v2/` ping
-    /// that request would wait for), while other work runs. A failure is not
-    /// kept: the first real request pings again and reports it.
-    pub async fn warm_up(&self, registry: &str) {
-        if let Err(e) = self.endpoint(registry).await {
-            tracing::debug!(registry, "warming up: {e}");
-        }
-    }
-
     /// `<base>/v2/<path>` on `registry`.
     pub(crate) async fn url(&self, registry: &str, path: &str) -> Result<Url> {
         let endpoint = self.endpoint(registry).await?;
