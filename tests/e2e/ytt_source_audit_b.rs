@@ -4,21 +4,7 @@
 //! and workspace. Each test renders a small case of ours with `strake template` and
 //! compares stderr (or stdout) exactly with what that source prints.
 
-use crate::support::ytt::{failure_of, run_binary};
-
-/// Runs `strake template -f .` plus `extra` in a fresh directory holding `files`.
-fn run(files: &[(&str, &str)], extra: &[&str]) -> (i32, String, String) {
-    let mut args = vec!["-f", "."];
-    args.extend_from_slice(extra);
-    run_binary(files, &args)
-}
-
-/// The stderr of a run that must fail with nothing on stdout.
-fn stderr_of(files: &[(&str, &str)], extra: &[&str]) -> String {
-    let mut args = vec!["-f", "."];
-    args.extend_from_slice(extra);
-    failure_of(files, &args)
-}
+use crate::support::ytt::{failure_dot as stderr_of, run_dot as run};
 
 /// The error of `config.yml` holding `src`, as ytt shows a syntax error: the message
 /// over the template line it is on.

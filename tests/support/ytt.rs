@@ -66,3 +66,17 @@ pub fn output_file(files: &[(&str, &str)], name: &str) -> String {
         .unwrap_or_else(|| panic!("no output file {name} in {:?}", out.files));
     String::from_utf8(body.clone()).unwrap()
 }
+
+/// [`run_binary`] with `-f .` before `extra`.
+pub fn run_dot(files: &[(&str, &str)], extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["-f", "."];
+    args.extend_from_slice(extra);
+    run_binary(files, &args)
+}
+
+/// [`failure_of`] with `-f .` before `extra`.
+pub fn failure_dot(files: &[(&str, &str)], extra: &[&str]) -> String {
+    let mut args = vec!["-f", "."];
+    args.extend_from_slice(extra);
+    failure_of(files, &args)
+}
