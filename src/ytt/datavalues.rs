@@ -262,6 +262,43 @@ impl Pipeline<'_> {
         Ok(checker.root)
     }
 
+    /// Reads every data value flag as ytt's `AsOverlays` reads them before it looks at
+    /// any schema (values files, then `--data-value`, `-yaml` and `-file` arguments),
+    /// applying none: a run that only exports the schema still fails on a bad flag.
+    pub fn check_flags(&self, flags: &[DataValueFlag]) -> Result<(), Error> {
+        let extracting = |e: Error| e.context("Extracting data value from file");
+        for fl in flags {
+            if let DataValueFlag::ValuesFile(arg) = fl {
+                let path = arg
+                    .strip_prefix('@')
+                    .and_then(|r| r.split_once(':'))
+                    .map_or(arg.as_str(), |(_, path)| path);
+                for (display, source) in
+                    values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
+                {
+                    self.read_values_file(&display, path, &source)
+                        .map_err(extracting)?;
+                }
+            }
+        }
+        for fl in flags {
+            let (kv, k) = match fl {
+                DataValueFlag::String(kv) => (kv, 0),
+                DataValueFlag::Yaml(kv) => (kv, 1),
+                DataValueFlag::File(kv) => (kv, 2),
+                _ => continue,
+            };
+            self.flag_value(kv, k).map_err(|e| {
+                e.context(if k == 2 {
+                    "Extracting data value from file"
+                } else {
+                    "Extracting data value from KV"
+                })
+            })?;
+        }
+        Ok(())
+    }
+
     fn apply_flags(
         &self,
         values: &mut Option<Node>,

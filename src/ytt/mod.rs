@@ -222,6 +222,12 @@ fn run_lib(
         || opts.data_values_schema_inspect
         || opts.output == OutputFormat::OpenApiV3
     {
+        datavalues::Pipeline {
+            lib,
+            cwd,
+            stdin: Some(read_stdin),
+        }
+        .check_flags(&opts.data_values)?;
         let schema = schema::ValuesChecker::load(lib)?.root;
         if opts.data_values_schema_inspect {
             let mut out = Output::default();

@@ -356,3 +356,24 @@ fn a_library_ref_is_checked_as_ytts_library_ref_extractor_checks_it() {
         "strake: error: Overlaying data values (in following order: values.yml): expected a string, but was int\n"
     );
 }
+
+/// ytt reads every data value flag before it looks at the schema, so a bad flag fails a
+/// schema export too, with the error the data values step gives.
+#[test]
+fn a_bad_data_value_flag_fails_a_schema_export_too() {
+    let schema = ("schema.yml", "#@data/values-schema\n---\na: 1\n");
+    let export = ["--data-values-schema-inspect", "-o", "openapi-v3"];
+    for flag in [
+        ["--data-value-yaml", "a=["],
+        ["--data-value", "a"],
+        ["--data-values-file", "nope.yml"],
+    ] {
+        let mut with_export = export.to_vec();
+        with_export.extend_from_slice(&flag);
+        let exported = run(&[schema], &with_export);
+        let inspected = run(&[schema], &[&["--data-values-inspect"][..], &flag].concat());
+        assert_ne!(exported.0, 0, "{flag:?}: {exported:?}");
+        assert!(exported.1.is_empty(), "{flag:?}: {exported:?}");
+        assert_eq!(exported, inspected, "{flag:?}");
+    }
+}
