@@ -524,7 +524,14 @@ impl<'t> Builder<'t> {
                 self.next()?;
                 break;
             }
-            let key_start = self.peek_start()?.unwrap_or(map_start);
+            let mut key_start = self.peek_start()?.unwrap_or(map_start);
+            // The parser gives an empty key as a plain `~` at the `:` that follows it.
+            let empty_key = self.peek_is(
+                |e| matches!(e, Event::Scalar(t, ScalarStyle::Plain, _, None) if t == "~"),
+            )? && !self.text[key_start..].starts_with('~');
+            if empty_key {
+                key_start = explicit_key_indicator(self.text, key_start).unwrap_or(key_start);
+            }
             let is_merge = self.peek_is(|e| {
                 matches!(e, Event::Scalar(t, ScalarStyle::Plain, _, None) if t == "<<")
                     || matches!(e, Event::Scalar(t, _, _, Some(tag))
@@ -621,5 +628,36 @@ fn allowed_alias_ratio(decoded: usize) -> f64 {
         0.10
     } else {
         0.99 - 0.89 * ((decoded - LOW) as f64 / (HIGH - LOW) as f64)
+    }
+}
+
+/// Where an empty key given with an explicit `?` indicator sits: go-yaml marks such an
+/// empty scalar at the end of the `?` token, so the map item (and any comment on the
+/// `?` line, ytt issue #57) belongs to the `?` line, not to the `:` line that follows.
+/// Looks back from `at` over blanks and comment-only lines for a `?` ending a line's
+/// content; gives the offset just after it.
+fn explicit_key_indicator(text: &str, at: usize) -> Option<usize> {
+    let mut end = at.min(text.len());
+    loop {
+        let line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[line_start..end];
+        let content = match line
+            .char_indices()
+            .find(|&(i, c)| c == '#' && (i == 0 || line[..i].ends_with([' ', '\t'])))
+        {
+            Some((i, _)) => &line[..i],
+            None => line,
+        };
+        let trimmed = content.trim_end();
+        if let Some(before) = trimmed.strip_suffix('?') {
+            if before.is_empty() || before.ends_with([' ', '\t', '-']) {
+                return Some(line_start + trimmed.len());
+            }
+            return None;
+        }
+        if !trimmed.trim_start().is_empty() || line_start == 0 {
+            return None;
+        }
+        end = line_start - 1;
     }
 }

@@ -316,3 +316,16 @@ fn deep_nesting_is_refused_with_the_limit_named() {
     // at the limit it still parses
     parse(&format!("a: {}{}\n", "[".repeat(250), "]".repeat(250)));
 }
+
+#[test]
+fn explicit_empty_key_sits_on_the_question_mark_line() {
+    let ds = parse("? #@ k\n: #@ v\n? ~\n: 1\nx:\n  ?\n\n  : 2\n");
+    let m = map(&ds.docs[0].value);
+    let lines: Vec<_> = m.items.iter().map(|i| i.pos.line.unwrap()).collect();
+    assert_eq!(lines, [1, 3, 5]);
+    // the `?` line's comment is the item's; nothing sits on the `:` line
+    assert_eq!(data(&m.items[0].comments), ["@ k"]);
+    assert_eq!(data(&m.items[1].comments), ["@ v"]);
+    let inner = map(&m.items[2].value);
+    assert_eq!(inner.items[0].pos.line, Some(6));
+}
