@@ -291,10 +291,16 @@ pub async fn push_image(
     options: &PushOptions,
     labels: &BTreeMap<String, String>,
 ) -> Result<PushResult> {
-    let inputs_owned = inputs.to_vec();
-    let tar_options = options.tar.clone();
-    let tar_plan: TarPlan = blocking(move || plan(&inputs_owned, &tar_options)).await?;
+    let tar_plan = plan_of(inputs, options).await?;
     push_planned_image(store, tag, tar_plan, options, labels).await
+}
+
+/// The layer plan of `inputs` under `options`' tar rules (a walk of the file system,
+/// off the async threads).
+async fn plan_of(inputs: &[PathBuf], options: &PushOptions) -> Result<TarPlan> {
+    let inputs = inputs.to_vec();
+    let tar_options = options.tar.clone();
+    blocking(move || plan(&inputs, &tar_options)).await
 }
 
 /// Pushes the image whose one layer `tar_plan` describes, as [`push_image`]
@@ -404,9 +410,7 @@ pub async fn push_bundle_untagged(
 ) -> Result<(PushResult, ManifestBytes)> {
     validate_bundle_inputs(inputs)?;
     let labels = bundle_labels(&options.labels);
-    let inputs_owned = inputs.to_vec();
-    let tar_options = options.tar.clone();
-    let tar_plan: TarPlan = blocking(move || plan(&inputs_owned, &tar_options)).await?;
+    let tar_plan = plan_of(inputs, options).await?;
     store_image(store, None, tar_plan, options, &labels).await
 }
 
