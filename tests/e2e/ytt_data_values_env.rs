@@ -29,11 +29,7 @@ fn run(files: &[(&str, &str)], env: &[(&str, &str)], args: &[&str]) -> (i32, Str
         .args(args)
         .output()
         .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::support::ytt::outcome(out)
 }
 
 #[test]

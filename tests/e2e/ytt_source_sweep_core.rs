@@ -93,11 +93,7 @@ fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
         .args(args)
         .output()
         .unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    crate::support::ytt::outcome(out)
 }
 
 #[test]

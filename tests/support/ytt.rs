@@ -39,6 +39,12 @@ pub fn run_binary(files: &[(&str, &str)], args: &[&str]) -> (i32, String, String
         .args(args)
         .output()
         .unwrap();
+    outcome(out)
+}
+
+/// A finished process as the tests compare it: exit code (-1 when a signal ended
+/// it), stdout and stderr.
+pub fn outcome(out: std::process::Output) -> (i32, String, String) {
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
