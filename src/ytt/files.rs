@@ -54,6 +54,13 @@ pub struct InputFile {
 }
 
 impl InputFile {
+    /// Identifies this file among the inputs of a run: two `-f` directories may each hold
+    /// a file of the same relative path, and ytt reads both. Clones of the file (its
+    /// content shared) give the same key.
+    pub fn key(&self) -> usize {
+        std::sync::Arc::as_ptr(&self.bytes).cast::<u8>() as usize
+    }
+
     /// Gives the file another relative path; its kind follows the new name, as ytt's
     /// types follow the marked path.
     pub fn rename(&mut self, rel: String) {

@@ -71,12 +71,13 @@ pub struct Lib {
     /// Indexes in `schema_refs` of the documents a `library.get` took.
     pub schema_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     cache: RefCell<HashMap<String, Module>>,
-    /// Parsed YAML files by relative path: each file is parsed once per run although the
-    /// values, schema and render stages all look at it.
-    parsed: RefCell<HashMap<String, Rc<DocumentSet>>>,
+    /// Parsed YAML files by [`InputFile::key`]: each file is parsed once per run although
+    /// the values, schema and render stages all look at it.
+    parsed: RefCell<HashMap<usize, Rc<DocumentSet>>>,
     /// YAML templates compiled and resolved by a stage that is not their last (schema
     /// files are evaluated for the schema and again for the output).
-    prepared: RefCell<HashMap<String, Rc<Prepared>>>,
+    /// Keyed by [`InputFile::key`].
+    prepared: RefCell<HashMap<usize, Rc<Prepared>>>,
     /// Files being evaluated, innermost last (for relative loads and cycles).
     loading: RefCell<Vec<String>>,
 }
@@ -251,11 +252,11 @@ impl Lib {
     /// The parsed YAML of `f` (one of this library's files, valid UTF-8), parsed on first
     /// use and shared afterwards. Syntax errors are not cached.
     pub fn parsed_yaml(&self, f: &InputFile, src: &str) -> Result<Rc<DocumentSet>, Error> {
-        if let Some(ds) = self.parsed.borrow().get(&f.rel) {
+        if let Some(ds) = self.parsed.borrow().get(&f.key()) {
             return Ok(ds.clone());
         }
         let ds = Rc::new(self.parse_file(src, &self.display(&f.rel))?);
-        self.parsed.borrow_mut().insert(f.rel.clone(), ds.clone());
+        self.parsed.borrow_mut().insert(f.key(), ds.clone());
         Ok(ds)
     }
 
@@ -542,15 +543,15 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
     let cached = match reuse {
-        Reuse::Keep => lib.prepared.borrow().get(&f.rel).cloned(),
-        Reuse::Last => lib.prepared.borrow_mut().remove(&f.rel),
+        Reuse::Keep => lib.prepared.borrow().get(&f.key()).cloned(),
+        Reuse::Last => lib.prepared.borrow_mut().remove(&f.key()),
     };
     let prepared = match cached {
         Some(p) => p,
         None => {
             let p = Rc::new(prepare_yaml(lib, f, src, &name, reuse)?);
             if reuse == Reuse::Keep {
-                lib.prepared.borrow_mut().insert(f.rel.clone(), p.clone());
+                lib.prepared.borrow_mut().insert(f.key(), p.clone());
             }
             p
         }
@@ -609,7 +610,7 @@ fn prepare_yaml(
     let ds = match reuse {
         Reuse::Keep => lib.parsed_yaml(f, src)?,
         Reuse::Last => {
-            let cached = lib.parsed.borrow_mut().remove(&f.rel);
+            let cached = lib.parsed.borrow_mut().remove(&f.key());
             match cached {
                 Some(ds) => ds,
                 None => Rc::new(lib.parse_file(src, name)?),
