@@ -189,21 +189,35 @@ pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::E
         .map_err(|e| crate::ytt::Error::Usage(e.render().to_string().trim_end().to_string()))
 }
 
-/// Writes every output file into `dir`: each goes to a temporary file first and is
-/// renamed into place, so no half-written file is left behind. As ytt does, each file is
-/// announced on stdout (`creating: DIR/PATH`) before it is written.
+/// Writes every output file into `dir` as ytt's `OutputFile.Create` does: missing
+/// directories are made with mode 0700, a new file is created with mode 0700 (both less
+/// the umask, so a templated script stays executable) and an existing file is truncated
+/// and rewritten in place, keeping its mode. Each file is announced on stdout
+/// (`creating: DIR/PATH`) before it is written.
 fn write_files(
     dir: &Path,
     files: &[(String, Vec<u8>)],
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
+    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+    let make_dir = |d: &Path| {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(d)
+    };
+    make_dir(dir)?;
     for (rel, bytes) in files {
         writeln!(out, "creating: {}", clean_join(dir, rel))?;
         let target: PathBuf = dir.join(rel);
-        let parent = target.parent().unwrap_or(dir);
-        std::fs::create_dir_all(parent)?;
-        crate::oci::atomic::replace_file(&target, bytes, None)?;
+        make_dir(target.parent().unwrap_or(dir))?;
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o700)
+            .open(&target)?
+            .write_all(bytes)?;
     }
     Ok(())
 }

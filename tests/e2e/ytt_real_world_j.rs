@@ -54,3 +54,56 @@ fn same_named_data_values_files_in_two_directories_are_both_read() {
         "name: second\nsize: 1\n"
     );
 }
+
+/// `--output-files` writes as ytt's `OutputFile.Create` does: a new directory is made
+/// with mode 0700 and a new file with mode 0700 (a templated shell script comes out
+/// executable for its owner), while a file already there is rewritten in place and keeps
+/// its mode.
+#[test]
+fn output_files_are_created_owner_only_and_executable_and_existing_ones_keep_their_mode() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("run.sh.txt"),
+        "(@ load(\"@ytt:data\", \"data\") @)#!/bin/sh\nexec (@= data.values.cmd @)\n",
+    )
+    .unwrap();
+    let run = || {
+        assert_cmd::Command::cargo_bin("strake")
+            .unwrap()
+            .current_dir(dir.path())
+            .args(["template", "-f", "run.sh.txt", "-v", "cmd=telegraf"])
+            .args(["--output-files", "out/etc"])
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "creating: out/etc/run.sh.txt\n"
+    );
+    let mode = |p: &str| {
+        std::fs::metadata(dir.path().join(p))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    for p in ["out", "out/etc", "out/etc/run.sh.txt"] {
+        assert_eq!(mode(p) & 0o700, 0o700, "{p}");
+        assert_eq!(mode(p) & 0o077, 0, "{p}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/etc/run.sh.txt")).unwrap(),
+        "#!/bin/sh\nexec telegraf\n"
+    );
+    let file = dir.path().join("out/etc/run.sh.txt");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    std::fs::write(&file, "old content that is longer than the new one\n").unwrap();
+    run();
+    assert_eq!(mode("out/etc/run.sh.txt"), 0o640);
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "#!/bin/sh\nexec telegraf\n"
+    );
+}
