@@ -192,14 +192,15 @@ pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::E
 /// Writes every output file into `dir` as ytt's `OutputFile.Create` does: missing
 /// directories are made with mode 0700, a new file is created with mode 0700 (both less
 /// the umask, so a templated script stays executable) and an existing file is truncated
-/// and rewritten in place, keeping its mode. Each file is announced on stdout
-/// (`creating: DIR/PATH`) before it is written.
+/// and rewritten, keeping its mode. Unlike ytt, each file goes to a temporary file first
+/// and is renamed into place, so no half-written file is left behind. Each file is
+/// announced on stdout (`creating: DIR/PATH`) before it is written.
 fn write_files(
     dir: &Path,
     files: &[(String, Vec<u8>)],
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    use std::os::unix::fs::{DirBuilderExt as _, OpenOptionsExt as _};
+    use std::os::unix::fs::DirBuilderExt as _;
     let make_dir = |d: &Path| {
         std::fs::DirBuilder::new()
             .recursive(true)
@@ -211,13 +212,7 @@ fn write_files(
         writeln!(out, "creating: {}", clean_join(dir, rel))?;
         let target: PathBuf = dir.join(rel);
         make_dir(target.parent().unwrap_or(dir))?;
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .mode(0o700)
-            .open(&target)?
-            .write_all(bytes)?;
+        crate::oci::atomic::replace_file_keeping_mode(&target, bytes, 0o700)?;
     }
     Ok(())
 }

@@ -132,6 +132,34 @@ pub fn replace_file(dest: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Re
     temp.persist(dest).map(drop).map_err(|e| e.error)
 }
 
+/// [`replace_file`] for a file a user's tool writes, with the modes a plain
+/// `open(O_CREAT|O_TRUNC)` would leave: an existing `dest` keeps its permission bits,
+/// a new one gets `create_mode` less the process umask. Still all or nothing: the
+/// content goes through a temporary file and a rename.
+pub fn replace_file_keeping_mode(
+    dest: &Path,
+    bytes: &[u8],
+    create_mode: u32,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    use std::os::unix::fs::PermissionsExt as _;
+    let existing = std::fs::metadata(dest).ok().filter(|m| m.is_file());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    if existing.is_none() {
+        // Applied at creation, so the kernel takes the umask off as open(2) does.
+        builder.permissions(std::fs::Permissions::from_mode(create_mode));
+    }
+    let mut temp = builder.tempfile_in(parent_dir(dest))?;
+    temp.as_file().lock()?;
+    temp.write_all(bytes)?;
+    if let Some(meta) = existing {
+        temp.as_file().set_permissions(meta.permissions())?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(dest).map(drop).map_err(|e| e.error)
+}
+
 /// [`replace_file`] from async code (the write runs on a blocking thread).
 pub async fn write_file(dest: &Path, bytes: &[u8]) -> Result<()> {
     let (path, data) = (dest.to_path_buf(), bytes.to_vec());
