@@ -52,6 +52,7 @@ mod ytt_data_values_errors;
 mod ytt_data_values_sources;
 mod ytt_docs_examples;
 mod ytt_docs_examples_b;
+mod ytt_docs_examples_c;
 mod ytt_issue_reports;
 mod ytt_keys_strict;
 mod ytt_language;

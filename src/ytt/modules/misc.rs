@@ -271,16 +271,18 @@ pub fn version_module() -> Module {
             native("version.require_at_least", |_t, a| {
                 let v = a.positional("version.require_at_least", 1, 1)?;
                 let want = v[0].as_ref().and_then(|x| x.as_str()).unwrap_or("");
-                // As in ytt: strict semver, so no `v` prefix and all three parts.
-                let w = semver::Version::parse(want).map_err(|e| {
-                    SError::new(format!(
-                        "version.require_at_least: version '{want}' must be a valid semver: {e}"
-                    ))
-                })?;
+                // As in ytt: strict semver (no `v` prefix, all three parts), and, as
+                // hashicorp/go-version compares, build metadata does not count.
+                let Ok(mut w) = semver::Version::parse(want) else {
+                    return Err(SError::new(format!(
+                        "version.require_at_least: version string '{want}' must be a valid semver"
+                    )));
+                };
+                w.build = semver::BuildMetadata::EMPTY;
                 let have = semver::Version::parse(YTT_VERSION).expect("own version");
                 if have < w {
                     return Err(SError::new(format!(
-                        "ytt version '{YTT_VERSION}' does not meet the minimum required version '{want}'"
+                        "version.require_at_least: ytt version '{YTT_VERSION}' does not meet the minimum required version '{want}'"
                     )));
                 }
                 Ok(Value::None)

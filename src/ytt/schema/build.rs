@@ -6,7 +6,7 @@ use crate::yaml::Value;
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 
 use super::annotations::{self, NodeAnns};
-use super::error::{SchemaProblem, invalid};
+use super::error::{SchemaProblem, invalid, invalid_ann};
 use super::types::{Field, Kind, Type};
 
 /// Builds the root type of a schema document.
@@ -24,6 +24,7 @@ pub fn build_doc(doc: &Doc) -> Result<Type, SchemaProblem> {
 fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
     let anns = annotations::read(meta, value)?;
     let kind = if anns.any {
+        no_schema_within_any(value)?;
         Kind::Any
     } else {
         infer(value, pos)?
@@ -38,6 +39,38 @@ fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
     };
     ty.default = default_of(&ty, value, &anns)?;
     Ok(ty)
+}
+
+/// ytt's check of an "any type" fragment: no node inside it may carry `@schema/nullable`,
+/// `@schema/type` or `@schema/default` (the first such node, in document order, fails).
+fn no_schema_within_any(value: &Node) -> Result<(), SchemaProblem> {
+    let children: Vec<(&Meta, &Node)> = match value {
+        Node::Map(items) => items.iter().map(|it| (&it.meta, &it.value)).collect(),
+        Node::Array(items) => items.iter().map(|it| (&it.meta, &it.value)).collect(),
+        Node::Scalar(_) => Vec::new(),
+    };
+    for (meta, child) in children {
+        let found: Vec<_> = ["schema/nullable", "schema/type", "schema/default"]
+            .iter()
+            .filter_map(|name| meta.anns.iter().find(|a| a.name == *name))
+            .collect();
+        if !found.is_empty() {
+            let names: Vec<&str> = found.iter().map(|a| a.name.as_str()).collect();
+            let ann_pos: Vec<Pos> = found.iter().map(|a| a.pos.clone()).collect();
+            return Err(invalid_ann(
+                &meta.pos,
+                &ann_pos,
+                "Schema was specified within an \"any type\" fragment",
+                &format!("@{} annotation(s)", names.join(", @")),
+                "no '@schema/...' on nodes within a node annotated '@schema/type any=True'",
+                &[
+                    "an \"any type\" fragment has no constraints; nested schema annotations conflict and are disallowed",
+                ],
+            ));
+        }
+        no_schema_within_any(child)?;
+    }
+    Ok(())
 }
 
 fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
