@@ -231,7 +231,7 @@ fn joined(fname: &str, a: &Args) -> Result<String> {
             ),
             (k, _) => bail!(
                 "{fname}: unexpected keyword argument {}",
-                super::format::quote(k)
+                super::strconv::quote(k)
             ),
         }
     }
@@ -268,7 +268,7 @@ fn float(_: &mut Thread, a: &Args) -> Result<Value> {
             let f = parse_go_float(s).ok_or_else(|| {
                 Error::new(format!(
                     "float: strconv.ParseFloat: parsing {}: invalid syntax",
-                    super::format::quote(s)
+                    super::strconv::quote(s)
                 ))
             })?;
             // Go's ParseFloat fails with ErrRange past the largest float.
@@ -276,7 +276,7 @@ fn float(_: &mut Thread, a: &Args) -> Result<Value> {
             if f.is_infinite() && !spelled_inf {
                 bail!(
                     "float: strconv.ParseFloat: parsing {}: value out of range",
-                    super::format::quote(s)
+                    super::strconv::quote(s)
                 );
             }
             f
@@ -412,7 +412,7 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
             if !f.is_finite() {
                 bail!(
                     "int: cannot convert float {} to integer",
-                    super::format::float_str(f)
+                    super::strconv::float_str(f)
                 );
             }
             let t = f.trunc();
@@ -513,7 +513,7 @@ fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Re
         } else {
             bail!(
                 "{fname}: unexpected keyword argument {}",
-                super::format::quote(k)
+                super::strconv::quote(k)
             );
         }
     }
@@ -647,7 +647,7 @@ fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
         if a.pos.len() > i {
             name.to_string()
         } else {
-            super::format::quote(name)
+            super::strconv::quote(name)
         }
     };
     let reverse = match &v[2] {

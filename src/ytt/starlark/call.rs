@@ -7,7 +7,7 @@ use std::rc::Rc;
 use super::ast::{Arg, Expr, Param};
 use super::error::{Error, Position, Result};
 use super::eval::{Flow, Frame, Thread};
-use super::format::quote;
+use super::strconv::quote;
 use super::orderedmap::OrderedMap;
 use super::value::*;
 

@@ -36,7 +36,7 @@
 //!   `fail: ...`), its kind, the innermost position, the source line and the call stack;
 //!   [`Error::backtrace`] prints starlark-go's "Traceback (most recent call last)".
 //! * Values to YAML: ints that fit i64 or u64 print (ytt: "not sure how to get int"
-//!   beyond); floats print with [`format::go_float`]`(f, 'g', None)` like go-yaml.
+//!   beyond); floats print with [`strconv::go_float`]`(f, 'g', None)` like go-yaml.
 //! * Deep recursion: [`Thread::max_depth`] (default 250 calls, about 6 KiB of stack each
 //!   in debug builds) fails with "Starlark stack overflow" instead of crashing.
 //! * Endless loops: [`Thread::max_steps`] (default [`eval::DEFAULT_MAX_STEPS`] loop
@@ -83,6 +83,7 @@ pub mod ops;
 pub mod orderedmap;
 pub mod parser;
 pub mod resolve;
+pub mod strconv;
 pub mod string_methods;
 pub mod value;
 pub mod visit;

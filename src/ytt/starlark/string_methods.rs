@@ -406,7 +406,7 @@ fn format(_: &mut Thread, _name: &str, r: &Value, a: &Args) -> Result<Value> {
         match conv {
             "s" => out.push_str(&to_str(&arg)),
             "r" => out.push_str(&repr(&arg)),
-            c => bail!("format: unknown conversion {}", super::format::quote(c)),
+            c => bail!("format: unknown conversion {}", super::strconv::quote(c)),
         }
     }
     Ok(Value::Str(out.into()))

@@ -246,14 +246,14 @@ impl Args {
                     if out[i].is_some() {
                         bail!(
                             "{fname}: got multiple values for keyword argument {}",
-                            super::format::quote(k)
+                            super::strconv::quote(k)
                         );
                     }
                     out[i] = Some(v.clone());
                 }
                 None => bail!(
                     "{fname}: unexpected keyword argument {}",
-                    super::format::quote(k)
+                    super::strconv::quote(k)
                 ),
             }
         }
