@@ -75,6 +75,7 @@ pub mod error;
 pub mod eval;
 mod expr_parser;
 pub mod fast_hash;
+mod flat_drop;
 pub mod format;
 pub mod host;
 pub mod lexer;

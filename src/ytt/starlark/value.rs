@@ -76,7 +76,7 @@ impl Range {
 }
 
 /// The items of a tuple (a vector; its own type so that dropping a deeply nested tuple
-/// does not recurse, see [`super::deep`]).
+/// does not recurse, see `flat_drop.rs`).
 #[derive(Default, Clone)]
 pub struct Tuple(pub Vec<Value>);
 
