@@ -139,7 +139,7 @@ fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
 }
 
 /// Shared by `dict(...)` and `dict.update(...)`.
-pub(crate) fn update_dict(m: &mut OrderedMap, a: &Args, fname: &str) -> Result<()> {
+pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &str) -> Result<()> {
     if a.pos.len() > 1 {
         bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
     }

@@ -12,7 +12,7 @@ use super::bigint::BigInt;
 use super::error::{Error, Result, bail};
 use super::eval::ModuleEnv;
 use super::host::HostValue;
-use super::orderedmap::OrderedMap;
+use super::orderedmap::{MapKey, OrderedMap};
 
 /// A native function: receives the thread and the call's arguments.
 pub type NativeFn = dyn Fn(&mut super::Thread, &Args) -> Result<Value>;
@@ -121,13 +121,13 @@ impl List {
 /// A mutable, insertion-ordered dict.
 #[derive(Default)]
 pub struct Dict {
-    pub map: RefCell<OrderedMap>,
+    pub map: RefCell<OrderedMap<Value, Value>>,
     frozen: Cell<bool>,
     iterating: Cell<u32>,
 }
 
 impl Dict {
-    pub fn new(map: OrderedMap) -> Self {
+    pub fn new(map: OrderedMap<Value, Value>) -> Self {
         Dict {
             map: RefCell::new(map),
             frozen: Cell::new(false),
@@ -161,7 +161,7 @@ impl Dict {
 /// A mutable, insertion-ordered set (values stored as keys of an ordered map).
 #[derive(Default)]
 pub struct Set {
-    pub map: RefCell<OrderedMap>,
+    pub map: RefCell<OrderedMap<Value, Value>>,
     frozen: Cell<bool>,
     iterating: Cell<u32>,
 }
@@ -307,7 +307,7 @@ impl Value {
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(Tuple(items)))
     }
-    pub fn dict(map: OrderedMap) -> Value {
+    pub fn dict(map: OrderedMap<Value, Value>) -> Value {
         Value::Dict(Rc::new(Dict::new(map)))
     }
     /// A native function value.
@@ -663,6 +663,19 @@ fn seq_eq(x: &[Value], y: &[Value], depth: u32) -> Result<bool> {
         }
     }
     Ok(true)
+}
+
+/// Dict and set keys: hashed with [`hash_value`] and compared with [`equals`], so an
+/// unhashable key fails with "unhashable type: T".
+impl MapKey for Value {
+    #[inline]
+    fn hash_key(&self) -> Result<u64> {
+        hash_value(self)
+    }
+    #[inline]
+    fn same_key(&self, other: &Value) -> Result<bool> {
+        equals(self, other)
+    }
 }
 
 /// Ordering for `<`, `sorted`, `min`/`max`: numbers, strings (by bytes), bools and
