@@ -10,6 +10,7 @@ use std::rc::Rc;
 use super::error::{Error, Result, bail};
 use super::eval::Thread;
 use super::format::{repr, to_str};
+use super::methods::update_dict;
 use super::ops::{attr_names, try_attr};
 use super::orderedmap::OrderedMap;
 use super::value::*;
@@ -136,52 +137,6 @@ fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
         None if surrogate => Ok(Value::str("\u{FFFD}")),
         None => bail!("chr: Unicode code point U+{i:X} out of range (>0x10FFFF)"),
     }
-}
-
-/// Shared by `dict(...)` and `dict.update(...)`.
-pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &str) -> Result<()> {
-    if a.pos.len() > 1 {
-        bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
-    }
-    if let Some(src) = a.pos.first() {
-        match src {
-            Value::Dict(d) => {
-                for (k, v) in d.map.borrow().entries() {
-                    m.insert(k.clone(), v.clone())?;
-                }
-            }
-            Value::Host(h) if h.items().is_some() => {
-                for (k, v) in h.items().unwrap_or_default() {
-                    m.insert(k, v)?;
-                }
-            }
-            other => {
-                let Some((items, _g)) = iterate(other) else {
-                    bail!("{fname}: got {}, want iterable", other.type_name())
-                };
-                for (i, pair) in items.into_iter().enumerate() {
-                    let Some((kv, _)) = iterate(&pair) else {
-                        bail!(
-                            "{fname}: dictionary update sequence element #{i} is not iterable ({})",
-                            pair.type_name()
-                        )
-                    };
-                    if kv.len() != 2 {
-                        bail!(
-                            "{fname}: dictionary update sequence element #{i} has length {}, want 2",
-                            kv.len()
-                        );
-                    }
-                    let mut kv = kv.into_iter();
-                    m.insert(kv.next().expect("key"), kv.next().expect("value"))?;
-                }
-            }
-        }
-    }
-    for (k, v) in &a.kwargs {
-        m.insert(Value::Str(k.clone()), v.clone())?;
-    }
-    Ok(())
 }
 
 fn dict(_: &mut Thread, a: &Args) -> Result<Value> {

@@ -24,7 +24,7 @@ impl Thread {
             Value::Function(func) => self.call_function(func, args),
             Value::Builtin(b) => match &b.kind {
                 BuiltinKind::Native(n) => n(self, &args),
-                BuiltinKind::Method(m, recv) => m(self, &b.name, recv, &args),
+                BuiltinKind::Method(m, recv) => m(&b.name, recv, &args),
             },
             Value::Host(h) => match h.call(self, &args) {
                 Some(r) => r,

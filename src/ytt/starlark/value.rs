@@ -17,7 +17,7 @@ use super::orderedmap::{MapKey, OrderedMap};
 /// A native function: receives the thread and the call's arguments.
 pub type NativeFn = dyn Fn(&mut super::Thread, &Args) -> Result<Value>;
 /// A method of a built-in type, bound to its receiver on attribute access.
-pub type MethodFn = fn(&mut super::Thread, &str, &Value, &Args) -> Result<Value>;
+pub type MethodFn = fn(&str, &Value, &Args) -> Result<Value>;
 
 #[derive(Clone)]
 pub enum Value {
