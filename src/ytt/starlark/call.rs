@@ -2,6 +2,7 @@
 //! Starlark functions, natives, bound methods and callable host values, and binding
 //! arguments to parameters with starlark-go's error messages.
 
+use std::any::Any;
 use std::rc::Rc;
 
 use super::ast::{Arg, Expr, Param};
@@ -10,6 +11,25 @@ use super::eval::{Flow, Frame, Thread};
 use super::orderedmap::OrderedMap;
 use super::strconv::quote;
 use super::value::*;
+
+/// What natives and host values may ask of the thread that runs them.
+impl Interpreter for Thread {
+    fn call(&mut self, f: &Value, args: Args) -> Result<Value> {
+        Thread::call(self, f, args)
+    }
+    fn depth(&self) -> usize {
+        self.depth
+    }
+    fn print(&self, text: &str) {
+        match &self.print {
+            Some(p) => p(text),
+            None => eprintln!("{text}"),
+        }
+    }
+    fn local(&self, key: &str) -> Option<Rc<dyn Any>> {
+        Thread::local(self, key)
+    }
+}
 
 impl Thread {
     /// Calls a callable value (function, native, bound method or host value).

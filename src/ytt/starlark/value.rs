@@ -4,18 +4,18 @@
 //! [`BigInt`]s ([`Value::BigInt`], never holding a value that fits `i128`), as
 //! starlark-go's ints are unbounded.
 
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::ast::FuncDef;
+use super::ast::{BinOp, FuncDef};
 use super::bigint::BigInt;
 use super::error::{Error, Result, bail};
-use super::eval::ModuleEnv;
-use super::host::HostValue;
+use super::fast_hash::FastMap;
 use super::orderedmap::{MapKey, OrderedMap};
 
-/// A native function: receives the thread and the call's arguments.
-pub type NativeFn = dyn Fn(&mut super::Thread, &Args) -> Result<Value>;
+/// A native function: receives the interpreter that calls it and the call's arguments.
+pub type NativeFn = dyn Fn(&mut dyn Interpreter, &Args) -> Result<Value>;
 /// A method of a built-in type, bound to its receiver on attribute access.
 pub type MethodFn = fn(&str, &Value, &Args) -> Result<Value>;
 
@@ -190,6 +190,32 @@ pub struct Function {
     pub module: Rc<ModuleEnv>,
 }
 
+/// The environment of one executing module: its globals (in definition order) and the
+/// host's predeclared names.
+pub struct ModuleEnv {
+    pub name: std::sync::Arc<str>,
+    pub globals: RefCell<OrderedGlobals>,
+    pub predeclared: Rc<Env>,
+}
+
+/// Module globals in the order they were first assigned.
+#[derive(Default)]
+pub struct OrderedGlobals {
+    pub map: FastMap<String, Value>,
+    pub order: Vec<String>,
+}
+
+impl OrderedGlobals {
+    pub fn set(&mut self, name: &str, v: Value) {
+        if self.map.insert(name.to_string(), v).is_none() {
+            self.order.push(name.to_string());
+        }
+    }
+}
+
+/// Names the host supplies to a module (natives, host values, constants).
+pub type Env = FastMap<String, Value>;
+
 /// A native function or a method bound to its receiver.
 pub struct Builtin {
     pub name: String,
@@ -208,6 +234,122 @@ impl Builtin {
             BuiltinKind::Native(_) => None,
         }
     }
+}
+
+/// The running interpreter as a native function sees it (the evaluator's `Thread`
+/// implements it, in `call.rs`): natives and host values call back into Starlark through
+/// it (`sorted`'s `key=`, ytt's overlay matchers) without depending on the evaluator.
+pub trait Interpreter {
+    /// Calls a callable value (function, native, bound method or host value).
+    fn call(&mut self, f: &Value, args: Args) -> Result<Value>;
+    /// The current call depth (0 at module top level).
+    fn depth(&self) -> usize;
+    /// Writes the text of one `print(...)` where the host asked (standard error unless it
+    /// asked otherwise).
+    fn print(&self, text: &str);
+    /// The host state stored under `key` on the running thread, if any.
+    fn local(&self, key: &str) -> Option<Rc<dyn Any>>;
+}
+
+/// A value type implemented by the host. Every method has a default, so a type only
+/// overrides what it supports; defaults produce starlark-go's error messages.
+pub trait HostValue: Any {
+    /// `type(x)`.
+    fn type_name(&self) -> String;
+    /// `str(x)`; defaults to `repr`.
+    fn to_str(&self) -> String {
+        self.repr()
+    }
+    /// `repr(x)` and how the value prints inside containers.
+    fn repr(&self) -> String {
+        format!("<{}>", self.type_name())
+    }
+    fn truth(&self) -> bool {
+        true
+    }
+    /// `x.name`: Ok(None) means "no such field" (the interpreter reports
+    /// "T has no .name field or method").
+    fn attr(&self, _name: &str) -> Result<Option<Value>> {
+        Ok(None)
+    }
+    /// `x.name` with the value itself at hand (`this` wraps `self`), for methods that
+    /// must hold on to their receiver: `Value::native(..)` closures capturing
+    /// `this.clone()`. Defaults to [`HostValue::attr`].
+    fn attr_of(&self, this: &Value, name: &str) -> Result<Option<Value>> {
+        let _ = this;
+        self.attr(name)
+    }
+    /// Names listed by `dir(x)` and checked by `hasattr`.
+    fn attr_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// `x.name = v`.
+    fn set_attr(&self, name: &str, _v: Value) -> Result<()> {
+        Err(Error::new(format!(
+            "can't assign to .{name} field of {}",
+            self.type_name()
+        )))
+    }
+    /// `x[key]`.
+    fn index(&self, key: &Value) -> Result<Value> {
+        Err(Error::new(format!(
+            "unhandled index operation {}[{}]",
+            self.type_name(),
+            key.type_name()
+        )))
+    }
+    /// `x[key] = v`.
+    fn set_index(&self, _key: &Value, _v: Value) -> Result<()> {
+        Err(Error::new(format!(
+            "{} value does not support item assignment",
+            self.type_name()
+        )))
+    }
+    /// Items for `for`, `list(x)`, ...; None when not iterable.
+    fn iterate(&self) -> Option<Vec<Value>> {
+        None
+    }
+    fn len(&self) -> Option<usize> {
+        None
+    }
+    fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+    /// Key/value pairs when the value is a mapping: used by `**x` in calls, `dict(x)` and
+    /// `d.update(x)`; None when it is not a mapping.
+    fn items(&self) -> Option<Vec<(Value, Value)>> {
+        None
+    }
+    /// `key in x`; None when unsupported.
+    fn contains(&self, _key: &Value) -> Option<Result<bool>> {
+        None
+    }
+    /// Equality with any value (default: identity).
+    fn equals(&self, other: &Value) -> Result<bool> {
+        Ok(match other {
+            Value::Host(o) => std::ptr::addr_eq(self as *const Self, std::rc::Rc::as_ptr(o)),
+            _ => false,
+        })
+    }
+    /// Ordering against `other`; None when unsupported.
+    fn compare(&self, _other: &Value) -> Option<Result<std::cmp::Ordering>> {
+        None
+    }
+    fn hash(&self) -> Result<u64> {
+        Err(Error::new(format!("unhashable type: {}", self.type_name())))
+    }
+    /// `x op y` (left) or `y op x` (right, `left == false`); None when unsupported.
+    fn binary(&self, _op: BinOp, _other: &Value, _left: bool) -> Option<Result<Value>> {
+        None
+    }
+    /// Calling the value; None when it is not callable.
+    fn call(&self, _interpreter: &mut dyn Interpreter, _args: &Args) -> Option<Result<Value>> {
+        None
+    }
+    /// Called when the module that created the value is frozen.
+    fn freeze(&self) {}
+    /// For downcasting in natives: `v.as_any().downcast_ref::<T>()`.
+    fn as_any(&self) -> &dyn Any;
 }
 
 /// Arguments of a call: positional values and keyword pairs in call order.
@@ -313,7 +455,7 @@ impl Value {
     /// A native function value.
     pub fn native(
         name: &str,
-        f: impl Fn(&mut super::Thread, &Args) -> Result<Value> + 'static,
+        f: impl Fn(&mut dyn Interpreter, &Args) -> Result<Value> + 'static,
     ) -> Value {
         Value::Builtin(Rc::new(Builtin {
             name: name.to_string(),
