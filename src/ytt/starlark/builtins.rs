@@ -9,8 +9,9 @@ use std::rc::Rc;
 
 use super::error::{Error, Result, bail};
 use super::format::{repr, to_str};
+use super::iteration::iterate;
 use super::methods::update_dict;
-use super::ops::{attr_names, try_attr};
+use super::ops::{attr_names, compare, try_attr};
 use super::orderedmap::OrderedMap;
 use super::value::*;
 

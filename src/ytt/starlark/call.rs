@@ -8,6 +8,7 @@ use std::rc::Rc;
 use super::ast::{Arg, Expr, Param};
 use super::error::{Error, Position, Result};
 use super::eval::{Flow, Frame, Thread};
+use super::iteration::iterate;
 use super::orderedmap::OrderedMap;
 use super::strconv::quote;
 use super::value::*;

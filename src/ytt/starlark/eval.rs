@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use super::ast::*;
 use super::error::{Error, Result};
+use super::iteration::{iterate, iterate_or_err};
 use super::orderedmap::OrderedMap;
 use super::value::*;
 

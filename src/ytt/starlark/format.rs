@@ -25,6 +25,20 @@ pub fn repr(v: &Value) -> String {
     out
 }
 
+/// `{:?}` prints `repr(x)`.
+impl std::fmt::Debug for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&repr(self))
+    }
+}
+
+/// `{}` prints `str(x)`.
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&to_str(self))
+    }
+}
+
 fn container_ptr(v: &Value) -> Option<usize> {
     match v {
         Value::List(l) => Some(std::rc::Rc::as_ptr(l) as usize),

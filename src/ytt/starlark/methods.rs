@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use super::error::{Error, Result, bail};
+use super::iteration::iterate;
 use super::orderedmap::OrderedMap;
 use super::value::*;
 

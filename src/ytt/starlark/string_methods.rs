@@ -5,6 +5,7 @@ use unicode_general_category::{GeneralCategory, get_general_category};
 
 use super::error::{Error, Result, bail};
 use super::format::{repr, to_str};
+use super::iteration::iterate;
 use super::value::*;
 
 /// Method names, sorted (for `dir("")`).

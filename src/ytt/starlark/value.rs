@@ -1,8 +1,11 @@
-//! Starlark values: the [`Value`] enum, mutable containers with freezing and
-//! "mutation during iteration" checks, equality, ordering and hashing as in starlark-go.
-//! Integers are `i128` ([`Value::Int`]) and, beyond that range, arbitrary-precision
-//! [`BigInt`]s ([`Value::BigInt`], never holding a value that fits `i128`), as
-//! starlark-go's ints are unbounded.
+//! Starlark values, the bottom of the interpreter: the [`Value`] enum, mutable containers
+//! with freezing and "mutation during iteration" checks, functions closed over their
+//! module's environment, the [`HostValue`] trait through which the host adds its own
+//! types, the [`Interpreter`] through which natives call back into Starlark, and equality
+//! and hashing as in starlark-go (ordering is in `ops.rs`, iteration in `iteration.rs`,
+//! text forms in `format.rs`). Integers are `i128` ([`Value::Int`]) and, beyond that
+//! range, arbitrary-precision [`BigInt`]s ([`Value::BigInt`], never holding a value that
+//! fits `i128`), as starlark-go's ints are unbounded.
 
 use std::any::Any;
 use std::cell::{Cell, RefCell};
@@ -617,109 +620,16 @@ impl Value {
             _ => false,
         }
     }
-}
 
-/// Guard that marks a container as being iterated; mutations fail until it drops.
-pub struct IterGuard {
-    target: Option<Value>,
-}
-
-impl IterGuard {
-    fn counter(v: &Value) -> Option<&Cell<u32>> {
-        match v {
+    /// How many iterations over this list, dict or set are under way (it may not be
+    /// mutated while there are any; see `iteration.rs`); None for other values.
+    pub fn iterations(&self) -> Option<&Cell<u32>> {
+        match self {
             Value::List(l) => Some(&l.iterating),
             Value::Dict(d) => Some(&d.iterating),
             Value::Set(s) => Some(&s.iterating),
             _ => None,
         }
-    }
-}
-
-impl Drop for IterGuard {
-    fn drop(&mut self) {
-        if let Some(t) = &self.target
-            && let Some(c) = IterGuard::counter(t)
-        {
-            c.set(c.get().saturating_sub(1));
-        }
-    }
-}
-
-/// Items of an iterable value with a guard that blocks mutation while held, or None if
-/// the value is not iterable (strings are not iterable in Starlark).
-pub fn iterate(v: &Value) -> Option<(Vec<Value>, IterGuard)> {
-    let items = match v {
-        Value::List(l) => l.items.borrow().clone(),
-        Value::Tuple(t) => t.0.clone(),
-        Value::Dict(d) => d.map.borrow().keys(),
-        Value::Set(s) => s.items(),
-        Value::Range(r) => (0..r.len()).map(|i| Value::Int(r.at(i))).collect(),
-        Value::StrIter(s, k) => str_iter_items(s, *k),
-        Value::Host(h) => return h.iterate().map(|items| (items, IterGuard { target: None })),
-        _ => return None,
-    };
-    if let Some(c) = IterGuard::counter(v) {
-        c.set(c.get() + 1);
-    }
-    Some((
-        items,
-        IterGuard {
-            target: Some(v.clone()),
-        },
-    ))
-}
-
-/// Items of an iterable produced one at a time (ranges are not materialized).
-pub enum ValueIter {
-    Items(std::vec::IntoIter<Value>),
-    Range(Range, usize),
-}
-
-impl Iterator for ValueIter {
-    type Item = Value;
-    fn next(&mut self) -> Option<Value> {
-        match self {
-            ValueIter::Items(it) => it.next(),
-            ValueIter::Range(r, i) => {
-                if *i < r.len() {
-                    *i += 1;
-                    Some(Value::Int(r.at(*i - 1)))
-                } else {
-                    None
-                }
-            }
-        }
-    }
-}
-
-/// Items of an iterable for `for` loops and comprehensions, or the starlark-go error
-/// "T value is not iterable".
-pub fn iterate_or_err(v: &Value) -> Result<(ValueIter, IterGuard)> {
-    if let Value::Range(r) = v {
-        return Ok((ValueIter::Range(*r, 0), IterGuard { target: None }));
-    }
-    iterate(v)
-        .map(|(items, g)| (ValueIter::Items(items.into_iter()), g))
-        .ok_or_else(|| Error::new(format!("{} value is not iterable", v.type_name())))
-}
-
-fn str_iter_items(s: &str, k: StrIterKind) -> Vec<Value> {
-    match k {
-        StrIterKind::Elems => s
-            .as_bytes()
-            .iter()
-            .map(|b| Value::Str(byte_str(&[*b])))
-            .collect(),
-        StrIterKind::ElemOrds => s
-            .as_bytes()
-            .iter()
-            .map(|b| Value::Int(*b as i128))
-            .collect(),
-        StrIterKind::Codepoints => s
-            .chars()
-            .map(|c| Value::Str(c.to_string().into()))
-            .collect(),
-        StrIterKind::CodepointOrds => s.chars().map(|c| Value::Int(c as i128)).collect(),
     }
 }
 
@@ -820,64 +730,6 @@ impl MapKey for Value {
     }
 }
 
-/// Ordering for `<`, `sorted`, `min`/`max`: numbers, strings (by bytes), bools and
-/// sequences of the same type; other pairs fail as in starlark-go.
-pub fn compare(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
-    compare_depth(a, b, 0)
-}
-
-fn compare_depth(a: &Value, b: &Value, depth: usize) -> Result<std::cmp::Ordering> {
-    use std::cmp::Ordering;
-    if depth > super::deep::MAX_VALUE_DEPTH {
-        bail!("comparison exceeded maximum recursion depth");
-    }
-    let fail = || {
-        Err(Error::new(format!(
-            "{} < {} not implemented",
-            a.type_name(),
-            b.type_name()
-        )))
-    };
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
-        (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y).unwrap_or(Ordering::Equal)),
-        (Value::Int(x), Value::Float(y)) => {
-            Ok((*x as f64).partial_cmp(y).unwrap_or(Ordering::Equal))
-        }
-        (Value::Float(x), Value::Int(y)) => {
-            Ok(x.partial_cmp(&(*y as f64)).unwrap_or(Ordering::Equal))
-        }
-        (Value::BigInt(_), Value::Int(_) | Value::BigInt(_))
-        | (Value::Int(_), Value::BigInt(_)) => {
-            let (x, y) = (a.as_bigint(), b.as_bigint());
-            Ok(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
-        }
-        (Value::BigInt(x), Value::Float(y)) => {
-            Ok(x.to_f64().partial_cmp(y).unwrap_or(Ordering::Equal))
-        }
-        (Value::Float(x), Value::BigInt(y)) => {
-            Ok(x.partial_cmp(&y.to_f64()).unwrap_or(Ordering::Equal))
-        }
-        (Value::Str(x), Value::Str(y)) => Ok(x.as_bytes().cmp(y.as_bytes())),
-        (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
-        (Value::List(x), Value::List(y)) => {
-            seq_cmp(&x.items.borrow().clone(), &y.items.borrow().clone(), depth)
-        }
-        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y, depth),
-        (Value::Host(h), _) => h.compare(b).unwrap_or_else(fail),
-        _ => fail(),
-    }
-}
-
-fn seq_cmp(x: &[Value], y: &[Value], depth: usize) -> Result<std::cmp::Ordering> {
-    for (a, b) in x.iter().zip(y) {
-        if !equals(a, b)? {
-            return compare_depth(a, b, depth + 1);
-        }
-    }
-    Ok(x.len().cmp(&y.len()))
-}
-
 /// Hash of a hashable value; "unhashable type: T" otherwise.
 pub fn hash_value(v: &Value) -> Result<u64> {
     hash_depth(v, 0)
@@ -920,16 +772,4 @@ fn hash_depth(v: &Value, depth: usize) -> Result<u64> {
         other => bail!("unhashable type: {}", other.type_name()),
     }
     Ok(h.finish())
-}
-
-impl std::fmt::Debug for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&super::format::repr(self))
-    }
-}
-
-impl std::fmt::Display for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&super::format::to_str(self))
-    }
 }
