@@ -11,7 +11,7 @@ use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
 use crate::ytt::fragment::{Frag, Fragment, check_struct_keys, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
-use crate::ytt::starlark::{Args, Error as SError, HostValue, Interpreter, Module, Value};
+use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Value};
 
 use super::{SResult, native};
 
@@ -287,61 +287,56 @@ impl HostValue for Handle {
                 check_struct_keys(&v)?;
                 Ok(plain_to_struct(&v))
             }),
-            "export" => native(
-                "library.export",
-                move |_t: &mut dyn Interpreter, a: &Args| {
-                    // ytt puts the function and the library in front of its own refusals.
-                    let refuse = |m: String| {
-                        SError::new(format!(
-                            "library.export: Exporting from library '{}': {m}",
-                            h.name
-                        ))
-                    };
-                    let (sym, path) = export_args(a).map_err(refuse)?;
-                    if sym.starts_with('_') {
-                        return Err(refuse(
-                            "Symbols starting with '_' are private, and cannot be exported".into(),
-                        ));
+            "export" => native("library.export", move |_t, a: &Args| {
+                // ytt puts the function and the library in front of its own refusals.
+                let refuse = |m: String| {
+                    SError::new(format!(
+                        "library.export: Exporting from library '{}': {m}",
+                        h.name
+                    ))
+                };
+                let (sym, path) = export_args(a).map_err(refuse)?;
+                if sym.starts_with('_') {
+                    return Err(refuse(
+                        "Symbols starting with '_' are private, and cannot be exported".into(),
+                    ));
+                }
+                let lib = h.lib().map_err(|e| refuse(e.msg.clone()))?;
+                let mut found = Vec::new();
+                for f in lib.files.clone() {
+                    let loadable = f.library
+                        && matches!(
+                            f.kind,
+                            FileKind::Starlark | FileKind::YamlTemplate | FileKind::TextTemplate
+                        );
+                    if !loadable {
+                        continue;
                     }
-                    let lib = h.lib().map_err(|e| refuse(e.msg.clone()))?;
-                    let mut found = Vec::new();
-                    for f in lib.files.clone() {
-                        let loadable = f.library
-                            && matches!(
-                                f.kind,
-                                FileKind::Starlark
-                                    | FileKind::YamlTemplate
-                                    | FileKind::TextTemplate
-                            );
-                        if !loadable {
-                            continue;
-                        }
-                        if let Some(p) = &path
-                            && *p != f.rel
-                        {
-                            continue;
-                        }
-                        let m = load_file(&lib, &format!("/{}", f.rel))
-                            .map_err(|e| refuse(e.msg.clone()))?;
-                        if let Some(val) = m.get(&sym) {
-                            found.push((f.rel.clone(), val));
-                        }
+                    if let Some(p) = &path
+                        && *p != f.rel
+                    {
+                        continue;
                     }
-                    match found.len() {
-                        1 => Ok(found.remove(0).1),
-                        0 => Err(refuse(format!(
-                            "Expected to find exported symbol '{sym}', but did not"
-                        ))),
-                        _ => {
-                            let paths: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
-                            Err(refuse(format!(
-                                "Expected to find exactly one exported symbol '{sym}', but found multiple across files: {}",
-                                paths.join(", ")
-                            )))
-                        }
+                    let m = load_file(&lib, &format!("/{}", f.rel))
+                        .map_err(|e| refuse(e.msg.clone()))?;
+                    if let Some(val) = m.get(&sym) {
+                        found.push((f.rel.clone(), val));
                     }
-                },
-            ),
+                }
+                match found.len() {
+                    1 => Ok(found.remove(0).1),
+                    0 => Err(refuse(format!(
+                        "Expected to find exported symbol '{sym}', but did not"
+                    ))),
+                    _ => {
+                        let paths: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+                        Err(refuse(format!(
+                            "Expected to find exactly one exported symbol '{sym}', but found multiple across files: {}",
+                            paths.join(", ")
+                        )))
+                    }
+                }
+            }),
             _ => return Ok(None),
         }))
     }

@@ -118,24 +118,21 @@ fn decode(v: &Value) -> SResult<Value> {
 /// `f` with its first arguments fixed to `bound`: ytt's `struct.bind_result`, whose
 /// errors carry that name.
 fn bound_call(f: Value, bound: Vec<Value>) -> Value {
-    Value::native(
-        "struct.bind_result",
-        move |t: &mut dyn Interpreter, args: &Args| {
-            let mut pos = bound.clone();
-            pos.extend(args.pos.iter().cloned());
-            t.call(
-                &f,
-                Args {
-                    pos,
-                    kwargs: args.kwargs.clone(),
-                },
-            )
-            .map_err(|mut e| {
-                e.msg = format!("struct.bind_result: {}", e.msg);
-                e
-            })
-        },
-    )
+    Value::native("struct.bind_result", move |t, args: &Args| {
+        let mut pos = bound.clone();
+        pos.extend(args.pos.iter().cloned());
+        t.call(
+            &f,
+            Args {
+                pos,
+                kwargs: args.kwargs.clone(),
+            },
+        )
+        .map_err(|mut e| {
+            e.msg = format!("struct.bind_result: {}", e.msg);
+            e
+        })
+    })
 }
 
 /// Functions, builtins and callable host values (such as overlay matchers).
