@@ -519,7 +519,7 @@ pub fn starlark_to_plain(v: &SValue) -> SResult<Value> {
 
 /// The items of an iterable as a vector (with the guard that blocks mutation while
 /// they are used), or the "not iterable" error.
-pub fn items_of(v: &SValue) -> SResult<(Vec<SValue>, crate::ytt::starlark::value::IterGuard)> {
-    let (it, g) = crate::ytt::starlark::value::iterate_or_err(v)?;
+pub fn items_of(v: &SValue) -> SResult<(Vec<SValue>, crate::ytt::starlark::iteration::IterGuard)> {
+    let (it, g) = crate::ytt::starlark::iteration::iterate_or_err(v)?;
     Ok((it.collect(), g))
 }

@@ -23,8 +23,9 @@
 //!    nodes with their positions (`-o pos`); `assertions` are the `@ytt:assert` rules
 //!    that validations run too.
 //! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
-//!    (matchers, `via=`, validations) through the interpreter's `Thread::call`, and the
-//!    schema reads its library through [`schema::SchemaSource`].
+//!    (matchers, `via=`, validations) through the interpreter's `call` (a `Thread`, or
+//!    the [`starlark::Interpreter`] a native is handed), and the schema reads its
+//!    library through [`schema::SchemaSource`].
 //! 4. `compile`, `eval`: templates compiled to Starlark programs and evaluated into
 //!    nodes. `load()` goes to the [`eval::ModuleLoader`] each library is handed.
 //! 5. `modules`: the `@ytt:*` modules, implementing that loader ([`modules::Modules`]);

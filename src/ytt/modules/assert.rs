@@ -7,14 +7,17 @@
 //! (`assert.fail: fail: ...`), while `check` failures are not (`fail: value < 3`).
 
 use crate::ytt::starlark::ast::BinOp;
-use crate::ytt::starlark::{Args, Error as SError, Module, Thread, Value};
+use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Value};
 
 use super::{SResult, module, native};
 use crate::ytt::assertions::{self, assertion, fail, is_sequence, not_null_check, yaml_encode};
 use crate::ytt::overlay::go_type;
 
 /// A module function whose errors carry its name, as ytt's builtins do.
-fn named(name: &'static str, f: impl Fn(&mut Thread, &Args) -> SResult<Value> + 'static) -> Value {
+fn named(
+    name: &'static str,
+    f: impl Fn(&mut dyn Interpreter, &Args) -> SResult<Value> + 'static,
+) -> Value {
     native(name, move |t, a| {
         f(t, a).map_err(|mut e| {
             e.msg = format!("{name}: {}", e.msg);
@@ -39,7 +42,7 @@ fn is_callable(v: &Value) -> bool {
     matches!(v, Value::Function(_) | Value::Builtin(_))
 }
 
-fn equals(_t: &mut Thread, a: &Args) -> SResult<Value> {
+fn equals(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
     arg_count(a, 2, false)?;
     let (x, y) = (&a.pos[0], &a.pos[1]);
     for v in [x, y] {
@@ -61,7 +64,7 @@ fn equals(_t: &mut Thread, a: &Args) -> SResult<Value> {
     )))
 }
 
-fn try_to(t: &mut Thread, a: &Args) -> SResult<Value> {
+fn try_to(t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
     arg_count(a, 1, false)?;
     let f = &a.pos[0];
     if !matches!(f, Value::Function(_) | Value::Builtin(_) | Value::Host(_)) {
@@ -101,7 +104,7 @@ fn len_bound(name: &'static str, min: bool) -> Value {
     })
 }
 
-fn not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
+fn not_null(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
     arg_count(a, 1, true)?;
     match a.pos.first() {
         // `assert.not_null(x)` checks at once.
@@ -113,7 +116,7 @@ fn not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
     }
 }
 
-fn one_not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
+fn one_not_null(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
     if a.pos.len() > 1 {
         return Err(SError::new(format!(
             "got {} arguments, want 1",
@@ -131,7 +134,7 @@ fn one_not_null(_t: &mut Thread, a: &Args) -> SResult<Value> {
     }
 }
 
-fn one_of(_t: &mut Thread, a: &Args) -> SResult<Value> {
+fn one_of(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
     if a.pos.is_empty() {
         return Err(SError::new("got 0 arguments, want at least 1"));
     }

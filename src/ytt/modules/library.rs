@@ -11,7 +11,7 @@ use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
 use crate::ytt::files::FileKind;
 use crate::ytt::fragment::{Frag, Fragment, check_struct_keys, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
-use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Thread, Value};
+use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Value};
 
 use super::{SResult, native};
 
@@ -287,7 +287,7 @@ impl HostValue for Handle {
                 check_struct_keys(&v)?;
                 Ok(plain_to_struct(&v))
             }),
-            "export" => native("library.export", move |_t: &mut Thread, a: &Args| {
+            "export" => native("library.export", move |_t, a: &Args| {
                 // ytt puts the function and the library in front of its own refusals.
                 let refuse = |m: String| {
                     SError::new(format!(

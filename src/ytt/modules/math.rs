@@ -180,7 +180,7 @@ fn lanczos_gamma(x: f64) -> f64 {
 
 /// `log(x, base=e)`: not behind ytt's error wrapper, so its errors are starlark-go's and
 /// the conversion's own, unled; a base of 1 divides by zero into an infinity or NaN.
-fn log(_t: &mut crate::ytt::starlark::Thread, a: &Args) -> SResult<Value> {
+fn log(_t: &mut dyn crate::ytt::starlark::Interpreter, a: &Args) -> SResult<Value> {
     note_call();
     let v = a.positional("log", 1, 2)?;
     let x = float_arg(v[0].as_ref().expect("x")).map_err(SError::new)?;

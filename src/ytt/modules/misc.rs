@@ -3,7 +3,7 @@
 use std::rc::Rc;
 
 use crate::ytt::fragment::Replace;
-use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
+use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Struct, Value};
 
 use super::{SResult, module, native, string_arg, unconvertible_value};
 
@@ -25,7 +25,7 @@ pub fn template_module() -> Module {
     )
 }
 
-fn struct_make(_t: &mut Thread, a: &Args) -> SResult<Value> {
+fn struct_make(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
     if !a.pos.is_empty() {
         return Err(SError::new(
             "struct.make: unexpected positional arguments (structs are made from keyword arguments only)",
@@ -118,7 +118,7 @@ fn decode(v: &Value) -> SResult<Value> {
 /// `f` with its first arguments fixed to `bound`: ytt's `struct.bind_result`, whose
 /// errors carry that name.
 fn bound_call(f: Value, bound: Vec<Value>) -> Value {
-    Value::native("struct.bind_result", move |t: &mut Thread, args: &Args| {
+    Value::native("struct.bind_result", move |t, args: &Args| {
         let mut pos = bound.clone();
         pos.extend(args.pos.iter().cloned());
         t.call(

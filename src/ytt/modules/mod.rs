@@ -19,7 +19,7 @@ mod url;
 use std::rc::Rc;
 
 use crate::ytt::eval::{LibRef, ModuleLoader, load_file};
-use crate::ytt::starlark::{Args, Error as SError, Module, Struct, Thread, Value};
+use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Struct, Thread, Value};
 
 pub use library::LibrarySteps;
 
@@ -72,7 +72,7 @@ fn owned_fields(fields: Vec<(&str, Value)>) -> Vec<(String, Value)> {
 /// A native function value.
 pub(crate) fn native(
     name: &str,
-    f: impl Fn(&mut Thread, &Args) -> SResult<Value> + 'static,
+    f: impl Fn(&mut dyn Interpreter, &Args) -> SResult<Value> + 'static,
 ) -> Value {
     Value::native(name, f)
 }

@@ -5,7 +5,7 @@
 
 use crate::ytt::error::Error;
 use crate::ytt::node::{Meta, Pos};
-use crate::ytt::starlark::{Args, Thread, Value as SValue};
+use crate::ytt::starlark::{Args, Interpreter, Value as SValue};
 
 /// The count keywords of one overlay node (or the defaults it passes to its children).
 #[derive(Clone, Default)]
@@ -65,7 +65,7 @@ impl CountKwargs {
 
     /// Checks the left nodes matched (at `matched`) against the keywords; the error
     /// reads like ytt's, naming the matched nodes' lines.
-    pub fn check(&self, thread: &mut Thread, matched: &[Pos]) -> Result<Verdict, String> {
+    pub fn check(&self, thread: &mut dyn Interpreter, matched: &[Pos]) -> Result<Verdict, String> {
         let n = matched.len();
         let pair = |a: &str, b: &str| {
             Err(format!(
@@ -125,7 +125,12 @@ fn matched_lines(matched: &[Pos]) -> String {
     format!(" (lines: {})", lines.join(", "))
 }
 
-fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result<(), Miss> {
+fn check_value(
+    thread: &mut dyn Interpreter,
+    v: &SValue,
+    kwarg: &str,
+    n: usize,
+) -> Result<(), Miss> {
     match v {
         SValue::Int(i) => {
             if *i == n as i128 {
@@ -191,7 +196,7 @@ fn check_value(thread: &mut Thread, v: &SValue, kwarg: &str, n: usize) -> Result
 /// into an error at `meta` (the caller prefixes it with the node it is about).
 pub fn check_at(
     kw: &CountKwargs,
-    thread: &mut Thread,
+    thread: &mut dyn Interpreter,
     matched: &[Pos],
     meta: &Meta,
 ) -> Result<Verdict, Error> {

@@ -8,7 +8,9 @@ use crate::yaml::Value;
 use crate::ytt::error::Error;
 use crate::ytt::fragment::{node_to_starlark, starlark_to_node, starlark_to_plain};
 use crate::ytt::node::{Meta, Node};
-use crate::ytt::starlark::{Args, Error as SError, HostValue, Thread, Value as SValue, Value as V};
+use crate::ytt::starlark::{
+    Args, Error as SError, HostValue, Interpreter, Value as SValue, Value as V,
+};
 
 /// A built-in matcher value.
 #[derive(Clone)]
@@ -44,7 +46,7 @@ impl HostValue for Matcher {
     fn repr(&self) -> String {
         format!("<built-in function {}>", self.builtin_name())
     }
-    fn call(&self, thread: &mut Thread, args: &Args) -> Option<Result<SValue, SError>> {
+    fn call(&self, thread: &mut dyn Interpreter, args: &Args) -> Option<Result<SValue, SError>> {
         Some((|| {
             if args.pos.len() != 3 {
                 return Err(SError::new(format!(
@@ -78,7 +80,7 @@ pub enum MatchCall<'a> {
 impl Matcher {
     fn matches(
         &self,
-        thread: &mut Thread,
+        thread: &mut dyn Interpreter,
         call: MatchCall<'_>,
         left: &Node,
         right: &Node,
@@ -96,7 +98,7 @@ impl Matcher {
 
     fn matches_unnamed(
         &self,
-        thread: &mut Thread,
+        thread: &mut dyn Interpreter,
         call: MatchCall<'_>,
         left: &Node,
         right: &Node,
@@ -220,7 +222,7 @@ pub fn check_matcher_type(by: &SValue, document: bool) -> Result<(), Error> {
 
 /// Calls matcher `by` (built-in, Starlark function, or a string key shorthand).
 pub fn call_matcher(
-    thread: &mut Thread,
+    thread: &mut dyn Interpreter,
     by: &SValue,
     call: MatchCall<'_>,
     left: &Node,
@@ -253,7 +255,7 @@ pub fn call_matcher(
 
 /// Calls a `via=` function with (left, right) and returns its raw result.
 pub fn call_via_raw(
-    thread: &mut Thread,
+    thread: &mut dyn Interpreter,
     ann: &str,
     via: &SValue,
     left: &Node,
@@ -282,7 +284,7 @@ pub fn call_via_raw(
 
 /// Calls a `via=` function and converts its result to a node.
 pub fn call_via(
-    thread: &mut Thread,
+    thread: &mut dyn Interpreter,
     ann: &str,
     via: &SValue,
     left: &Node,

@@ -11,7 +11,7 @@ pub mod matcher;
 use crate::yaml::Value;
 use crate::ytt::error::Error;
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
-use crate::ytt::starlark::{Thread, Value as SValue};
+use crate::ytt::starlark::{Interpreter, Value as SValue};
 
 use expects::{CountKwargs, Verdict, check_at};
 use matcher::{MatchCall, call_matcher, check_matcher_type};
@@ -43,7 +43,7 @@ impl Defaults {
 
 /// Applies overlays with a thread for calling matcher and `via` functions.
 pub struct Overlay<'t> {
-    pub thread: &'t mut Thread,
+    pub thread: &'t mut dyn Interpreter,
 }
 
 fn err_at(msg: impl Into<String>, meta: &Meta) -> Error {
@@ -166,7 +166,7 @@ fn match_spec(meta: &Meta, defaults: &Defaults, needs_kwargs: bool) -> Result<Ma
 /// The value an inserted node gets: `via(left, right)` when `@overlay/insert` has
 /// `via`, else the right node's value.
 fn inserted_value(
-    thread: &mut Thread,
+    thread: &mut dyn Interpreter,
     ann: Option<&Ann>,
     left: &Node,
     right: &Node,
@@ -685,6 +685,7 @@ impl Overlay<'_> {
 mod tests {
     use super::*;
     use crate::ytt::node::Pos;
+    use crate::ytt::starlark::Thread;
 
     fn ann(name: &str, kwargs: Vec<(&str, SValue)>) -> Ann {
         Ann {

@@ -7,7 +7,7 @@
 use crate::ytt::assertions;
 use crate::ytt::fragment::node_to_starlark;
 use crate::ytt::node::{Ann, Node, Pos};
-use crate::ytt::starlark::value::iterate;
+use crate::ytt::starlark::iteration::iterate;
 use crate::ytt::starlark::{Args, Struct, Thread, Value as SValue, repr};
 
 /// One rule: what a valid value is, and the function (a custom one, or the `check`

@@ -8,13 +8,14 @@ use super::fast_hash::FastMap;
 use std::rc::Rc;
 
 use super::error::{Error, Result, bail};
-use super::eval::Thread;
 use super::format::{repr, to_str};
-use super::ops::{attr_names, try_attr};
+use super::iteration::iterate;
+use super::methods::update_dict;
+use super::ops::{attr_names, compare, try_attr};
 use super::orderedmap::OrderedMap;
 use super::value::*;
 
-type Native = fn(&mut Thread, &Args) -> Result<Value>;
+type Native = fn(&mut dyn Interpreter, &Args) -> Result<Value>;
 
 thread_local! {
     static UNIVERSE: Rc<FastMap<String, Value>> = Rc::new(build());
@@ -104,24 +105,24 @@ fn items_of(fname: &str, v: &Value) -> Result<Vec<Value>> {
     }
 }
 
-fn any(_: &mut Thread, a: &Args) -> Result<Value> {
+fn any(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     Ok(Value::Bool(
         items_of("any", &one("any", a)?)?.iter().any(Value::truth),
     ))
 }
 
-fn all(_: &mut Thread, a: &Args) -> Result<Value> {
+fn all(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     Ok(Value::Bool(
         items_of("all", &one("all", a)?)?.iter().all(Value::truth),
     ))
 }
 
-fn bool_(_: &mut Thread, a: &Args) -> Result<Value> {
+fn bool_(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("bool", 0, 1)?;
     Ok(Value::Bool(v[0].as_ref().is_some_and(Value::truth)))
 }
 
-fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
+fn chr(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = exactly_one("chr", a, |n| format!("chr: got {n} arguments, want 1"))?;
     let Value::Int(i) = v else {
         bail!("chr: got {}, want int", v.type_name())
@@ -138,59 +139,13 @@ fn chr(_: &mut Thread, a: &Args) -> Result<Value> {
     }
 }
 
-/// Shared by `dict(...)` and `dict.update(...)`.
-pub(crate) fn update_dict(m: &mut OrderedMap, a: &Args, fname: &str) -> Result<()> {
-    if a.pos.len() > 1 {
-        bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
-    }
-    if let Some(src) = a.pos.first() {
-        match src {
-            Value::Dict(d) => {
-                for (k, v) in d.map.borrow().entries() {
-                    m.insert(k.clone(), v.clone())?;
-                }
-            }
-            Value::Host(h) if h.items().is_some() => {
-                for (k, v) in h.items().unwrap_or_default() {
-                    m.insert(k, v)?;
-                }
-            }
-            other => {
-                let Some((items, _g)) = iterate(other) else {
-                    bail!("{fname}: got {}, want iterable", other.type_name())
-                };
-                for (i, pair) in items.into_iter().enumerate() {
-                    let Some((kv, _)) = iterate(&pair) else {
-                        bail!(
-                            "{fname}: dictionary update sequence element #{i} is not iterable ({})",
-                            pair.type_name()
-                        )
-                    };
-                    if kv.len() != 2 {
-                        bail!(
-                            "{fname}: dictionary update sequence element #{i} has length {}, want 2",
-                            kv.len()
-                        );
-                    }
-                    let mut kv = kv.into_iter();
-                    m.insert(kv.next().expect("key"), kv.next().expect("value"))?;
-                }
-            }
-        }
-    }
-    for (k, v) in &a.kwargs {
-        m.insert(Value::Str(k.clone()), v.clone())?;
-    }
-    Ok(())
-}
-
-fn dict(_: &mut Thread, a: &Args) -> Result<Value> {
+fn dict(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let mut m = OrderedMap::new();
     update_dict(&mut m, a, "dict")?;
     Ok(Value::dict(m))
 }
 
-fn dir(_: &mut Thread, a: &Args) -> Result<Value> {
+fn dir(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = exactly_one("dir", a, |n| format!("dir: got {n} arguments, want 1"))?;
     Ok(Value::list(
         attr_names(&v)
@@ -200,7 +155,7 @@ fn dir(_: &mut Thread, a: &Args) -> Result<Value> {
     ))
 }
 
-fn enumerate(_: &mut Thread, a: &Args) -> Result<Value> {
+fn enumerate(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("enumerate", 1, 2)?;
     let start = match &v[1] {
         Some(Value::Int(i)) => *i,
@@ -231,27 +186,24 @@ fn joined(fname: &str, a: &Args) -> Result<String> {
             ),
             (k, _) => bail!(
                 "{fname}: unexpected keyword argument {}",
-                super::format::quote(k)
+                super::strconv::quote(k)
             ),
         }
     }
     Ok(a.pos.iter().map(to_str).collect::<Vec<_>>().join(&sep))
 }
 
-fn fail(_: &mut Thread, a: &Args) -> Result<Value> {
+fn fail(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     Err(Error::new(format!("fail: {}", joined("fail", a)?)))
 }
 
-fn print(t: &mut Thread, a: &Args) -> Result<Value> {
+fn print(t: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let s = joined("print", a)?;
-    match t.print.clone() {
-        Some(p) => p(&s),
-        None => eprintln!("{s}"),
-    }
+    t.print(&s);
     Ok(Value::None)
 }
 
-fn float(_: &mut Thread, a: &Args) -> Result<Value> {
+fn float(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     if !a.kwargs.is_empty() {
         bail!("float does not accept keyword arguments");
     }
@@ -268,7 +220,7 @@ fn float(_: &mut Thread, a: &Args) -> Result<Value> {
             let f = parse_go_float(s).ok_or_else(|| {
                 Error::new(format!(
                     "float: strconv.ParseFloat: parsing {}: invalid syntax",
-                    super::format::quote(s)
+                    super::strconv::quote(s)
                 ))
             })?;
             // Go's ParseFloat fails with ErrRange past the largest float.
@@ -276,7 +228,7 @@ fn float(_: &mut Thread, a: &Args) -> Result<Value> {
             if f.is_infinite() && !spelled_inf {
                 bail!(
                     "float: strconv.ParseFloat: parsing {}: value out of range",
-                    super::format::quote(s)
+                    super::strconv::quote(s)
                 );
             }
             f
@@ -346,7 +298,7 @@ fn parse_hex_float(body: &str) -> Option<f64> {
     Some(f * 2f64.powi(e / 2) * 2f64.powi(e - e / 2))
 }
 
-fn getattr(_: &mut Thread, a: &Args) -> Result<Value> {
+fn getattr(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("getattr", 2, 3)?;
     let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
     let Value::Str(name) = name else {
@@ -363,7 +315,7 @@ fn getattr(_: &mut Thread, a: &Args) -> Result<Value> {
     }
 }
 
-fn hasattr(_: &mut Thread, a: &Args) -> Result<Value> {
+fn hasattr(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("hasattr", 2, 2)?;
     let (x, name) = (v[0].as_ref().expect("object"), v[1].as_ref().expect("name"));
     let Value::Str(name) = name else {
@@ -378,7 +330,7 @@ fn hasattr(_: &mut Thread, a: &Args) -> Result<Value> {
     }))
 }
 
-fn hash(_: &mut Thread, a: &Args) -> Result<Value> {
+fn hash(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = one("hash", a)?;
     let Value::Str(s) = v else {
         bail!("hash: for parameter 1: got {}, want string", v.type_name())
@@ -391,7 +343,7 @@ fn hash(_: &mut Thread, a: &Args) -> Result<Value> {
     Ok(Value::Int(h as i128))
 }
 
-fn int(_: &mut Thread, a: &Args) -> Result<Value> {
+fn int(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.unpack("int", &["x?", "base?"])?;
     let x = v[0].clone().unwrap_or(Value::Int(0));
     if let Value::Str(s) = &x {
@@ -412,7 +364,7 @@ fn int(_: &mut Thread, a: &Args) -> Result<Value> {
             if !f.is_finite() {
                 bail!(
                     "int: cannot convert float {} to integer",
-                    super::format::float_str(f)
+                    super::strconv::float_str(f)
                 );
             }
             let t = f.trunc();
@@ -478,7 +430,7 @@ fn parse_int(orig: &str, mut base: u32) -> Result<Value> {
     }
 }
 
-fn len(_: &mut Thread, a: &Args) -> Result<Value> {
+fn len(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = one("len", a)?;
     match v.len() {
         Some(n) => Ok(Value::Int(n as i128)),
@@ -486,7 +438,7 @@ fn len(_: &mut Thread, a: &Args) -> Result<Value> {
     }
 }
 
-fn list(_: &mut Thread, a: &Args) -> Result<Value> {
+fn list(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("list", 0, 1)?;
     Ok(Value::list(match &v[0] {
         Some(x) => items_of("list", x)?,
@@ -494,7 +446,7 @@ fn list(_: &mut Thread, a: &Args) -> Result<Value> {
     }))
 }
 
-fn tuple(_: &mut Thread, a: &Args) -> Result<Value> {
+fn tuple(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("tuple", 0, 1)?;
     Ok(Value::tuple(match &v[0] {
         Some(x) => items_of("tuple", x)?,
@@ -502,7 +454,12 @@ fn tuple(_: &mut Thread, a: &Args) -> Result<Value> {
     }))
 }
 
-fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Result<Value> {
+fn minmax(
+    t: &mut dyn Interpreter,
+    a: &Args,
+    fname: &str,
+    want: std::cmp::Ordering,
+) -> Result<Value> {
     if a.pos.is_empty() {
         bail!("{fname} requires at least one positional argument");
     }
@@ -513,7 +470,7 @@ fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Re
         } else {
             bail!(
                 "{fname}: unexpected keyword argument {}",
-                super::format::quote(k)
+                super::strconv::quote(k)
             );
         }
     }
@@ -553,15 +510,15 @@ fn minmax(t: &mut Thread, a: &Args, fname: &str, want: std::cmp::Ordering) -> Re
         .ok_or_else(|| Error::new(format!("{fname}: argument is an empty sequence")))
 }
 
-fn max(t: &mut Thread, a: &Args) -> Result<Value> {
+fn max(t: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     minmax(t, a, "max", std::cmp::Ordering::Greater)
 }
 
-fn min(t: &mut Thread, a: &Args) -> Result<Value> {
+fn min(t: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     minmax(t, a, "min", std::cmp::Ordering::Less)
 }
 
-fn ord(_: &mut Thread, a: &Args) -> Result<Value> {
+fn ord(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = exactly_one("ord", a, |n| format!("ord: got {n} arguments, want 1"))?;
     let Value::Str(s) = &v else {
         bail!("ord: got {}, want string", v.type_name())
@@ -576,7 +533,7 @@ fn ord(_: &mut Thread, a: &Args) -> Result<Value> {
     }
 }
 
-fn range(_: &mut Thread, a: &Args) -> Result<Value> {
+fn range(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("range", 1, 3)?;
     let mut ints = Vec::new();
     for (i, x) in v.iter().enumerate() {
@@ -605,17 +562,17 @@ fn range(_: &mut Thread, a: &Args) -> Result<Value> {
     Ok(Value::Range(Range { start, stop, step }))
 }
 
-fn repr_(_: &mut Thread, a: &Args) -> Result<Value> {
+fn repr_(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     Ok(Value::Str(repr(&one("repr", a)?).into()))
 }
 
-fn reversed(_: &mut Thread, a: &Args) -> Result<Value> {
+fn reversed(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let mut items = items_of("reversed", &one("reversed", a)?)?;
     items.reverse();
     Ok(Value::list(items))
 }
 
-fn set(_: &mut Thread, a: &Args) -> Result<Value> {
+fn set(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("set", 0, 1)?;
     let s = Set::default();
     if let Some(x) = &v[0] {
@@ -627,7 +584,7 @@ fn set(_: &mut Thread, a: &Args) -> Result<Value> {
     Ok(Value::Set(Rc::new(s)))
 }
 
-fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
+fn sorted(t: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.unpack("sorted", &["iterable", "key?", "reverse?"])?;
     let iterable = v[0].as_ref().expect("required");
     let Some((items, _)) = iterate(iterable) else {
@@ -647,7 +604,7 @@ fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
         if a.pos.len() > i {
             name.to_string()
         } else {
-            super::format::quote(name)
+            super::strconv::quote(name)
         }
     };
     let reverse = match &v[2] {
@@ -685,7 +642,7 @@ fn sorted(t: &mut Thread, a: &Args) -> Result<Value> {
     Ok(Value::list(keyed.into_iter().map(|(_, x)| x).collect()))
 }
 
-fn str_(_: &mut Thread, a: &Args) -> Result<Value> {
+fn str_(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = exactly_one("str", a, |n| {
         format!("str: got {n} arguments, want exactly 1")
     })?;
@@ -695,14 +652,14 @@ fn str_(_: &mut Thread, a: &Args) -> Result<Value> {
     })
 }
 
-fn type_(_: &mut Thread, a: &Args) -> Result<Value> {
+fn type_(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = exactly_one("type", a, |n| {
         format!("type: got {n} arguments, want exactly 1")
     })?;
     Ok(Value::Str(v.type_name().into()))
 }
 
-fn zip(_: &mut Thread, a: &Args) -> Result<Value> {
+fn zip(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     if !a.kwargs.is_empty() {
         bail!("zip does not accept keyword arguments");
     }

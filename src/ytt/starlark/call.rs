@@ -2,14 +2,35 @@
 //! Starlark functions, natives, bound methods and callable host values, and binding
 //! arguments to parameters with starlark-go's error messages.
 
+use std::any::Any;
 use std::rc::Rc;
 
 use super::ast::{Arg, Expr, Param};
 use super::error::{Error, Position, Result};
 use super::eval::{Flow, Frame, Thread};
-use super::format::quote;
+use super::iteration::iterate;
 use super::orderedmap::OrderedMap;
+use super::strconv::quote;
 use super::value::*;
+
+/// What natives and host values may ask of the thread that runs them.
+impl Interpreter for Thread {
+    fn call(&mut self, f: &Value, args: Args) -> Result<Value> {
+        Thread::call(self, f, args)
+    }
+    fn depth(&self) -> usize {
+        self.depth
+    }
+    fn print(&self, text: &str) {
+        match &self.print {
+            Some(p) => p(text),
+            None => eprintln!("{text}"),
+        }
+    }
+    fn local(&self, key: &str) -> Option<Rc<dyn Any>> {
+        Thread::local(self, key)
+    }
+}
 
 impl Thread {
     /// Calls a callable value (function, native, bound method or host value).
@@ -24,7 +45,7 @@ impl Thread {
             Value::Function(func) => self.call_function(func, args),
             Value::Builtin(b) => match &b.kind {
                 BuiltinKind::Native(n) => n(self, &args),
-                BuiltinKind::Method(m, recv) => m(self, &b.name, recv, &args),
+                BuiltinKind::Method(m, recv) => m(&b.name, recv, &args),
             },
             Value::Host(h) => match h.call(self, &args) {
                 Some(r) => r,

@@ -1,4 +1,4 @@
-//! The tree-walking evaluator: threads, module environments, frames, statements and
+//! The tree-walking evaluator: threads, modules, frames, statements and
 //! expressions. Calls and argument binding live in `call.rs`, operators in `ops.rs`.
 
 use std::any::Any;
@@ -8,41 +8,15 @@ use std::rc::Rc;
 
 use super::ast::*;
 use super::error::{Error, Result};
-use super::fast_hash::FastMap;
+use super::iteration::{iterate, iterate_or_err};
 use super::orderedmap::OrderedMap;
 use super::value::*;
-
-/// Names the host supplies to a module (natives, host values, constants).
-pub type Env = FastMap<String, Value>;
 
 /// Receives the text of each `print(...)`.
 pub type PrintFn = dyn Fn(&str);
 
 /// Resolves `load("...")`: returns the module's exported values.
 pub type LoaderFn = dyn Fn(&mut Thread, &str) -> Result<Module>;
-
-/// The environment of one executing module: its globals (in definition order) and the
-/// host's predeclared names.
-pub struct ModuleEnv {
-    pub name: std::sync::Arc<str>,
-    pub globals: RefCell<OrderedGlobals>,
-    pub predeclared: Rc<Env>,
-}
-
-/// Module globals in the order they were first assigned.
-#[derive(Default)]
-pub struct OrderedGlobals {
-    pub map: FastMap<String, Value>,
-    pub order: Vec<String>,
-}
-
-impl OrderedGlobals {
-    pub fn set(&mut self, name: &str, v: Value) {
-        if self.map.insert(name.to_string(), v).is_none() {
-            self.order.push(name.to_string());
-        }
-    }
-}
 
 /// A module after execution (or built by the host for `@ytt:...` modules).
 #[derive(Clone)]

@@ -1,11 +1,12 @@
 //! Methods of lists, dicts and sets (the starlark-go fork in ytt: sets only have
-//! `union`). Mutating methods fail on frozen values and during iteration.
+//! `union`). Mutating methods fail on frozen values and during iteration. The update of
+//! a dict from arguments is shared with the `dict(...)` builtin.
 
 use std::rc::Rc;
 
-use super::builtins::update_dict;
 use super::error::{Error, Result, bail};
-use super::eval::Thread;
+use super::iteration::iterate;
+use super::orderedmap::OrderedMap;
 use super::value::*;
 
 pub const LIST_METHODS: &[&str] = &[
@@ -77,7 +78,7 @@ fn dict_of(v: &Value) -> &Rc<Dict> {
     }
 }
 
-fn list_append(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn list_append(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let l = list_of(r);
     l.check_mutable("append to").map_err(|e| named(name, e))?;
@@ -85,7 +86,7 @@ fn list_append(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value>
     Ok(Value::None)
 }
 
-fn list_clear(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn list_clear(name: &str, r: &Value, a: &Args) -> Result<Value> {
     a.positional(name, 0, 0)?;
     let l = list_of(r);
     l.check_mutable("clear").map_err(|e| named(name, e))?;
@@ -93,7 +94,7 @@ fn list_clear(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     Ok(Value::None)
 }
 
-fn list_extend(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn list_extend(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let x = v[0].as_ref().expect("iterable");
     let l = list_of(r);
@@ -123,7 +124,7 @@ fn bound(name: &str, v: &Option<Value>, n: usize, dflt: usize) -> Result<usize> 
     }
 }
 
-fn list_index(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn list_index(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
     let items = list_of(r).items.borrow().clone();
     let start = bound(name, &v[1], items.len(), 0)?;
@@ -137,7 +138,7 @@ fn list_index(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     bail!("{name}: value not in list")
 }
 
-fn list_insert(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn list_insert(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 2, 2)?;
     let Some(Value::Int(mut i)) = v[0].clone() else {
         bail!(
@@ -157,7 +158,7 @@ fn list_insert(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value>
     Ok(Value::None)
 }
 
-fn list_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn list_pop(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 1)?;
     let l = list_of(r);
     let n = l.items.borrow().len() as i128;
@@ -177,7 +178,7 @@ fn list_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(l.items.borrow_mut().remove(i as usize))
 }
 
-fn list_remove(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn list_remove(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let l = list_of(r);
     l.check_mutable("remove from").map_err(|e| named(name, e))?;
@@ -192,7 +193,7 @@ fn list_remove(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value>
     bail!("remove: element not found")
 }
 
-fn dict_clear(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_clear(name: &str, r: &Value, a: &Args) -> Result<Value> {
     a.positional(name, 0, 0)?;
     let d = dict_of(r);
     d.check_mutable("clear").map_err(|e| named(name, e))?;
@@ -200,7 +201,7 @@ fn dict_clear(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     Ok(Value::None)
 }
 
-fn dict_get(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_get(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 2)?;
     match dict_of(r)
         .get(v[0].as_ref().expect("key"))
@@ -211,7 +212,7 @@ fn dict_get(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     }
 }
 
-fn dict_items(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_items(name: &str, r: &Value, a: &Args) -> Result<Value> {
     a.positional(name, 0, 0)?;
     let m = dict_of(r).map.borrow();
     Ok(Value::list(
@@ -222,17 +223,17 @@ fn dict_items(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     ))
 }
 
-fn dict_keys(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_keys(name: &str, r: &Value, a: &Args) -> Result<Value> {
     a.positional(name, 0, 0)?;
     Ok(Value::list(dict_of(r).map.borrow().keys()))
 }
 
-fn dict_values(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_values(name: &str, r: &Value, a: &Args) -> Result<Value> {
     a.positional(name, 0, 0)?;
     Ok(Value::list(dict_of(r).map.borrow().values()))
 }
 
-fn dict_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_pop(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 2)?;
     let d = dict_of(r);
     let key = v[0].as_ref().expect("key");
@@ -246,7 +247,7 @@ fn dict_pop(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     }
 }
 
-fn dict_popitem(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_popitem(name: &str, r: &Value, a: &Args) -> Result<Value> {
     a.positional(name, 0, 0)?;
     let d = dict_of(r);
     let Some((k, v)) = d.map.borrow().first() else {
@@ -257,7 +258,7 @@ fn dict_popitem(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value
     Ok(Value::tuple(vec![k, v]))
 }
 
-fn dict_setdefault(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_setdefault(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 2)?;
     let d = dict_of(r);
     let key = v[0].clone().expect("key");
@@ -269,7 +270,7 @@ fn dict_setdefault(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Va
     Ok(dflt)
 }
 
-fn dict_update(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn dict_update(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let d = dict_of(r);
     d.check_mutable("insert into").map_err(|e| named(name, e))?;
     let mut m = d.map.borrow().clone();
@@ -278,7 +279,7 @@ fn dict_update(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value>
     Ok(Value::None)
 }
 
-fn set_union(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn set_union(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let Value::Set(s) = r else {
         unreachable!("set receiver")
@@ -295,4 +296,50 @@ fn set_union(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
         out.insert(item).map_err(|e| named(name, e))?;
     }
     Ok(Value::Set(Rc::new(out)))
+}
+
+/// Shared by `dict(...)` and `dict.update(...)`.
+pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &str) -> Result<()> {
+    if a.pos.len() > 1 {
+        bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
+    }
+    if let Some(src) = a.pos.first() {
+        match src {
+            Value::Dict(d) => {
+                for (k, v) in d.map.borrow().entries() {
+                    m.insert(k.clone(), v.clone())?;
+                }
+            }
+            Value::Host(h) if h.items().is_some() => {
+                for (k, v) in h.items().unwrap_or_default() {
+                    m.insert(k, v)?;
+                }
+            }
+            other => {
+                let Some((items, _g)) = iterate(other) else {
+                    bail!("{fname}: got {}, want iterable", other.type_name())
+                };
+                for (i, pair) in items.into_iter().enumerate() {
+                    let Some((kv, _)) = iterate(&pair) else {
+                        bail!(
+                            "{fname}: dictionary update sequence element #{i} is not iterable ({})",
+                            pair.type_name()
+                        )
+                    };
+                    if kv.len() != 2 {
+                        bail!(
+                            "{fname}: dictionary update sequence element #{i} has length {}, want 2",
+                            kv.len()
+                        );
+                    }
+                    let mut kv = kv.into_iter();
+                    m.insert(kv.next().expect("key"), kv.next().expect("value"))?;
+                }
+            }
+        }
+    }
+    for (k, v) in &a.kwargs {
+        m.insert(Value::Str(k.clone()), v.clone())?;
+    }
+    Ok(())
 }

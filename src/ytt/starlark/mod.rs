@@ -18,7 +18,9 @@
 //!   in the tree and in errors is then a template position. The tree ([`ast`]) is public:
 //!   rewrite it before execution (see [`visit`]; function bodies are `Rc<FuncDef>`, use
 //!   `Rc::make_mut`).
-//! * Natives: [`Value::native`] wraps a closure `Fn(&mut Thread, &Args) -> Result<Value>`;
+//! * Natives: [`Value::native`] wraps a closure
+//!   `Fn(&mut dyn Interpreter, &Args) -> Result<Value>` (the [`Thread`] that runs it, as
+//!   an [`Interpreter`]: call back into Starlark, call depth, print, host state);
 //!   [`Args::unpack`] binds positional/keyword arguments by name (`"x"`, `"opt?"`).
 //! * Host values: implement [`HostValue`] (type name, str/repr, truth, attr, index,
 //!   iteration, mapping items, equality, ordering, hash, binary ops, call, freeze) and wrap
@@ -36,7 +38,7 @@
 //!   `fail: ...`), its kind, the innermost position, the source line and the call stack;
 //!   [`Error::backtrace`] prints starlark-go's "Traceback (most recent call last)".
 //! * Values to YAML: ints that fit i64 or u64 print (ytt: "not sure how to get int"
-//!   beyond); floats print with [`format::go_float`]`(f, 'g', None)` like go-yaml.
+//!   beyond); floats print with [`strconv::go_float`]`(f, 'g', None)` like go-yaml.
 //! * Deep recursion: [`Thread::max_depth`] (default 250 calls, about 6 KiB of stack each
 //!   in debug builds) fails with "Starlark stack overflow" instead of crashing.
 //! * Endless loops: [`Thread::max_steps`] (default [`eval::DEFAULT_MAX_STEPS`] loop
@@ -75,15 +77,18 @@ pub mod error;
 pub mod eval;
 mod expr_parser;
 pub mod fast_hash;
+mod flat_drop;
 pub mod format;
-pub mod host;
+pub mod iteration;
 pub mod lexer;
 pub mod methods;
 pub mod ops;
 pub mod orderedmap;
 pub mod parser;
 pub mod resolve;
+pub mod strconv;
 pub mod string_methods;
+pub mod struct_value;
 pub mod value;
 pub mod visit;
 
@@ -101,9 +106,9 @@ mod tests_limits;
 mod tests_spec;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
-pub use eval::{Env, LoaderFn, Module, Thread, resolve_names};
+pub use eval::{LoaderFn, Module, Thread, resolve_names};
 pub use format::{repr, to_str};
-pub use host::{HostValue, Struct};
 pub use orderedmap::OrderedMap;
 pub use parser::{parse_expr, parse_file, parse_with_origins};
-pub use value::{Args, Value};
+pub use struct_value::Struct;
+pub use value::{Args, Env, HostValue, Interpreter, Value};

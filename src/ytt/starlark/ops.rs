@@ -9,6 +9,7 @@ use std::rc::Rc;
 use super::bigint::BigInt;
 
 use super::ast::{BinOp, UnaryOp};
+use super::deep::MAX_VALUE_DEPTH;
 use super::error::{Error, Result, bail};
 use super::format::{interpolate, repr};
 use super::orderedmap::OrderedMap;
@@ -381,6 +382,64 @@ fn ordered(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         BinOp::Le => ord != Ordering::Greater,
         _ => ord != Ordering::Less,
     }))
+}
+
+/// Ordering for `<`, `sorted`, `min`/`max`: numbers, strings (by bytes), bools and
+/// sequences of the same type; other pairs fail as in starlark-go.
+pub fn compare(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
+    compare_depth(a, b, 0)
+}
+
+fn compare_depth(a: &Value, b: &Value, depth: usize) -> Result<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    if depth > MAX_VALUE_DEPTH {
+        bail!("comparison exceeded maximum recursion depth");
+    }
+    let fail = || {
+        Err(Error::new(format!(
+            "{} < {} not implemented",
+            a.type_name(),
+            b.type_name()
+        )))
+    };
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
+        (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y).unwrap_or(Ordering::Equal)),
+        (Value::Int(x), Value::Float(y)) => {
+            Ok((*x as f64).partial_cmp(y).unwrap_or(Ordering::Equal))
+        }
+        (Value::Float(x), Value::Int(y)) => {
+            Ok(x.partial_cmp(&(*y as f64)).unwrap_or(Ordering::Equal))
+        }
+        (Value::BigInt(_), Value::Int(_) | Value::BigInt(_))
+        | (Value::Int(_), Value::BigInt(_)) => {
+            let (x, y) = (a.as_bigint(), b.as_bigint());
+            Ok(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
+        }
+        (Value::BigInt(x), Value::Float(y)) => {
+            Ok(x.to_f64().partial_cmp(y).unwrap_or(Ordering::Equal))
+        }
+        (Value::Float(x), Value::BigInt(y)) => {
+            Ok(x.partial_cmp(&y.to_f64()).unwrap_or(Ordering::Equal))
+        }
+        (Value::Str(x), Value::Str(y)) => Ok(x.as_bytes().cmp(y.as_bytes())),
+        (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
+        (Value::List(x), Value::List(y)) => {
+            seq_cmp(&x.items.borrow().clone(), &y.items.borrow().clone(), depth)
+        }
+        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y, depth),
+        (Value::Host(h), _) => h.compare(b).unwrap_or_else(fail),
+        _ => fail(),
+    }
+}
+
+fn seq_cmp(x: &[Value], y: &[Value], depth: usize) -> Result<std::cmp::Ordering> {
+    for (a, b) in x.iter().zip(y) {
+        if !equals(a, b)? {
+            return compare_depth(a, b, depth + 1);
+        }
+    }
+    Ok(x.len().cmp(&y.len()))
 }
 
 /// `needle in haystack`.

@@ -1,34 +1,49 @@
-//! Insertion-ordered hash map keyed by Starlark values (the storage of dicts and sets).
-//! Keys are hashed with [`hash_value`] and compared with [`equals`], so unhashable
-//! keys fail with "unhashable type: T".
+//! Insertion-ordered hash map whose keys may fail to hash or to compare: the storage of
+//! Starlark dicts and sets, whose keys are values hashed and compared as starlark-go does
+//! (so that an unhashable key fails with "unhashable type: T"; that [`MapKey`] is in
+//! `value.rs`).
 //!
-//! The storage is an [`indexmap::IndexMap`] driven through its raw-entry API: a Starlark
-//! key's hash and equality can fail, which `Hash`/`Eq` cannot express, so the hash is
-//! computed here and passed in, and a failed comparison ends the lookup with its error.
+//! The storage is an [`indexmap::IndexMap`] driven through its raw-entry API: a key's
+//! hash and equality can fail, which `Hash`/`Eq` cannot express, so the hash is computed
+//! here and passed in, and a failed comparison ends the lookup with its error.
 
 use indexmap::IndexMap;
 use indexmap::map::RawEntryApiV1;
 use indexmap::map::raw_entry_v1::RawEntryMut;
 
 use super::error::{Error, Result};
-use super::value::{Value, equals, hash_value};
 
-/// The map's hasher is never used: every lookup and insertion passes the key's hash.
-type Storage = IndexMap<Value, Value, ()>;
-
-#[derive(Default, Clone)]
-pub struct OrderedMap {
-    entries: Storage,
+/// How a key of an [`OrderedMap`] is hashed and compared; either may fail.
+pub trait MapKey {
+    /// The key's hash, or why the key cannot be hashed.
+    fn hash_key(&self) -> Result<u64>;
+    /// Whether `self`, a key in the map, is the key `other` being looked up.
+    fn same_key(&self, other: &Self) -> Result<bool>;
 }
 
-/// A key comparison for the raw-entry API: `equals`, keeping the first error and
-/// answering "no match" after it.
-fn matcher<'k>(k: &'k Value, failed: &'k mut Option<Error>) -> impl FnMut(&Value) -> bool + 'k {
+/// An insertion-ordered map from `K` to `V`.
+#[derive(Clone)]
+pub struct OrderedMap<K, V> {
+    /// The map's hasher is never used: every lookup and insertion passes the key's hash.
+    entries: IndexMap<K, V, ()>,
+}
+
+impl<K, V> Default for OrderedMap<K, V> {
+    fn default() -> Self {
+        OrderedMap {
+            entries: IndexMap::default(),
+        }
+    }
+}
+
+/// A key comparison for the raw-entry API: [`MapKey::same_key`], keeping the first error
+/// and answering "no match" after it.
+fn matcher<'k, K: MapKey>(k: &'k K, failed: &'k mut Option<Error>) -> impl FnMut(&K) -> bool + 'k {
     move |stored| {
         if failed.is_some() {
             return false;
         }
-        match equals(stored, k) {
+        match stored.same_key(k) {
             Ok(same) => same,
             Err(e) => {
                 *failed = Some(e);
@@ -38,7 +53,7 @@ fn matcher<'k>(k: &'k Value, failed: &'k mut Option<Error>) -> impl FnMut(&Value
     }
 }
 
-impl OrderedMap {
+impl<K: MapKey + Clone, V: Clone> OrderedMap<K, V> {
     pub fn new() -> Self {
         Self::default()
     }
@@ -51,7 +66,7 @@ impl OrderedMap {
         self.entries.is_empty()
     }
 
-    fn find(&self, h: u64, k: &Value) -> Result<Option<usize>> {
+    fn find(&self, h: u64, k: &K) -> Result<Option<usize>> {
         let mut failed = None;
         let found = self
             .entries
@@ -63,14 +78,14 @@ impl OrderedMap {
         }
     }
 
-    pub fn get(&self, k: &Value) -> Result<Option<Value>> {
-        let h = hash_value(k)?;
+    pub fn get(&self, k: &K) -> Result<Option<V>> {
+        let h = k.hash_key()?;
         Ok(self.find(h, k)?.map(|i| self.entries[i].clone()))
     }
 
     /// Inserts or replaces (keeping the original position of an existing key).
-    pub fn insert(&mut self, k: Value, v: Value) -> Result<()> {
-        let h = hash_value(&k)?;
+    pub fn insert(&mut self, k: K, v: V) -> Result<()> {
+        let h = k.hash_key()?;
         let mut failed = None;
         let entry = self
             .entries
@@ -90,8 +105,8 @@ impl OrderedMap {
         Ok(())
     }
 
-    pub fn remove(&mut self, k: &Value) -> Result<Option<Value>> {
-        let h = hash_value(k)?;
+    pub fn remove(&mut self, k: &K) -> Result<Option<V>> {
+        let h = k.hash_key()?;
         let Some(i) = self.find(h, k)? else {
             return Ok(None);
         };
@@ -103,32 +118,32 @@ impl OrderedMap {
     }
 
     /// The entries in order, taking them out of the map.
-    pub fn into_entries(self) -> Vec<(Value, Value)> {
+    pub fn into_entries(self) -> Vec<(K, V)> {
         self.entries.into_iter().collect()
     }
 
     /// The entries in order; iterating gives `(&key, &value)`.
-    pub fn entries(&self) -> &indexmap::map::Slice<Value, Value> {
+    pub fn entries(&self) -> &indexmap::map::Slice<K, V> {
         self.entries.as_slice()
     }
 
     /// Copies of the entries in order.
-    pub fn to_vec(&self) -> Vec<(Value, Value)> {
+    pub fn to_vec(&self) -> Vec<(K, V)> {
         self.entries
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect()
     }
 
-    pub fn keys(&self) -> Vec<Value> {
+    pub fn keys(&self) -> Vec<K> {
         self.entries.keys().cloned().collect()
     }
 
-    pub fn values(&self) -> Vec<Value> {
+    pub fn values(&self) -> Vec<V> {
         self.entries.values().cloned().collect()
     }
 
-    pub fn first(&self) -> Option<(Value, Value)> {
+    pub fn first(&self) -> Option<(K, V)> {
         self.entries.first().map(|(k, v)| (k.clone(), v.clone()))
     }
 }
@@ -137,48 +152,73 @@ impl OrderedMap {
 mod tests {
     use super::*;
 
+    /// A key whose hash is its value modulo 4 (so that keys collide), that cannot be
+    /// hashed when negative and cannot be compared when it is 99.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Key(i64);
+
+    impl MapKey for Key {
+        fn hash_key(&self) -> Result<u64> {
+            if self.0 < 0 {
+                return Err(Error::new("unhashable key"));
+            }
+            Ok(self.0 as u64 % 4)
+        }
+        fn same_key(&self, other: &Self) -> Result<bool> {
+            if self.0 == 99 || other.0 == 99 {
+                return Err(Error::new("incomparable key"));
+            }
+            Ok(self.0 == other.0)
+        }
+    }
+
+    fn keys(m: &OrderedMap<Key, &'static str>) -> Vec<i64> {
+        m.keys().iter().map(|k| k.0).collect()
+    }
+
     #[test]
     fn keeps_insertion_order_and_replaces_in_place() {
         let mut m = OrderedMap::new();
-        m.insert(Value::str("z"), Value::Int(1)).unwrap();
-        m.insert(Value::str("a"), Value::Int(2)).unwrap();
-        m.insert(Value::str("z"), Value::Int(3)).unwrap();
+        m.insert(Key(9), "a").unwrap();
+        m.insert(Key(1), "b").unwrap();
+        m.insert(Key(9), "c").unwrap();
         assert_eq!(m.len(), 2);
-        assert_eq!(m.keys()[0].as_str(), Some("z"));
-        assert_eq!(m.get(&Value::str("z")).unwrap().unwrap().as_int(), Some(3));
-        m.remove(&Value::str("z")).unwrap();
-        m.insert(Value::str("z"), Value::Int(4)).unwrap();
-        assert_eq!(m.keys()[1].as_str(), Some("z"));
+        assert_eq!(keys(&m), [9, 1]);
+        assert_eq!(m.get(&Key(9)).unwrap(), Some("c"));
+        m.remove(&Key(9)).unwrap();
+        m.insert(Key(9), "d").unwrap();
+        assert_eq!(keys(&m), [1, 9]);
     }
 
     #[test]
-    fn int_and_float_keys_are_the_same_key() {
+    fn colliding_keys_stay_apart() {
         let mut m = OrderedMap::new();
-        m.insert(Value::Int(1), Value::str("a")).unwrap();
-        assert!(m.get(&Value::Float(1.0)).unwrap().is_some());
+        m.insert(Key(1), "one").unwrap();
+        m.insert(Key(5), "five").unwrap();
+        assert_eq!(m.get(&Key(1)).unwrap(), Some("one"));
+        assert_eq!(m.get(&Key(5)).unwrap(), Some("five"));
+        assert_eq!(m.get(&Key(9)).unwrap(), None);
     }
 
     #[test]
-    fn unhashable_keys_fail() {
+    fn a_key_that_cannot_be_hashed_or_compared_fails_with_its_error() {
         let mut m = OrderedMap::new();
-        let e = m.insert(Value::list(vec![]), Value::None).unwrap_err();
-        assert_eq!(e.msg, "unhashable type: list");
+        assert_eq!(m.insert(Key(-1), "x").unwrap_err().msg, "unhashable key");
+        m.insert(Key(3), "three").unwrap();
+        assert_eq!(m.get(&Key(99)).unwrap_err().msg, "incomparable key");
+        assert_eq!(m.insert(Key(99), "x").unwrap_err().msg, "incomparable key");
+        assert_eq!(keys(&m), [3]);
     }
 
     #[test]
     fn removal_keeps_the_order_of_the_others() {
         let mut m = OrderedMap::new();
-        for k in ["a", "b", "c", "d"] {
-            m.insert(Value::str(k), Value::None).unwrap();
+        for k in [1, 2, 3, 4] {
+            m.insert(Key(k), "").unwrap();
         }
-        m.remove(&Value::str("b")).unwrap();
-        let keys: Vec<_> = m
-            .keys()
-            .iter()
-            .map(|k| k.as_str().unwrap().to_string())
-            .collect();
-        assert_eq!(keys, ["a", "c", "d"]);
-        assert!(m.get(&Value::str("d")).unwrap().is_some());
-        assert!(m.get(&Value::str("b")).unwrap().is_none());
+        m.remove(&Key(2)).unwrap();
+        assert_eq!(keys(&m), [1, 3, 4]);
+        assert!(m.get(&Key(4)).unwrap().is_some());
+        assert!(m.get(&Key(2)).unwrap().is_none());
     }
 }

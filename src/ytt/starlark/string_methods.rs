@@ -4,8 +4,8 @@
 use unicode_general_category::{GeneralCategory, get_general_category};
 
 use super::error::{Error, Result, bail};
-use super::eval::Thread;
 use super::format::{repr, to_str};
+use super::iteration::iterate;
 use super::value::*;
 
 /// Method names, sorted (for `dir("")`).
@@ -178,7 +178,7 @@ fn is_letter(c: char) -> bool {
     )
 }
 
-fn capitalize(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn capitalize(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let s: String = recv_str(r)
         .chars()
@@ -188,7 +188,7 @@ fn capitalize(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     Ok(Value::Str(s.into()))
 }
 
-fn iterable(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn iterable(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let kind = match name {
         "elems" => StrIterKind::Elems,
@@ -233,7 +233,7 @@ fn sub_slice(s: &str, start: usize, end: usize) -> &[u8] {
     }
 }
 
-fn count(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn count(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
     let sub = want_str(name, v[0].as_ref().expect("sub"), 1)?;
     let s = recv_str(r);
@@ -260,7 +260,7 @@ fn rfind_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
     memchr::memmem::rfind(hay, needle)
 }
 
-fn startswith(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn startswith(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
     let s = recv_str(r);
     let (start, end) = indices(name, &v[1], &v[2], s.len())?;
@@ -295,7 +295,7 @@ fn startswith(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     }
 }
 
-fn find(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn find(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
     let sub = want_str(name, v[0].as_ref().expect("sub"), 1)?;
     let s = recv_str(r);
@@ -313,7 +313,7 @@ fn find(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     }
 }
 
-fn format(_: &mut Thread, _name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn format(_name: &str, r: &Value, a: &Args) -> Result<Value> {
     let mut fmt = recv_str(r);
     let mut out = String::new();
     let (mut auto, mut manual, mut index) = (false, false, 0usize);
@@ -406,13 +406,13 @@ fn format(_: &mut Thread, _name: &str, r: &Value, a: &Args) -> Result<Value> {
         match conv {
             "s" => out.push_str(&to_str(&arg)),
             "r" => out.push_str(&repr(&arg)),
-            c => bail!("format: unknown conversion {}", super::format::quote(c)),
+            c => bail!("format: unknown conversion {}", super::strconv::quote(c)),
         }
     }
     Ok(Value::Str(out.into()))
 }
 
-fn predicate(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn predicate(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let s = recv_str(r);
     let f: fn(char) -> bool = match name {
@@ -424,7 +424,7 @@ fn predicate(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::Bool(!s.is_empty() && s.chars().all(f)))
 }
 
-fn case_predicate(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn case_predicate(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let s = recv_str(r);
     let conv: String = if name == "islower" {
@@ -435,7 +435,7 @@ fn case_predicate(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Val
     Ok(Value::Bool(s.chars().any(is_cased) && conv == s))
 }
 
-fn istitle(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn istitle(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let (mut cased, mut prev) = (false, false);
     for c in recv_str(r).chars() {
@@ -461,7 +461,7 @@ fn istitle(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::Bool(cased))
 }
 
-fn join(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn join(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let x = v[0].as_ref().expect("iterable");
     let Some((items, _)) = iterate(x) else {
@@ -480,7 +480,7 @@ fn join(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::Str(parts.join(recv_str(r)).into()))
 }
 
-fn lower(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn lower(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     Ok(Value::Str(
         recv_str(r)
@@ -491,7 +491,7 @@ fn lower(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     ))
 }
 
-fn upper(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn upper(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     Ok(Value::Str(
         recv_str(r)
@@ -502,7 +502,7 @@ fn upper(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     ))
 }
 
-fn strip(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn strip(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 1)?;
     let s = recv_str(r);
     // As in starlark-go, `chars` must be a string when given (None is refused).
@@ -523,7 +523,7 @@ fn strip(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::str(out))
 }
 
-fn partition(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn partition(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let sep = want_str(name, v[0].as_ref().expect("sep"), 1)?;
     if sep.is_empty() {
@@ -543,7 +543,7 @@ fn partition(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::tuple(parts.iter().map(|p| Value::str(p)).collect()))
 }
 
-fn replace(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn replace(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 2, 3)?;
     let old = want_str(name, v[0].as_ref().expect("old"), 1)?;
     let new = want_str(name, v[1].as_ref().expect("new"), 2)?;
@@ -556,7 +556,7 @@ fn replace(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::Str(out.into()))
 }
 
-fn split(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn split(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 2)?;
     let s = recv_str(r);
     let max = match &v[1] {
@@ -650,7 +650,7 @@ fn rsplit_space(s: &str, max: usize) -> Vec<String> {
     res
 }
 
-fn splitlines(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn splitlines(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 0, 1)?;
     let keep = match &v[0] {
         None => false,
@@ -672,7 +672,7 @@ fn splitlines(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> 
     Ok(Value::list(lines.into_iter().map(Value::str).collect()))
 }
 
-fn title(_: &mut Thread, name: &str, r: &Value, a: &Args) -> Result<Value> {
+fn title(name: &str, r: &Value, a: &Args) -> Result<Value> {
     no_args(name, a)?;
     let mut prev = false;
     let mut out = String::new();

@@ -653,3 +653,20 @@ fn nesting_past_the_parser_limit_is_a_syntax_error_not_a_stack_overflow() {
         .unwrap();
     checks.join().unwrap();
 }
+
+#[test]
+fn int_and_float_keys_are_the_same_map_key() {
+    let mut m = OrderedMap::new();
+    m.insert(Value::Int(1), Value::str("a")).unwrap();
+    assert_eq!(
+        m.get(&Value::Float(1.0)).unwrap().unwrap().as_str(),
+        Some("a")
+    );
+}
+
+#[test]
+fn unhashable_map_keys_fail() {
+    let mut m = OrderedMap::new();
+    let e = m.insert(Value::list(vec![]), Value::None).unwrap_err();
+    assert_eq!(e.msg, "unhashable type: list");
+}

@@ -61,7 +61,11 @@ impl HostValue for Bag {
             .iter()
             .any(|(k, _)| Some(k.as_str()) == key.as_str())))
     }
-    fn call(&self, _thread: &mut Thread, args: &Args) -> Option<Result<Value, Error>> {
+    fn call(
+        &self,
+        _interpreter: &mut dyn Interpreter,
+        args: &Args,
+    ) -> Option<Result<Value, Error>> {
         self.calls.set(self.calls.get() + 1);
         Some(Ok(Value::Int(
             args.pos.len() as i128 + args.kwargs.len() as i128,

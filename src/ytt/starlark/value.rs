@@ -1,23 +1,26 @@
-//! Starlark values: the [`Value`] enum, mutable containers with freezing and
-//! "mutation during iteration" checks, equality, ordering and hashing as in starlark-go.
-//! Integers are `i128` ([`Value::Int`]) and, beyond that range, arbitrary-precision
-//! [`BigInt`]s ([`Value::BigInt`], never holding a value that fits `i128`), as
-//! starlark-go's ints are unbounded.
+//! Starlark values, the bottom of the interpreter: the [`Value`] enum, mutable containers
+//! with freezing and "mutation during iteration" checks, functions closed over their
+//! module's environment, the [`HostValue`] trait through which the host adds its own
+//! types, the [`Interpreter`] through which natives call back into Starlark, and equality
+//! and hashing as in starlark-go (ordering is in `ops.rs`, iteration in `iteration.rs`,
+//! text forms in `format.rs`). Integers are `i128` ([`Value::Int`]) and, beyond that
+//! range, arbitrary-precision [`BigInt`]s ([`Value::BigInt`], never holding a value that
+//! fits `i128`), as starlark-go's ints are unbounded.
 
+use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use super::ast::FuncDef;
+use super::ast::{BinOp, FuncDef};
 use super::bigint::BigInt;
 use super::error::{Error, Result, bail};
-use super::eval::ModuleEnv;
-use super::host::HostValue;
-use super::orderedmap::OrderedMap;
+use super::fast_hash::FastMap;
+use super::orderedmap::{MapKey, OrderedMap};
 
-/// A native function: receives the thread and the call's arguments.
-pub type NativeFn = dyn Fn(&mut super::Thread, &Args) -> Result<Value>;
+/// A native function: receives the interpreter that calls it and the call's arguments.
+pub type NativeFn = dyn Fn(&mut dyn Interpreter, &Args) -> Result<Value>;
 /// A method of a built-in type, bound to its receiver on attribute access.
-pub type MethodFn = fn(&mut super::Thread, &str, &Value, &Args) -> Result<Value>;
+pub type MethodFn = fn(&str, &Value, &Args) -> Result<Value>;
 
 #[derive(Clone)]
 pub enum Value {
@@ -76,7 +79,7 @@ impl Range {
 }
 
 /// The items of a tuple (a vector; its own type so that dropping a deeply nested tuple
-/// does not recurse, see [`super::deep`]).
+/// does not recurse, see `flat_drop.rs`).
 #[derive(Default, Clone)]
 pub struct Tuple(pub Vec<Value>);
 
@@ -121,13 +124,13 @@ impl List {
 /// A mutable, insertion-ordered dict.
 #[derive(Default)]
 pub struct Dict {
-    pub map: RefCell<OrderedMap>,
+    pub map: RefCell<OrderedMap<Value, Value>>,
     frozen: Cell<bool>,
     iterating: Cell<u32>,
 }
 
 impl Dict {
-    pub fn new(map: OrderedMap) -> Self {
+    pub fn new(map: OrderedMap<Value, Value>) -> Self {
         Dict {
             map: RefCell::new(map),
             frozen: Cell::new(false),
@@ -161,7 +164,7 @@ impl Dict {
 /// A mutable, insertion-ordered set (values stored as keys of an ordered map).
 #[derive(Default)]
 pub struct Set {
-    pub map: RefCell<OrderedMap>,
+    pub map: RefCell<OrderedMap<Value, Value>>,
     frozen: Cell<bool>,
     iterating: Cell<u32>,
 }
@@ -190,6 +193,32 @@ pub struct Function {
     pub module: Rc<ModuleEnv>,
 }
 
+/// The environment of one executing module: its globals (in definition order) and the
+/// host's predeclared names.
+pub struct ModuleEnv {
+    pub name: std::sync::Arc<str>,
+    pub globals: RefCell<OrderedGlobals>,
+    pub predeclared: Rc<Env>,
+}
+
+/// Module globals in the order they were first assigned.
+#[derive(Default)]
+pub struct OrderedGlobals {
+    pub map: FastMap<String, Value>,
+    pub order: Vec<String>,
+}
+
+impl OrderedGlobals {
+    pub fn set(&mut self, name: &str, v: Value) {
+        if self.map.insert(name.to_string(), v).is_none() {
+            self.order.push(name.to_string());
+        }
+    }
+}
+
+/// Names the host supplies to a module (natives, host values, constants).
+pub type Env = FastMap<String, Value>;
+
 /// A native function or a method bound to its receiver.
 pub struct Builtin {
     pub name: String,
@@ -208,6 +237,122 @@ impl Builtin {
             BuiltinKind::Native(_) => None,
         }
     }
+}
+
+/// The running interpreter as a native function sees it (the evaluator's `Thread`
+/// implements it, in `call.rs`): natives and host values call back into Starlark through
+/// it (`sorted`'s `key=`, ytt's overlay matchers) without depending on the evaluator.
+pub trait Interpreter {
+    /// Calls a callable value (function, native, bound method or host value).
+    fn call(&mut self, f: &Value, args: Args) -> Result<Value>;
+    /// The current call depth (0 at module top level).
+    fn depth(&self) -> usize;
+    /// Writes the text of one `print(...)` where the host asked (standard error unless it
+    /// asked otherwise).
+    fn print(&self, text: &str);
+    /// The host state stored under `key` on the running thread, if any.
+    fn local(&self, key: &str) -> Option<Rc<dyn Any>>;
+}
+
+/// A value type implemented by the host. Every method has a default, so a type only
+/// overrides what it supports; defaults produce starlark-go's error messages.
+pub trait HostValue: Any {
+    /// `type(x)`.
+    fn type_name(&self) -> String;
+    /// `str(x)`; defaults to `repr`.
+    fn to_str(&self) -> String {
+        self.repr()
+    }
+    /// `repr(x)` and how the value prints inside containers.
+    fn repr(&self) -> String {
+        format!("<{}>", self.type_name())
+    }
+    fn truth(&self) -> bool {
+        true
+    }
+    /// `x.name`: Ok(None) means "no such field" (the interpreter reports
+    /// "T has no .name field or method").
+    fn attr(&self, _name: &str) -> Result<Option<Value>> {
+        Ok(None)
+    }
+    /// `x.name` with the value itself at hand (`this` wraps `self`), for methods that
+    /// must hold on to their receiver: `Value::native(..)` closures capturing
+    /// `this.clone()`. Defaults to [`HostValue::attr`].
+    fn attr_of(&self, this: &Value, name: &str) -> Result<Option<Value>> {
+        let _ = this;
+        self.attr(name)
+    }
+    /// Names listed by `dir(x)` and checked by `hasattr`.
+    fn attr_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// `x.name = v`.
+    fn set_attr(&self, name: &str, _v: Value) -> Result<()> {
+        Err(Error::new(format!(
+            "can't assign to .{name} field of {}",
+            self.type_name()
+        )))
+    }
+    /// `x[key]`.
+    fn index(&self, key: &Value) -> Result<Value> {
+        Err(Error::new(format!(
+            "unhandled index operation {}[{}]",
+            self.type_name(),
+            key.type_name()
+        )))
+    }
+    /// `x[key] = v`.
+    fn set_index(&self, _key: &Value, _v: Value) -> Result<()> {
+        Err(Error::new(format!(
+            "{} value does not support item assignment",
+            self.type_name()
+        )))
+    }
+    /// Items for `for`, `list(x)`, ...; None when not iterable.
+    fn iterate(&self) -> Option<Vec<Value>> {
+        None
+    }
+    fn len(&self) -> Option<usize> {
+        None
+    }
+    fn is_empty(&self) -> bool {
+        self.len() == Some(0)
+    }
+    /// Key/value pairs when the value is a mapping: used by `**x` in calls, `dict(x)` and
+    /// `d.update(x)`; None when it is not a mapping.
+    fn items(&self) -> Option<Vec<(Value, Value)>> {
+        None
+    }
+    /// `key in x`; None when unsupported.
+    fn contains(&self, _key: &Value) -> Option<Result<bool>> {
+        None
+    }
+    /// Equality with any value (default: identity).
+    fn equals(&self, other: &Value) -> Result<bool> {
+        Ok(match other {
+            Value::Host(o) => std::ptr::addr_eq(self as *const Self, std::rc::Rc::as_ptr(o)),
+            _ => false,
+        })
+    }
+    /// Ordering against `other`; None when unsupported.
+    fn compare(&self, _other: &Value) -> Option<Result<std::cmp::Ordering>> {
+        None
+    }
+    fn hash(&self) -> Result<u64> {
+        Err(Error::new(format!("unhashable type: {}", self.type_name())))
+    }
+    /// `x op y` (left) or `y op x` (right, `left == false`); None when unsupported.
+    fn binary(&self, _op: BinOp, _other: &Value, _left: bool) -> Option<Result<Value>> {
+        None
+    }
+    /// Calling the value; None when it is not callable.
+    fn call(&self, _interpreter: &mut dyn Interpreter, _args: &Args) -> Option<Result<Value>> {
+        None
+    }
+    /// Called when the module that created the value is frozen.
+    fn freeze(&self) {}
+    /// For downcasting in natives: `v.as_any().downcast_ref::<T>()`.
+    fn as_any(&self) -> &dyn Any;
 }
 
 /// Arguments of a call: positional values and keyword pairs in call order.
@@ -246,14 +391,14 @@ impl Args {
                     if out[i].is_some() {
                         bail!(
                             "{fname}: got multiple values for keyword argument {}",
-                            super::format::quote(k)
+                            super::strconv::quote(k)
                         );
                     }
                     out[i] = Some(v.clone());
                 }
                 None => bail!(
                     "{fname}: unexpected keyword argument {}",
-                    super::format::quote(k)
+                    super::strconv::quote(k)
                 ),
             }
         }
@@ -307,13 +452,13 @@ impl Value {
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(Rc::new(Tuple(items)))
     }
-    pub fn dict(map: OrderedMap) -> Value {
+    pub fn dict(map: OrderedMap<Value, Value>) -> Value {
         Value::Dict(Rc::new(Dict::new(map)))
     }
     /// A native function value.
     pub fn native(
         name: &str,
-        f: impl Fn(&mut super::Thread, &Args) -> Result<Value> + 'static,
+        f: impl Fn(&mut dyn Interpreter, &Args) -> Result<Value> + 'static,
     ) -> Value {
         Value::Builtin(Rc::new(Builtin {
             name: name.to_string(),
@@ -475,109 +620,16 @@ impl Value {
             _ => false,
         }
     }
-}
 
-/// Guard that marks a container as being iterated; mutations fail until it drops.
-pub struct IterGuard {
-    target: Option<Value>,
-}
-
-impl IterGuard {
-    fn counter(v: &Value) -> Option<&Cell<u32>> {
-        match v {
+    /// How many iterations over this list, dict or set are under way (it may not be
+    /// mutated while there are any; see `iteration.rs`); None for other values.
+    pub fn iterations(&self) -> Option<&Cell<u32>> {
+        match self {
             Value::List(l) => Some(&l.iterating),
             Value::Dict(d) => Some(&d.iterating),
             Value::Set(s) => Some(&s.iterating),
             _ => None,
         }
-    }
-}
-
-impl Drop for IterGuard {
-    fn drop(&mut self) {
-        if let Some(t) = &self.target
-            && let Some(c) = IterGuard::counter(t)
-        {
-            c.set(c.get().saturating_sub(1));
-        }
-    }
-}
-
-/// Items of an iterable value with a guard that blocks mutation while held, or None if
-/// the value is not iterable (strings are not iterable in Starlark).
-pub fn iterate(v: &Value) -> Option<(Vec<Value>, IterGuard)> {
-    let items = match v {
-        Value::List(l) => l.items.borrow().clone(),
-        Value::Tuple(t) => t.0.clone(),
-        Value::Dict(d) => d.map.borrow().keys(),
-        Value::Set(s) => s.items(),
-        Value::Range(r) => (0..r.len()).map(|i| Value::Int(r.at(i))).collect(),
-        Value::StrIter(s, k) => str_iter_items(s, *k),
-        Value::Host(h) => return h.iterate().map(|items| (items, IterGuard { target: None })),
-        _ => return None,
-    };
-    if let Some(c) = IterGuard::counter(v) {
-        c.set(c.get() + 1);
-    }
-    Some((
-        items,
-        IterGuard {
-            target: Some(v.clone()),
-        },
-    ))
-}
-
-/// Items of an iterable produced one at a time (ranges are not materialized).
-pub enum ValueIter {
-    Items(std::vec::IntoIter<Value>),
-    Range(Range, usize),
-}
-
-impl Iterator for ValueIter {
-    type Item = Value;
-    fn next(&mut self) -> Option<Value> {
-        match self {
-            ValueIter::Items(it) => it.next(),
-            ValueIter::Range(r, i) => {
-                if *i < r.len() {
-                    *i += 1;
-                    Some(Value::Int(r.at(*i - 1)))
-                } else {
-                    None
-                }
-            }
-        }
-    }
-}
-
-/// Items of an iterable for `for` loops and comprehensions, or the starlark-go error
-/// "T value is not iterable".
-pub fn iterate_or_err(v: &Value) -> Result<(ValueIter, IterGuard)> {
-    if let Value::Range(r) = v {
-        return Ok((ValueIter::Range(*r, 0), IterGuard { target: None }));
-    }
-    iterate(v)
-        .map(|(items, g)| (ValueIter::Items(items.into_iter()), g))
-        .ok_or_else(|| Error::new(format!("{} value is not iterable", v.type_name())))
-}
-
-fn str_iter_items(s: &str, k: StrIterKind) -> Vec<Value> {
-    match k {
-        StrIterKind::Elems => s
-            .as_bytes()
-            .iter()
-            .map(|b| Value::Str(byte_str(&[*b])))
-            .collect(),
-        StrIterKind::ElemOrds => s
-            .as_bytes()
-            .iter()
-            .map(|b| Value::Int(*b as i128))
-            .collect(),
-        StrIterKind::Codepoints => s
-            .chars()
-            .map(|c| Value::Str(c.to_string().into()))
-            .collect(),
-        StrIterKind::CodepointOrds => s.chars().map(|c| Value::Int(c as i128)).collect(),
     }
 }
 
@@ -665,62 +717,17 @@ fn seq_eq(x: &[Value], y: &[Value], depth: u32) -> Result<bool> {
     Ok(true)
 }
 
-/// Ordering for `<`, `sorted`, `min`/`max`: numbers, strings (by bytes), bools and
-/// sequences of the same type; other pairs fail as in starlark-go.
-pub fn compare(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
-    compare_depth(a, b, 0)
-}
-
-fn compare_depth(a: &Value, b: &Value, depth: usize) -> Result<std::cmp::Ordering> {
-    use std::cmp::Ordering;
-    if depth > super::deep::MAX_VALUE_DEPTH {
-        bail!("comparison exceeded maximum recursion depth");
+/// Dict and set keys: hashed with [`hash_value`] and compared with [`equals`], so an
+/// unhashable key fails with "unhashable type: T".
+impl MapKey for Value {
+    #[inline]
+    fn hash_key(&self) -> Result<u64> {
+        hash_value(self)
     }
-    let fail = || {
-        Err(Error::new(format!(
-            "{} < {} not implemented",
-            a.type_name(),
-            b.type_name()
-        )))
-    };
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
-        (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y).unwrap_or(Ordering::Equal)),
-        (Value::Int(x), Value::Float(y)) => {
-            Ok((*x as f64).partial_cmp(y).unwrap_or(Ordering::Equal))
-        }
-        (Value::Float(x), Value::Int(y)) => {
-            Ok(x.partial_cmp(&(*y as f64)).unwrap_or(Ordering::Equal))
-        }
-        (Value::BigInt(_), Value::Int(_) | Value::BigInt(_))
-        | (Value::Int(_), Value::BigInt(_)) => {
-            let (x, y) = (a.as_bigint(), b.as_bigint());
-            Ok(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
-        }
-        (Value::BigInt(x), Value::Float(y)) => {
-            Ok(x.to_f64().partial_cmp(y).unwrap_or(Ordering::Equal))
-        }
-        (Value::Float(x), Value::BigInt(y)) => {
-            Ok(x.partial_cmp(&y.to_f64()).unwrap_or(Ordering::Equal))
-        }
-        (Value::Str(x), Value::Str(y)) => Ok(x.as_bytes().cmp(y.as_bytes())),
-        (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
-        (Value::List(x), Value::List(y)) => {
-            seq_cmp(&x.items.borrow().clone(), &y.items.borrow().clone(), depth)
-        }
-        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y, depth),
-        (Value::Host(h), _) => h.compare(b).unwrap_or_else(fail),
-        _ => fail(),
+    #[inline]
+    fn same_key(&self, other: &Value) -> Result<bool> {
+        equals(self, other)
     }
-}
-
-fn seq_cmp(x: &[Value], y: &[Value], depth: usize) -> Result<std::cmp::Ordering> {
-    for (a, b) in x.iter().zip(y) {
-        if !equals(a, b)? {
-            return compare_depth(a, b, depth + 1);
-        }
-    }
-    Ok(x.len().cmp(&y.len()))
 }
 
 /// Hash of a hashable value; "unhashable type: T" otherwise.
@@ -765,16 +772,4 @@ fn hash_depth(v: &Value, depth: usize) -> Result<u64> {
         other => bail!("unhashable type: {}", other.type_name()),
     }
     Ok(h.finish())
-}
-
-impl std::fmt::Debug for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&super::format::repr(self))
-    }
-}
-
-impl std::fmt::Display for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&super::format::to_str(self))
-    }
 }

@@ -1,112 +1,11 @@
-//! Host values: the [`HostValue`] trait through which the embedding program adds its own
-//! types (ytt's struct, yamlfragment, YAML nodes, library handles...), and a ready-made
-//! [`Struct`] (ytt's `struct` type: named fields, `struct.make(...)`, module values).
+//! A ready-made host value: [`Struct`], ytt's `struct` type (named fields,
+//! `struct.make(...)`, module values). The [`HostValue`] trait through which the
+//! embedding program adds its own types is in `value.rs`.
 
 use std::any::Any;
 
 use super::error::{Error, Result};
-use super::value::{Args, Value};
-
-/// A value type implemented by the host. Every method has a default, so a type only
-/// overrides what it supports; defaults produce starlark-go's error messages.
-pub trait HostValue: Any {
-    /// `type(x)`.
-    fn type_name(&self) -> String;
-    /// `str(x)`; defaults to `repr`.
-    fn to_str(&self) -> String {
-        self.repr()
-    }
-    /// `repr(x)` and how the value prints inside containers.
-    fn repr(&self) -> String {
-        format!("<{}>", self.type_name())
-    }
-    fn truth(&self) -> bool {
-        true
-    }
-    /// `x.name`: Ok(None) means "no such field" (the interpreter reports
-    /// "T has no .name field or method").
-    fn attr(&self, _name: &str) -> Result<Option<Value>> {
-        Ok(None)
-    }
-    /// `x.name` with the value itself at hand (`this` wraps `self`), for methods that
-    /// must hold on to their receiver: `Value::native(..)` closures capturing
-    /// `this.clone()`. Defaults to [`HostValue::attr`].
-    fn attr_of(&self, this: &Value, name: &str) -> Result<Option<Value>> {
-        let _ = this;
-        self.attr(name)
-    }
-    /// Names listed by `dir(x)` and checked by `hasattr`.
-    fn attr_names(&self) -> Vec<String> {
-        Vec::new()
-    }
-    /// `x.name = v`.
-    fn set_attr(&self, name: &str, _v: Value) -> Result<()> {
-        Err(Error::new(format!(
-            "can't assign to .{name} field of {}",
-            self.type_name()
-        )))
-    }
-    /// `x[key]`.
-    fn index(&self, key: &Value) -> Result<Value> {
-        Err(Error::new(format!(
-            "unhandled index operation {}[{}]",
-            self.type_name(),
-            key.type_name()
-        )))
-    }
-    /// `x[key] = v`.
-    fn set_index(&self, _key: &Value, _v: Value) -> Result<()> {
-        Err(Error::new(format!(
-            "{} value does not support item assignment",
-            self.type_name()
-        )))
-    }
-    /// Items for `for`, `list(x)`, ...; None when not iterable.
-    fn iterate(&self) -> Option<Vec<Value>> {
-        None
-    }
-    fn len(&self) -> Option<usize> {
-        None
-    }
-    fn is_empty(&self) -> bool {
-        self.len() == Some(0)
-    }
-    /// Key/value pairs when the value is a mapping: used by `**x` in calls, `dict(x)` and
-    /// `d.update(x)`; None when it is not a mapping.
-    fn items(&self) -> Option<Vec<(Value, Value)>> {
-        None
-    }
-    /// `key in x`; None when unsupported.
-    fn contains(&self, _key: &Value) -> Option<Result<bool>> {
-        None
-    }
-    /// Equality with any value (default: identity).
-    fn equals(&self, other: &Value) -> Result<bool> {
-        Ok(match other {
-            Value::Host(o) => std::ptr::addr_eq(self as *const Self, std::rc::Rc::as_ptr(o)),
-            _ => false,
-        })
-    }
-    /// Ordering against `other`; None when unsupported.
-    fn compare(&self, _other: &Value) -> Option<Result<std::cmp::Ordering>> {
-        None
-    }
-    fn hash(&self) -> Result<u64> {
-        Err(Error::new(format!("unhashable type: {}", self.type_name())))
-    }
-    /// `x op y` (left) or `y op x` (right, `left == false`); None when unsupported.
-    fn binary(&self, _op: super::ast::BinOp, _other: &Value, _left: bool) -> Option<Result<Value>> {
-        None
-    }
-    /// Calling the value; None when it is not callable.
-    fn call(&self, _thread: &mut super::Thread, _args: &Args) -> Option<Result<Value>> {
-        None
-    }
-    /// Called when the module that created the value is frozen.
-    fn freeze(&self) {}
-    /// For downcasting in natives: `v.as_any().downcast_ref::<T>()`.
-    fn as_any(&self) -> &dyn Any;
-}
+use super::value::{HostValue, Value};
 
 /// ytt's `struct`: a record of named fields (`struct.make(a=1)`, `struct.encode(...)`,
 /// module values such as `data.values`). As in ytt: attribute order is creation order,
