@@ -1,0 +1,109 @@
+//! Gaps once known between strake and ytt 0.48, each pinned to ytt's exact output:
+//! `--data-values-inspect -o pos` (every data value beside the place it was last given),
+//! non-ASCII strings split into bytes (`elems()`, printed as `!!binary`), overlay order
+//! across files, duplicate non-string keys in messages (Go's `%s` of a non-string),
+//! `#@library/ref` schema documents, and the inspections with `--output-files`.
+
+use crate::support::ytt;
+
+const TPL: &str = "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.values\n";
+
+#[test]
+fn data_values_inspect_pos_places_each_value_where_it_was_last_given() {
+    let values = "#@data/values\n---\na: 1\nlist:\n- x\n- y\nm:\n  k: v\n";
+    let more =
+        "#@data/values\n---\n#@overlay/match missing_ok=True\nb: 2\nlist:\n- z\nm:\n  k: w\n";
+    let files = [("t.yml", TPL), ("values.yml", values), ("z-more.yml", more)];
+    let out = ytt::render(
+        &files,
+        &[
+            "-f",
+            ".",
+            "--data-values-inspect",
+            "-o",
+            "pos",
+            "-v",
+            "m.k=q",
+            "--data-value-yaml",
+            "y={a: 1}",
+        ],
+    )
+    .unwrap();
+    let want = concat!(
+        "          values.yml:2 | [doc]\n",
+        "          values.yml:3 |   a: 1\n",
+        "          values.yml:4 |   list:\n",
+        "          values.yml:5 |     [0] x\n",
+        "          values.yml:6 |     [1] true\n",
+        "          z-more.yml:6 |     [2] z\n",
+        "          values.yml:7 |   m:\n",
+        "    (data-value arg):1 |     k: q\n",
+        "          z-more.yml:4 |   b: 2\n",
+        "          (data-value-yaml arg):1 |   y:\n",
+        "                                1 |     a: 1\n",
+    );
+    assert_eq!(out, want);
+}
+
+#[test]
+fn data_values_inspect_pos_starts_from_the_schema_defaults() {
+    let schema = "#@data/values-schema\n---\nname: nm\nports:\n- 80\nextra: e\n";
+    let values = "#@data/values\n---\nname: given\nports:\n- 1\n";
+    let files = [("s.yml", schema), ("t.yml", TPL), ("v.yml", values)];
+    let out = ytt::render(&files, &["-f", ".", "--data-values-inspect", "-o", "pos"]).unwrap();
+    let want = concat!(
+        "          s.yml:2 | [doc]\n",
+        "          v.yml:3 |   name: given\n",
+        "          s.yml:4 |   ports:\n",
+        "          v.yml:5 |     [0] 1\n",
+        "          s.yml:6 |   extra: e\n",
+    );
+    assert_eq!(out, want);
+}
+
+#[test]
+fn data_values_inspect_pos_of_flags_alone_and_of_no_values() {
+    let out = ytt::render(
+        &[("t.yml", TPL)],
+        &[
+            "-f",
+            ".",
+            "--data-values-inspect",
+            "-o",
+            "pos",
+            "-v",
+            "a.b=1",
+        ],
+    )
+    .unwrap();
+    let want = concat!(
+        "          (data-value arg):1 | [doc]\n",
+        "          (data-value arg):1 |   a:\n",
+        "          (data-value arg):1 |     b: \"1\"\n",
+    );
+    assert_eq!(out, want);
+    let none = ytt::render(
+        &[("t.yml", TPL)],
+        &["-f", ".", "--data-values-inspect", "-o", "pos"],
+    );
+    assert_eq!(none.unwrap(), "[doc]\n");
+}
+
+#[test]
+fn inspections_print_nothing_with_output_files() {
+    let files = [("t.yml", TPL), ("v.yml", "#@data/values\n---\na: 1\n")];
+    for flag in ["--files-inspect", "--data-values-inspect"] {
+        let out = ytt::render_output(&files, &["-f", ".", flag, "--output-files", "out"]).unwrap();
+        assert_eq!((out.stdout, out.files), (Vec::new(), Vec::new()), "{flag}");
+        let (code, stdout, stderr) =
+            ytt::run_binary(&files, &["-f", ".", flag, "--output-files", "out"]);
+        assert_eq!(
+            (code, stdout.as_str(), stderr.as_str()),
+            (0, "", ""),
+            "{flag}"
+        );
+    }
+    // Without it, the inspection goes to stdout.
+    let listed = ytt::render(&files, &["-f", ".", "--files-inspect"]).unwrap();
+    assert_eq!(listed, "- t.yml\n- v.yml\n");
+}
