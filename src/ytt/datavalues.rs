@@ -521,7 +521,7 @@ fn reject_duplicate_keys(
         Some((key, line)) => Err(Error::at(
             format!(
                 "Checking data values file '{path}': Unexpected duplicate key: {}",
-                key.to_display_string()
+                crate::ytt::go_type::percent_s(&key)
             ),
             crate::ytt::error::Position::in_source(path, line.unwrap_or(0), src),
         )),

@@ -107,3 +107,60 @@ fn inspections_print_nothing_with_output_files() {
     let listed = ytt::render(&files, &["-f", ".", "--files-inspect"]).unwrap();
     assert_eq!(listed, "- t.yml\n- v.yml\n");
 }
+
+/// The message of a key given twice in a templated map, with `key` as Go's `%s` prints it.
+fn twice(key: &str, file: &str, line: &str) -> String {
+    format!(
+        "strake: error: \n- expected key '{key}' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n    in <toplevel>\n      {file} | {line}\n"
+    )
+}
+
+#[test]
+fn duplicate_non_string_keys_are_named_as_go_prints_them() {
+    let cases = [
+        ("1: 1\n1: 2\n", "%!s(int=1)", "1: 2"),
+        ("true: 1\ntrue: 2\n", "%!s(bool=true)", "true: 2"),
+        ("~: 1\nnull: 2\n", "%!s(<nil>)", "null: 2"),
+        ("1.5: 1\n1.5: 2\n", "%!s(float64=1.5)", "1.5: 2"),
+        ("k: 1\nk: 2\n", "k", "k: 2"),
+    ];
+    for (body, key, line) in cases {
+        let files = [("t.yml", format!("#@ x = 1\n{body}"))];
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, b)| (*n, b.as_str())).collect();
+        let want = twice(key, "t.yml:3", line);
+        assert_eq!(ytt::failure_of(&files, &["-f", "."]), want);
+        // --strict changes nothing here (where it accepts the keys at all).
+        if !body.starts_with('~') {
+            assert_eq!(ytt::failure_of(&files, &["-f", ".", "-s"]), want);
+        }
+    }
+}
+
+#[test]
+fn duplicate_non_string_keys_in_data_values_and_decoded_yaml() {
+    let dv = "#@data/values\n---\ntrue: a\ntrue: b\n";
+    let err = ytt::failure_of(&[("dv.yml", dv), ("t.yml", TPL)], &["-f", "."]);
+    let want = "strake: error: Overlaying data values (in following order: dv.yml):\n  Templating file 'dv.yml': \n- expected key '%!s(bool=true)' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n    in <toplevel>\n      dv.yml:4 | true: b\n";
+    assert_eq!(err, want);
+    let err = ytt::failure_of(
+        &[("t.yml", TPL), ("e.yml", "1: a\n1: b\n")],
+        &["-f", "t.yml", "--data-values-file", "e.yml"],
+    );
+    let want = "strake: error: Extracting data value from file:\n  Checking data values file 'e.yml':\n    Unexpected duplicate key: %!s(int=1)\n    in e.yml:2\n      e.yml:2 | 1: b\n";
+    assert_eq!(err, want);
+    let decode = "#@ load(\"@ytt:yaml\", \"yaml\")\nv: #@ yaml.decode(\"1: 1\\n1: 2\\n\")\n";
+    let err = ytt::failure_of(&[("t.yml", decode)], &["-f", "."]);
+    let want = "strake: error: \n- yaml.decode: Unexpected duplicate key: %!s(int=1)\n    in <toplevel>\n      t.yml:2 | v: #@ yaml.decode(\"1: 1\\n1: 2\\n\")\n";
+    assert_eq!(err, want);
+}
+
+#[test]
+fn overlay_messages_name_non_string_keys_as_go_prints_them() {
+    let ov = "#@overlay/match by=lambda i,l,r: True\n---\nm:\n  2: b\n";
+    let err = ytt::failure_of(
+        &[("base.yml", "m:\n  1: a\n"), ("ov.yml", ov)],
+        &["-f", "."],
+    );
+    let want = "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:2:\n    Map item (key 'm') on line ov.yml:3:\n      Map item (key '%!s(int=2)') on line ov.yml:4:\n        Expected number of matched nodes to be 1, but was 0\n";
+    assert_eq!(err, want);
+}
