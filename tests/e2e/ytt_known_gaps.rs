@@ -164,3 +164,56 @@ fn overlay_messages_name_non_string_keys_as_go_prints_them() {
     let want = "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:2:\n    Map item (key 'm') on line ov.yml:3:\n      Map item (key '%!s(int=2)') on line ov.yml:4:\n        Expected number of matched nodes to be 1, but was 0\n";
     assert_eq!(err, want);
 }
+
+const OVERLAY_A: &str = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"kind\": \"A\"})\n---\nlist:\n#@overlay/append\n- a1\n#@overlay/match by=overlay.subset({\"kind\": \"A\"})\n#@overlay/append\n---\nkind: Appended\n";
+const OVERLAY_B: &str = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"kind\": \"A\"})\n---\nlist:\n#@overlay/append\n- b1\n#@overlay/append\n- b2\n---\n#@overlay/match by=overlay.subset({\"kind\": \"A\"})\n---\nlist:\n- b3\n";
+
+#[test]
+fn overlays_apply_in_file_order_then_document_order() {
+    let files = [
+        ("base.yml", "kind: A\nlist:\n- base\n"),
+        ("a.yml", OVERLAY_A),
+        ("b.yml", OVERLAY_B),
+    ];
+    // A directory's files in path order: a.yml, b.yml, base.yml.
+    let out = ytt::render(&files, &["-f", "."]).unwrap();
+    assert_eq!(
+        out,
+        "kind: A\nlist:\n- base\n- a1\n- b1\n- b2\n- b3\n---\nkind: Appended\n"
+    );
+    // Files named one by one keep the order given; an array item without an op is
+    // appended, as `@overlay/append` is the default for array items.
+    let out = ytt::render(&files, &["-f", "base.yml", "-f", "b.yml", "-f", "a.yml"]).unwrap();
+    assert_eq!(
+        out,
+        "kind: A\nlist:\n- base\n- b1\n- b2\n- b3\n- a1\n---\nkind: Appended\n"
+    );
+}
+
+#[test]
+fn data_values_arrays_append_in_file_order() {
+    let v = |item: &str| format!("#@data/values\n---\nlist:\n- {item}\n");
+    let (one, two, three) = (v("1"), v("2"), v("3"));
+    let files = [
+        ("t.yml", TPL),
+        ("vals/b.yml", one.as_str()),
+        ("vals/a.yml", two.as_str()),
+        ("vals/c.yml", three.as_str()),
+    ];
+    // A directory's files in path order: a.yml, b.yml, c.yml.
+    let out = ytt::render(&files, &["-f", "t.yml", "-f", "vals"]).unwrap();
+    assert_eq!(out, "v:\n  list:\n  - 2\n  - 1\n  - 3\n");
+    // Files named one by one keep the order given.
+    let args = [
+        "-f",
+        "t.yml",
+        "-f",
+        "vals/b.yml",
+        "-f",
+        "vals/a.yml",
+        "-f",
+        "vals/c.yml",
+    ];
+    let out = ytt::render(&files, &args).unwrap();
+    assert_eq!(out, "v:\n  list:\n  - \"1\"\n  - 2\n  - 3\n");
+}
