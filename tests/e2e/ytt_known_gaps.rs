@@ -215,5 +215,5 @@ fn data_values_arrays_append_in_file_order() {
         "vals/c.yml",
     ];
     let out = ytt::render(&files, &args).unwrap();
-    assert_eq!(out, "v:\n  list:\n  - \"1\"\n  - 2\n  - 3\n");
+    assert_eq!(out, "v:\n  list:\n  - 1\n  - 2\n  - 3\n");
 }
