@@ -217,3 +217,57 @@ fn data_values_arrays_append_in_file_order() {
     let out = ytt::render(&files, &args).unwrap();
     assert_eq!(out, "v:\n  list:\n  - 1\n  - 2\n  - 3\n");
 }
+
+const LIB_SCHEMA: &str = "#@data/values-schema\n---\nname: lib\nport: 80\n";
+const LIB_EVAL: &str = "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"lib\").eval())\n";
+
+#[test]
+fn library_ref_schema_from_the_root_is_overlaid_on_the_librarys() {
+    let root = "#@library/ref \"@lib\"\n#@data/values-schema\n---\nname: fromroot\n#@overlay/match missing_ok=True\nextra: true\n";
+    let vals = "#@library/ref \"@lib\"\n#@data/values\n---\nport: 8080\n";
+    let files = [
+        ("_ytt_lib/lib/schema.yml", LIB_SCHEMA),
+        ("_ytt_lib/lib/t.yml", TPL),
+        ("main.yml", LIB_EVAL),
+        ("root-schema.yml", root),
+        ("vals.yml", vals),
+    ];
+    let out = ytt::render(&files, &["-f", "."]).unwrap();
+    assert_eq!(out, "v:\n  name: fromroot\n  port: 8080\n  extra: true\n");
+    // The root's own data values know nothing of it.
+    let own = ytt::render(&files, &["-f", ".", "--data-values-inspect"]).unwrap();
+    assert_eq!(own, "{}\n");
+}
+
+#[test]
+fn schema_overlay_errors_name_the_files_in_order_and_the_document() {
+    let root = "#@library/ref \"@lib\"\n#@data/values-schema\n---\nname: fromroot\nextra: true\n";
+    let files = [
+        ("_ytt_lib/lib/schema.yml", LIB_SCHEMA),
+        ("_ytt_lib/lib/t.yml", TPL),
+        ("main.yml", LIB_EVAL),
+        ("root-schema.yml", root),
+    ];
+    let want = "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values schema (in following order: _ytt_lib/lib/schema.yml, additional data value schema): Document on line root-schema.yml:3: Map item (key 'extra') on line root-schema.yml:5: Expected number of matched nodes to be 1, but was 0\n    in <toplevel>\n      main.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n";
+    assert_eq!(ytt::failure_of(&files, &["-f", "."]), want);
+    let files = [
+        ("s1.yml", "#@data/values-schema\n---\na: 1\n"),
+        ("s2.yml", "#@data/values-schema\n---\nb: 1\n"),
+        ("t.yml", TPL),
+    ];
+    let want = "strake: error: Overlaying data values schema (in following order: s1.yml, s2.yml):\n  Document on line s2.yml:2:\n    Map item (key 'b') on line s2.yml:3:\n      Expected number of matched nodes to be 1, but was 0\n";
+    assert_eq!(ytt::failure_of(&files, &["-f", "."]), want);
+}
+
+#[test]
+fn a_library_ref_schema_for_no_library_is_refused() {
+    let root = "#@library/ref \"@other\"\n#@data/values-schema\n---\nname: x\n";
+    let files = [
+        ("_ytt_lib/lib/schema.yml", LIB_SCHEMA),
+        ("_ytt_lib/lib/t.yml", TPL),
+        ("main.yml", LIB_EVAL),
+        ("root-schema.yml", root),
+    ];
+    let want = "strake: error: Expected all provided library schema documents to be used but found unused:\n  Schema belonging to library '@other' on line root-schema.yml:3\n";
+    assert_eq!(ytt::failure_of(&files, &["-f", "."]), want);
+}
