@@ -302,7 +302,9 @@ fn run_lib(
         Some(_) => {
             // As in ytt: the text templates' files first, then the YAML files.
             for (rel, text) in r.texts {
-                out.files.push((rel, text.into_bytes()));
+                // Bytes that are no UTF-8 are written as the bytes they are.
+                let bytes = crate::go_bytes::to_bytes(&text).into_owned();
+                out.files.push((rel, bytes));
             }
             for name in &r.yaml_files {
                 let vals: Vec<Value> = r

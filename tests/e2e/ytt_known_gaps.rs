@@ -271,3 +271,65 @@ fn a_library_ref_schema_for_no_library_is_refused() {
     let want = "strake: error: Expected all provided library schema documents to be used but found unused:\n  Schema belonging to library '@other' on line root-schema.yml:3\n";
     assert_eq!(ytt::failure_of(&files, &["-f", "."]), want);
 }
+
+#[test]
+fn bytes_of_non_ascii_strings_print_as_binary() {
+    let tpl = concat!(
+        "a: #@ list(\"é\".elems())\n",
+        "b: #@ list(\"é\".elem_ords())\n",
+        "c: #@ list(\"é\".codepoints())\n",
+        "d: #@ len(\"é\")\n",
+        "e: #@ \"é\"[0]\n",
+        "f: #@ \"é\"[0] + \"é\"[1]\n",
+        "g: #@ len(\"é\"[1])\n",
+        "h: #@ \"é\"[0] == \"\\xc3\"\n",
+        "i: #@ list(\"é\"[0].codepoint_ords())\n",
+        "j: #@ \"hé\"[:2] * 30\n",
+        "k: #@ repr(\"é\"[0])\n",
+        "l: #@ \"\\xc3\\xa9\"\n",
+    );
+    let files = [("t.yml", tpl)];
+    let out = ytt::render(&files, &["-f", "."]).unwrap();
+    let want = concat!(
+        "a:\n- !!binary ww==\n- !!binary qQ==\n",
+        "b:\n- 195\n- 169\n",
+        "c:\n- é\n",
+        "d: 2\n",
+        "e: !!binary ww==\n",
+        "f: é\n",
+        "g: 1\n",
+        "h: true\n",
+        "i:\n- 65533\n",
+        "j: !!binary |\n",
+        "  aMNow2jDaMNow2jDaMNow2jDaMNow2jDaMNow2jDaMNow2jDaMNow2jDaMNow2jDaMNow2\n",
+        "  jDaMNow2jD\n",
+        "k: '\"\\xc3\"'\n",
+        "l: é\n",
+    );
+    assert_eq!(out, want);
+    // JSON writes each such byte as U+FFFD, as Go's encoding/json does.
+    let json = ytt::render(
+        &[("t.yml", "a: #@ list(\"é\".elems())\n")],
+        &["-f", ".", "-o", "json"],
+    );
+    assert_eq!(json.unwrap(), "{\"a\":[\"\\ufffd\",\"\\ufffd\"]}");
+    // The iterable itself is no value for YAML.
+    let err = ytt::failure_of(&[("t.yml", "x: #@ \"é\".elems()\n")], &["-f", "."]);
+    assert_eq!(
+        err,
+        "strake: error: \n- unknown type starlark.stringElems for conversion to go value\n    in <toplevel>\n      t.yml:1 | x: #@ \"é\".elems()\n"
+    );
+}
+
+#[test]
+fn a_text_template_writes_such_bytes_as_they_are() {
+    let files = [(
+        "t.txt",
+        "(@= \"é\"[0] @)(@= \"é\"[1:] @)(@= \"x\" + \"é\"[0] @)\n",
+    )];
+    let out = ytt::render_output(&files, &["-f", ".", "--output-files", "out"]).unwrap();
+    assert_eq!(
+        out.files,
+        vec![("t.txt".to_string(), b"\xc3\xa9x\xc3\n".to_vec())]
+    );
+}

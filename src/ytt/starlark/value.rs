@@ -411,7 +411,7 @@ impl Value {
     /// Length of sequences and mappings (`len`), None when the value has none.
     pub fn len(&self) -> Option<usize> {
         Some(match self {
-            Value::Str(s) => s.len(),
+            Value::Str(s) => crate::go_bytes::len(s),
             Value::List(l) => l.items.borrow().len(),
             Value::Tuple(t) => t.len(),
             Value::Dict(d) => d.len(),
@@ -563,13 +563,12 @@ pub fn iterate_or_err(v: &Value) -> Result<(ValueIter, IterGuard)> {
 
 fn str_iter_items(s: &str, k: StrIterKind) -> Vec<Value> {
     match k {
-        StrIterKind::Elems => s
-            .as_bytes()
+        // One byte each, as Go's strings are bytes (see `crate::go_bytes`).
+        StrIterKind::Elems => crate::go_bytes::to_bytes(s)
             .iter()
             .map(|b| Value::Str(byte_str(&[*b])))
             .collect(),
-        StrIterKind::ElemOrds => s
-            .as_bytes()
+        StrIterKind::ElemOrds => crate::go_bytes::to_bytes(s)
             .iter()
             .map(|b| Value::Int(*b as i128))
             .collect(),
@@ -577,14 +576,21 @@ fn str_iter_items(s: &str, k: StrIterKind) -> Vec<Value> {
             .chars()
             .map(|c| Value::Str(c.to_string().into()))
             .collect(),
-        StrIterKind::CodepointOrds => s.chars().map(|c| Value::Int(c as i128)).collect(),
+        // A byte that is no UTF-8 decodes as U+FFFD, as Go's `utf8.DecodeRuneInString`.
+        StrIterKind::CodepointOrds => s
+            .chars()
+            .map(|c| match crate::go_bytes::raw_byte(c) {
+                Some(_) => Value::Int(0xfffd),
+                None => Value::Int(c as i128),
+            })
+            .collect(),
     }
 }
 
-/// A string from bytes (a byte slice that splits a UTF-8 sequence is decoded lossily:
-/// strings here are UTF-8, while starlark-go's are byte strings).
+/// A string from Go bytes: strings here are UTF-8 while starlark-go's are byte strings,
+/// so bytes that are no UTF-8 are carried as [`crate::go_bytes`] says.
 pub fn byte_str(b: &[u8]) -> Rc<str> {
-    String::from_utf8_lossy(b).into()
+    crate::go_bytes::from_bytes(b).into()
 }
 
 /// Equality as starlark-go's `Equal` (int == float compares numerically).
