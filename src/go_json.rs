@@ -16,8 +16,25 @@ pub enum GoRelease {
 /// feed as `release` writes them, other control characters as `\u00xx`, and the
 /// HTML-sensitive `<`, `>`, `&` and the line separators U+2028/U+2029 as `\uXXXX`.
 pub fn write_string(out: &mut String, s: &str, release: GoRelease) {
-    let short = release == GoRelease::Since1_22;
     out.push('"');
+    if crate::go_bytes::has_raw(s) {
+        // Bytes that are no UTF-8 (see `crate::go_bytes`): Go writes each as `\ufffd`.
+        let bytes = crate::go_bytes::to_bytes(s);
+        for chunk in bytes.utf8_chunks() {
+            write_chars(out, chunk.valid(), release);
+            for _ in chunk.invalid() {
+                out.push_str("\\ufffd");
+            }
+        }
+    } else {
+        write_chars(out, s, release);
+    }
+    out.push('"');
+}
+
+/// The characters of a JSON string, escaped as [`write_string`] says.
+fn write_chars(out: &mut String, s: &str, release: GoRelease) {
+    let short = release == GoRelease::Since1_22;
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -34,7 +51,6 @@ pub fn write_string(out: &mut String, s: &str, release: GoRelease) {
             c => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// [`write_string`] into a new string, as Go 1.22 and later (imgpkg) write it.

@@ -12,6 +12,7 @@
 //! - [`oci`]: references, digests, the `Store` trait and its backends (registry, OCI
 //!   layout, imgpkg tarball), underneath every module that moves content;
 //! - [`go_json`]: JSON strings escaped as Go writes them (shared by `yaml` and `oci`);
+//! - [`go_bytes`]: the bytes of Go strings that are no UTF-8, as strake's strings carry them;
 //! - [`cli`]: a thin layer of clap commands over library calls.
 
 #![forbid(unsafe_code)]
@@ -19,6 +20,7 @@
 pub mod bundle;
 pub mod cli;
 pub mod copy;
+pub mod go_bytes;
 pub mod go_json;
 pub mod lock;
 pub mod oci;

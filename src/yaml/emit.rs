@@ -234,6 +234,24 @@ impl Emitter {
                 }
                 self.pop_indent();
             }
+            Value::String(s) if crate::go_bytes::has_raw(s) => {
+                // Bytes that are no UTF-8 (see `crate::go_bytes`): go-yaml prints
+                // them base64-encoded under the `!!binary` tag.
+                let bytes = crate::go_bytes::to_bytes(s);
+                match std::str::from_utf8(&bytes) {
+                    Ok(text) => self.node(&Value::String(text.to_string()), ctx)?,
+                    Err(_) => {
+                        self.write_indicator("!!binary", true, false, false);
+                        let text = base64_lines(&bytes);
+                        let style = if text.contains('\n') {
+                            Style::Literal
+                        } else {
+                            Style::Plain
+                        };
+                        self.scalar(&text, style, ctx.simple_key);
+                    }
+                }
+            }
             scalar => {
                 let (text, requested) = scalar_text(scalar)?;
                 self.scalar(&text, requested, ctx.simple_key);
@@ -522,6 +540,21 @@ fn push_spaces(out: &mut String, mut n: usize) {
         out.push_str(&SPACES[..k]);
         n -= k;
     }
+}
+
+/// go-yaml's `encodeBase64`: standard base64 in lines of 70 characters, each followed by
+/// a line break when there is more than one.
+fn base64_lines(b: &[u8]) -> String {
+    let all = crate::go_bytes::base64(b);
+    if all.len() < 70 {
+        return all;
+    }
+    let mut out = String::with_capacity(all.len() + all.len() / 70 + 1);
+    for line in all.as_bytes().chunks(70) {
+        out.push_str(std::str::from_utf8(line).expect("base64 is ASCII"));
+        out.push('\n');
+    }
+    out
 }
 
 /// The text of a scalar and the style go-yaml's encoder asks for.

@@ -159,6 +159,14 @@ impl Pipeline<'_> {
         // all validations (`#@schema/validation`, `#@assert/validate`) at the end.
         let mut checker = crate::ytt::schema::ValuesChecker::load(self.lib)?;
         let mut values: Option<Node> = schema.map(|s| s.defaults()).or(checker.defaults());
+        // Where the values document is: that of the first source of values (the schema's
+        // defaults, else the first values document or flag), as ytt overlays every later
+        // one onto it.
+        let mut doc_pos = DocPos::default();
+        doc_pos.note(&values, || match schema {
+            None => checker.root.as_ref().map(|t| t.pos.clone()),
+            Some(_) => None,
+        });
         let mut values_files = Vec::new();
         for f in self.lib.files.clone() {
             if is_values_file(self.lib, &f)? {
@@ -190,6 +198,7 @@ impl Pipeline<'_> {
                     // overlays it, so an undeclared key is named as such.
                     checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
                     apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
+                    doc_pos.note(&values, || Some(d.meta.pos.clone()));
                     checker.fill(&mut values);
                     if let (Some(s), Some(v)) = (schema, &values) {
                         s.check(v, &format!("data values file {shown}"))
@@ -214,6 +223,7 @@ impl Pipeline<'_> {
         let w = |e: Error| stage.wrap(e);
         for d in refs.iter().filter(|d| !after_module(d)) {
             apply_values_doc(&mut values, d).map_err(w)?;
+            doc_pos.note(&values, || Some(d.meta.pos.clone()));
             checker.check_doc(d).map_err(w)?;
             checker.fill(&mut values);
         }
@@ -245,10 +255,11 @@ impl Pipeline<'_> {
         }
         for d in refs.iter().filter(|d| after_module(d)) {
             apply_values_doc(&mut values, d).map_err(w)?;
+            doc_pos.note(&values, || Some(d.meta.pos.clone()));
             checker.check_doc(d).map_err(w)?;
             checker.fill(&mut values);
         }
-        self.apply_flags(&mut values, flags, &mut checker, &stage)?;
+        self.apply_flags(&mut values, flags, &mut checker, &stage, &mut doc_pos)?;
         if let (Some(s), Some(v)) = (schema, &values) {
             s.check(v, "command-line data values").map_err(w)?;
             s.validate(v)?;
@@ -258,7 +269,11 @@ impl Pipeline<'_> {
         checker.finish(&values)?;
         // Modules loaded while evaluating values files saw partial values.
         self.lib.clear_cache();
-        *self.lib.values.borrow_mut() = values.map(|v| v.to_value()).unwrap_or(Value::Null);
+        *self.lib.values.borrow_mut() = values.as_ref().map_or(Value::Null, Node::to_value);
+        *self.lib.values_doc.borrow_mut() = values.map(|value| Doc {
+            value,
+            meta: Meta::at(doc_pos.0.unwrap_or_default()),
+        });
         Ok(checker.root)
     }
 
@@ -305,6 +320,7 @@ impl Pipeline<'_> {
         flags: &[DataValueFlag],
         schema: &mut crate::ytt::schema::ValuesChecker,
         stage: &OverlayStage,
+        doc_pos: &mut DocPos,
     ) -> Result<(), Error> {
         let w = |e: Error| stage.wrap(e);
         let extracting = |e: Error| e.context("Extracting data value from file");
@@ -350,9 +366,11 @@ impl Pipeline<'_> {
                     if let Some(src) = &docs.source {
                         schema.add_source(&display, src);
                     }
+                    let first = docs.first_pos.clone();
                     for d in docs {
                         schema.check_value(&d, "", None).map_err(w)?;
                         plain_merge_into(values, &d);
+                        doc_pos.note(values, || Some(first.clone()));
                         schema.fill(values);
                     }
                 }
@@ -367,7 +385,7 @@ impl Pipeline<'_> {
                     DataValueFlag::EnvYaml(p) if yaml => p,
                     _ => continue,
                 };
-                self.env_values(values, schema, prefix, yaml, &w)?;
+                self.env_values(values, schema, prefix, yaml, &w, doc_pos)?;
             }
         }
         for kind in 0..3 {
@@ -399,7 +417,7 @@ impl Pipeline<'_> {
                     .into(),
                     line: 1,
                 };
-                let leaf = Node::from_value(&val, &at);
+                let leaf = val;
                 match lib_name {
                     Some(l) => {
                         self.lib
@@ -412,6 +430,7 @@ impl Pipeline<'_> {
                         let label = format!("({} arg)", flag.trim_start_matches("--"));
                         schema.check_flag(key, &leaf, &label, kv).map_err(w)?;
                         set_path_at(values, key, &leaf, &at);
+                        doc_pos.note(values, || Some(at.clone()));
                         schema.fill(values);
                     }
                 }
@@ -421,9 +440,25 @@ impl Pipeline<'_> {
     }
 }
 
+/// Where the values document starts, once known: see [`Pipeline::run`].
+#[derive(Default)]
+pub(super) struct DocPos(Option<Pos>);
+
+impl DocPos {
+    /// Takes the place of the source just applied when it was the first to give values.
+    pub(super) fn note(&mut self, values: &Option<Node>, at: impl FnOnce() -> Option<Pos>) {
+        if self.0.is_none() && values.is_some() {
+            self.0 = Some(at().unwrap_or_default());
+        }
+    }
+}
+
 /// The non-empty documents of one plain data values file, and its text (for reports).
 struct ValuesFileDocs {
     docs: Vec<Node>,
+    /// Where the first of `docs` starts (the values document's place when it is the first
+    /// data values given).
+    first_pos: Pos,
     source: Option<String>,
 }
 
@@ -463,13 +498,13 @@ impl Pipeline<'_> {
                 crate::ytt::error::Position::in_source(display, line, &src),
             ));
         }
-        let docs = crate::ytt::eval::plain_docs(&ds)
+        let kept: Vec<Doc> = crate::ytt::eval::plain_docs(&ds)
             .into_iter()
             .filter(|d| !d.value.is_empty_doc())
-            .map(|d| d.value)
             .collect();
         Ok(ValuesFileDocs {
-            docs,
+            first_pos: kept.first().map(|d| d.meta.pos.clone()).unwrap_or_default(),
+            docs: kept.into_iter().map(|d| d.value).collect(),
             source: Some(src),
         })
     }
@@ -486,7 +521,7 @@ fn reject_duplicate_keys(
         Some((key, line)) => Err(Error::at(
             format!(
                 "Checking data values file '{path}': Unexpected duplicate key: {}",
-                key.to_display_string()
+                crate::ytt::go_type::percent_s(&key)
             ),
             crate::ytt::error::Position::in_source(path, line.unwrap_or(0), src),
         )),

@@ -72,6 +72,41 @@ pub fn of_starlark(v: &SValue) -> String {
     }
 }
 
+/// A YAML value (a map key, mostly) as Go's `%s` prints it, which ytt uses for keys in
+/// its messages: strings as they are, other types in Go's wrong-verb form
+/// (`%!s(int=1)`, `%!s(bool=true)`, `%!s(<nil>)`), as go-yaml decodes them.
+pub fn percent_s(key: &Value) -> String {
+    match key {
+        Value::String(s) => s.clone(),
+        Value::Null => "%!s(<nil>)".to_string(),
+        Value::Bool(b) => format!("%!s(bool={b})"),
+        Value::Int(i) if *i > i64::MAX as i128 => format!("%!s(uint64={i})"),
+        Value::Int(i) => format!("%!s(int={i})"),
+        Value::Float(f) => format!("%!s(float64={})", float_v(*f)),
+        other => format!("%!s({})", other.type_name()),
+    }
+}
+
+/// A float as Go's `%v` prints it: shortest digits, exponent form below 1e-4 or from
+/// 1e21 on.
+pub fn float_v(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".to_string();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.to_string();
+    }
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-4..1e21).contains(&abs) {
+        let e = format!("{f:e}");
+        let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        let sign = if exp < 0 { '-' } else { '+' };
+        return format!("{mant}e{sign}{:02}", exp.abs());
+    }
+    format!("{f}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +117,20 @@ mod tests {
         assert_eq!(of_node(&Node::Scalar(Value::Float(1.0))), "float64");
         assert_eq!(of_starlark(&SValue::str("x")), "starlark.String");
         assert_eq!(of_starlark(&SValue::None), "starlark.NoneType");
+    }
+
+    #[test]
+    fn percent_s_as_go_prints_non_strings() {
+        assert_eq!(percent_s(&Value::Int(3)), "%!s(int=3)");
+        assert_eq!(
+            percent_s(&Value::Int(u64::MAX as i128)),
+            "%!s(uint64=18446744073709551615)"
+        );
+        assert_eq!(percent_s(&Value::Bool(true)), "%!s(bool=true)");
+        assert_eq!(percent_s(&Value::Null), "%!s(<nil>)");
+        assert_eq!(percent_s(&Value::Float(0.5)), "%!s(float64=0.5)");
+        assert_eq!(percent_s(&Value::String("k".into())), "k");
+        assert_eq!(float_v(1e21), "1e+21");
+        assert_eq!(float_v(1.5), "1.5");
     }
 }

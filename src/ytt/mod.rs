@@ -212,10 +212,7 @@ fn run_lib(
             return Err(unknown_output(t));
         }
         let s = emit(&[Value::Array(paths)], format)?;
-        return Ok(Output {
-            stdout: s.into_bytes(),
-            ..Output::default()
-        });
+        return Ok(inspected(opts, s));
     }
     // As in ytt, the schema is read before the data values: `-o` and
     // `--data-values-schema-inspect` are settled with it alone.
@@ -233,7 +230,8 @@ fn run_lib(
         if opts.data_values_schema_inspect {
             let mut out = Output::default();
             warnings.extend(schema::values::take_warnings());
-            out.stdout = inspect_schema(opts, schema.as_ref())?.into_bytes();
+            let s = inspect_schema(opts, schema.as_ref())?;
+            out.stdout = inspected(opts, s).stdout;
             return Ok(out);
         }
         if let Some(t) = &opts.unknown_output {
@@ -265,10 +263,22 @@ fn run_lib(
                 .map_err(|e| Error::msg(format!("printing YAML: {e}")))?,
             OutputFormat::Json => crate::yaml::json::to_json(&v)
                 .map_err(|e| Error::msg(format!("printing JSON: {e}")))?,
-            OutputFormat::Pos => emit(&[v], OutputFormat::Pos)?,
+            // Each node beside the place it was last given, as ytt keeps them.
+            OutputFormat::Pos => {
+                let doc = lib.values_doc.borrow().clone().map(|mut d| {
+                    if matches!(d.value, node::Node::Scalar(Value::Null)) {
+                        d.value = node::Node::Map(Vec::new());
+                    }
+                    d
+                });
+                pos_printer::print_docs(&[doc.unwrap_or_else(|| node::Doc {
+                    value: node::Node::Map(Vec::new()),
+                    meta: node::Meta::default(),
+                })])?
+            }
             OutputFormat::OpenApiV3 => unreachable!("handled by inspect_schema"),
         };
-        out.stdout = s.into_bytes();
+        out.stdout = inspected(opts, s).stdout;
         return Ok(out);
     }
     let r = render::render(lib)?;
@@ -293,7 +303,9 @@ fn run_lib(
         Some(_) => {
             // As in ytt: the text templates' files first, then the YAML files.
             for (rel, text) in r.texts {
-                out.files.push((rel, text.into_bytes()));
+                // Bytes that are no UTF-8 are written as the bytes they are.
+                let bytes = crate::go_bytes::to_bytes(&text).into_owned();
+                out.files.push((rel, bytes));
             }
             for name in &r.yaml_files {
                 let vals: Vec<Value> = r
@@ -311,6 +323,21 @@ fn run_lib(
         }
     }
     Ok(out)
+}
+
+/// What an inspection (`--files-inspect`, `--data-values-inspect`,
+/// `--data-values-schema-inspect`) gives: its document on stdout; with `--output-files`
+/// (or `--dangerous-emptied-output-directory`) nothing at all, as ytt hands such a result
+/// (a document set, no output files) to the output directory, which then gets no file.
+fn inspected(opts: &Options, printed: String) -> Output {
+    Output {
+        stdout: if opts.output_files.is_some() {
+            Vec::new()
+        } else {
+            printed.into_bytes()
+        },
+        ..Output::default()
+    }
 }
 
 /// ytt's refusal of an `-o` type it does not know (named by its flag, as strake names

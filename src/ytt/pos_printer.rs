@@ -37,7 +37,7 @@ impl PosPrinter {
             Node::Map(items) => {
                 for item in items {
                     let col = self.column(&item.meta.pos);
-                    let key = go_percent_s(&item.key);
+                    let key = crate::ytt::go_type::percent_s(&item.key);
                     match single_line_leaf(&item.value)? {
                         Some(leaf) => {
                             self.out.push_str(&format!("{col}{indent}{key}: {leaf}\n"));
@@ -113,40 +113,6 @@ fn scalar_yaml(v: &Value) -> Result<String, Error> {
         s.pop();
     }
     Ok(s)
-}
-
-/// A map key as Go's `%s` prints it: strings as they are, other types in Go's
-/// wrong-verb form (`%!s(int=1)`).
-fn go_percent_s(key: &Value) -> String {
-    match key {
-        Value::String(s) => s.clone(),
-        Value::Null => "%!s(<nil>)".to_string(),
-        Value::Bool(b) => format!("%!s(bool={b})"),
-        Value::Int(i) if *i > i64::MAX as i128 => format!("%!s(uint64={i})"),
-        Value::Int(i) => format!("%!s(int={i})"),
-        Value::Float(f) => format!("%!s(float64={})", go_float_v(*f)),
-        other => format!("%!s({})", other.type_name()),
-    }
-}
-
-/// A float as Go's `%v` prints it: shortest digits, exponent form below 1e-4 or from
-/// 1e21 on.
-fn go_float_v(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".to_string();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf" } else { "-Inf" }.to_string();
-    }
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-4..1e21).contains(&abs) {
-        let e = format!("{f:e}");
-        let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
-        let exp: i32 = exp.parse().unwrap_or(0);
-        let sign = if exp < 0 { '-' } else { '+' };
-        return format!("{mant}e{sign}{:02}", exp.abs());
-    }
-    format!("{f}")
 }
 
 /// What Go's `Printf(s)` prints for a format string `s` given no arguments: `%%` is a
@@ -236,9 +202,5 @@ mod tests {
             go_printf_without_args("a %d 100%% %"),
             "a %!d(MISSING) 100% %!(NOVERB)"
         );
-        assert_eq!(go_percent_s(&Value::Int(3)), "%!s(int=3)");
-        assert_eq!(go_percent_s(&Value::Bool(true)), "%!s(bool=true)");
-        assert_eq!(go_float_v(1e21), "1e+21");
-        assert_eq!(go_float_v(1.5), "1.5");
     }
 }

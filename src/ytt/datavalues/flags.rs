@@ -25,6 +25,7 @@ impl Pipeline<'_> {
         arg: &str,
         yaml: bool,
         wrap: &dyn Fn(Error) -> Error,
+        doc_pos: &mut super::DocPos,
     ) -> Result<(), Error> {
         let extracting = |e: Error| {
             e.context(&format!(
@@ -47,14 +48,13 @@ impl Pipeline<'_> {
         for (k, v) in vars {
             let line = format!("{k}={v}");
             let key = k[prefix.len() + 1..].replace("__", ".");
-            let val = if yaml {
+            let leaf = if yaml {
                 parse_flag_yaml(&v, &k, self.lib.opts.strict).map_err(|e| {
                     extracting(e.context(&format!("Extracting data value from env variable '{k}'")))
                 })?
             } else {
-                Value::String(v)
+                Node::Scalar(Value::String(v))
             };
-            let leaf = Node::from_value(&val, &at);
             match &lib_name {
                 Some(l) => {
                     self.lib.flag_refs.borrow_mut().push((l.clone(), key, leaf));
@@ -65,6 +65,7 @@ impl Pipeline<'_> {
                         .check_flag(&key, &leaf, &at.file, &line)
                         .map_err(wrap)?;
                     set_path_at(values, &key, &leaf, &at);
+                    doc_pos.note(values, || Some(at.clone()));
                     schema.fill(values);
                 }
             }
@@ -79,7 +80,7 @@ impl Pipeline<'_> {
         &self,
         kv: &str,
         kind: usize,
-    ) -> Result<(Option<String>, String, Value), Error> {
+    ) -> Result<(Option<String>, String, Node), Error> {
         let (key, raw) = kv.split_once('=').ok_or_else(|| {
             Error::Usage(if kind == 2 {
                 "Expected format key=/file/path".to_string()
@@ -88,7 +89,7 @@ impl Pipeline<'_> {
             })
         })?;
         let val = match kind {
-            0 => Value::String(raw.to_string()),
+            0 => Node::Scalar(Value::String(raw.to_string())),
             1 => parse_flag_yaml(raw, "--data-value-yaml", self.lib.opts.strict).map_err(|e| {
                 // ytt's words, then the flag (ytt names only the key).
                 Error::Usage(format!(
@@ -98,12 +99,12 @@ impl Pipeline<'_> {
             _ if raw == "-" && self.stdin.is_some() => {
                 let read = self.stdin.expect("checked");
                 let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
             _ if crate::ytt::http_source::is_url(raw) => {
                 let bytes = crate::ytt::http_source::fetch(raw)
                     .map_err(|e| Error::Io(format!("Finding file '{raw}': {e}")))?;
-                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
             _ => {
                 let full = self.cwd.join(raw);
@@ -120,7 +121,7 @@ impl Pipeline<'_> {
                 }
                 let bytes =
                     std::fs::read(&full).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
-                Value::String(String::from_utf8_lossy(&bytes).into_owned())
+                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
         };
         let (lib_name, key) = library_ref_and_key(key)?;
@@ -146,20 +147,22 @@ fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
     Ok((lib, key.to_string()))
 }
 
-fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Value, Error> {
+/// The value of a YAML flag (`--data-value-yaml`, `--data-values-env-yaml`): its nodes
+/// keep their lines in the value's text, with no file, as ytt parses it (a file named
+/// `""`), so `-o pos` places a nested item at `1`.
+fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Node, Error> {
     let parsed = if strict {
         crate::yaml::parse_document_set_strict(raw, flag)
     } else {
         crate::yaml::parse_document_set(raw, flag)
     };
-    let ds =
+    let mut ds =
         parsed.map_err(|e| Error::Usage(format!("Deserializing YAML value: {}", e.message)))?;
-    Ok(ds
-        .docs
-        .iter()
-        .find(|d| !d.injected)
-        .map(|d| d.value.to_value())
-        .unwrap_or(Value::Null))
+    ds.file = "".into();
+    Ok(crate::ytt::eval::plain_docs(&ds)
+        .into_iter()
+        .next()
+        .map_or(Node::null(), |d| d.value))
 }
 
 /// Where one data values file's bytes come from.

@@ -430,7 +430,7 @@ impl Builder {
                         } else {
                             format!(
                                 "template.replace: expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
-                                item.key.to_display_string()
+                                crate::ytt::go_type::percent_s(&item.key)
                             )
                         }));
                     }
@@ -534,7 +534,7 @@ fn attach(y: &mut YamlCtx, parent: usize, idx: usize, implicit: bool) -> SResult
                     if !over {
                         return Err(SError::new(format!(
                             "expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
-                            key.to_display_string()
+                            crate::ytt::go_type::percent_s(key)
                         )));
                     }
                     // The overriding item goes to the end, as in ytt.

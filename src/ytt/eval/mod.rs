@@ -50,6 +50,9 @@ pub struct Lib {
     pub private: Vec<InputFile>,
     /// The data values (a map, or null before any were given).
     pub values: RefCell<Value>,
+    /// The final data values as ytt's values document holds them (each node where it
+    /// was last given), for `--data-values-inspect -o pos`; `None` when none were given.
+    pub values_doc: RefCell<Option<Doc>>,
     pub opts: EvalOpts,
     /// Resolves the `load()` calls of the library's files.
     pub loader: Rc<dyn ModuleLoader>,
@@ -126,6 +129,7 @@ impl Lib {
             files: own,
             private,
             values: RefCell::new(Value::Null),
+            values_doc: RefCell::new(None),
             opts,
             loader,
             refs: RefCell::new(Vec::new()),

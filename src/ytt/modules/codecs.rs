@@ -97,7 +97,7 @@ pub fn yaml_module() -> Module {
                     if let Some((key, _)) = ds.first_duplicate_key() {
                         return Err(SError::new(format!(
                             "yaml.decode: Unexpected duplicate key: {}",
-                            key.to_display_string()
+                            crate::ytt::go_type::percent_s(&key)
                         )));
                     }
                     let docs: Vec<_> = ds.docs.iter().filter(|d| !d.injected).collect();

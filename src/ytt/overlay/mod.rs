@@ -651,8 +651,9 @@ fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
     Ok((flag("before")?, flag("after")?))
 }
 
+/// A key as ytt's overlay messages print it (Go's `%s`).
 fn key_str(v: &Value) -> String {
-    v.to_display_string()
+    go_type::percent_s(v)
 }
 
 fn pos_of(meta: &Meta) -> crate::ytt::error::Position {

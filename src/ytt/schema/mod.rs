@@ -38,12 +38,18 @@ use error::{Sources, to_error};
 pub const SCHEMA_ANN: &str = "data/values-schema";
 
 /// Evaluates and merges the schema documents of `lib`; `None` when it has none.
+///
+/// As ytt's schema pre-processing does, what fails while the documents are gathered and
+/// merged (templating a schema file, a document that is not schema, overlaying) is
+/// reported as
+/// `Overlaying data values schema (in following order: a.yml, b.yml[, additional data
+/// value schema]): ...`, naming every file with schema documents.
 pub fn load_schema<L: SchemaSource + Clone + 'static>(
     lib: &L,
 ) -> Result<(Option<types::Type>, Sources), Error> {
     let sources = Sources::of_lib(lib);
-    let mut merged: Option<Doc> = None;
-    for f in lib.files().to_vec() {
+    let mut files = Vec::new();
+    for f in lib.files() {
         if f.kind != FileKind::YamlTemplate || f.library {
             continue;
         }
@@ -55,16 +61,45 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
         }
         let name = lib.display(&f.rel);
         let ds = match std::str::from_utf8(&f.bytes) {
-            Ok(src) => lib.parsed_yaml(&f, src)?,
+            Ok(src) => lib.parsed_yaml(f, src)?,
             // not cached: evaluating the file reports the encoding error
             Err(_) => std::rc::Rc::new(parse_yaml(&String::from_utf8_lossy(&f.bytes), &name)?),
         };
         crate::ytt::yaml_docs::check_doc_only_annotation(&ds, SCHEMA_ANN)?;
-        if !has_doc_annotation(&ds, SCHEMA_ANN) {
-            continue;
+        if has_doc_annotation(&ds, SCHEMA_ANN) {
+            files.push(f.clone());
         }
+    }
+    let extra = lib.extra_schemas();
+    let stage = |e: Error| {
+        let mut order: Vec<String> = files.iter().map(|f| lib.display(&f.rel)).collect();
+        if !extra.is_empty() {
+            order.push("additional data value schema".to_string());
+        }
+        e.without_pos().context(&format!(
+            "Overlaying data values schema (in following order: {})",
+            order.join(", ")
+        ))
+    };
+    let Some(doc) = merge_schema_files(lib, &files, &extra).map_err(stage)? else {
+        return Ok((None, sources));
+    };
+    let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[*p.0], &sources))?;
+    Ok((Some(ty), sources))
+}
+
+/// The schema documents of `files` (then `extra`, the schema documents given to the
+/// library) merged into one: see [`load_schema`].
+fn merge_schema_files<L: SchemaSource + Clone + 'static>(
+    lib: &L,
+    files: &[crate::ytt::files::InputFile],
+    extra: &[Doc],
+) -> Result<Option<Doc>, Error> {
+    let mut merged: Option<Doc> = None;
+    for f in files {
+        let name = lib.display(&f.rel);
         let docs = lib
-            .eval_schema_file(&f)
+            .eval_schema_file(f)
             .map_err(|e| e.context(&format!("Templating file '{name}'")))?;
         for d in docs {
             if d.meta.has(SCHEMA_ANN)
@@ -96,18 +131,15 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
             merge_schema_doc(&mut merged, d)?;
         }
     }
-    for extra in lib.extra_schemas() {
-        merge_schema_doc(&mut merged, extra)?;
+    for d in extra {
+        merge_schema_doc(&mut merged, d.clone())?;
     }
-    let Some(doc) = merged else {
-        return Ok((None, sources));
-    };
-    let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[*p.0], &sources))?;
-    Ok((Some(ty), sources))
+    Ok(merged)
 }
 
 /// Overlays schema document `d` on the schema merged so far (or starts it), with the
-/// overlay defaults of `d`'s annotations, as ytt merges schema documents.
+/// overlay defaults of `d`'s annotations, as ytt merges schema documents (an error names
+/// the overlaid document, as ytt's overlay of a document set of one does).
 fn merge_schema_doc(merged: &mut Option<Doc>, d: Doc) -> Result<(), Error> {
     match merged {
         None => *merged = Some(d),
@@ -121,7 +153,13 @@ fn merge_schema_doc(merged: &mut Option<Doc>, d: Doc) -> Result<(), Error> {
                 &d.value,
                 &Defaults::of_node(&d.meta, &Defaults::default()),
             )
-            .map_err(|e| e.context("Overlaying data values schema"))?;
+            .map_err(|e| {
+                if d.meta.pos.line > 0 {
+                    e.context(&format!("Document on line {}", d.meta.pos))
+                } else {
+                    e
+                }
+            })?;
         }
     }
     Ok(())

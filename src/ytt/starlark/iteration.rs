@@ -80,13 +80,12 @@ pub fn iterate_or_err(v: &Value) -> Result<(ValueIter, IterGuard)> {
 
 fn str_iter_items(s: &str, k: StrIterKind) -> Vec<Value> {
     match k {
-        StrIterKind::Elems => s
-            .as_bytes()
+        // One byte each, as Go's strings are bytes (see `crate::go_bytes`).
+        StrIterKind::Elems => crate::go_bytes::to_bytes(s)
             .iter()
             .map(|b| Value::Str(byte_str(&[*b])))
             .collect(),
-        StrIterKind::ElemOrds => s
-            .as_bytes()
+        StrIterKind::ElemOrds => crate::go_bytes::to_bytes(s)
             .iter()
             .map(|b| Value::Int(*b as i128))
             .collect(),
@@ -94,6 +93,13 @@ fn str_iter_items(s: &str, k: StrIterKind) -> Vec<Value> {
             .chars()
             .map(|c| Value::Str(c.to_string().into()))
             .collect(),
-        StrIterKind::CodepointOrds => s.chars().map(|c| Value::Int(c as i128)).collect(),
+        // A byte that is no UTF-8 decodes as U+FFFD, as Go's `utf8.DecodeRuneInString`.
+        StrIterKind::CodepointOrds => s
+            .chars()
+            .map(|c| match crate::go_bytes::raw_byte(c) {
+                Some(_) => Value::Int(0xfffd),
+                None => Value::Int(c as i128),
+            })
+            .collect(),
     }
 }

@@ -599,10 +599,10 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        // Runs end at ASCII bytes and escapes add whole characters: `buf` is UTF-8.
+        // Byte escapes may leave bytes that are no UTF-8.
         Ok(match String::from_utf8(buf) {
             Ok(text) => Rc::from(text),
-            Err(e) => Rc::from(String::from_utf8_lossy(e.as_bytes())),
+            Err(e) => Rc::from(crate::go_bytes::from_bytes(e.as_bytes())),
         })
     }
 
@@ -614,9 +614,10 @@ impl<'a> Lexer<'a> {
 
 /// Bytes above 0x7f from `\x`/octal escapes become the code point of the same value
 /// (strings are UTF-8 here, unlike Go's byte strings).
+/// A `\x..` or octal escape: one byte, as in starlark-go, whose strings are bytes (one
+/// that makes no UTF-8 with its neighbours is carried as `crate::go_bytes` says).
 fn push_byte(buf: &mut Vec<u8>, b: u8) {
-    let mut tmp = [0u8; 4];
-    buf.extend_from_slice((b as char).encode_utf8(&mut tmp).as_bytes());
+    buf.push(b);
 }
 
 #[cfg(test)]

@@ -89,6 +89,10 @@ fn repeat(items: &[Value], n: i128) -> Result<Vec<Value>> {
 
 /// `a + b` as a new string, made in a reused buffer so that only the result is allocated.
 fn concat(a: &str, b: &str) -> Rc<str> {
+    // Bytes carried apart (see `crate::go_bytes`) may join into characters.
+    if b.as_bytes().first() == Some(&0xf4) && crate::go_bytes::has_raw(a) {
+        return Rc::from(crate::go_bytes::normalized(&format!("{a}{b}")).as_ref());
+    }
     thread_local! {
         static BUFFER: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
@@ -534,8 +538,9 @@ pub fn get_index(x: &Value, i: &Value) -> Result<Value> {
         }
         Value::Tuple(t) => Ok(t[seq_index("tuple", i, t.len())?].clone()),
         Value::Str(s) => {
-            let k = seq_index("string", i, s.len())?;
-            Ok(Value::Str(byte_str(&s.as_bytes()[k..k + 1])))
+            let b = crate::go_bytes::to_bytes(s);
+            let k = seq_index("string", i, b.len())?;
+            Ok(Value::Str(byte_str(&b[k..k + 1])))
         }
         Value::Range(r) => Ok(Value::Int(r.at(seq_index("range", i, r.len())?))),
         Value::Host(h) => h.index(i),
@@ -615,7 +620,7 @@ fn slice_indices(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<Vec<u
 pub fn slice(x: &Value, lo: &Value, hi: &Value, step: &Value) -> Result<Value> {
     match x {
         Value::Str(s) => {
-            let b = s.as_bytes();
+            let b = crate::go_bytes::to_bytes(s);
             let idx = slice_indices(b.len(), lo, hi, step)?;
             let bytes: Vec<u8> = idx.into_iter().map(|i| b[i]).collect();
             Ok(Value::Str(byte_str(&bytes)))

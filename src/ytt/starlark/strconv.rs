@@ -22,6 +22,11 @@ pub fn quote(s: &str) -> String {
             '\x0b' => out.push_str("\\v"),
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
+            // A byte that is no UTF-8, as Go's `strconv.Quote` writes it.
+            c if crate::go_bytes::raw_byte(c).is_some() => {
+                let b = crate::go_bytes::raw_byte(c).unwrap_or_default();
+                let _ = write!(out, "\\x{b:02x}");
+            }
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }

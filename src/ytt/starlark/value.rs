@@ -556,7 +556,7 @@ impl Value {
     /// Length of sequences and mappings (`len`), None when the value has none.
     pub fn len(&self) -> Option<usize> {
         Some(match self {
-            Value::Str(s) => s.len(),
+            Value::Str(s) => crate::go_bytes::len(s),
             Value::List(l) => l.items.borrow().len(),
             Value::Tuple(t) => t.len(),
             Value::Dict(d) => d.len(),
@@ -633,10 +633,10 @@ impl Value {
     }
 }
 
-/// A string from bytes (a byte slice that splits a UTF-8 sequence is decoded lossily:
-/// strings here are UTF-8, while starlark-go's are byte strings).
+/// A string from Go bytes: strings here are UTF-8 while starlark-go's are byte strings,
+/// so bytes that are no UTF-8 are carried as [`crate::go_bytes`] says.
 pub fn byte_str(b: &[u8]) -> Rc<str> {
-    String::from_utf8_lossy(b).into()
+    crate::go_bytes::from_bytes(b).into()
 }
 
 /// Equality as starlark-go's `Equal` (int == float compares numerically).
