@@ -1,6 +1,7 @@
 //! Mutation fuzzing of the template engine: takes the conformance cases, mutates one
-//! input file at a time (bytes, ytt tokens, repeated lines, indentation) and renders it
-//! in-process; reports a panic, or a render that runs past 30 s, with the input kept.
+//! input file at a time (bytes, ytt tokens, repeated lines, indentation), now and then
+//! adds a flag, and renders it in-process; reports a panic, or a render that runs past
+//! 30 s, with the input kept.
 //! Usage: ytt_fuzz CASES_DIR ITERATIONS SEED (e.g. tests/fixtures/ytt 100000 1)
 use std::path::{Path, PathBuf};
 
@@ -76,6 +77,29 @@ const TOKENS: &[&str] = &[
     "null",
     "True",
     "None",
+];
+
+/// Flags added now and then to a case's own.
+const FLAGS: &[&str] = &[
+    "--strict",
+    "-o json",
+    "-o pos",
+    "--data-values-inspect",
+    "--data-values-schema-inspect",
+    "--data-values-schema-inspect -o openapi-v3",
+    "-v a=1",
+    "--data-value-yaml a=[1,2]",
+    "--data-value-yaml a.b={x: 1}",
+    "-v a.b.c=x",
+    "--data-value-yaml +a=1",
+    "--files-inspect",
+    "--data-values-env DVS",
+    "--ignore-unknown-comments",
+    "--implicit-map-key-overrides",
+    "--dangerous-data-values-disable-validation",
+    "--file-mark config.yml:type=data",
+    "--file-mark config.yml:exclude=true",
+    "--file-mark config.yml:type=text-template",
 ];
 
 struct Rng(u64);
@@ -205,7 +229,11 @@ fn main() {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(&p, data).unwrap();
         }
-        let argv: Vec<String> = args_text.split_whitespace().map(String::from).collect();
+        let mut argv: Vec<String> = args_text.split_whitespace().map(String::from).collect();
+        if rng.below(4) == 0 {
+            let extra = FLAGS[rng.below(FLAGS.len())];
+            argv.extend(extra.split(' ').map(String::from));
+        }
         let Ok(opts) = strake::cli::template::parse_options(&argv) else {
             continue;
         };
