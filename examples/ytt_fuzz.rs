@@ -204,6 +204,15 @@ fn mutate(rng: &mut Rng, data: &mut Vec<u8>) {
     }
 }
 
+/// Moves the failing input to `ytt-fuzz-NAME` in the temporary directory, with its args.
+fn keep_input(work: &Path, name: &str, args_text: &str) -> PathBuf {
+    let keep = std::env::temp_dir().join(format!("ytt-fuzz-{name}"));
+    let _ = std::fs::remove_dir_all(&keep);
+    std::fs::rename(work, &keep).unwrap();
+    std::fs::write(keep.join("args"), args_text).unwrap();
+    keep
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let root = PathBuf::from(args.next().expect("CASES_DIR"));
@@ -251,10 +260,7 @@ fn main() {
         let result = match rx.recv_timeout(std::time::Duration::from_secs(30)) {
             Ok(r) => r,
             Err(_) => {
-                let keep = std::env::temp_dir().join(format!("ytt-fuzz-hang-{seed}-{i}"));
-                let _ = std::fs::remove_dir_all(&keep);
-                std::fs::rename(&work, &keep).unwrap();
-                std::fs::write(keep.join("args"), &args_text).unwrap();
+                let keep = keep_input(&work, &format!("hang-{seed}-{i}"), &args_text);
                 println!(
                     "HANG #{i} case {} file {}\n  kept in {}",
                     case.display(),
@@ -271,10 +277,7 @@ fn main() {
                 .cloned()
                 .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            let keep = std::env::temp_dir().join(format!("ytt-fuzz-crash-{seed}-{i}"));
-            let _ = std::fs::remove_dir_all(&keep);
-            std::fs::rename(&work, &keep).unwrap();
-            std::fs::write(keep.join("args"), &args_text).unwrap();
+            let keep = keep_input(&work, &format!("crash-{seed}-{i}"), &args_text);
             println!(
                 "PANIC #{i} case {} file {}: {msg}\n  kept in {}",
                 case.display(),
