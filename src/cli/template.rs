@@ -191,8 +191,8 @@ pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::E
 
 /// Writes every output file into `dir` as ytt's `OutputFile.Create` does: missing
 /// directories are made with mode 0700, a new file is created with mode 0700 (both less
-/// the umask, so a templated script stays executable) and an existing file is truncated
-/// and rewritten, keeping its mode. Unlike ytt, each file goes to a temporary file first
+/// the umask, so a templated script stays executable) and an existing file keeps its
+/// mode. Unlike ytt, each file goes to a temporary file first
 /// and is renamed into place, so no half-written file is left behind. Each file is
 /// announced on stdout (`creating: DIR/PATH`) before it is written.
 fn write_files(
