@@ -74,6 +74,7 @@ mod ytt_real_world_g;
 mod ytt_real_world_h;
 mod ytt_real_world_i;
 mod ytt_real_world_j;
+mod ytt_real_world_k;
 mod ytt_schema;
 mod ytt_source_audit;
 mod ytt_source_audit_b;
