@@ -273,6 +273,18 @@ impl Builder {
         if let Some(&i) = y.inst.get(&ptag) {
             return Ok(i);
         }
+        if y.root.is_some() {
+            // A def body that climbs above the node it began under (a second `---` after
+            // a map item, say): ytt 0.48 finds the common parent missing from its node
+            // stack and panics, and its error wrapper reports the panic with a Go
+            // backtrace (ytt issues #23 and #152).
+            let last = y.last.map(|(_, tag)| tag);
+            let common = common_parent(&nodes, last, ptag);
+            return Err(SError::new(format!(
+                "(p) expected to find node tag {} when unwinding (backtrace: goroutine 1 [running]:\n[ytt prints the Go backtrace of its panic here])",
+                common + 1
+            )));
+        }
         let mut slot = Self::new_slot(Self::tnode(&nodes, ptag)?, Vec::new());
         slot.value = SlotVal::None;
         y.slots.push(slot);
@@ -516,6 +528,26 @@ fn scalar_val(s: &Option<Value>) -> SlotVal {
 
 /// Attaches slot `idx` under `parent`; map items with a key already present replace it
 /// when overriding is allowed, otherwise it is an error.
+/// The nearest common ancestor of the node started last (`last`, itself included) and
+/// `tag` (itself included), as ytt's `FindCommonParentTag` finds it; the root when there
+/// is no last node.
+fn common_parent(nodes: &[TNode], last: Option<usize>, tag: usize) -> usize {
+    let chain = |mut t: usize| {
+        let mut v = vec![t];
+        while let Some(p) = nodes.get(t).and_then(|n| n.parent) {
+            v.push(p);
+            t = p;
+        }
+        v
+    };
+    let Some(last) = last else { return 0 };
+    let above_last = chain(last);
+    chain(tag)
+        .into_iter()
+        .find(|t| above_last.contains(t))
+        .unwrap_or(0)
+}
+
 fn attach(y: &mut YamlCtx, parent: usize, idx: usize, implicit: bool) -> SResult<()> {
     let kind = y.slots[idx].kind;
     match kind {
