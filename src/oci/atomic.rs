@@ -117,19 +117,13 @@ pub fn commit(path: TempPath, dest: &Path) -> Result<()> {
 /// file gets those permission bits (the default is the temporary file's 0600). The one
 /// helper for writing a whole file in place.
 pub fn replace_file(dest: &Path, bytes: &[u8], mode: Option<u32>) -> std::io::Result<()> {
-    use std::io::Write as _;
     use std::os::unix::fs::PermissionsExt as _;
-    let mut temp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(parent_dir(dest))?;
-    temp.as_file().lock()?;
-    temp.write_all(bytes)?;
-    if let Some(mode) = mode {
-        temp.as_file()
-            .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    }
-    temp.as_file().sync_all()?;
-    temp.persist(dest).map(drop).map_err(|e| e.error)
+    write_through_temp(
+        dest,
+        bytes,
+        tempfile::Builder::new(),
+        mode.map(std::fs::Permissions::from_mode),
+    )
 }
 
 /// [`replace_file`] for a file a user's tool writes, with the modes a plain
@@ -141,20 +135,30 @@ pub fn replace_file_keeping_mode(
     bytes: &[u8],
     create_mode: u32,
 ) -> std::io::Result<()> {
-    use std::io::Write as _;
     use std::os::unix::fs::PermissionsExt as _;
     let existing = std::fs::metadata(dest).ok().filter(|m| m.is_file());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX);
     if existing.is_none() {
         // Applied at creation, so the kernel takes the umask off as open(2) does.
         builder.permissions(std::fs::Permissions::from_mode(create_mode));
     }
-    let mut temp = builder.tempfile_in(parent_dir(dest))?;
+    write_through_temp(dest, bytes, builder, existing.map(|m| m.permissions()))
+}
+
+/// The temporary file (made by `builder` beside `dest`, locked), its bytes, then
+/// `permissions` if any, a sync and the rename onto `dest`.
+fn write_through_temp(
+    dest: &Path,
+    bytes: &[u8],
+    mut builder: tempfile::Builder<'_, '_>,
+    permissions: Option<std::fs::Permissions>,
+) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut temp = builder.prefix(TEMP_PREFIX).tempfile_in(parent_dir(dest))?;
     temp.as_file().lock()?;
     temp.write_all(bytes)?;
-    if let Some(meta) = existing {
-        temp.as_file().set_permissions(meta.permissions())?;
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions)?;
     }
     temp.as_file().sync_all()?;
     temp.persist(dest).map(drop).map_err(|e| e.error)
