@@ -276,12 +276,12 @@ impl Builder {
         if y.root.is_some() {
             // A def body that climbs above the node it began under (a second `---` after
             // a map item, say): ytt 0.48 finds the common parent missing from its node
-            // stack and panics, and its error wrapper reports the panic with a Go
-            // backtrace (ytt issues #23 and #152).
+            // stack and panics (ytt issues #23 and #152). The message keeps ytt's first
+            // line and says why in place of the Go backtrace.
             let last = y.last.map(|(_, tag)| tag);
             let common = common_parent(&nodes, last, ptag);
             return Err(SError::new(format!(
-                "(p) expected to find node tag {} when unwinding (backtrace: goroutine 1 [running]:\n[ytt prints the Go backtrace of its panic here])",
+                "(p) expected to find node tag {} when unwinding (reason: the function body opens a node outside the node it began under, as a second document after a map item does; ytt 0.48 panics here)",
                 common + 1
             )));
         }
@@ -526,8 +526,6 @@ fn scalar_val(s: &Option<Value>) -> SlotVal {
     }
 }
 
-/// Attaches slot `idx` under `parent`; map items with a key already present replace it
-/// when overriding is allowed, otherwise it is an error.
 /// The nearest common ancestor of the node started last (`last`, itself included) and
 /// `tag` (itself included), as ytt's `FindCommonParentTag` finds it; the root when there
 /// is no last node.
@@ -548,6 +546,8 @@ fn common_parent(nodes: &[TNode], last: Option<usize>, tag: usize) -> usize {
         .unwrap_or(0)
 }
 
+/// Attaches slot `idx` under `parent`; map items with a key already present replace it
+/// when overriding is allowed, otherwise it is an error.
 fn attach(y: &mut YamlCtx, parent: usize, idx: usize, implicit: bool) -> SResult<()> {
     let kind = y.slots[idx].kind;
     match kind {
