@@ -78,6 +78,7 @@ fn go_yaml_problem(kind: &granit_parser::ErrorKind) -> Option<GoYamlProblem> {
             ("found character that cannot start any token", true)
         }
         K::ExpectedBlockMappingKey => ("did not find expected key", false),
+        K::ExpectedDocumentStart => ("did not find expected <document start>", false),
         K::ExpectedBlockSequenceEntry => ("did not find expected '-' indicator", false),
         K::ExpectedNodeContent => ("did not find expected node content", false),
         K::ExpectedFlowSequenceSeparator => ("did not find expected ',' or ']'", false),

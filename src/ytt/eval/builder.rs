@@ -273,6 +273,18 @@ impl Builder {
         if let Some(&i) = y.inst.get(&ptag) {
             return Ok(i);
         }
+        if y.root.is_some() {
+            // A def body that climbs above the node it began under (a second `---` after
+            // a map item, say): ytt 0.48 finds the common parent missing from its node
+            // stack and panics (ytt issues #23 and #152). The message keeps ytt's first
+            // line and says why in place of the Go backtrace.
+            let last = y.last.map(|(_, tag)| tag);
+            let common = common_parent(&nodes, last, ptag);
+            return Err(SError::new(format!(
+                "(p) expected to find node tag {} when unwinding (reason: the function body opens a node outside the node it began under, as a second document after a map item does; ytt 0.48 panics here)",
+                common + 1
+            )));
+        }
         let mut slot = Self::new_slot(Self::tnode(&nodes, ptag)?, Vec::new());
         slot.value = SlotVal::None;
         y.slots.push(slot);
@@ -512,6 +524,26 @@ fn scalar_val(s: &Option<Value>) -> SlotVal {
         Some(v) => SlotVal::Scalar(v.clone()),
         None => SlotVal::None,
     }
+}
+
+/// The nearest common ancestor of the node started last (`last`, itself included) and
+/// `tag` (itself included), as ytt's `FindCommonParentTag` finds it; the root when there
+/// is no last node.
+fn common_parent(nodes: &[TNode], last: Option<usize>, tag: usize) -> usize {
+    let chain = |mut t: usize| {
+        let mut v = vec![t];
+        while let Some(p) = nodes.get(t).and_then(|n| n.parent) {
+            v.push(p);
+            t = p;
+        }
+        v
+    };
+    let Some(last) = last else { return 0 };
+    let above_last = chain(last);
+    chain(tag)
+        .into_iter()
+        .find(|t| above_last.contains(t))
+        .unwrap_or(0)
 }
 
 /// Attaches slot `idx` under `parent`; map items with a key already present replace it
