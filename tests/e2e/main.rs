@@ -75,6 +75,7 @@ mod ytt_real_world_h;
 mod ytt_real_world_i;
 mod ytt_real_world_j;
 mod ytt_schema;
+mod ytt_schema_errors;
 mod ytt_source_audit;
 mod ytt_source_audit_b;
 mod ytt_source_audit_c;

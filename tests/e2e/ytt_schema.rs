@@ -206,7 +206,10 @@ fn default_of_wrong_type_fails_at_file_line() {
         &["-f", "."],
     )
     .unwrap_err();
-    assert!(e.contains("Invalid schema - @schema/default is wrong type"), "{e}");
+    assert!(
+        e.contains("Invalid schema - @schema/default is wrong type"),
+        "{e}"
+    );
     assert!(e.contains("found: string (at schema.yml:3)"), "{e}");
     assert!(e.contains("expected: integer (by schema.yml:4)"), "{e}");
 }

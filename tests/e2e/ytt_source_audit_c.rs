@@ -104,7 +104,9 @@ fn a_custom_rule_that_is_no_function_is_refused_in_ytts_words() {
         stderr_of(&[CONFIG, (s.0, &s.1)], &[])
     };
     let shown = |m: &str| {
-        format!("strake: error: Overlaying data values schema (in following order: schema.yml):\n  Invalid @schema/validation annotation - {m} (at schema.yml:4)\n")
+        format!(
+            "strake: error: Overlaying data values schema (in following order: schema.yml):\n  Invalid @schema/validation annotation - {m} (at schema.yml:4)\n"
+        )
     };
     // A value without attributes; one with attributes but no `check`; a `check` that
     // is not callable.
