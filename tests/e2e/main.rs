@@ -77,6 +77,7 @@ mod ytt_real_world_i;
 mod ytt_real_world_j;
 mod ytt_real_world_k;
 mod ytt_schema;
+mod ytt_schema_errors;
 mod ytt_source_audit;
 mod ytt_source_audit_b;
 mod ytt_source_audit_c;

@@ -100,8 +100,25 @@ fn run_case(case: &Path) -> Outcome {
     }
 }
 
-/// True when the message holds `<name>.<ext>:<line>` or names a flag/file it refers to.
+/// True when the message holds `<name>.<ext>:<line>`, names a flag/file it refers to,
+/// or quotes a line in the hunk of a schema report (`<name>.<ext>:` over `  <line> | ...`,
+/// as ytt's schema reports name a place).
 fn names_file_and_line(msg: &str) -> bool {
+    let lines: Vec<&str> = msg.lines().collect();
+    let hunk = lines.windows(3).any(|w| {
+        w[0].ends_with(':')
+            && w[0].contains('.')
+            && w[1].trim() == "|"
+            && w[2]
+                .trim_start()
+                .split_once(" | ")
+                .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    });
+    hunk || names_file_colon_line(msg)
+}
+
+/// True when the message holds `<name>.<ext>:<line>` or names a flag/file it refers to.
+fn names_file_colon_line(msg: &str) -> bool {
     msg.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == '\'')
         .any(|w| {
             let w = w.trim_end_matches([',', ':']);

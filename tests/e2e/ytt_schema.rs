@@ -189,11 +189,11 @@ fn array_with_two_items_fails_at_file_line() {
     )
     .unwrap_err();
     assert!(
-        e.contains("wrong number of items in array definition"),
+        e.contains("Invalid schema - wrong number of items in array definition"),
         "{e}"
     );
     assert!(e.contains("found: 2 array items"), "{e}");
-    assert!(e.contains("in schema.yml:4"), "{e}");
+    assert!(e.contains("schema.yml:\n    |\n  4 | list:\n"), "{e}");
 }
 
 #[test]
@@ -206,10 +206,12 @@ fn default_of_wrong_type_fails_at_file_line() {
         &["-f", "."],
     )
     .unwrap_err();
-    assert!(e.contains("@schema/default value does not match"), "{e}");
-    assert!(e.contains("found: string"), "{e}");
+    assert!(
+        e.contains("Invalid schema - @schema/default is wrong type"),
+        "{e}"
+    );
+    assert!(e.contains("found: string (at schema.yml:3)"), "{e}");
     assert!(e.contains("expected: integer (by schema.yml:4)"), "{e}");
-    assert!(e.contains("schema.yml:4"), "{e}");
 }
 
 #[test]
@@ -227,7 +229,7 @@ fn unknown_annotation_argument_fails_at_file_line() {
             && e.contains("= found: every (by schema.yml:4)"),
         "{e}"
     );
-    assert!(e.contains("in schema.yml:5"), "{e}");
+    assert!(e.contains("  5 | x: 1\n"), "{e}");
     let e = render(
         &[(
             "schema.yml",

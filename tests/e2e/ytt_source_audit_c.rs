@@ -41,7 +41,7 @@ fn when_null_skip_is_not_a_keyword_of_ytt_0_48() {
         schema("#@schema/nullable\n#@schema/validation min_len=1, when_null_skip=False\nc: \"\"\n");
     assert_eq!(
         stderr_of(&[CONFIG, (s.0, &s.1)], &[]),
-        "strake: error: Invalid @schema/validation annotation - unknown keyword argument \"when_null_skip\" (at schema.yml:4)\n"
+        "strake: error: Overlaying data values schema (in following order: schema.yml):\n  Invalid @schema/validation annotation - unknown keyword argument \"when_null_skip\" (at schema.yml:4)\n"
     );
     let s = schema("#@schema/nullable\n#@schema/validation min_len=1\nc: \"\"\n");
     assert_eq!(stdout_of(&[CONFIG, (s.0, &s.1)], &[]), "v:\n  c: null\n");
@@ -104,7 +104,9 @@ fn a_custom_rule_that_is_no_function_is_refused_in_ytts_words() {
         stderr_of(&[CONFIG, (s.0, &s.1)], &[])
     };
     let shown = |m: &str| {
-        format!("strake: error: Invalid @schema/validation annotation - {m} (at schema.yml:4)\n")
+        format!(
+            "strake: error: Overlaying data values schema (in following order: schema.yml):\n  Invalid @schema/validation annotation - {m} (at schema.yml:4)\n"
+        )
     };
     // A value without attributes; one with attributes but no `check`; a `check` that
     // is not callable.
@@ -208,7 +210,7 @@ fn output_types_are_a_list_checked_once_the_schema_is_read() {
     );
     assert_eq!(
         stderr_of(&[files[0], bad_schema], &["-o", "xml"]),
-        "strake: error: Invalid @schema/validation annotation - unknown keyword argument \"foo\" (at schema.yml:3)\n"
+        "strake: error: Overlaying data values schema (in following order: schema.yml):\n  Invalid @schema/validation annotation - unknown keyword argument \"foo\" (at schema.yml:3)\n"
     );
     // `--files-inspect` checks it only when it prints to stdout.
     assert_eq!(

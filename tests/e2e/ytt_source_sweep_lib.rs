@@ -373,7 +373,7 @@ fn schema_annotation_errors_show_the_annotation_and_its_node_in_ytts_words() {
     let err = schema_error("#@schema/desc 1\nport: 0");
     assert!(
         err.contains(
-            "Invalid schema\n==============\n\nsyntax error in @schema/desc annotation\nschema.yml:\n    |\n  3 | #@schema/desc 1\n  4 | port: 0\n    |\n\n    = found: Non-string value in @schema/desc (by schema.yml:3)\n    = expected: string\n"
+            "Invalid schema\n==============\n\nsyntax error in @schema/desc annotation\nschema.yml:\n    |\n  3 | #@schema/desc 1\n  4 | port: 0\n    |\n\n    = found: Non-string value in @schema/desc (by schema.yml:3)\n    = expected: string"
         ),
         "{err}"
     );

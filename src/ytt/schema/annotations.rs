@@ -107,10 +107,12 @@ fn one_string(node: &Pos, a: &Ann) -> Result<String, SchemaProblem> {
     }
 }
 
-/// The type name ytt gives the value a schema node holds, in default errors.
-fn value_type_name(value: &Node, any: bool) -> &'static str {
+/// The type name ytt gives the value a schema node holds, in default errors (the
+/// `String()` of the node's type: `any` and `null` when an annotation set them).
+fn value_type_name(value: &Node, anns: &NodeAnns) -> &'static str {
     match value {
-        _ if any => "any",
+        _ if anns.any => "any",
+        _ if anns.nullable => "null",
         Node::Map(_) => "map",
         Node::Array(_) => "array",
         Node::Scalar(Value::String(_)) => "string",
@@ -121,140 +123,205 @@ fn value_type_name(value: &Node, any: bool) -> &'static str {
     }
 }
 
-/// Reads the schema annotations of `meta`, the annotations of `value` (the node's own
-/// position is `meta.pos`).
-pub fn read(meta: &Meta, value: &Node) -> Result<NodeAnns, SchemaProblem> {
+/// What kind of node carries the annotations: ytt refuses `@schema/default` on an
+/// array item and `@schema/deprecated` on a document.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Site {
+    Doc,
+    MapItem,
+    ArrayItem,
+}
+
+/// The last annotation named `name` (ytt keeps one annotation per name, the last).
+fn named<'a>(meta: &'a Meta, name: &str) -> Option<&'a Ann> {
+    meta.anns.iter().rfind(|a| a.name == name)
+}
+
+/// Reads `@schema/type` then `@schema/nullable` of `meta`, in that order whatever their
+/// order in the file, as ytt's `collectTypeAnnotations` does.
+pub fn read_type(meta: &Meta, out: &mut NodeAnns) -> Result<(), SchemaProblem> {
     let node = &meta.pos;
-    let mut out = NodeAnns::default();
-    for a in &meta.anns {
-        match a.name.as_str() {
-            "schema/type" => {
-                if a.kwargs.is_empty() {
+    if let Some(a) = named(meta, "schema/type") {
+        if a.kwargs.is_empty() {
+            return Err(bad(
+                node,
+                a,
+                "expected @schema/type annotation to have keyword argument and value",
+                &format!("missing keyword argument and value (by {})", at(a)),
+                "valid keyword argument and value",
+                &["Supported key-value pairs are 'any=True', 'any=False'"],
+            ));
+        }
+        for (k, v) in &a.kwargs {
+            match (k.as_str(), v) {
+                ("any", SValue::Bool(b)) => out.any = *b,
+                ("any", v) => {
                     return Err(bad(
                         node,
                         a,
-                        "expected @schema/type annotation to have keyword argument and value",
-                        &format!("missing keyword argument and value (by {})", at(a)),
-                        "valid keyword argument and value",
-                        &["Supported key-value pairs are 'any=True', 'any=False'"],
-                    ));
-                }
-                for (k, v) in &a.kwargs {
-                    match (k.as_str(), v) {
-                        ("any", SValue::Bool(b)) => out.any = *b,
-                        ("any", v) => {
-                            return Err(bad(
-                                node,
-                                a,
-                                "unknown @schema/type annotation keyword argument",
-                                &format!("{} (by {})", go_type::of_starlark(v), at(a)),
-                                "starlark.Bool",
-                                &["Supported kwargs are 'any'"],
-                            ));
-                        }
-                        (k, _) => {
-                            return Err(bad(
-                                node,
-                                a,
-                                "unknown @schema/type annotation keyword argument",
-                                &format!("{k} (by {})", at(a)),
-                                "A valid kwarg",
-                                &["Supported kwargs are 'any'"],
-                            ));
-                        }
-                    }
-                }
-            }
-            "schema/nullable" => {
-                if !a.kwargs.is_empty() {
-                    return Err(bad(
-                        node,
-                        a,
-                        "expected @schema/nullable annotation to not contain any keyword arguments",
-                        &format!("keyword argument in @schema/nullable (by {})", at(a)),
+                        "unknown @schema/type annotation keyword argument",
+                        &format!("{} (by {})", go_type::of_starlark(v), at(a)),
                         "starlark.Bool",
                         &["Supported kwargs are 'any'"],
                     ));
                 }
-                // ytt ignores positional arguments here, and (in 0.48) allows
-                // `@schema/nullable` together with `@schema/type any=True`.
-                out.nullable = true;
-            }
-            "schema/default" => {
-                let expected = format!(
-                    "{} (by {}:{})",
-                    value_type_name(value, out.any),
-                    node.file,
-                    node.line
-                );
-                let v = one_arg(
-                    node,
-                    a,
-                    &expected,
-                    &[
-                        "this annotation only accepts one argument: the default value.",
-                        "value must be in Starlark format, e.g.: {'key': 'value'}, True.",
-                    ],
-                )?;
-                let node_value = starlark_to_node(v, &a.pos).map_err(|e| {
-                    bad(
-                        node,
-                        a,
-                        "syntax error in @schema/default annotation",
-                        &e.msg,
-                        "",
-                        &[],
-                    )
-                })?;
-                out.default = Some(node_value);
-                out.default_pos = a.pos.clone();
-            }
-            "schema/title" => out.docs.title = Some(one_string(node, a)?),
-            "schema/desc" => out.docs.desc = Some(one_string(node, a)?),
-            "schema/deprecated" => out.docs.deprecated = Some(one_string(node, a)?),
-            "schema/examples" => {
-                let syntax = "syntax error in @schema/examples annotation";
-                let expected =
-                    "2-tuple containing description (string) and example value (of expected type)";
-                if !a.kwargs.is_empty() {
+                (k, _) => {
                     return Err(bad(
                         node,
                         a,
-                        syntax,
-                        &format!("keyword argument in @schema/examples (by {})", at(a)),
-                        expected,
-                        &[],
+                        "unknown @schema/type annotation keyword argument",
+                        &format!("{k} (by {})", at(a)),
+                        "A valid kwarg",
+                        &["Supported kwargs are 'any'"],
                     ));
                 }
-                if a.args.is_empty() {
-                    return Err(bad(
-                        node,
-                        a,
-                        syntax,
-                        &format!("missing value in @schema/examples (by {})", at(a)),
-                        expected,
-                        &[],
-                    ));
-                }
-                for ex in &a.args {
-                    out.docs.examples.push(example(node, a, ex)?);
-                }
             }
-            "schema/validation" => {
-                let v = Validation::from_ann(a).map_err(|m| {
-                    plain(
-                        &a.pos,
-                        format!("Invalid @schema/validation annotation - {m}"),
-                    )
-                })?;
-                out.validations.push(v);
-            }
-            // ytt reads only the annotations above; any other `@schema/...` (such as
-            // `@schema/example`) is left alone, without a word.
-            _ => {}
         }
     }
-    Ok(out)
+    if let Some(a) = named(meta, "schema/nullable") {
+        if !a.kwargs.is_empty() {
+            return Err(bad(
+                node,
+                a,
+                "expected @schema/nullable annotation to not contain any keyword arguments",
+                &format!("keyword argument in @schema/nullable (by {})", at(a)),
+                "starlark.Bool",
+                &["Supported kwargs are 'any'"],
+            ));
+        }
+        // ytt ignores positional arguments here, and (in 0.48) allows
+        // `@schema/nullable` together with `@schema/type any=True`.
+        out.nullable = true;
+    }
+    Ok(())
+}
+
+/// Reads the documentation annotations of `meta` in ytt's order (`desc`, `title`,
+/// `examples`, `deprecated`), whatever their order in the file.
+pub fn read_docs(meta: &Meta, site: Site, out: &mut NodeAnns) -> Result<(), SchemaProblem> {
+    let node = &meta.pos;
+    if let Some(a) = named(meta, "schema/desc") {
+        out.docs.desc = Some(one_string(node, a)?);
+    }
+    if let Some(a) = named(meta, "schema/title") {
+        out.docs.title = Some(one_string(node, a)?);
+    }
+    if let Some(a) = named(meta, "schema/examples") {
+        let syntax = "syntax error in @schema/examples annotation";
+        let expected =
+            "2-tuple containing description (string) and example value (of expected type)";
+        if !a.kwargs.is_empty() {
+            return Err(bad(
+                node,
+                a,
+                syntax,
+                &format!("keyword argument in @schema/examples (by {})", at(a)),
+                expected,
+                &[],
+            ));
+        }
+        if a.args.is_empty() {
+            return Err(bad(
+                node,
+                a,
+                syntax,
+                &format!("missing value in @schema/examples (by {})", at(a)),
+                expected,
+                &[],
+            ));
+        }
+        for ex in &a.args {
+            out.docs.examples.push(example(node, a, ex)?);
+        }
+    }
+    if let Some(a) = named(meta, "schema/deprecated") {
+        if site == Site::Doc {
+            return Err(bad(
+                node,
+                a,
+                "@schema/deprecated not supported on a document",
+                "",
+                "",
+                &[
+                    "do you mean to deprecate the entire schema document?",
+                    "use schema/deprecated on individual keys.",
+                ],
+            ));
+        }
+        out.docs.deprecated = Some(one_string(node, a)?);
+    }
+    Ok(())
+}
+
+/// Reads `@schema/default` of `meta` (annotating `value`), after the type annotations
+/// (`out` holds what they said), as ytt's `collectValueAnnotations` does.
+pub fn read_default(
+    meta: &Meta,
+    value: &Node,
+    site: Site,
+    out: &mut NodeAnns,
+) -> Result<(), SchemaProblem> {
+    let node = &meta.pos;
+    let Some(a) = named(meta, "schema/default") else {
+        return Ok(());
+    };
+    if site == Site::ArrayItem {
+        return Err(bad(
+            node,
+            a,
+            "",
+            "",
+            "",
+            &[
+                "do you mean to set a default value for the array?",
+                "set an array's default by annotating its parent.",
+            ],
+        )
+        .titled("Invalid schema - @schema/default not supported on array item")
+        .nested());
+    }
+    let expected = format!(
+        "{} (by {}:{})",
+        value_type_name(value, out),
+        node.file,
+        node.line
+    );
+    let v = one_arg(
+        node,
+        a,
+        &expected,
+        &[
+            "this annotation only accepts one argument: the default value.",
+            "value must be in Starlark format, e.g.: {'key': 'value'}, True.",
+        ],
+    )?;
+    let node_value = starlark_to_node(v, &a.pos).map_err(|e| {
+        bad(
+            node,
+            a,
+            "syntax error in @schema/default annotation",
+            &e.msg,
+            "",
+            &[],
+        )
+    })?;
+    out.default = Some(node_value);
+    out.default_pos = a.pos.clone();
+    Ok(())
+}
+
+/// Reads the `@schema/validation` annotations of `meta`.
+pub fn read_validations(meta: &Meta, out: &mut NodeAnns) -> Result<(), SchemaProblem> {
+    for a in meta.anns.iter().filter(|a| a.name == "schema/validation") {
+        let v = Validation::from_ann(a).map_err(|m| {
+            plain(
+                &a.pos,
+                format!("Invalid @schema/validation annotation - {m}"),
+            )
+        })?;
+        out.validations.push(v);
+    }
+    Ok(())
 }
 
 fn example(node: &Pos, a: &Ann, ex: &SValue) -> Result<(String, Value), SchemaProblem> {

@@ -5,8 +5,8 @@
 use crate::yaml::Value;
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 
-use super::annotations::{self, NodeAnns};
-use super::error::{SchemaProblem, invalid, invalid_ann};
+use super::annotations::{self, NodeAnns, Site};
+use super::error::{SchemaProblem, compact, invalid, invalid_ann};
 use super::types::{Field, Kind, Type};
 
 /// Builds the root type of a schema document.
@@ -15,20 +15,26 @@ pub fn build_doc(doc: &Doc) -> Result<Type, SchemaProblem> {
     if matches!(doc.value, Node::Scalar(Value::Null))
         && !doc.meta.anns.iter().any(|a| a.name.starts_with("schema/"))
     {
-        return build(&Node::Map(Vec::new()), &doc.meta, &doc.meta.pos);
+        return build(&Node::Map(Vec::new()), &doc.meta, &doc.meta.pos, Site::Doc);
     }
-    build(&doc.value, &doc.meta, &doc.meta.pos)
+    build(&doc.value, &doc.meta, &doc.meta.pos, Site::Doc)
 }
 
-/// Builds the type of `value`, annotated by `meta`, defined at `pos`.
-fn build(value: &Node, meta: &Meta, pos: &Pos) -> Result<Type, SchemaProblem> {
-    let anns = annotations::read(meta, value)?;
+/// Builds the type of `value`, annotated by `meta`, defined at `pos`, in ytt's order:
+/// the type annotations, the value's own type (its children first), the documentation
+/// annotations, the default, the validations.
+fn build(value: &Node, meta: &Meta, pos: &Pos, site: Site) -> Result<Type, SchemaProblem> {
+    let mut anns = NodeAnns::default();
+    annotations::read_type(meta, &mut anns)?;
     let kind = if anns.any {
         no_schema_within_any(value)?;
         Kind::Any
     } else {
         infer(value, pos)?
     };
+    annotations::read_docs(meta, site, &mut anns)?;
+    annotations::read_default(meta, value, site, &mut anns)?;
+    annotations::read_validations(meta, &mut anns)?;
     let mut ty = Type {
         kind,
         nullable: anns.nullable || anns.any,
@@ -78,7 +84,7 @@ fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
         Node::Map(items) => {
             let mut fields: Vec<Field> = Vec::with_capacity(items.len());
             for it in items {
-                let ty = build(&it.value, &it.meta, &it.meta.pos)?;
+                let ty = build(&it.value, &it.meta, &it.meta.pos, Site::MapItem)?;
                 fields.push(Field {
                     key: it.key.clone(),
                     ty,
@@ -90,7 +96,7 @@ fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
             if items.len() != 1 {
                 return Err(invalid(
                     pos,
-                    "wrong number of items in array definition",
+                    "",
                     &format!("{} array items", items.len()),
                     "exactly 1 array item, of the desired type",
                     &[
@@ -98,10 +104,16 @@ fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
                         "in schema, the default value for an array is always an empty list.",
                         "default values can be overridden via a data values overlay.",
                     ],
-                ));
+                )
+                .titled("Invalid schema - wrong number of items in array definition"));
             }
             let it = &items[0];
-            Kind::Array(Box::new(build(&it.value, &it.meta, &it.meta.pos)?))
+            Kind::Array(Box::new(build(
+                &it.value,
+                &it.meta,
+                &it.meta.pos,
+                Site::ArrayItem,
+            )?))
         }
         Node::Scalar(v) => match v {
             Value::String(_) => Kind::String,
@@ -111,15 +123,16 @@ fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
             Value::Null => {
                 return Err(invalid(
                     pos,
-                    "null value not allowed here",
+                    "",
                     "null value",
-                    "non-null value, in order to infer type",
+                    "non-null value",
                     &[
                         "in YAML, omitting a value implies null.",
                         "to set the default value to null, annotate with @schema/nullable.",
                         "to allow any value, annotate with @schema/type any=True.",
                     ],
-                ));
+                )
+                .titled("Invalid schema - null value not allowed here"));
             }
             Value::Array(_) | Value::Map(_) => Kind::Any,
         },
@@ -131,14 +144,26 @@ fn default_of(ty: &Type, value: &Node, anns: &NodeAnns) -> Result<Node, SchemaPr
     if let Some(d) = &anns.default {
         let mut d = d.clone();
         let violations = super::check::check_node(&d, ty);
-        if let Some(v) = violations.first() {
-            return Err(invalid(
-                &anns.default_pos,
-                "@schema/default value does not match the type of the node",
-                &format!("{} (in the default value)", v.found),
-                &format!("{} (by {})", v.expected_name, v.expected_pos),
-                &[],
-            ));
+        if !violations.is_empty() {
+            // ytt checks the default as a value given at the annotated node, and adds
+            // the annotation to each hunk.
+            let at = compact(&anns.default_pos);
+            let failures = violations
+                .iter()
+                .map(|v| {
+                    let mut f = v.failure();
+                    f.pos = ty.pos.clone();
+                    f.ann_pos = vec![anns.default_pos.clone()];
+                    f.found = format!("{} (at {at})", f.found);
+                    f
+                })
+                .collect();
+            return Err(SchemaProblem {
+                summary: String::new(),
+                failures,
+                nested: false,
+            }
+            .titled("Invalid schema - @schema/default is wrong type"));
         }
         super::check::fill_defaults(&mut d, ty);
         return Ok(d);

@@ -40,9 +40,52 @@ pub struct Failure {
     pub plain: Option<String>,
 }
 
-/// A problem in a schema document itself.
+/// A problem in a schema document itself, reported as ytt's `NewSchemaError` reports
+/// it: `summary` underlined, then the hunk of `failure`.
 #[derive(Debug, Clone)]
-pub struct SchemaProblem(pub Box<Failure>);
+pub struct SchemaProblem {
+    /// The heading: `Invalid schema`, or `Invalid schema - <problem>` where ytt names the
+    /// problem there (a wrong number of array items, a null value, a default of the wrong
+    /// type, `@schema/default` on an array item).
+    pub summary: String,
+    pub failures: Vec<Failure>,
+    /// The report is itself wrapped in an `Invalid schema` report that has no hunk of its
+    /// own, as ytt's `getValue` wraps what `@schema/default`'s reading returns.
+    pub nested: bool,
+}
+
+impl SchemaProblem {
+    /// The problem under heading `summary` instead of `Invalid schema`.
+    pub fn titled(mut self, summary: &str) -> SchemaProblem {
+        self.summary = format!("\n{summary}");
+        self
+    }
+
+    /// The problem wrapped once more, as ytt wraps a report returned where it expected
+    /// a single problem.
+    pub fn nested(mut self) -> SchemaProblem {
+        self.nested = true;
+        self
+    }
+
+    /// The message ytt prints for this problem (`plain` problems print alone).
+    pub fn message(&self, sources: &Sources) -> String {
+        if let [f] = self.failures.as_slice()
+            && let Some(msg) = &f.plain
+        {
+            return msg.clone();
+        }
+        let inner = render(&self.summary, &self.failures, sources);
+        let msg = if self.nested {
+            // ytt's report of a report: the outer heading with no hunk, then the inner
+            // report's text followed by " \n" (its "misc" line) and the closing "\n".
+            format!("\nInvalid schema\n==============\n{inner}\n \n")
+        } else {
+            inner
+        };
+        msg.trim_end().to_string()
+    }
+}
 
 /// An invalid-schema problem at `pos`.
 pub fn invalid(
@@ -52,21 +95,25 @@ pub fn invalid(
     expected: &str,
     hints: &[&str],
 ) -> SchemaProblem {
-    SchemaProblem(Box::new(Failure {
-        description: Some(description.to_string()),
-        pos: pos.clone(),
-        ann_pos: Vec::new(),
-        found: found.to_string(),
-        expected: expected.to_string(),
-        hints: hints.iter().map(|s| s.to_string()).collect(),
-        plain: None,
-    }))
+    SchemaProblem {
+        summary: "\nInvalid schema".to_string(),
+        failures: vec![Failure {
+            description: (!description.is_empty()).then(|| description.to_string()),
+            pos: pos.clone(),
+            ann_pos: Vec::new(),
+            found: found.to_string(),
+            expected: expected.to_string(),
+            hints: hints.iter().map(|s| s.to_string()).collect(),
+            plain: None,
+        }],
+        nested: false,
+    }
 }
 
 /// A problem ytt reports as the plain message `msg`, at `pos`.
 pub fn plain(pos: &Pos, msg: String) -> SchemaProblem {
     let mut p = invalid(pos, "", "", "", &[]);
-    p.0.plain = Some(msg);
+    p.failures[0].plain = Some(msg);
     p
 }
 
@@ -80,7 +127,7 @@ pub fn invalid_ann(
     hints: &[&str],
 ) -> SchemaProblem {
     let mut p = invalid(node, description, found, expected, hints);
-    p.0.ann_pos = anns.to_vec();
+    p.failures[0].ann_pos = anns.to_vec();
     p
 }
 

@@ -32,7 +32,7 @@ pub use source::SchemaSource;
 pub use types::Type;
 pub use values::ValuesChecker;
 
-use error::{Sources, to_error};
+use error::Sources;
 
 /// Annotation marking a schema document.
 pub const SCHEMA_ANN: &str = "data/values-schema";
@@ -84,7 +84,9 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
     let Some(doc) = merge_schema_files(lib, &files, &extra).map_err(stage)? else {
         return Ok((None, sources));
     };
-    let ty = build::build_doc(&doc).map_err(|p| to_error("Invalid schema", &[*p.0], &sources))?;
+    // ytt builds schema types while gathering the documents, so a schema problem is
+    // reported inside the same "Overlaying data values schema" message, with no position.
+    let ty = build::build_doc(&doc).map_err(|p| stage(Error::msg(p.message(&sources))))?;
     Ok((Some(ty), sources))
 }
 
