@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::bundle::push::tag_bundle;
 use crate::lock::{InputDoc, LockOptions, lock_documents};
 use crate::oci::registry::RegistryOptions;
 use crate::package::artifacts::Staged;
@@ -588,19 +587,9 @@ pub async fn release_package(
     }
 
     // 7. Tag, then the files.
-    step(
-        "tag",
-        tag_bundle(dest.store.as_ref(), &manifest, &tag).await,
-    )?;
-    let tagged = dest.tagged(&tag);
-    progress(&format!("tag: {tagged}"));
-    let artifacts = step("write artifacts", staged.commit())?;
-    for a in &artifacts {
-        progress(&format!(
-            "artifact: {}",
-            a.strip_prefix(dir).unwrap_or(a).display()
-        ));
-    }
+    let (tagged, artifacts) = dest
+        .tag_then_commit(&manifest, &tag, staged, dir, progress)
+        .await?;
     Ok(ReleaseOutcome {
         ref_name: build.ref_name,
         version: o.version.clone(),

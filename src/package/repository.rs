@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::bundle::pull::{PullOptions, pull_bundle};
-use crate::bundle::push::tag_bundle;
 use crate::lock::output::images_lock;
 use crate::lock::resolve::Resolved;
 use crate::oci::Reference;
@@ -466,19 +465,9 @@ pub async fn release_repository(
 
     // 5. Tag, then the files.
     let tag = default_tag(&o.version);
-    step(
-        "tag",
-        tag_bundle(dest.store.as_ref(), &manifest, &tag).await,
-    )?;
-    let tagged = dest.tagged(&tag);
-    progress(&format!("tag: {tagged}"));
-    let artifacts = step("write artifacts", staged.commit())?;
-    for a in &artifacts {
-        progress(&format!(
-            "artifact: {}",
-            a.strip_prefix(dir).unwrap_or(a).display()
-        ));
-    }
+    let (tagged, artifacts) = dest
+        .tag_then_commit(&manifest, &tag, staged, dir, progress)
+        .await?;
     let packages = merged
         .iter()
         .flat_map(|f| f.packages.values())

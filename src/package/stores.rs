@@ -1,14 +1,15 @@
 //! Where package and repository bundles go and come from: a registry repository or an OCI
 //! image layout (`oci:DIR`), opened from the location string a build file or flag gives.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use crate::bundle::push::{PushOptions, PushResult, push_bundle_untagged};
+use crate::bundle::push::{PushOptions, PushResult, push_bundle_untagged, tag_bundle};
 use crate::oci::location::{Location, open_destination, open_repository, open_source};
 use crate::oci::registry::RegistryOptions;
 use crate::oci::store::ManifestBytes;
 use crate::oci::{Digest, Store};
 use crate::package::PackageError;
+use crate::package::artifacts::Staged;
 use crate::package::step;
 
 /// A bundle's directory being assembled under the working directory (removed on drop,
@@ -149,6 +150,31 @@ impl Destination {
             Location::Layout { dir, .. } => format!("oci:{}:{tag}", dir.display()),
             Location::Tarball { path, .. } => format!("tar:{}:{tag}", path.display()),
         }
+    }
+
+    /// The last steps of a release: tags the bundle `manifest` as `tag` (and its
+    /// `sha256-<hex>.imgpkg` tag), then puts the staged files in place, so that no file
+    /// names a tag that failed. `progress` gets the tag and each file (relative to `dir`).
+    /// Returns where the tag is and the files written.
+    pub async fn tag_then_commit(
+        &self,
+        manifest: &ManifestBytes,
+        tag: &str,
+        staged: Staged,
+        dir: &Path,
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(String, Vec<PathBuf>), PackageError> {
+        step("tag", tag_bundle(self.store.as_ref(), manifest, tag).await)?;
+        let tagged = self.tagged(tag);
+        progress(&format!("tag: {tagged}"));
+        let artifacts = step("write artifacts", staged.commit())?;
+        for a in &artifacts {
+            progress(&format!(
+                "artifact: {}",
+                a.strip_prefix(dir).unwrap_or(a).display()
+            ));
+        }
+        Ok((tagged, artifacts))
     }
 
     /// Where the bundle `digest` is: `repo@sha256:…` or `oci:DIR@sha256:…`.
