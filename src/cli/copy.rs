@@ -19,7 +19,11 @@ pub const RESUME_HELP: &str = "\
 Resume: run the same copy again. It keeps what is complete and moves only the rest:
 blobs a registry or layout directory already holds are not sent again, and a
 tarball or layout tar (written under a hidden .NAME.strake-partial name, renamed
-when complete) keeps every entry its journal (.NAME.strake-journal) records done.
+when complete) keeps every entry its journal (.NAME.strake-journal) records
+complete: as synced with --fsync, else once its bytes, hashed again, are the blob's
+(so an entry a power cut lost is written again; without --fsync, nothing is synced,
+as imgpkg, tar and curl leave their files to the kernel, and a killed copy loses
+nothing).
 Blobs that were in flight are continued, not fetched again from their first byte:
 - layout directory: each blob in flight is written to a locked partial file named
   after its digest (.strake-tmp-partial-sha256-HEX); the rerun hashes its bytes
@@ -106,6 +110,11 @@ pub struct CopyArgs {
     /// Print a JSON summary on stdout (errors too)
     #[arg(long)]
     pub json: bool,
+    /// Sync each finished entry of --to-tar / --to-oci-layout FILE.tar and the
+    /// archive to disk before counting them done, so that a finished copy
+    /// survives a power cut (slower: waits for the disk)
+    #[arg(long)]
+    pub fsync: bool,
     #[command(flatten)]
     pub registry: RegistryArgs,
 }
@@ -155,6 +164,7 @@ impl CopyArgs {
             plan,
             mode,
             quiet: self.json,
+            fsync: self.fsync,
         })
     }
 

@@ -5,14 +5,20 @@
 //! Each entry's body is written at its offset in the partial archive; every
 //! [`PROGRESS_STEP`] bytes whose write finished, a `part <digest> <bytes>` line
 //! is appended to the archive's journal (not synced). A blob counts as complete
-//! only with its `done <digest>` line, written after its bytes are verified and
-//! synced. A rerun of the same copy continues an entry from its last `part`
-//! line: those bytes are read back from the partial archive and hashed again
-//! (they are not fetched again), the rest is fetched from the source from that
-//! offset, and the whole body is verified against the blob's digest before it is
-//! journalled `done`. Bytes that do not add up (a `part` line that outlived its
-//! data in a power cut) fail that check, and the entry is written again from its
-//! first byte, so the archive never holds an entry it claims but does not have.
+//! only with a closing line, written after its bytes are verified: `done
+//! <digest>` when the copy is durable (`--fsync`: the bytes, then that line,
+//! are synced first), else `written <digest>` (nothing synced, as imgpkg, tar
+//! and curl write their files; a process that is killed loses nothing the
+//! kernel already has). A rerun trusts `done` entries and hashes each `written`
+//! entry again from the partial archive before it keeps it, so an entry whose
+//! bytes a power cut lost is written again. A rerun of the same copy continues
+//! an entry from its last `part` line: those bytes are read back from the
+//! partial archive and hashed again (they are not fetched again), the rest is
+//! fetched from the source from that offset, and the whole body is verified
+//! against the blob's digest before it is journalled complete. Bytes that do
+//! not add up (a `part` line that outlived its data in a power cut) fail that
+//! check, and the entry is written again from its first byte, so the archive
+//! never holds an entry it claims but does not have.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write as _;
@@ -57,6 +63,10 @@ pub struct ArchiveState {
     pub done: Arc<Mutex<HashSet<Digest>>>,
     /// Bytes of each unfinished entry a stopped run wrote (its `part` lines).
     pub parts: Arc<HashMap<Digest, u64>>,
+    /// Whether each finished entry is synced before it is journalled (`done`
+    /// lines, trusted by a rerun), rather than journalled at once (`written`
+    /// lines, checked again by a rerun).
+    pub durable: bool,
 }
 
 impl ArchiveState {
@@ -115,25 +125,30 @@ impl ArchiveState {
         out.finish(false).await.map_err(io_error)
     }
 
-    /// Syncs the body, journals the blob `done` (synced) and records it.
+    /// Syncs the body when the archive is durable, then journals the blob
+    /// complete and records it.
     pub async fn mark_done(
         &self,
         file: std::fs::File,
         digest: &Digest,
         context: &str,
     ) -> Result<()> {
-        let context = context.to_string();
-        tokio::task::spawn_blocking(move || file.sync_data())
-            .await
-            .map_err(|e| OciError::io(context.clone(), std::io::Error::other(e)))?
-            .map_err(|e| OciError::io(context.clone(), e))?;
+        if self.durable {
+            let context = context.to_string();
+            tokio::task::spawn_blocking(move || file.sync_data())
+                .await
+                .map_err(|e| OciError::io(context.clone(), std::io::Error::other(e)))?
+                .map_err(|e| OciError::io(context.clone(), e))?;
+        }
         self.record_done(digest.clone())
     }
 
-    /// Journals `digest` `done` (synced) and records it; its bytes must be
-    /// synced already.
+    /// Journals `digest` complete and records it: `done` (synced) when the
+    /// archive is durable, and then its bytes must be synced already; else
+    /// `written`.
     pub fn record_done(&self, digest: Digest) -> Result<()> {
-        self.journal_line(&format!("done {digest}"), true)?;
+        let word = if self.durable { "done" } else { "written" };
+        self.journal_line(&format!("{word} {digest}"), self.durable)?;
         self.done_set().insert(digest);
         Ok(())
     }
@@ -201,7 +216,7 @@ impl ArchiveState {
 }
 
 /// Hashes `len` bytes of `path` from `offset`.
-fn rehash(path: &Path, offset: u64, len: u64) -> std::io::Result<Hasher> {
+pub fn rehash(path: &Path, offset: u64, len: u64) -> std::io::Result<Hasher> {
     use std::os::unix::fs::FileExt;
     let file = std::fs::File::open(path)?;
     let mut hasher = Hasher::new();
@@ -302,6 +317,7 @@ mod tests {
             journal_file: Arc::new(Mutex::new(journal_file)),
             done: Arc::new(Mutex::new(HashSet::new())),
             parts: Arc::new(parts),
+            durable: true,
         }
     }
 

@@ -62,12 +62,15 @@ impl<'a> Frame<'a> {
         Ok(())
     }
 
-    /// Writes the two end blocks and syncs the file.
-    pub fn finish(self) -> Result<()> {
+    /// Writes the two end blocks, and syncs the file when `durable`.
+    pub fn finish(self, durable: bool) -> Result<()> {
         self.write_at(
             &[0u8; 2 * ustar::BLOCK as usize],
             self.total_size - 2 * ustar::BLOCK,
         )?;
+        if !durable {
+            return Ok(());
+        }
         self.file.sync_all().map_err(|e| writing(self.partial, e))
     }
 
@@ -110,7 +113,7 @@ mod tests {
         frame.file("a.txt", b"hello", 512).unwrap();
         frame.dir("dir/", 1536).unwrap();
         frame.streamed("blob", 700, 2048).unwrap();
-        frame.finish().unwrap();
+        frame.finish(true).unwrap();
         let out = std::fs::read(&partial).unwrap();
         assert_eq!(out.len() as u64, total);
         assert_eq!(&out[..512], &ustar::file_header("a.txt", 5).unwrap()[..]);

@@ -7,7 +7,7 @@
 //! entry's size and offset. The archive is created under a hidden partial name
 //! next to the output with its headers, small files and end blocks; each blob's
 //! body is then streamed straight to its offset. A journal beside it records each
-//! blob once its bytes are verified and synced, so a rerun of the same copy keeps
+//! blob once its bytes are verified (and synced, with `--fsync`), so a rerun of the same copy keeps
 //! the finished entries and moves only the rest (continuing the entries that were
 //! in flight, see [`crate::copy::archive_entry`]); a different plan starts afresh.
 //! Only a complete archive is renamed to the output name.
@@ -284,8 +284,10 @@ pub struct LayoutTarOut {
 impl LayoutTarOut {
     /// Opens the partial archive for `plan`: continues one an earlier run of the
     /// same copy left, else starts a new one. Headers, small files and the end
-    /// blocks are (re)written now; blob bodies by [`BlobSink::put`].
-    pub fn open(path: &Path, plan: &LayoutTarPlan) -> Result<LayoutTarOut> {
+    /// blocks are (re)written now; blob bodies by [`BlobSink::put`]. `durable`
+    /// syncs each blob before it is journalled, and the archive before it is
+    /// renamed into place (`--fsync`).
+    pub fn open(path: &Path, plan: &LayoutTarPlan, durable: bool) -> Result<LayoutTarOut> {
         let offsets: HashMap<Digest, (u64, u64)> = plan
             .entries
             .iter()
@@ -304,8 +306,9 @@ impl LayoutTarOut {
             })
             .collect();
         let header_line = format!("{JOURNAL_MAGIC} {}", plan.fingerprint());
-        let resumed = ResumedArchive::open(path, &header_line, &offsets, "OCI layout tar")?;
-        write_frame(&resumed.files.partial, plan)?;
+        let resumed =
+            ResumedArchive::open(path, &header_line, &offsets, durable, "OCI layout tar")?;
+        write_frame(&resumed.files.partial, plan, durable)?;
         let (state, _) = resumed.into_state();
         Ok(LayoutTarOut {
             path: path.to_path_buf(),
@@ -320,10 +323,11 @@ impl LayoutTarOut {
         self.state.done_count()
     }
 
-    /// Checks that every blob is in, syncs, and renames the archive into place
+    /// Checks that every blob is in and renames the archive into place
     /// ([`finish_archive`], shared with the imgpkg tarball). Nothing to wait for
-    /// first: each blob is synced and journalled in [`BlobSink::put`] itself,
-    /// where the imgpkg tarball syncs its layers in the background.
+    /// first: each blob is journalled (after its sync, when durable) in
+    /// [`BlobSink::put`] itself, where the imgpkg tarball syncs its layers in the
+    /// background.
     pub fn complete(self) -> Result<()> {
         finish_archive(&self.path, &self.state, &self.offsets, "oci:", "blob")
     }
@@ -332,7 +336,7 @@ impl LayoutTarOut {
 /// Writes the frame (see [`crate::copy::archive_frame`]): every header, the
 /// small files and the padding after each blob; bodies of finished blobs are
 /// left as they are.
-fn write_frame(partial: &Path, plan: &LayoutTarPlan) -> Result<()> {
+fn write_frame(partial: &Path, plan: &LayoutTarPlan, durable: bool) -> Result<()> {
     let frame = Frame::open(partial, plan.total_size)?;
     for entry in &plan.entries {
         match &entry.body {
@@ -341,7 +345,7 @@ fn write_frame(partial: &Path, plan: &LayoutTarPlan) -> Result<()> {
             Body::Blob(d) => frame.streamed(&entry.name, d.size, entry.offset)?,
         }
     }
-    frame.finish()
+    frame.finish(durable)
 }
 
 #[async_trait::async_trait]
@@ -429,7 +433,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("x.tar");
 
-        let out = LayoutTarOut::open(&path, &plan).unwrap();
+        let out = LayoutTarOut::open(&path, &plan, true).unwrap();
         out.put(&blob(&one), verified(&one)).await.unwrap();
         drop(out);
         assert!(!path.exists(), "not complete yet");
@@ -441,8 +445,8 @@ mod tests {
             .unwrap();
         let (_, other_index) = retagged.into_parts();
         let other = LayoutTarPlan::new(&[blob(&one), blob(&two)], &manifests, other_index);
-        assert_eq!(LayoutTarOut::open(&path, &other).unwrap().kept(), 1);
-        let out = LayoutTarOut::open(&path, &plan).unwrap();
+        assert_eq!(LayoutTarOut::open(&path, &other, true).unwrap().kept(), 1);
+        let out = LayoutTarOut::open(&path, &plan, true).unwrap();
         assert_eq!(out.kept(), 1);
         assert!(out.has(&manifest.descriptor()).await.unwrap(), "inline");
         assert!(out.has(&blob(&one)).await.unwrap());

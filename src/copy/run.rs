@@ -60,6 +60,9 @@ pub struct CopyRequest {
     pub mode: Mode,
     /// No progress output (`--json`).
     pub quiet: bool,
+    /// Sync a tarball's or layout tar's entries and the finished archive to
+    /// disk before counting them complete (`--fsync`).
+    pub fsync: bool,
 }
 
 /// What a run did (`--json` prints it).
@@ -163,7 +166,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
         DestinationSpec::Tar(path) => {
             let path = PathBuf::from(path);
             let tar_layout = layout(&closure, request.include_non_distributable).await?;
-            let out = TarOut::open(&path, &tar_layout)?;
+            let out = TarOut::open(&path, &tar_layout, request.fsync)?;
             // Configs travel inside manifest.json; only layers have entries.
             let entries: std::collections::HashSet<&Digest> =
                 tar_layout.layers.iter().map(|(d, _)| &d.digest).collect();
@@ -284,7 +287,7 @@ async fn export_layout_tar(
     let (manifests, index) = recorder.into_parts();
     let blobs: Vec<_> = plan.blobs.iter().map(PlannedBlob::descriptor).collect();
     let archive = LayoutTarPlan::new(&blobs, &manifests, index);
-    let out = LayoutTarOut::open(path, &archive)?;
+    let out = LayoutTarOut::open(path, &archive, request.fsync)?;
     let progress = Progress::new(plan.bytes, plan.blobs.len() as u64, request.quiet);
     let result = transfer(jobs, &out, options, &progress).await;
     progress.finish();

@@ -4,13 +4,14 @@
 //! created under a hidden partial name next to the output, with its headers,
 //! `manifest.json` and end blocks, and each layer's body is streamed straight to
 //! its offset (no spool, no second copy). A journal beside it records each layer
-//! once its bytes are verified and synced (the sync runs in the background while
-//! the next blobs move), so a rerun of the same copy keeps the finished entries
+//! once its bytes are verified (and, with `--fsync`, synced: the sync runs in the
+//! background while the next blobs move), so a rerun of the same copy keeps the finished entries
 //! and moves only the rest, continuing the entries that were in flight from the
 //! bytes the journal records of them ([`crate::copy::archive_entry`]); a
 //! different plan starts afresh.
 //! Only a complete archive is renamed to the output name, so a tarball that
-//! looks complete always is.
+//! looks complete always is (after a power cut too, with `--fsync`: without it,
+//! the files are left to the kernel to write back, as imgpkg and tar leave them).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
@@ -19,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use futures_util::StreamExt;
 
-use crate::copy::archive_entry::{ArchiveState, parse_parts};
+use crate::copy::archive_entry::{ArchiveState, parse_parts, rehash};
 use crate::copy::archive_frame::Frame;
 use crate::copy::closure::{Closure, Item};
 use crate::copy::transfer::BlobSink;
@@ -278,6 +279,8 @@ pub struct ResumedArchive {
     pub journal_file: std::fs::File,
     /// Bytes of each unfinished entry the journal records (`part` lines).
     pub parts: HashMap<Digest, u64>,
+    /// Whether finished entries are synced before they are journalled.
+    pub durable: bool,
 }
 
 impl ResumedArchive {
@@ -291,6 +294,7 @@ impl ResumedArchive {
                 journal_file: Arc::new(Mutex::new(self.journal_file)),
                 done: Arc::new(Mutex::new(self.done)),
                 parts: Arc::new(self.parts),
+                durable: self.durable,
             },
             done,
         )
@@ -299,19 +303,23 @@ impl ResumedArchive {
 
 impl ResumedArchive {
     /// Continues the partial archive of `path` when its journal starts with
-    /// `header_line` (the same plan), keeping the journalled blobs that `offsets`
-    /// still holds; else starts an empty partial file and a new journal. `what`
-    /// names the archive in the log.
+    /// `header_line` (the same plan), keeping the complete blobs that `offsets`
+    /// still holds (those journalled `written` only once their bytes, hashed
+    /// again, are the blob's); else starts an empty partial file and a new
+    /// journal. `durable` syncs what is written (see [`ArchiveState::durable`]);
+    /// `what` names the archive in the log.
     pub fn open(
         path: &Path,
         header_line: &str,
         offsets: &HashMap<Digest, (u64, u64)>,
+        durable: bool,
         what: &str,
     ) -> Result<ResumedArchive> {
         let dir = crate::oci::atomic::parent_dir(path);
         std::fs::create_dir_all(&dir).map_err(io(format!("creating {}", dir.display())))?;
         let (partial, journal) = partial_paths(path);
         let mut done = HashSet::new();
+        let mut written = HashSet::new();
         let mut parts = HashMap::new();
         let resumable = partial.is_file()
             && std::fs::read_to_string(&journal).ok().is_some_and(|text| {
@@ -321,15 +329,30 @@ impl ResumedArchive {
                 }
                 parts = parse_parts(&text);
                 for line in lines {
-                    if let Some(d) = line.strip_prefix("done ")
-                        && let Ok(d) = d.parse::<Digest>()
+                    let (set, rest) = match line.split_once(' ') {
+                        Some(("done", rest)) => (&mut done, rest),
+                        Some(("written", rest)) => (&mut written, rest),
+                        _ => continue,
+                    };
+                    if let Ok(d) = rest.parse::<Digest>()
                         && offsets.contains_key(&d)
                     {
-                        done.insert(d);
+                        set.insert(d);
                     }
                 }
                 true
             });
+        if resumable {
+            written.retain(|d| !done.contains(d));
+            for digest in written {
+                let (offset, size) = offsets[&digest];
+                if rehash(&partial, offset, size).is_ok_and(|h| h.finish() == digest) {
+                    done.insert(digest);
+                } else {
+                    tracing::info!(%digest, "a {what} entry journalled written does not hold its bytes; writing it again");
+                }
+            }
+        }
         parts.retain(|d, _| offsets.contains_key(d) && !done.contains(d));
         if resumable {
             tracing::info!(
@@ -344,8 +367,10 @@ impl ResumedArchive {
             let mut j = std::fs::File::create(&journal)
                 .map_err(io(format!("creating {}", journal.display())))?;
             writeln!(j, "{header_line}").map_err(io(format!("writing {}", journal.display())))?;
-            j.sync_all()
-                .map_err(io(format!("writing {}", journal.display())))?;
+            if durable {
+                j.sync_all()
+                    .map_err(io(format!("writing {}", journal.display())))?;
+            }
             std::fs::File::create(&partial)
                 .map_err(io(format!("creating {}", partial.display())))?;
         }
@@ -358,14 +383,15 @@ impl ResumedArchive {
             done,
             journal_file,
             parts,
+            durable,
         })
     }
 }
 
-/// Checks that every planned blob is `done` in `state`, syncs the partial
-/// archive, renames it into place at `path`, then drops the journal and syncs
-/// the directory. `scheme` (`tar:`, `oci:`) and `blob_word` (`layer`, `blob`)
-/// word the error.
+/// Checks that every planned blob is complete in `state`, renames the partial
+/// archive into place at `path` and drops the journal; a durable archive is
+/// synced before the rename and its directory after it. `scheme` (`tar:`,
+/// `oci:`) and `blob_word` (`layer`, `blob`) word the error.
 pub fn finish_archive(
     path: &Path,
     state: &ArchiveState,
@@ -381,19 +407,22 @@ pub fn finish_archive(
         )));
     }
     let (partial, journal) = (&state.partial, &state.journal);
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(partial)
-        .map_err(io(format!("opening {}", partial.display())))?;
-    file.sync_all()
-        .map_err(io(format!("syncing {}", partial.display())))?;
-    drop(file);
+    if state.durable {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(partial)
+            .map_err(io(format!("opening {}", partial.display())))?;
+        file.sync_all()
+            .map_err(io(format!("syncing {}", partial.display())))?;
+    }
     std::fs::rename(partial, path).map_err(io(format!(
         "moving the finished archive to {}",
         path.display()
     )))?;
     let _ = std::fs::remove_file(journal);
-    if let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(path)) {
+    if state.durable
+        && let Ok(dir) = std::fs::File::open(crate::oci::atomic::parent_dir(path))
+    {
         let _ = dir.sync_all();
     }
     Ok(())
@@ -403,15 +432,17 @@ impl TarOut {
     /// Opens the partial archive for `layout`: continues one left by an earlier
     /// run of the same copy, else starts a new one. Headers, `manifest.json` and
     /// the end blocks are (re)written now; layer bodies by [`BlobSink::put`].
-    pub fn open(path: &Path, layout: &TarLayout) -> Result<TarOut> {
+    /// `durable` syncs each layer before it is journalled, and the archive
+    /// before it is renamed into place (`--fsync`).
+    pub fn open(path: &Path, layout: &TarLayout, durable: bool) -> Result<TarOut> {
         let offsets: HashMap<Digest, (u64, u64)> = layout
             .layers
             .iter()
             .map(|(d, offset)| (d.digest.clone(), (*offset, d.size)))
             .collect();
         let header_line = format!("{JOURNAL_MAGIC} {}", layout.fingerprint());
-        let resumed = ResumedArchive::open(path, &header_line, &offsets, "tarball")?;
-        write_frame(&resumed.files.partial, layout)?;
+        let resumed = ResumedArchive::open(path, &header_line, &offsets, durable, "tarball")?;
+        write_frame(&resumed.files.partial, layout, durable)?;
         let (state, _) = resumed.into_state();
         Ok(TarOut {
             path: path.to_path_buf(),
@@ -453,7 +484,7 @@ impl TarOut {
 /// Writes the frame (see [`crate::copy::archive_frame`]): `manifest.json`
 /// first, then every layer's header and padding; bodies of finished layers are
 /// left as they are.
-fn write_frame(partial: &Path, layout: &TarLayout) -> Result<()> {
+fn write_frame(partial: &Path, layout: &TarLayout, durable: bool) -> Result<()> {
     let frame = Frame::open(partial, layout.total_size)?;
     frame.file("manifest.json", &layout.manifest_json, ustar::BLOCK)?;
     for (descriptor, body) in &layout.layers {
@@ -463,7 +494,7 @@ fn write_frame(partial: &Path, layout: &TarLayout) -> Result<()> {
             *body,
         )?;
     }
-    frame.finish()
+    frame.finish(durable)
 }
 
 #[async_trait::async_trait]
@@ -510,8 +541,11 @@ impl BlobSink for TarOut {
             .state
             .write_body(&blob.digest, offset, 0, data, None, &context)
             .await?;
-        // The layer counts as done (journalled) only once its bytes are on disk;
-        // that happens in the background while the next blobs move.
+        if !self.state.durable {
+            return self.state.record_done(blob.digest.clone());
+        }
+        // A durable layer counts as done (journalled) only once its bytes are on
+        // disk; that happens in the background while the next blobs move.
         let slot = self
             .sync_slots
             .clone()
@@ -534,5 +568,71 @@ impl BlobSink for TarOut {
             }
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A rerun keeps an entry journalled `done` as it is, an entry journalled
+    /// `written` only when its bytes in the partial archive are the blob's, and
+    /// continues the entries journalled in `part`.
+    #[test]
+    fn written_entries_are_kept_only_when_their_bytes_hash_to_the_blob() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("out.tar");
+        let (partial, journal) = partial_paths(&path);
+        let bodies: Vec<Vec<u8>> = (0..4u8).map(|i| vec![i + 1; 3000]).collect();
+        let digests: Vec<Digest> = bodies.iter().map(|b| Digest::of(b)).collect();
+        let offsets: HashMap<Digest, (u64, u64)> = digests
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.clone(), (i as u64 * 4096, 3000)))
+            .collect();
+        // Entry 0 is done (trusted), 1 written with its bytes, 2 written but
+        // its bytes lost (zeros), 3 half written.
+        let mut archive = vec![0u8; 4 * 4096];
+        for i in [0, 1] {
+            archive[i * 4096..i * 4096 + 3000].copy_from_slice(&bodies[i]);
+        }
+        archive[3 * 4096..3 * 4096 + 1000].copy_from_slice(&bodies[3][..1000]);
+        std::fs::write(&partial, &archive).unwrap();
+        let header = "strake-imgpkg-tar v1 sha256:test";
+        std::fs::write(
+            &journal,
+            format!(
+                "{header}\ndone {}\nwritten {}\nwritten {}\npart {} 1000\n",
+                digests[0], digests[1], digests[2], digests[3]
+            ),
+        )
+        .unwrap();
+        let resumed = ResumedArchive::open(&path, header, &offsets, false, "tarball").unwrap();
+        assert_eq!(
+            resumed.done,
+            HashSet::from([digests[0].clone(), digests[1].clone()])
+        );
+        assert_eq!(resumed.parts, HashMap::from([(digests[3].clone(), 1000)]));
+        // Another plan starts afresh.
+        let fresh = ResumedArchive::open(&path, "other", &offsets, false, "tarball").unwrap();
+        assert!(fresh.done.is_empty() && fresh.parts.is_empty());
+    }
+
+    /// Complete entries are journalled `written` with nothing synced, or `done`
+    /// once synced when the archive is durable.
+    #[test]
+    fn complete_entries_are_journalled_by_durability() {
+        for (durable, word) in [(false, "written"), (true, "done")] {
+            let tmp = tempfile::tempdir().unwrap();
+            let path = tmp.path().join("out.tar");
+            let resumed =
+                ResumedArchive::open(&path, "header", &HashMap::new(), durable, "tarball").unwrap();
+            let (state, _) = resumed.into_state();
+            let digest = Digest::of(b"x");
+            state.record_done(digest.clone()).unwrap();
+            assert!(state.is_done(&digest));
+            let text = std::fs::read_to_string(&state.journal).unwrap();
+            assert_eq!(text, format!("header\n{word} {digest}\n"));
+        }
     }
 }

@@ -87,14 +87,17 @@ fn kill_at(mut cmd: std::process::Command, threshold: u64, measure: &dyn Fn() ->
     }
 }
 
-/// The bytes an archive's journal records: whole for `done` blobs, the last
-/// `part` count for the others.
+/// The bytes an archive's journal records: whole for complete blobs (`done`
+/// when synced, `written` otherwise), the last `part` count for the others.
 fn journalled(journal: &Path, sizes: &std::collections::HashMap<String, u64>) -> u64 {
     let text = std::fs::read_to_string(journal).unwrap_or_default();
     let mut done = std::collections::HashSet::new();
     let mut parts = std::collections::HashMap::new();
     for line in text.lines() {
-        if let Some(d) = line.strip_prefix("done ") {
+        if let Some(d) = line
+            .strip_prefix("done ")
+            .or_else(|| line.strip_prefix("written "))
+        {
             done.insert(d.to_string());
         } else if let Some((d, n)) = line
             .strip_prefix("part ")
@@ -128,7 +131,7 @@ enum Dest {
 fn killed_and_resumed(dest: Dest) {
     for concurrency in [Some(1), Some(4), None] {
         for fraction in [0.25, 0.5, 0.9] {
-            killed_and_resumed_with(&dest, fraction, concurrency);
+            killed_and_resumed_with(&dest, fraction, concurrency, false);
         }
     }
 }
@@ -137,8 +140,9 @@ fn killed_and_resumed(dest: Dest) {
 /// at `fraction` of the bytes that arrived at the destination, and runs it
 /// again: the rerun fetches less than what was left plus one blob, however
 /// many blobs were in flight (their partial bytes are continued, not fetched
-/// again).
-fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize>) {
+/// again). Both runs get `--fsync` when `fsync`; an archive's journal then
+/// records its complete entries `done` (synced), else `written`.
+fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize>, fsync: bool) {
     let (_source, b, home, content) = two_registries_with_content(LAYER);
     let work = tempfile::tempdir().unwrap();
     let layout_dir = work.path().join("layout");
@@ -202,9 +206,25 @@ fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize
         if let Some(n) = concurrency {
             cmd.args(["--concurrency", &n.to_string()]);
         }
+        if fsync {
+            cmd.arg("--fsync");
+        }
         let killed = kill_at(cmd, threshold, &measure);
         let archive_done = tarball.exists() || layout_tar.exists();
         if killed && !archive_done {
+            if matches!(dest, Dest::Tar | Dest::LayoutTar) {
+                let text = std::fs::read_to_string(&journal).unwrap();
+                let (kept, other) = if fsync {
+                    ("done ", "written ")
+                } else {
+                    ("written ", "done ")
+                };
+                assert!(
+                    text.lines().any(|l| l.starts_with(kept))
+                        && !text.lines().any(|l| l.starts_with(other)),
+                    "{text}"
+                );
+            }
             break;
         }
         assert!(
@@ -230,14 +250,12 @@ fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize
         }
     }
     let left = total - measure().min(total);
-    let (out, _) = run_ok(strake(home.path()).args([
-        "copy",
-        "-b",
-        &content.root_ref,
-        flag,
-        &target,
-        "--json",
-    ]));
+    let mut rerun = strake(home.path());
+    rerun.args(["copy", "-b", &content.root_ref, flag, &target, "--json"]);
+    if fsync {
+        rerun.arg("--fsync");
+    }
+    let (out, _) = run_ok(&mut rerun);
     let report = json(&out);
     let read = report["bytes_read"].as_u64().unwrap();
     eprintln!(
@@ -303,6 +321,15 @@ fn killed_copy_to_a_tarball_resumes() {
 #[test]
 fn killed_copy_to_an_oci_layout_tar_resumes() {
     killed_and_resumed(Dest::LayoutTar);
+}
+
+/// `--fsync`: the same, with every finished entry synced before it is
+/// journalled `done`.
+#[test]
+fn killed_durable_copy_to_a_tarball_and_a_layout_tar_resumes() {
+    for dest in [Dest::Tar, Dest::LayoutTar] {
+        killed_and_resumed_with(&dest, 0.5, Some(4), true);
+    }
 }
 
 /// The partial blobs (temporary files) in the root of a layout directory.
