@@ -55,3 +55,27 @@ fn a_struct_indexes_and_iterates_like_a_mapping() {
     .unwrap_err();
     assert!(err.contains("key \"missing\" not in struct"), "{err}");
 }
+
+/// A struct takes only string keys: ytt's `StarlarkStruct.Get` turns the key into a
+/// string with `AsString`, so indexing with another type, and `in` with one, fail
+/// with its error instead of finding nothing.
+#[test]
+fn a_struct_indexed_or_searched_with_a_non_string_key_fails() {
+    for expr in ["s[1]", "1 in s", "None in s"] {
+        let tpl = format!(
+            "#@ load(\"@ytt:struct\", \"struct\")\n#@ s = struct.encode({{\"a\": 1}})\n---\nx: #@ {expr}\n"
+        );
+        let err = ytt::failure_of(&[("t.yml", &tpl)], &["-f", "t.yml"]);
+        let kind = if expr.starts_with("None") {
+            "NoneType"
+        } else {
+            "int"
+        };
+        assert_eq!(
+            err,
+            format!(
+                "strake: error: \n- expected a string, but was {kind}\n    in <toplevel>\n      t.yml:4 | x: #@ {expr}\n"
+            )
+        );
+    }
+}

@@ -60,6 +60,18 @@ impl Struct {
     }
 }
 
+/// A key a struct is indexed or searched with: only a string names a field, and
+/// anything else fails as ytt's `StarlarkStruct.Get` fails it (`AsString`).
+fn string_key(key: &Value) -> Result<&str> {
+    match key {
+        Value::Str(k) => Ok(k),
+        _ => Err(Error::new(format!(
+            "expected a string, but was {}",
+            key.type_name()
+        ))),
+    }
+}
+
 impl HostValue for Struct {
     fn type_name(&self) -> String {
         self.type_name.clone()
@@ -88,11 +100,7 @@ impl HostValue for Struct {
                 key.type_name()
             )));
         }
-        let found = match key {
-            Value::Str(k) => self.get(k),
-            _ => None,
-        };
-        match found {
+        match self.get(string_key(key)?) {
             Some(v) => Ok(v.clone()),
             None => Err(Error::new(format!(
                 "key {} not in {}",
@@ -124,10 +132,7 @@ impl HostValue for Struct {
         if self.module_name.is_some() {
             return None;
         }
-        Some(Ok(match key {
-            Value::Str(k) => self.get(k).is_some(),
-            _ => false,
-        }))
+        Some(string_key(key).map(|k| self.get(k).is_some()))
     }
     fn as_any(&self) -> &dyn Any {
         self
