@@ -24,6 +24,9 @@ complete: as synced with --fsync, else once its bytes, hashed again, are the blo
 (so an entry a power cut lost is written again; without --fsync, nothing is synced,
 as imgpkg, tar and curl leave their files to the kernel, and a killed copy loses
 nothing).
+A tarball an earlier copy finished is read again with --resume (imgpkg's flag): every
+layer it holds intact (hashed again first) comes from it instead of from its source,
+and the new tarball replaces it once complete.
 Blobs that were in flight are continued, not fetched again from their first byte:
 - layout directory: each blob in flight is written to a locked partial file named
   after its digest (.strake-tmp-partial-sha256-HEX); the rerun hashes its bytes
@@ -115,6 +118,11 @@ pub struct CopyArgs {
     /// survives a power cut (slower: waits for the disk)
     #[arg(long)]
     pub fsync: bool,
+    /// Read the layers a tarball already at --to-tar's path holds (from an
+    /// earlier copy, complete) from it instead of from their sources (imgpkg's
+    /// --resume); the tarball is then written anew beside it and replaces it
+    #[arg(long, requires = "to_tar")]
+    pub resume: bool,
     #[command(flatten)]
     pub registry: RegistryArgs,
 }
@@ -165,6 +173,7 @@ impl CopyArgs {
             mode,
             quiet: self.json,
             fsync: self.fsync,
+            resume: self.resume,
         })
     }
 

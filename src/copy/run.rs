@@ -63,6 +63,9 @@ pub struct CopyRequest {
     /// Sync a tarball's or layout tar's entries and the finished archive to
     /// disk before counting them complete (`--fsync`).
     pub fsync: bool,
+    /// Read the layers that a tarball already at `--to-tar`'s path holds from
+    /// it, instead of from their sources (imgpkg's `--resume`).
+    pub resume: bool,
 }
 
 /// What a run did (`--json` prints it).
@@ -170,14 +173,20 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
             // Configs travel inside manifest.json; only layers have entries.
             let entries: std::collections::HashSet<&Digest> =
                 tar_layout.layers.iter().map(|(d, _)| &d.digest).collect();
-            let jobs: Vec<BlobJob> = jobs
+            let mut jobs: Vec<BlobJob> = jobs
                 .into_iter()
                 .filter(|j| entries.contains(&j.blob.digest))
                 .collect();
+            let reused = if request.resume {
+                reuse_earlier_tarball(&path, &mut jobs).await
+            } else {
+                (0, 0)
+            };
             let progress = Progress::new(plan.bytes, plan.blobs.len() as u64, request.quiet);
             let result = transfer(jobs, &out, &options, &progress).await;
             progress.finish();
-            let report = result?;
+            let mut report = result?;
+            (report.reused_blobs, report.reused_bytes) = reused;
             out.complete().await?;
             for item in &closure.items {
                 progress.image_done(&format!("exported {}", item.orig_ref));
@@ -337,6 +346,54 @@ fn report_of(
         tags,
         plan: full_plan,
     }
+}
+
+/// Points every job whose layer the tarball already at `path` holds intact
+/// (its bytes, read and hashed here, are the layer's) at that tarball, so the
+/// copy reads it there rather than from its source; the rest, and layers the
+/// tarball holds damaged, keep their source. Gives how many jobs were pointed
+/// there and their bytes. A file that is not an imgpkg tarball is left to be
+/// replaced, with a warning.
+async fn reuse_earlier_tarball(path: &Path, jobs: &mut [BlobJob]) -> (usize, u64) {
+    if !path.is_file() {
+        return (0, 0);
+    }
+    let earlier: Arc<dyn Store> = match TarballStore::open(path) {
+        Ok(store) => Arc::new(store),
+        Err(e) => {
+            tracing::warn!("--resume: {e}; it is written anew");
+            return (0, 0);
+        }
+    };
+    let (mut blobs, mut bytes) = (0, 0);
+    for job in jobs {
+        if holds_intact(earlier.as_ref(), &job.blob).await {
+            job.source = earlier.clone();
+            blobs += 1;
+            bytes += job.blob.size;
+        }
+    }
+    tracing::info!(blobs, bytes, tarball = %path.display(), "--resume: layers read from the earlier tarball");
+    (blobs, bytes)
+}
+
+/// Whether `store` holds `blob` at its size with bytes that hash to its digest
+/// (the store's own reading verifies them).
+async fn holds_intact(store: &dyn Store, blob: &PlannedBlob) -> bool {
+    use futures_util::StreamExt;
+    if !matches!(store.blob_size(&blob.digest).await, Ok(Some(size)) if size == blob.size) {
+        return false;
+    }
+    let Ok(mut stream) = store.get_blob(&blob.digest).await else {
+        return false;
+    };
+    while let Some(chunk) = stream.next().await {
+        if let Err(e) = chunk {
+            tracing::warn!("--resume: {e}; the layer is fetched from its source");
+            return false;
+        }
+    }
+    true
 }
 
 fn validate(request: &CopyRequest) -> Result<()> {

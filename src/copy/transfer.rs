@@ -106,6 +106,11 @@ pub struct TransferReport {
     /// the destination, and the bytes of theirs that were not fetched again.
     pub resumed_blobs: usize,
     pub resumed_bytes: u64,
+    /// Blobs (among the moved ones) read from the tarball an earlier copy left
+    /// at the destination (`--resume`) instead of from their source, and their
+    /// bytes.
+    pub reused_blobs: usize,
+    pub reused_bytes: u64,
 }
 
 /// Moves `jobs` (in the order given: largest first) into `sink`.

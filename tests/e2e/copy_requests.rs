@@ -235,3 +235,125 @@ async fn a_bounded_tag_listing_stops_after_the_page_that_passes_the_bound() {
         ]
     );
 }
+
+/// `--resume` (imgpkg's flag): a copy to a tarball that an earlier copy left
+/// complete reads every layer the tarball holds from it, so the source is asked
+/// for no layer but the bundles' (which the walk reads), and writes the same
+/// archive again; without the flag the layers are fetched again.
+#[test]
+fn resume_reads_the_layers_of_the_earlier_tarball_instead_of_the_source() {
+    let (source, destination, home, content) = two_registries_with_content(4096);
+    let work = tempfile::tempdir().unwrap();
+    let tarball = work.path().join("out.tar");
+    let tar = tarball.to_str().unwrap();
+    let copy = |extra: &[&str]| {
+        let mut cmd = strake(home.path());
+        cmd.args(["copy", "-b", &content.root_ref, "--to-tar", tar, "--json"]);
+        cmd.args(extra);
+        let (out, _) = run_ok(&mut cmd);
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let mut first = serde_json::Value::Null;
+    let [src, _] = during([&source, &destination], || first = copy(&[]));
+    let written = std::fs::read(&tarball).unwrap();
+    // The layers are the tarball's `sha256-<hex>.tar.gz` entries (configs
+    // travel inside manifest.json, and are fetched again to write it).
+    let layer_paths: Vec<String> = tar::Archive::new(&written[..])
+        .entries()
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().path().unwrap().display().to_string();
+            let hex = name.strip_prefix("sha256-")?.strip_suffix(".tar.gz")?;
+            Some(format!("/blobs/sha256:{hex}"))
+        })
+        .collect();
+    let layers = layer_paths.len() as u64;
+    let blob_gets = |requests: &[Logged]| {
+        count(requests, "GET", |p| {
+            layer_paths.iter().any(|l| p.ends_with(l))
+        })
+    };
+    assert!(layers > 0 && blob_gets(&src) as u64 >= layers, "{src:?}");
+    assert_eq!(
+        first["transfer"]["moved_blobs"].as_u64(),
+        Some(layers),
+        "{first}"
+    );
+
+    // Without --resume every layer is fetched again, besides the bundle layers
+    // the walk reads for their images.yml; with it, only those.
+    let mut again = serde_json::Value::Null;
+    let [plain, _] = during([&source, &destination], || again = copy(&[]));
+    assert_eq!(
+        again["transfer"]["reused_blobs"].as_u64(),
+        Some(0),
+        "{again}"
+    );
+    assert_eq!(std::fs::read(&tarball).unwrap(), written);
+    let [resumed, _] = during([&source, &destination], || again = copy(&["--resume"]));
+    assert_eq!(
+        again["transfer"]["reused_blobs"].as_u64(),
+        Some(layers),
+        "{again}"
+    );
+    assert_eq!(std::fs::read(&tarball).unwrap(), written);
+    let bundle_layers = 3;
+    assert_eq!(
+        blob_gets(&plain) as u64,
+        layers + bundle_layers,
+        "{plain:?}"
+    );
+    assert_eq!(blob_gets(&resumed) as u64, bundle_layers, "{resumed:?}");
+
+    // A layer the earlier tarball holds damaged is fetched from its source.
+    let mut damaged = written.clone();
+    let (_, body) = largest_layer(&written);
+    damaged[body] ^= 0xff;
+    std::fs::write(&tarball, &damaged).unwrap();
+    let [resumed, _] = during([&source, &destination], || again = copy(&["--resume"]));
+    assert_eq!(
+        again["transfer"]["reused_blobs"].as_u64(),
+        Some(layers - 1),
+        "{again}"
+    );
+    assert_eq!(blob_gets(&resumed) as u64, bundle_layers + 1, "{resumed:?}");
+    assert_eq!(std::fs::read(&tarball).unwrap(), written);
+
+    // The tarball imports with every digest.
+    let repo = format!("{}/resumed", destination.addr());
+    run_ok(strake(home.path()).args(["copy", "--tar", tar, "--to-repo", &repo]));
+    assert_relocated(&destination, "resumed", &content, home.path());
+}
+
+/// `--resume` belongs to `--to-tar`.
+#[test]
+fn resume_without_a_tarball_destination_is_a_usage_error() {
+    let out = strake(std::path::Path::new("/"))
+        .args([
+            "copy",
+            "-b",
+            "127.0.0.1:1/x:y",
+            "--to-repo",
+            "127.0.0.1:1/z",
+            "--resume",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--to-tar"), "{err}");
+}
+
+/// The name and body offset of the largest `sha256-*.tar.gz` entry of a tarball.
+fn largest_layer(tarball: &[u8]) -> (String, usize) {
+    let mut archive = tar::Archive::new(tarball);
+    let mut best = (String::new(), 0, 0);
+    for entry in archive.entries().unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.path().unwrap().display().to_string();
+        if name.starts_with("sha256-") && entry.size() > best.2 {
+            best = (name, entry.raw_file_position() as usize, entry.size());
+        }
+    }
+    (best.0, best.1)
+}
