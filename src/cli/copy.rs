@@ -92,6 +92,10 @@ pub struct CopyArgs {
     /// Do not carry cosign signatures, attestations, SBOMs and referrers
     #[arg(long)]
     pub no_signatures: bool,
+    /// Carry cosign signatures (imgpkg's flag; strake carries them unless
+    /// --no-signatures)
+    #[arg(long, conflicts_with = "no_signatures")]
+    pub cosign_signatures: bool,
     /// Write a BundleLock or ImagesLock naming the copies (--to-repo only)
     #[arg(long, value_name = "FILE")]
     pub lock_output: Option<PathBuf>,

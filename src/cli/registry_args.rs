@@ -3,6 +3,7 @@
 //! and `IMGPKG_*` environment fallbacks, turned into [`RegistryOptions`].
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
 
@@ -53,6 +54,29 @@ pub struct RegistryArgs {
     #[arg(long = "registry-insecure", env = "IMGPKG_REGISTRY_INSECURE")]
     pub insecure: bool,
 
+    /// Check each registry's certificate chain and host name (=false: accept any)
+    #[arg(
+        long = "registry-verify-certs",
+        env = "IMGPKG_REGISTRY_VERIFY_CERTS",
+        value_name = "BOOL",
+        num_args = 0..=1,
+        default_value_t = true,
+        default_missing_value = "true",
+        action = clap::ArgAction::Set
+    )]
+    pub verify_certs: bool,
+
+    /// Longest wait for a registry's response headers, or for the next bytes of a
+    /// body (Go duration: 30s, 2m, 1h30m, 500ms)
+    #[arg(
+        long = "registry-response-header-timeout",
+        env = "IMGPKG_REGISTRY_RESPONSE_HEADER_TIMEOUT",
+        value_name = "DURATION",
+        default_value = "30s",
+        value_parser = parse_go_duration
+    )]
+    pub response_header_timeout: Duration,
+
     /// Reach this registry (host or host:port) over plain HTTP; repeatable
     #[arg(long = "insecure-registry", value_name = "HOST")]
     pub insecure_registries: Vec<String>,
@@ -81,9 +105,49 @@ impl RegistryArgs {
                 anon: self.anon,
             },
             retry_count: self.retry_count,
+            verify_certs: self.verify_certs,
+            read_timeout: self.response_header_timeout,
             ..RegistryOptions::from_env()
         }
     }
+}
+
+/// A duration as Go's `time.ParseDuration` reads it (imgpkg's flag): a sequence
+/// of decimal numbers, each with a unit (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`),
+/// such as `30s`, `1m30s`, `1.5h`; a bare `0` is zero. Durations that are not
+/// positive are refused (a timeout must wait some time).
+fn parse_go_duration(text: &str) -> Result<Duration, String> {
+    let invalid = || format!("invalid duration \"{text}\" (examples: 30s, 2m, 1h30m, 500ms)");
+    if text == "0" {
+        return Err(format!("{}: a timeout must be above zero", invalid()));
+    }
+    let mut rest = text;
+    let mut seconds = 0f64;
+    while !rest.is_empty() {
+        let number_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .ok_or_else(invalid)?;
+        let number: f64 = rest[..number_len].parse().map_err(|_| invalid())?;
+        rest = &rest[number_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_len] {
+            "ns" => 1e-9,
+            "us" | "µs" | "μs" => 1e-6,
+            "ms" => 1e-3,
+            "s" => 1.0,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(invalid()),
+        };
+        seconds += number * scale;
+        rest = &rest[unit_len..];
+    }
+    if text.is_empty() || seconds <= 0.0 || !seconds.is_finite() {
+        return Err(format!("{}: a timeout must be above zero", invalid()));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 #[cfg(test)]
@@ -129,5 +193,47 @@ mod tests {
             .registry
             .options();
         assert!(o.is_insecure("gcr.io") && o.flag_credentials.anon);
+        assert!(o.verify_certs);
+        assert_eq!(o.read_timeout, Duration::from_secs(30));
+        let o = Cmd::try_parse_from([
+            "x",
+            "--registry-verify-certs=false",
+            "--registry-response-header-timeout",
+            "1m30s",
+        ])
+        .unwrap()
+        .registry
+        .options();
+        assert!(!o.verify_certs);
+        assert_eq!(o.read_timeout, Duration::from_secs(90));
+        let o = Cmd::try_parse_from(["x", "--registry-verify-certs"])
+            .unwrap()
+            .registry
+            .options();
+        assert!(o.verify_certs);
+    }
+
+    #[test]
+    fn durations_read_as_go_reads_them() {
+        for (text, millis) in [
+            ("30s", 30_000),
+            ("1m30s", 90_000),
+            ("1.5h", 5_400_000),
+            ("500ms", 500),
+            ("2h45m", 9_900_000),
+        ] {
+            assert_eq!(
+                parse_go_duration(text),
+                Ok(Duration::from_millis(millis)),
+                "{text}"
+            );
+        }
+        for bad in ["", "0", "30", "s", "1x", "-5s", "1.2.3s"] {
+            let err = parse_go_duration(bad).unwrap_err();
+            assert!(
+                err.starts_with(&format!("invalid duration \"{bad}\"")),
+                "{err}"
+            );
+        }
     }
 }

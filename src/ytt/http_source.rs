@@ -15,8 +15,8 @@ pub fn fetch(url: &str) -> Result<Vec<u8>, String> {
 
 fn fetch_here(url: &str) -> Result<Vec<u8>, String> {
     let requesting = |e: String| format!("Requesting URL '{url}': Get \"{url}\": {e}");
-    let tls =
-        crate::oci::registry::tls::client_config(&[]).map_err(|e| requesting(e.to_string()))?;
+    let tls = crate::oci::registry::tls::client_config(&[], true)
+        .map_err(|e| requesting(e.to_string()))?;
     let client = reqwest::Client::builder()
         .use_preconfigured_tls(tls)
         .build()

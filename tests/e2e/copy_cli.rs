@@ -229,3 +229,28 @@ fn an_oci_layout_tar_carries_everything() {
     ]));
     assert_relocated(&b, "unpacked", &content, home.path());
 }
+
+/// imgpkg's `--cosign-signatures` is accepted (signatures travel anyway), and
+/// refused beside `--no-signatures`.
+#[test]
+fn cosign_signatures_is_accepted_and_carries_the_signature_tag() {
+    let (_source, b, home, content) = two_registries_with_content(1024);
+    run_ok(strake(home.path()).args([
+        "copy",
+        "-b",
+        &content.root_ref,
+        "--to-repo",
+        &format!("{}/signed", b.addr()),
+        "--cosign-signatures",
+    ]));
+    let tags = block_on(b.pusher().tags("signed"));
+    assert!(tags.iter().any(|t| t.ends_with(".sig")), "{tags:#?}");
+    let out = strake(home.path())
+        .args(["copy", "-b", &content.root_ref, "--to-repo"])
+        .arg(format!("{}/x", b.addr()))
+        .args(["--cosign-signatures", "--no-signatures"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--no-signatures"));
+}

@@ -78,3 +78,38 @@ async fn insecure_registries_use_plain_http_only() {
         "{text}"
     );
 }
+
+/// imgpkg's `--registry-verify-certs=false` (and `IMGPKG_REGISTRY_VERIFY_CERTS`)
+/// accepts a certificate from a CA nobody trusts; without it the same command is
+/// refused for the certificate.
+#[test]
+fn verify_certs_false_accepts_an_untrusted_certificate() {
+    let reg = TestRegistry::with_tls();
+    let home = tempfile::tempdir().unwrap();
+    let repo = format!("{}/tls/app", reg.addr());
+    let image = support::cli::image_fixture("app");
+    let src = format!("oci:{}:v1", image.display());
+    let refused = support::cli::strake(home.path())
+        .args(["image", "copy", &src, &format!("{repo}:v1")])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && err.contains("UnknownIssuer"),
+        "{err}"
+    );
+    let (out, _) = support::cli::run_ok(support::cli::strake(home.path()).args([
+        "image",
+        "copy",
+        &src,
+        &format!("{repo}:v1"),
+        "--registry-verify-certs=false",
+    ]));
+    assert!(out.starts_with(&format!("{repo}@sha256:")), "{out}");
+    let (tags, _) = support::cli::run_ok(
+        support::cli::strake(home.path())
+            .args(["tag", "list", &repo])
+            .env("IMGPKG_REGISTRY_VERIFY_CERTS", "false"),
+    );
+    assert_eq!(tags, "v1\n");
+}

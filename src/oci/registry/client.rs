@@ -101,7 +101,7 @@ impl std::fmt::Debug for RegistryClient {
 impl RegistryClient {
     /// Builds the client (TLS roots are read here: a bad CA file fails now).
     pub fn new(options: RegistryOptions) -> Result<RegistryClient> {
-        let tls = tls::client_config(&options.ca_cert_paths)?;
+        let tls = tls::client_config(&options.ca_cert_paths, options.verify_certs)?;
         let builder = |read_timeout: Option<Duration>| {
             let mut b = reqwest::Client::builder()
                 .use_preconfigured_tls(tls.clone())
@@ -270,7 +270,8 @@ impl RegistryClient {
         if failures.iter().any(|f| f.contains("certificate")) {
             detail.push_str(
                 " (for a registry with a private CA, pass --registry-ca-cert-path; \
-                 for plain HTTP, --insecure-registry)",
+                 for plain HTTP, --insecure-registry; to accept any certificate, \
+                 --registry-verify-certs=false)",
             );
         }
         Err(OciError::Registry {

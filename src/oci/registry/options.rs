@@ -43,6 +43,9 @@ pub struct RegistryOptions {
     pub insecure_all: bool,
     /// Extra PEM CA certificate files trusted besides the system roots.
     pub ca_cert_paths: Vec<PathBuf>,
+    /// Check each registry's certificate chain and name (`--registry-verify-certs`,
+    /// on unless turned off).
+    pub verify_certs: bool,
     pub flag_credentials: FlagCredentials,
     /// `IMGPKG_REGISTRY_HOSTNAME[_N]` and friends.
     pub env_keychain: EnvKeychain,
@@ -81,6 +84,7 @@ impl Default for RegistryOptions {
             insecure_registries: Vec::new(),
             insecure_all: false,
             ca_cert_paths: Vec::new(),
+            verify_certs: true,
             flag_credentials: FlagCredentials::default(),
             env_keychain: EnvKeychain::default(),
             docker_config_dir: None,

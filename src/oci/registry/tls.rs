@@ -1,5 +1,7 @@
 //! The rustls client configuration: the ring crypto provider, the system's CA
-//! bundle, and the user's extra CA files (`--registry-ca-cert-path`).
+//! bundle, and the user's extra CA files (`--registry-ca-cert-path`); or, with
+//! `--registry-verify-certs=false`, no check of the server's certificate chain
+//! and name at all (imgpkg's flag; the handshake's signatures are still checked).
 //!
 //! System roots are read from the PEM bundle Linux distributions keep
 //! (`$SSL_CERT_FILE`, `/etc/ssl/certs/ca-certificates.crt` and the other usual
@@ -32,8 +34,11 @@ const BUNDLES: [&str; 5] = [
 ];
 
 /// Builds the client TLS config; an unreadable or empty extra CA file is an error
-/// naming the file.
-pub fn client_config(extra_ca_paths: &[PathBuf]) -> Result<rustls::ClientConfig> {
+/// naming the file. `verify_certs` false accepts any server certificate.
+pub fn client_config(
+    extra_ca_paths: &[PathBuf],
+    verify_certs: bool,
+) -> Result<rustls::ClientConfig> {
     let mut extra = RootCertStore::empty();
     for path in extra_ca_paths {
         add_ca_file(&mut extra, path)?;
@@ -43,6 +48,7 @@ pub fn client_config(extra_ca_paths: &[PathBuf]) -> Result<rustls::ClientConfig>
         extra,
         provider: provider.clone(),
         verifier: OnceLock::new(),
+        verify_certs,
     });
     let mut config = rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
@@ -67,6 +73,8 @@ struct LazyRoots {
     extra: RootCertStore,
     provider: Arc<CryptoProvider>,
     verifier: OnceLock<std::result::Result<Arc<WebPkiServerVerifier>, String>>,
+    /// False: every certificate chain and name is accepted.
+    verify_certs: bool,
 }
 
 impl LazyRoots {
@@ -93,6 +101,9 @@ impl ServerCertVerifier for LazyRoots {
         ocsp_response: &[u8],
         now: UnixTime,
     ) -> std::result::Result<ServerCertVerified, rustls::Error> {
+        if !self.verify_certs {
+            return Ok(ServerCertVerified::assertion());
+        }
         self.inner()?
             .verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now)
     }
@@ -185,14 +196,14 @@ mod tests {
 
     #[test]
     fn missing_or_empty_ca_files_are_named() {
-        let err = client_config(&["/nonexistent/ca.pem".into()])
+        let err = client_config(&["/nonexistent/ca.pem".into()], true)
             .unwrap_err()
             .to_string();
         assert!(err.contains("/nonexistent/ca.pem"), "{err}");
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("empty.pem");
         std::fs::write(&f, "not a cert\n").unwrap();
-        let err = client_config(std::slice::from_ref(&f))
+        let err = client_config(std::slice::from_ref(&f), true)
             .unwrap_err()
             .to_string();
         assert!(
@@ -203,7 +214,7 @@ mod tests {
 
     #[test]
     fn builds_with_system_roots() {
-        let config = client_config(&[]).unwrap();
+        let config = client_config(&[], true).unwrap();
         assert_eq!(config.alpn_protocols, vec![b"http/1.1".to_vec()]);
     }
 
@@ -213,6 +224,7 @@ mod tests {
             extra: RootCertStore::empty(),
             provider: Arc::new(rustls::crypto::ring::default_provider()),
             verifier: OnceLock::new(),
+            verify_certs: true,
         };
         assert!(lazy.verifier.get().is_none());
         assert!(!lazy.supported_verify_schemes().is_empty());
