@@ -127,6 +127,12 @@ pub struct CopyArgs {
     /// --resume); the tarball is then written anew beside it and replaces it
     #[arg(long, requires = "to_tar")]
     pub resume: bool,
+    /// Also search this OCI layout (oci:DIR, oci:FILE.tar) or imgpkg tarball
+    /// (tar:FILE), by digest, for what a layout or tarball source locks and does
+    /// not hold itself (package bundles released into layouts of their own);
+    /// repeatable
+    #[arg(long = "image-source", value_name = "oci:DIR")]
+    pub image_sources: Vec<String>,
     #[command(flatten)]
     pub registry: RegistryArgs,
 }
@@ -178,6 +184,7 @@ impl CopyArgs {
             quiet: self.json,
             fsync: self.fsync,
             resume: self.resume,
+            image_sources: self.image_sources.clone(),
         })
     }
 

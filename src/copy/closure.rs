@@ -24,7 +24,7 @@ pub use crate::copy::signatures::{SIGNATURE_SUFFIXES, signature_subject, signatu
 use crate::copy::{CopyError, Result};
 use crate::oci::copy::{ImageGraph, walk_image};
 use crate::oci::registry::RegistryClient;
-use crate::oci::{Digest, Reference, Store, media_types};
+use crate::oci::{Digest, OciError, Reference, Store, media_types};
 
 /// Where the images of a closure are read from.
 #[derive(Clone)]
@@ -267,7 +267,17 @@ pub async fn walk(
             let graph = walk_image(pending.store.as_ref(), &pending.reference)
                 .await
                 .map_err(|e| {
-                    CopyError::invalid(format!("image {}: {e}", describe_pending(&pending)))
+                    // A bundle in a layout or tarball that locks what is not
+                    // there: the usual cause is a package bundle released into
+                    // a layout of its own.
+                    let hint = match (sources, &e) {
+                        (Sources::Single(_), OciError::ManifestUnknown { .. }) if !pending.root => {
+                            " (if another OCI layout or tarball holds it, name that with \
+                             --image-source)"
+                        }
+                        _ => "",
+                    };
+                    CopyError::invalid(format!("image {}: {e}{hint}", describe_pending(&pending)))
                 })?;
             let digest = graph.root().digest.clone();
             options.tell(Discovered::Manifest(digest.clone()));

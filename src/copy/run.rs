@@ -18,7 +18,7 @@ use crate::copy::naming::TagScheme;
 use crate::copy::plan::{DestinationSpec, Plan, PlannedBlob, Shard, SourceSpec, shard_of};
 use crate::copy::progress::Progress;
 use crate::copy::relocate::{LockInput, RelocateOptions, write_lock_output, write_manifests};
-use crate::copy::source::open_source;
+use crate::copy::source::{open_source_with, with_image_sources};
 use crate::copy::tar_out::{TarOut, layout};
 use crate::copy::transfer::{
     BlobJob, BlobSink, StoreSink, TransferOptions, TransferReport, transfer,
@@ -66,6 +66,9 @@ pub struct CopyRequest {
     /// Read the layers that a tarball already at `--to-tar`'s path holds from
     /// it, instead of from their sources (imgpkg's `--resume`).
     pub resume: bool,
+    /// Layouts or tarballs searched by digest beside a layout or tarball source
+    /// (`--image-source`).
+    pub image_sources: Vec<String>,
 }
 
 /// What a run did (`--json` prints it).
@@ -101,7 +104,7 @@ pub async fn run(request: &CopyRequest) -> Result<CopyReport> {
         Mode::Finalize => {}
         Mode::Full | Mode::DryRun => {}
     }
-    let opened = open_source(&request.source, &client)?;
+    let opened = open_source_with(&request.source, &client, &request.image_sources)?;
     // A destination registry is asked what it holds while the sources are
     // walked (its ping, its tags, and each manifest as the walk finds it).
     let prober = match (&request.destination, &request.mode) {
@@ -531,8 +534,11 @@ async fn run_shard(
     };
     let blobs = shard_of(&plan, shard);
     let single: Option<Arc<dyn Store>> = match &plan.source {
-        SourceSpec::Tar(file) => Some(Arc::new(TarballStore::open(file)?)),
-        _ => match open_source(&plan.source, client)?.sources {
+        SourceSpec::Tar(file) => Some(with_image_sources(
+            Arc::new(TarballStore::open(file)?),
+            &request.image_sources,
+        )?),
+        _ => match open_source_with(&plan.source, client, &request.image_sources)?.sources {
             Sources::Single(s) => Some(s),
             Sources::Registry(_) => None,
         },

@@ -1,7 +1,8 @@
 //! Opening what a copy reads: `-b`/`-i` references (registries, or one OCI
 //! layout directory or tar), a BundleLock or ImagesLock (`--lock`), or an imgpkg tarball
 //! (`--tar`, whose root bundle is found by imgpkg's label), as the sources of
-//! the closure walk and the points it starts from.
+//! the closure walk and the points it starts from; and the further layouts or
+//! tarballs a layout or tarball source is searched beside (`--image-source`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use crate::oci::layout_archive::{LayoutArchiveStore, is_archive};
 use crate::oci::location::Location;
 use crate::oci::registry::RegistryClient;
 use crate::oci::tarball::TarballStore;
+use crate::oci::union::UnionStore;
 use crate::oci::{Digest, Store};
 
 /// The source, opened.
@@ -83,6 +85,68 @@ pub fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedS
             })
         }
     }
+}
+
+/// `store` searched first, then each `--image-source` location (`oci:DIR`, a
+/// layout directory or tar; `tar:FILE`, an imgpkg tarball) for what it locks
+/// by digest and does not hold itself: the package bundles that a repository
+/// released into OCI layouts locks live in each package's own layout.
+pub fn with_image_sources(
+    store: Arc<dyn Store>,
+    image_sources: &[String],
+) -> Result<Arc<dyn Store>> {
+    if image_sources.is_empty() {
+        return Ok(store);
+    }
+    let mut others: Vec<Arc<dyn Store>> = Vec::new();
+    for location in image_sources {
+        let other: Arc<dyn Store> = match Location::parse(location)? {
+            Location::Layout {
+                dir,
+                reference: None,
+            } if is_archive(&dir) => Arc::new(LayoutArchiveStore::open(&dir)?),
+            Location::Layout {
+                dir,
+                reference: None,
+            } => Arc::new(LayoutStore::open(&dir)?),
+            Location::Tarball {
+                path,
+                reference: None,
+            } => Arc::new(TarballStore::open(path)?),
+            _ => {
+                return Err(CopyError::invalid(format!(
+                    "--image-source {location}: name an OCI layout (oci:DIR, oci:FILE.tar) \
+                     or an imgpkg tarball (tar:FILE), with no tag or digest"
+                )));
+            }
+        };
+        others.push(other);
+    }
+    Ok(Arc::new(UnionStore::new(store, others)))
+}
+
+/// Opens the source as [`open_source`] does, with the `--image-source`
+/// locations searched beside a layout or tarball source ([`with_image_sources`]);
+/// a registry source takes none.
+pub fn open_source_with(
+    spec: &SourceSpec,
+    client: &RegistryClient,
+    image_sources: &[String],
+) -> Result<OpenedSource> {
+    let mut opened = open_source(spec, client)?;
+    if image_sources.is_empty() {
+        return Ok(opened);
+    }
+    opened.sources = match opened.sources {
+        Sources::Single(store) => Sources::Single(with_image_sources(store, image_sources)?),
+        Sources::Registry(_) => {
+            return Err(CopyError::invalid(
+                "--image-source is searched beside a source in an OCI layout or tarball \
+                 (-b oci:DIR:TAG, --tar FILE); registry sources find their images themselves",
+            ));
+        }
+    };
+    Ok(opened)
 }
 
 /// `-b`/`-i`/lock references: registry references, or `oci:DIR[:TAG|@DIGEST]`

@@ -1,6 +1,7 @@
 //! OCI core: references, digests, media types, manifests, and the [`Store`] trait
 //! with its three backends (a registry, an OCI image layout directory, an imgpkg
-//! tarball) and an in-memory one for small images. Knows nothing about bundles or packages.
+//! tarball) and an in-memory one for small images, and a read-only union of stores.
+//! Knows nothing about bundles or packages.
 
 pub mod atomic;
 pub mod copy;
@@ -19,6 +20,7 @@ pub mod registry;
 pub mod store;
 pub mod stream;
 pub mod tarball;
+pub mod union;
 
 pub use digest::Digest;
 pub use error::{OciError, Result};

@@ -535,7 +535,8 @@ fn offline_release_to_a_layout_gives_kctrls_diff_id() {
 }
 
 /// `scripts/quickstart`, the README's first command: the Pinniped Supervisor and Concierge
-/// packages and a repository holding both, released offline into OCI layouts.
+/// packages at two versions and a repository holding all four, released offline into OCI
+/// layouts, and a PackageInstall for each chosen by a version constraint.
 #[test]
 fn quickstart_releases_pinniped_and_a_repository_offline() {
     let out = tempfile::tempdir().unwrap();
@@ -560,21 +561,37 @@ fn quickstart_releases_pinniped_and_a_repository_offline() {
         stdout.contains("render: ytt -f config (30 documents)"),
         "{stdout}"
     );
-    assert!(stdout.contains("with 2 package versions"), "{stdout}");
+    assert!(stdout.contains("with 4 package versions"), "{stdout}");
     for app in ["supervisor", "concierge"] {
         let pkg = out.path().join(format!(
             "{app}/carvel-artifacts/packages/pinniped-{app}.pinniped.dev"
         ));
         assert_valid_resources(&pkg.join("package.yml"));
         assert_valid_resources(&pkg.join("metadata.yml"));
-        assert!(
-            out.path()
-                .join(format!(
-                    "repository/packages/pinniped-{app}.pinniped.dev/0.39.0.yml"
-                ))
-                .is_file()
-        );
+        for version in ["0.25.0", "0.39.0"] {
+            assert!(
+                out.path()
+                    .join(format!(
+                        "repository/packages/pinniped-{app}.pinniped.dev/{version}.yml"
+                    ))
+                    .is_file()
+            );
+        }
+        assert_valid_resources(&out.path().join(format!("{app}-install.yml")));
     }
+    // The constraints choose as kapp-controller does: `>0.25.0` the newer release,
+    // `0.25.0` that one.
+    assert!(
+        stdout.contains("Selected pinniped-supervisor.pinniped.dev 0.39.0")
+            && stdout.contains("Selected pinniped-concierge.pinniped.dev 0.25.0"),
+        "{stdout}"
+    );
+    let install = std::fs::read_to_string(out.path().join("supervisor-install.yml")).unwrap();
+    assert!(
+        install.contains("constraints: '>0.25.0'")
+            && install.contains("packaging.carvel.dev/package-version-selected: 0.39.0"),
+        "{install}"
+    );
     assert_valid_resources(&out.path().join("repository/package-repository.yml"));
     let layout = LayoutStore::open(
         out.path()
@@ -583,4 +600,89 @@ fn quickstart_releases_pinniped_and_a_repository_offline() {
     .unwrap();
     let tags = block_on(async { layout.list_tags().await }).unwrap();
     assert!(tags.contains(&"1.0.0".to_string()), "{tags:?}");
+    relocate_the_quickstart_repository(out.path());
+}
+
+/// The air gap from the embedded default: the quickstart's repository bundle,
+/// whose package bundles live in layouts of their own (`--image-source`), goes
+/// to a tarball with every bundle and image, and from it into a registry, where
+/// every version is offered and a recursive pull finds each package bundle and
+/// image in the registry.
+fn relocate_the_quickstart_repository(out: &Path) {
+    let home = out.join("home");
+    let strake = || {
+        let mut cmd = Command::cargo_bin("strake").unwrap();
+        cmd.env("HOME", &home)
+            .env("DOCKER_CONFIG", home.join(".docker"))
+            .env_remove("RUST_LOG");
+        cmd
+    };
+    let repo = format!(
+        "oci:{}:1.0.0",
+        out.join("repository/build/bundles/pinniped-package-repository")
+            .display()
+    );
+    let tarball = out.join("pinniped.tar").display().to_string();
+    let image_sources: Vec<String> = ["supervisor", "concierge"]
+        .iter()
+        .map(|app| {
+            format!(
+                "oci:{}",
+                out.join(format!("{app}/build/bundles/pinniped-{app}.pinniped.dev"))
+                    .display()
+            )
+        })
+        .chain([format!(
+            "oci:{}/examples/pinniped/images",
+            env!("CARGO_MANIFEST_DIR")
+        )])
+        .collect();
+    // Without the layouts the package bundles live in, the copy names what is missing.
+    let err = run_err(strake().args(["copy", "-b", &repo, "--to-tar", &tarball]));
+    assert!(
+        err.contains("localhost/pinniped-") && err.contains("name that with --image-source"),
+        "{err}"
+    );
+    let mut copy = strake();
+    copy.args(["copy", "-b", &repo, "--to-tar", &tarball, "--json"]);
+    for source in &image_sources {
+        copy.args(["--image-source", source]);
+    }
+    let (report, _) = run_ok(&mut copy);
+    let report: Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["bundles"], 3, "{report}");
+    assert_eq!(report["images"], 1, "{report}");
+
+    let registry = TestRegistry::start();
+    let dst = format!("{}/pinniped/repository", registry.addr());
+    run_ok(strake().args(["copy", "--tar", &tarball, "--to-repo", &dst]));
+    let (available, _) =
+        run_ok(strake().args(["package", "available", "--repo", &format!("{dst}:1.0.0")]));
+    assert_eq!(available.matches("released").count(), 4, "{available}");
+    let pulled = out.join("pulled");
+    run_ok(strake().args([
+        "bundle",
+        "pull",
+        "-b",
+        &format!("{dst}:1.0.0"),
+        "-o",
+        pulled.to_str().unwrap(),
+        "--recursive",
+    ]));
+    let locks: Vec<String> = walkdir::WalkDir::new(&pulled)
+        .into_iter()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name() == "images.yml")
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    // The repository's lock and each package bundle's (pulled into .imgpkg/bundles/).
+    assert_eq!(locks.len(), 3, "{locks:?}");
+    for lock in &locks {
+        for line in lock
+            .lines()
+            .filter(|l| l.trim_start().starts_with("image: "))
+        {
+            assert!(line.contains(&format!("image: {dst}@sha256:")), "{lock}");
+        }
+    }
 }
