@@ -84,6 +84,7 @@ mod ytt_source_audit_b;
 mod ytt_source_audit_c;
 mod ytt_source_sweep_core;
 mod ytt_source_sweep_lib;
+mod ytt_starlark_runtime;
 mod ytt_template_errors;
 
 /// A test file added to this folder runs only once it is declared above; Cargo would

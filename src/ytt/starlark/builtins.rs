@@ -9,9 +9,10 @@ use std::rc::Rc;
 
 use super::error::{Error, Result, bail};
 use super::format::{repr, to_str};
+use super::int_args::{as_int32, int_param};
 use super::iteration::iterate;
 use super::methods::update_dict;
-use super::ops::{attr_names, compare, try_attr};
+use super::ops::{attr_names, compare, compare_op, try_attr};
 use super::orderedmap::OrderedMap;
 use super::value::*;
 
@@ -124,7 +125,8 @@ fn bool_(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 
 fn chr(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = exactly_one("chr", a, |n| format!("chr: got {n} arguments, want 1"))?;
-    let Value::Int(i) = v else {
+    // starlark-go names only the type, even for an int past the 32-bit range.
+    let Ok(i) = as_int32(&v) else {
         bail!("chr: got {}, want int", v.type_name())
     };
     if i < 0 {
@@ -158,11 +160,7 @@ fn dir(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 fn enumerate(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("enumerate", 1, 2)?;
     let start = match &v[1] {
-        Some(Value::Int(i)) => *i,
-        Some(o) => bail!(
-            "enumerate: for parameter 2: got {}, want int",
-            o.type_name()
-        ),
+        Some(x) => i128::from(int_param("enumerate", 2, x)?),
         None => 0,
     };
     let items = items_of("enumerate", v[0].as_ref().expect("required"))?;
@@ -361,11 +359,12 @@ fn int(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
         Value::Bool(b) => Ok(Value::Int(b as i128)),
         Value::Int(_) | Value::BigInt(_) => Ok(x),
         Value::Float(f) => {
-            if !f.is_finite() {
-                bail!(
-                    "int: cannot convert float {} to integer",
-                    super::strconv::float_str(f)
-                );
+            // starlark-go's NumberToInt.
+            if f.is_infinite() {
+                bail!("int: cannot convert float infinity to integer");
+            }
+            if f.is_nan() {
+                bail!("int: cannot convert float NaN to integer");
             }
             let t = f.trunc();
             if t.abs() >= 1.7e38 {
@@ -492,15 +491,10 @@ fn minmax(
             None => best = Some((x, k)),
             Some((_, bk)) => {
                 // starlark-go compares with `>` for max and `<` for min.
-                let named = |e: Error| {
-                    let msg = if fname == "max" {
-                        e.msg.replacen(" < ", " > ", 1)
-                    } else {
-                        e.msg.clone()
-                    };
-                    Error::new(format!("{fname}: {msg}"))
-                };
-                if compare(&k, bk).map_err(named)? == want {
+                let op = if fname == "max" { ">" } else { "<" };
+                let ord = compare_op(op, &k, bk)
+                    .map_err(|e| Error::new(format!("{fname}: {}", e.msg)))?;
+                if ord == Some(want) {
                     best = Some((x, k));
                 }
             }
@@ -537,17 +531,8 @@ fn range(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let v = a.positional("range", 1, 3)?;
     let mut ints = Vec::new();
     for (i, x) in v.iter().enumerate() {
-        match x {
-            Some(Value::Int(n)) => ints.push(
-                i64::try_from(*n)
-                    .map_err(|_| Error::new(format!("range: argument {} out of range", i + 1)))?,
-            ),
-            Some(o) => bail!(
-                "range: for parameter {}: got {}, want int",
-                i + 1,
-                o.type_name()
-            ),
-            None => {}
+        if let Some(x) = x {
+            ints.push(int_param("range", i + 1, x)?);
         }
     }
     let (start, stop, step) = match ints.as_slice() {

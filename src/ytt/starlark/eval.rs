@@ -517,13 +517,13 @@ impl Thread {
     /// `x op= y`: lists extend in place, everything else is `x op y`.
     fn aug_value(&mut self, old: Value, op: BinOp, y: Value) -> Result<Value> {
         if let (Value::List(l), BinOp::Add) = (&old, op) {
-            // The guard drops at once: `xs += xs` is fine.
-            let items = iterate(&y).map(|(items, _)| items).ok_or_else(|| {
-                Error::new(format!("invalid operation: list += {}", y.type_name()))
-            })?;
-            l.check_mutable("apply += to")?;
-            l.items.borrow_mut().extend(items);
-            return Ok(old);
+            // starlark-go extends by any iterable and otherwise falls back to `x + y`.
+            // The iteration guard drops at once: `xs += xs` is fine.
+            if let Some(items) = iterate(&y).map(|(items, _)| items) {
+                l.check_mutable("apply += to")?;
+                l.items.borrow_mut().extend(items);
+                return Ok(old);
+            }
         }
         super::ops::binary(op, &old, &y)
     }

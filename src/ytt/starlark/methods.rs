@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use super::error::{Error, Result, bail};
+use super::int_args::int_param;
 use super::iteration::iterate;
 use super::orderedmap::OrderedMap;
 use super::value::*;
@@ -113,22 +114,11 @@ fn list_extend(name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::None)
 }
 
-fn bound(name: &str, v: &Option<Value>, n: usize, dflt: usize) -> Result<usize> {
-    match v {
-        None | Some(Value::None) => Ok(dflt),
-        Some(Value::Int(i)) => {
-            let i = if *i < 0 { *i + n as i128 } else { *i };
-            Ok(i.clamp(0, n as i128) as usize)
-        }
-        Some(o) => bail!("{name}: got {}, want int", o.type_name()),
-    }
-}
-
 fn list_index(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 3)?;
     let items = list_of(r).items.borrow().clone();
-    let start = bound(name, &v[1], items.len(), 0)?;
-    let end = bound(name, &v[2], items.len(), items.len())?;
+    let (start, end) =
+        super::int_args::indices(&v[1], &v[2], items.len()).map_err(|e| named(name, e))?;
     let x = v[0].as_ref().expect("value");
     for (i, item) in items.iter().enumerate().take(end).skip(start) {
         if equals(item, x).map_err(|e| named(name, e))? {
@@ -140,12 +130,7 @@ fn list_index(name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn list_insert(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 2, 2)?;
-    let Some(Value::Int(mut i)) = v[0].clone() else {
-        bail!(
-            "{name}: for parameter 1: got {}, want int",
-            v[0].as_ref().expect("index").type_name()
-        )
-    };
+    let mut i = i128::from(int_param(name, 1, v[0].as_ref().expect("index"))?);
     let l = list_of(r);
     l.check_mutable("insert into").map_err(|e| named(name, e))?;
     let mut items = l.items.borrow_mut();
@@ -164,8 +149,7 @@ fn list_pop(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let n = l.items.borrow().len() as i128;
     let orig = match &v[0] {
         None => n - 1,
-        Some(Value::Int(i)) => *i,
-        Some(o) => bail!("{name}: for parameter 1: got {}, want int", o.type_name()),
+        Some(x) => i128::from(int_param(name, 1, x)?),
     };
     let i = if orig < 0 { orig + n } else { orig };
     if i < 0 || i >= n {
@@ -307,12 +291,13 @@ pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &st
         match src {
             Value::Dict(d) => {
                 for (k, v) in d.map.borrow().entries() {
-                    m.insert(k.clone(), v.clone())?;
+                    m.insert(k.clone(), v.clone())
+                        .map_err(|e| named(fname, e))?;
                 }
             }
             Value::Host(h) if h.items().is_some() => {
                 for (k, v) in h.items().unwrap_or_default() {
-                    m.insert(k, v)?;
+                    m.insert(k, v).map_err(|e| named(fname, e))?;
                 }
             }
             other => {
@@ -333,13 +318,25 @@ pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &st
                         );
                     }
                     let mut kv = kv.into_iter();
-                    m.insert(kv.next().expect("key"), kv.next().expect("value"))?;
+                    m.insert(kv.next().expect("key"), kv.next().expect("value"))
+                        .map_err(|e| named(fname, e))?;
                 }
             }
         }
     }
     for (k, v) in &a.kwargs {
-        m.insert(Value::Str(k.clone()), v.clone())?;
+        m.insert(Value::Str(k.clone()), v.clone())
+            .map_err(|e| named(fname, e))?;
+    }
+    // starlark-go's updateDict: a name given twice among the keyword arguments (one of
+    // them from `**kwargs`) is an error, after all of them were set.
+    for (i, (k, _)) in a.kwargs.iter().enumerate() {
+        if a.kwargs[..i].iter().any(|(seen, _)| seen == k) {
+            bail!(
+                "{fname}: duplicate keyword arg: {}",
+                super::strconv::quote(k)
+            );
+        }
     }
     Ok(())
 }

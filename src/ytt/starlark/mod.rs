@@ -79,6 +79,7 @@ mod expr_parser;
 pub mod fast_hash;
 mod flat_drop;
 pub mod format;
+pub mod int_args;
 pub mod iteration;
 pub mod lexer;
 pub mod methods;

@@ -369,81 +369,79 @@ fn float_op(x: &Value, y: &Value, f: impl Fn(f64, f64) -> Result<f64>) -> Result
 }
 
 fn ordered(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
-    let ord = compare(x, y).map_err(|e| {
-        if !e.msg.ends_with("not implemented") {
-            return e;
-        }
-        Error::new(format!(
-            "{} {} {} not implemented",
-            x.type_name(),
-            op.symbol(),
-            y.type_name()
-        ))
-    })?;
-    Ok(Value::Bool(match op {
+    // An unordered pair (a NaN) answers False to every ordering, as Go's float compare.
+    let ord = compare_op(op.symbol(), x, y)?;
+    Ok(Value::Bool(ord.is_some_and(|ord| match op {
         BinOp::Lt => ord == Ordering::Less,
         BinOp::Gt => ord == Ordering::Greater,
         BinOp::Le => ord != Ordering::Greater,
         _ => ord != Ordering::Less,
-    }))
+    })))
 }
 
-/// Ordering for `<`, `sorted`, `min`/`max`: numbers, strings (by bytes), bools and
-/// sequences of the same type; other pairs fail as in starlark-go.
+/// Ordering for `sorted` and the like: [`compare_op`] with `<`, a NaN pair as equal.
 pub fn compare(a: &Value, b: &Value) -> Result<std::cmp::Ordering> {
-    compare_depth(a, b, 0)
+    Ok(compare_op("<", a, b)?.unwrap_or(Ordering::Equal))
 }
 
-fn compare_depth(a: &Value, b: &Value, depth: usize) -> Result<std::cmp::Ordering> {
-    use std::cmp::Ordering;
+/// Ordering of numbers, strings (by bytes), bools and sequences of the same type, None
+/// when a NaN makes the pair unordered. Other pairs fail as starlark-go's `Compare`
+/// with operator `op`: the error names the first pair of elements that cannot be
+/// ordered (`(1, "a") < (1, 2)` fails with "string < int not implemented").
+pub fn compare_op(op: &str, a: &Value, b: &Value) -> Result<Option<std::cmp::Ordering>> {
+    compare_depth(op, a, b, 0)
+}
+
+fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<Ordering>> {
     if depth > MAX_VALUE_DEPTH {
         bail!("comparison exceeded maximum recursion depth");
     }
     let fail = || {
         Err(Error::new(format!(
-            "{} < {} not implemented",
+            "{} {op} {} not implemented",
             a.type_name(),
             b.type_name()
         )))
     };
-    match (a, b) {
-        (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
-        (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y).unwrap_or(Ordering::Equal)),
-        (Value::Int(x), Value::Float(y)) => {
-            Ok((*x as f64).partial_cmp(y).unwrap_or(Ordering::Equal))
-        }
+    Ok(match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
+        (Value::Int(x), Value::Float(y)) => super::int_args::int_float_cmp(*x, *y),
         (Value::Float(x), Value::Int(y)) => {
-            Ok(x.partial_cmp(&(*y as f64)).unwrap_or(Ordering::Equal))
+            super::int_args::int_float_cmp(*y, *x).map(Ordering::reverse)
         }
         (Value::BigInt(_), Value::Int(_) | Value::BigInt(_))
         | (Value::Int(_), Value::BigInt(_)) => {
             let (x, y) = (a.as_bigint(), b.as_bigint());
-            Ok(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
+            Some(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
         }
-        (Value::BigInt(x), Value::Float(y)) => {
-            Ok(x.to_f64().partial_cmp(y).unwrap_or(Ordering::Equal))
-        }
-        (Value::Float(x), Value::BigInt(y)) => {
-            Ok(x.partial_cmp(&y.to_f64()).unwrap_or(Ordering::Equal))
-        }
-        (Value::Str(x), Value::Str(y)) => Ok(x.as_bytes().cmp(y.as_bytes())),
-        (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
-        (Value::List(x), Value::List(y)) => {
-            seq_cmp(&x.items.borrow().clone(), &y.items.borrow().clone(), depth)
-        }
-        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(x, y, depth),
-        (Value::Host(h), _) => h.compare(b).unwrap_or_else(fail),
-        _ => fail(),
-    }
+        (Value::BigInt(x), Value::Float(y)) => x.to_f64().partial_cmp(y),
+        (Value::Float(x), Value::BigInt(y)) => x.partial_cmp(&y.to_f64()),
+        (Value::Str(x), Value::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
+        (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        (Value::List(x), Value::List(y)) => seq_cmp(
+            op,
+            &x.items.borrow().clone(),
+            &y.items.borrow().clone(),
+            depth,
+        )?,
+        (Value::Tuple(x), Value::Tuple(y)) => seq_cmp(op, x, y, depth)?,
+        (Value::Host(h), _) => match h.compare(b) {
+            Some(r) => Some(r?),
+            None => return fail(),
+        },
+        _ => return fail(),
+    })
 }
 
-fn seq_cmp(x: &[Value], y: &[Value], depth: usize) -> Result<std::cmp::Ordering> {
+/// starlark-go's `sliceCompare`: the first pair of elements that differ decides.
+fn seq_cmp(op: &str, x: &[Value], y: &[Value], depth: usize) -> Result<Option<Ordering>> {
     for (a, b) in x.iter().zip(y) {
         if !equals(a, b)? {
-            return compare_depth(a, b, depth + 1);
+            return compare_depth(op, a, b, depth + 1);
         }
     }
-    Ok(x.len().cmp(&y.len()))
+    Ok(Some(x.len().cmp(&y.len())))
 }
 
 /// `needle in haystack`.
@@ -502,17 +500,13 @@ pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
 }
 
 fn seq_index(type_name: &str, i: &Value, n: usize) -> Result<usize> {
-    let Value::Int(orig) = i else {
-        if let Value::BigInt(b) = i {
-            bail!("{type_name} index: {b} out of range");
-        }
-        bail!("{type_name} index: got {}, want int", i.type_name())
-    };
-    let mut k = *orig;
+    let orig = super::int_args::as_int32(i)
+        .map_err(|e| Error::new(format!("{type_name} index: {}", e.msg)))?;
+    let mut k = orig;
     if k < 0 {
-        k += n as i128;
+        k += n as i64;
     }
-    if k < 0 || k >= n as i128 {
+    if k < 0 || k >= n as i64 {
         if n == 0 {
             bail!("index {orig} out of range: empty {type_name}");
         }
@@ -557,9 +551,13 @@ pub fn set_index(x: &Value, i: &Value, v: Value) -> Result<()> {
     match x {
         Value::Dict(d) => d.set(i.clone(), v),
         Value::List(l) => {
-            l.check_mutable("assign to element of")?;
+            // starlark-go's setIndex: the index first, its error without a prefix.
             let n = l.items.borrow().len();
-            let k = seq_index("list", i, n)?;
+            let k = match super::int_args::as_int32(i) {
+                Ok(_) => seq_index("list", i, n)?,
+                Err(e) => return Err(e),
+            };
+            l.check_mutable("assign to element of")?;
             l.items.borrow_mut()[k] = v;
             Ok(())
         }
@@ -568,17 +566,20 @@ pub fn set_index(x: &Value, i: &Value, v: Value) -> Result<()> {
     }
 }
 
+/// A slice bound or step: None, or an int as `AsInt32` reads it; `what` leads the error
+/// ("invalid start index", "invalid slice step").
 fn slice_bound(v: &Value, what: &str) -> Result<Option<i128>> {
     match v {
         Value::None => Ok(None),
-        Value::Int(i) => Ok(Some(*i)),
-        other => bail!("invalid {what} index: got {}, want int", other.type_name()),
+        other => super::int_args::as_int32(other)
+            .map(|i| Some(i128::from(i)))
+            .map_err(|e| Error::new(format!("{what}: {}", e.msg))),
     }
 }
 
 /// Python's slice bounds: (start, stop, step) clamped for a sequence of length `n`.
 fn slice_bounds(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<(i128, i128, i128)> {
-    let step = slice_bound(step, "slice step")?.unwrap_or(1);
+    let step = slice_bound(step, "invalid slice step")?.unwrap_or(1);
     if step == 0 {
         bail!("zero is not a valid slice step");
     }
@@ -594,11 +595,11 @@ fn slice_bounds(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<(i128,
         }
     };
     let start = clamp(
-        slice_bound(lo, "start")?,
+        slice_bound(lo, "invalid start index")?,
         if step > 0 { lower } else { upper },
     );
     let stop = clamp(
-        slice_bound(hi, "end")?,
+        slice_bound(hi, "invalid end index")?,
         if step > 0 { upper } else { lower },
     );
     Ok((start, stop, step))

@@ -202,27 +202,14 @@ fn iterable(name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::StrIter(s.clone(), kind))
 }
 
-/// starlark-go `indices`: optional start/end clamped to [0, n].
+/// starlark-go `indices` with the method's name before its error.
 fn indices(
     name: &str,
     start: &Option<Value>,
     end: &Option<Value>,
     n: usize,
 ) -> Result<(usize, usize)> {
-    let conv = |v: &Option<Value>, dflt: usize| -> Result<usize> {
-        match v {
-            None | Some(Value::None) => Ok(dflt),
-            Some(Value::Int(i)) => {
-                let mut i = *i;
-                if i < 0 {
-                    i += n as i128;
-                }
-                Ok(i.clamp(0, n as i128) as usize)
-            }
-            Some(o) => bail!("{name}: got {}, want int", o.type_name()),
-        }
-    };
-    Ok((conv(start, 0)?, conv(end, n)?))
+    super::int_args::indices(start, end, n).map_err(|e| Error::new(format!("{name}: {}", e.msg)))
 }
 
 fn sub_slice(s: &str, start: usize, end: usize) -> &[u8] {
@@ -548,10 +535,14 @@ fn replace(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let old = want_str(name, v[0].as_ref().expect("old"), 1)?;
     let new = want_str(name, v[1].as_ref().expect("new"), 2)?;
     let s = recv_str(r);
-    let out = match &v[2] {
-        Some(Value::Int(n)) if *n >= 0 => s.replacen(old, new, *n as usize),
-        Some(Value::Int(_)) | None => s.replace(old, new),
-        Some(o) => bail!("{name}: for parameter 3: got {}, want int", o.type_name()),
+    let count = match &v[2] {
+        Some(x) => super::int_args::int_param(name, 3, x)?,
+        None => -1,
+    };
+    let out = if count >= 0 {
+        s.replacen(old, new, count as usize)
+    } else {
+        s.replace(old, new)
     };
     Ok(Value::Str(out.into()))
 }
@@ -561,8 +552,7 @@ fn split(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let s = recv_str(r);
     let max = match &v[1] {
         None => -1,
-        Some(Value::Int(n)) => *n,
-        Some(o) => bail!("{name}: for parameter 2: got {}, want int", o.type_name()),
+        Some(x) => i128::from(super::int_args::int_param(name, 2, x)?),
     };
     let parts: Vec<String> = match &v[0] {
         None | Some(Value::None) => {

@@ -1,0 +1,69 @@
+//! Int arguments as the starlark-go fork in ytt reads them. Its ints keep values of the
+//! 32-bit range apart from bigger ones, and `AsInt32` (behind every `int` parameter of a
+//! built-in, list and string indices, `chr`) refuses the bigger ones with "N out of range".
+
+use super::error::{Result, bail};
+use super::value::Value;
+
+/// starlark-go's `AsInt32`: an int of the signed 32-bit range; a bigger int fails with
+/// "N out of range", any other value with "got T, want int".
+pub fn as_int32(v: &Value) -> Result<i64> {
+    match v {
+        Value::Int(i) => match i32::try_from(*i) {
+            Ok(n) => Ok(i64::from(n)),
+            Err(_) => bail!("{i} out of range"),
+        },
+        Value::BigInt(b) => bail!("{b} out of range"),
+        other => bail!("got {}, want int", other.type_name()),
+    }
+}
+
+/// An `int` parameter of a built-in as `UnpackPositionalArgs` unpacks it: the error
+/// names the function and the 1-based position.
+pub fn int_param(fname: &str, position: usize, v: &Value) -> Result<i64> {
+    as_int32(v).map_err(|e| {
+        super::error::Error::new(format!("{fname}: for parameter {position}: {}", e.msg))
+    })
+}
+
+/// starlark-go's `indices`: the optional start and end of a sub-sequence of length
+/// `n` (None and absent mean the ends; negative ones count from the end), clamped to
+/// `[0, n]`. The error says which bound was bad; callers put their name before it.
+pub fn indices(start: &Option<Value>, end: &Option<Value>, n: usize) -> Result<(usize, usize)> {
+    let bound = |v: &Option<Value>, dflt: usize, which: &str| -> Result<usize> {
+        match v {
+            None | Some(Value::None) => Ok(dflt),
+            Some(x) => {
+                let mut i = as_int32(x).map_err(|e| {
+                    super::error::Error::new(format!("invalid {which} index: {}", e.msg))
+                })?;
+                if i < 0 {
+                    i += n as i64;
+                }
+                Ok(i.clamp(0, n as i64) as usize)
+            }
+        }
+    };
+    Ok((bound(start, 0, "start")?, bound(end, n, "end")?))
+}
+
+/// An int against a float, exactly (starlark-go compares the two as rationals, so
+/// `9007199254740993 > 9007199254740992.0`); None when the float is NaN.
+pub fn int_float_cmp(x: i128, y: f64) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    if y.is_nan() {
+        return None;
+    }
+    // Past ±1.7e38 (and at the infinities) the float is beyond every i128.
+    if y >= 1.7e38 {
+        return Some(Ordering::Less);
+    }
+    if y <= -1.7e38 {
+        return Some(Ordering::Greater);
+    }
+    let floor = y.floor();
+    Some(match x.cmp(&(floor as i128)) {
+        Ordering::Equal if y != floor => Ordering::Less,
+        o => o,
+    })
+}
