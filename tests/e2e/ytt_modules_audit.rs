@@ -1,0 +1,181 @@
+//! ytt 0.48's `@ytt:*` library modules (`pkg/yttlibrary`: url.go, json.go, yaml.go,
+//! base64.go, toml.go, md5.go, sha256.go, struct.go, module.go, template.go, data.go)
+//! and the argument checks they share (`pkg/template/core`): results and error text of
+//! each function, each case rendered with `strake template` and compared exactly.
+
+use crate::support::ytt;
+
+/// Renders one template `t.yml` whose first lines load `modules` (names of `@ytt:`
+/// modules), giving stdout or the error text.
+fn render(modules: &[&str], body: &str) -> Result<String, String> {
+    let mut text = String::new();
+    for m in modules {
+        text.push_str(&format!("#@ load(\"@ytt:{m}\", \"{m}\")\n"));
+    }
+    text.push_str(body);
+    ytt::render(&[("t.yml", &text)], &["-f", "."])
+}
+
+/// The first line of the error a one-line expression `expr` fails with, as ytt's
+/// template error lists it (`- name: message`).
+fn error_of(modules: &[&str], expr: &str) -> String {
+    let err = render(modules, &format!("v: #@ {expr}\n")).expect_err(expr);
+    err.lines()
+        .find(|l| l.starts_with("- "))
+        .unwrap_or_else(|| panic!("{err}"))
+        .to_string()
+}
+
+/// `url.path_segment_encode` is Go's `url.PathEscape`: the reserved bytes a path
+/// segment may hold (`: @ & = + $`) stay as they are, only `/ ; , ?` and what is not
+/// reserved get escaped, a space as `%20`; `query_param_value_encode` is
+/// `url.QueryEscape`, which escapes every reserved byte and writes a space `+`.
+#[test]
+fn url_escaping_follows_gos_path_and_query_modes() {
+    let out = render(
+        &["url"],
+        "a: #@ url.path_segment_encode(\"a:b@c&d=e+f$g/h;i,j?k l\")\nb: #@ url.query_param_value_encode(\"a:b@c&d=e+f$g/h;i,j?k l~!*()\")\nc: #@ url.path_segment_decode(\"a+b%20c\")\nd: #@ url.query_param_value_decode(\"a+b%20c\")\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "a: a:b@c&d=e+f$g%2Fh%3Bi%2Cj%3Fk%20l\nb: a%3Ab%40c%26d%3De%2Bf%24g%2Fh%3Bi%2Cj%3Fk+l~%21%2A%28%29\nc: a+b c\nd: a b c\n"
+    );
+}
+
+/// Go's `unescape` fails on a `%` not followed by two hex digits, quoting at most
+/// three bytes from the `%` (`EscapeError`): a trailing `%` too, and `%+f` (no sign
+/// is a hex digit).
+#[test]
+fn url_decode_refuses_bad_escapes_as_go_does() {
+    for (arg, bad) in [
+        ("abc%", "%"),
+        ("abc%zzzz", "%zz"),
+        ("%+f", "%+f"),
+        ("%4", "%4"),
+    ] {
+        assert_eq!(
+            error_of(&["url"], &format!("url.path_segment_decode(\"{arg}\")")),
+            format!("- url.path_segment_decode: invalid URL escape \"{bad}\"")
+        );
+    }
+    assert_eq!(
+        error_of(&["url"], "url.query_param_value_decode(\"a%g0\")"),
+        "- url.query_param_value_decode: invalid URL escape \"%g0\""
+    );
+}
+
+/// Each `@ytt:url` function first wants exactly one positional argument ("expected
+/// exactly one argument"), then a string (`StarlarkValue.AsString`: "expected a
+/// string, but was int").
+#[test]
+fn url_functions_check_argument_count_then_type() {
+    for f in [
+        "path_segment_encode",
+        "path_segment_decode",
+        "query_param_value_encode",
+        "query_param_value_decode",
+        "query_params_decode",
+        "parse",
+    ] {
+        for args in ["", "\"a\", \"b\""] {
+            assert_eq!(
+                error_of(&["url"], &format!("url.{f}({args})")),
+                format!("- url.{f}: expected exactly one argument")
+            );
+        }
+        assert_eq!(
+            error_of(&["url"], &format!("url.{f}(1)")),
+            format!("- url.{f}: expected a string, but was int")
+        );
+    }
+    assert_eq!(
+        error_of(&["url"], "url.query_params_encode()"),
+        "- url.query_params_encode: expected exactly one argument"
+    );
+}
+
+/// `url.query_params_encode` wants a map (a dict or struct) of string keys to lists of
+/// strings, naming the Go type of what it got otherwise; its output is Go's
+/// `url.Values.Encode`: keys sorted, one `key=value` per value (none for an empty
+/// list), values kept in their order.
+#[test]
+fn url_query_params_encode_checks_each_level() {
+    let out = render(
+        &["url", "struct"],
+        "e: #@ url.query_params_encode({\"b\": [\"2\", \"1\"], \"a b\": [], \"c\": [\"x&y\"]})\ng: #@ url.query_params_encode(struct.make(z=[\"1\"]))\n",
+    )
+    .unwrap();
+    assert_eq!(out, "e: b=2&b=1&c=x%26y\ng: z=1\n");
+    for (arg, msg) in [
+        (
+            "[]",
+            "expected argument to be a map, but was []interface {}",
+        ),
+        ("\"s\"", "expected argument to be a map, but was string"),
+        ("{1: []}", "expected map key to be string, but was int64"),
+        (
+            "{\"a\": \"b\"}",
+            "expected map value to be array, but was string",
+        ),
+        (
+            "{\"a\": [1]}",
+            "expected array value to be string, but was int64",
+        ),
+        (
+            "{\"a\": [None]}",
+            "expected array value to be string, but was <nil>",
+        ),
+        (
+            "{\"a\": [1.5]}",
+            "expected array value to be string, but was float64",
+        ),
+    ] {
+        assert_eq!(
+            error_of(&["url"], &format!("url.query_params_encode({arg})")),
+            format!("- url.query_params_encode: {msg}")
+        );
+    }
+}
+
+/// `url.query_params_decode` is Go's `url.ParseQuery`: empty parts skipped, a key
+/// without `=` has an empty value; a part holding `;` or a bad escape fails the call
+/// (the `;` error wins, as ParseQuery keeps overwriting its error with it).
+#[test]
+fn url_query_params_decode_follows_parse_query() {
+    assert_eq!(
+        render(
+            &["url"],
+            "f: #@ url.query_params_decode(\"b=2&&a=1&b=1&c\")\n"
+        )
+        .unwrap(),
+        "f:\n  a:\n  - \"1\"\n  b:\n  - \"2\"\n  - \"1\"\n  c:\n  - \"\"\n"
+    );
+    assert_eq!(
+        error_of(&["url"], "url.query_params_decode(\"a=%zz&b;c\")"),
+        "- url.query_params_decode: invalid semicolon separator in query"
+    );
+    assert_eq!(
+        error_of(&["url"], "url.query_params_decode(\"a=%zz&b=%x\")"),
+        "- url.query_params_decode: invalid URL escape \"%zz\""
+    );
+}
+
+/// The methods of a parsed URL (`string`, `hostname`, `without_user`, and the user's
+/// `string`, a built-in ytt names just `string`) refuse positional arguments with
+/// "expected no argument".
+#[test]
+fn url_value_methods_take_no_argument() {
+    let u = "url.parse(\"http://u:p@h:80/x\")";
+    for (call, name) in [
+        ("string(1)", "url.string"),
+        ("hostname(1)", "url.hostname"),
+        ("without_user(1)", "url.without_user"),
+        ("user.string(1)", "string"),
+    ] {
+        assert_eq!(
+            error_of(&["url"], &format!("{u}.{call}")),
+            format!("- {name}: expected no argument")
+        );
+    }
+}
