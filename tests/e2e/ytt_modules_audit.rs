@@ -179,3 +179,38 @@ fn url_value_methods_take_no_argument() {
         );
     }
 }
+
+/// `base64.decode` is Go's `Encoding.DecodeString`, whose `CorruptInputError` offset is
+/// where `decodeQuantum` gave up: an unpadded tail at the start of its quantum (`YQ`:
+/// byte 0), missing second `=` at the end of the input, data after the padding where
+/// it starts, trailing bits under `strict=True` two bytes before the quantum's end;
+/// line breaks are skipped anywhere, and `raw=True` refuses padding.
+#[test]
+fn base64_decode_errors_name_gos_offsets() {
+    for (call, at) in [
+        ("\"YQ\"", 0),
+        ("\"dGVzdA\"", 4),
+        ("\"YQ=\"", 3),
+        ("\"YQ==YQ==\"", 4),
+        ("\"Y Q==\"", 1),
+        ("\"=\"", 0),
+        ("\"YR==\", strict=True", 2),
+        ("\"YR\", raw=True, strict=True", 0),
+        ("\"YQ==\", raw=True", 2),
+        ("\"YQ\", url=True", 0),
+    ] {
+        assert_eq!(
+            error_of(&["base64"], &format!("base64.decode({call})")),
+            format!("- base64.decode: illegal base64 data at input byte {at}"),
+            "{call}"
+        );
+    }
+    assert_eq!(
+        render(
+            &["base64"],
+            "a: #@ base64.decode(\"Y\\nQ\\r\\n=\\n=\\n\")\nb: #@ base64.decode(\"YWJjZA\", raw=True)\nc: #@ base64.decode(\"YR==\")\n"
+        )
+        .unwrap(),
+        "a: a\nb: abcd\nc: a\n"
+    );
+}

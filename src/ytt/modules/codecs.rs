@@ -42,39 +42,32 @@ fn bool_kwarg(fname: &str, args: &Args, name: &str) -> SResult<bool> {
     }
 }
 
-/// The base64 engine `base64.encode`/`decode` use: standard or URL alphabet (`url`),
-/// padded or not (`raw`), trailing bits checked only when `strict`, as Go's
-/// `encoding/base64` does.
-fn base64_engine(fname: &str, args: &Args) -> SResult<base64::engine::GeneralPurpose> {
-    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-    let url = bool_kwarg(fname, args, "url")?;
-    let raw = bool_kwarg(fname, args, "raw")?;
-    let strict = bool_kwarg(fname, args, "strict")?;
-    let alphabet = if url {
+/// The options of `base64.encode`/`decode`, read as ytt's `buildEncoding` reads them:
+/// URL alphabet (`url`), no padding (`raw`), zero trailing bits required (`strict`).
+struct Base64Opts {
+    url: bool,
+    raw: bool,
+    strict: bool,
+}
+
+fn base64_opts(fname: &str, args: &Args) -> SResult<Base64Opts> {
+    Ok(Base64Opts {
+        url: bool_kwarg(fname, args, "url")?,
+        raw: bool_kwarg(fname, args, "raw")?,
+        strict: bool_kwarg(fname, args, "strict")?,
+    })
+}
+
+fn base64_encode(s: &str, o: &Base64Opts) -> String {
+    use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
+    let alphabet = if o.url {
         base64::alphabet::URL_SAFE
     } else {
         base64::alphabet::STANDARD
     };
-    let config = GeneralPurposeConfig::new()
-        .with_encode_padding(!raw)
-        .with_decode_padding_mode(if raw {
-            DecodePaddingMode::RequireNone
-        } else {
-            DecodePaddingMode::RequireCanonical
-        })
-        .with_decode_allow_trailing_bits(!strict);
-    Ok(GeneralPurpose::new(&alphabet, config))
+    let config = GeneralPurposeConfig::new().with_encode_padding(!o.raw);
+    GeneralPurpose::new(&alphabet, config).encode(s.as_bytes())
 }
-
-/// Go's message for undecodable base64: the offset of the first bad input byte.
-fn base64_error(e: base64::DecodeError, input_len: usize) -> String {
-    let at = match e {
-        base64::DecodeError::InvalidByte(i, _) | base64::DecodeError::InvalidLastSymbol(i, _) => i,
-        base64::DecodeError::InvalidLength(_) | base64::DecodeError::InvalidPadding => input_len,
-    };
-    format!("illegal base64 data at input byte {at}")
-}
-
 pub fn yaml_module() -> Module {
     module(
         "@ytt:yaml",
@@ -278,20 +271,21 @@ pub fn base64_module() -> Module {
                 "encode",
                 native("base64.encode", |_t, args| {
                     let s = str_arg("base64.encode", args)?;
-                    let engine = base64_engine("base64.encode", args)?;
-                    Ok(Value::str(&engine.encode(s.as_bytes())))
+                    let opts = base64_opts("base64.encode", args)?;
+                    Ok(Value::str(&base64_encode(s, &opts)))
                 }),
             ),
             (
                 "decode",
                 native("base64.decode", |_t, args| {
                     let s = str_arg("base64.decode", args)?;
-                    let engine = base64_engine("base64.decode", args)?;
-                    // Go's decoder skips line breaks.
-                    let text: Vec<u8> = s.bytes().filter(|b| !matches!(b, b'\r' | b'\n')).collect();
-                    let b = engine.decode(&text).map_err(|e| {
-                        SError::new(format!("base64.decode: {}", base64_error(e, text.len())))
-                    })?;
+                    let o = base64_opts("base64.decode", args)?;
+                    let b = super::go_base64::decode(s.as_bytes(), o.url, o.raw, o.strict)
+                        .map_err(|at| {
+                            SError::new(format!(
+                                "base64.decode: illegal base64 data at input byte {at}"
+                            ))
+                        })?;
                     Ok(Value::str(&String::from_utf8_lossy(&b)))
                 }),
             ),

@@ -6,6 +6,7 @@
 mod assert;
 mod codecs;
 mod data;
+mod go_base64;
 mod go_regexp;
 mod hashing;
 mod json_syntax;
