@@ -214,3 +214,27 @@ fn base64_decode_errors_name_gos_offsets() {
         "a: a\nb: abcd\nc: a\n"
     );
 }
+
+/// `md5.sum` and `sha256.sum` (md5.go, sha256.go) check the argument count before
+/// anything else: a second argument is refused, not ignored; then the type.
+#[test]
+fn hash_sums_take_exactly_one_string() {
+    for m in ["md5", "sha256"] {
+        assert_eq!(
+            error_of(&[m], &format!("{m}.sum(\"a\", \"b\")")),
+            format!("- {m}.sum: expected exactly one argument")
+        );
+        assert_eq!(
+            error_of(&[m], &format!("{m}.sum(None)")),
+            format!("- {m}.sum: expected a string, but was NoneType")
+        );
+    }
+    assert_eq!(
+        render(
+            &["md5", "sha256"],
+            "a: #@ md5.sum(\"\")\nb: #@ sha256.sum(\"abc\")\n"
+        )
+        .unwrap(),
+        "a: d41d8cd98f00b204e9800998ecf8427e\nb: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n"
+    );
+}

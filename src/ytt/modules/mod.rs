@@ -63,6 +63,17 @@ pub(crate) fn string_arg<'a>(name: &str, v: &'a Value) -> SResult<&'a str> {
     })
 }
 
+/// The one positional string argument of built-in `name`: ytt's built-ins check the
+/// count first ("expected exactly one argument"), then the type.
+pub(crate) fn single_string_arg<'a>(name: &str, args: &'a Args) -> SResult<&'a str> {
+    match args.pos.as_slice() {
+        [v] => string_arg(name, v),
+        _ => Err(SError::new(format!(
+            "{name}: expected exactly one argument"
+        ))),
+    }
+}
+
 fn owned_fields(fields: Vec<(&str, Value)>) -> Vec<(String, Value)> {
     fields
         .into_iter()

@@ -7,18 +7,7 @@ use crate::yaml::Value as Y;
 use crate::ytt::fragment::{go_value_type, plain_to_starlark, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Value};
 
-use super::{SResult, module, native, unconvertible_value};
-
-/// The one string argument of `fname`, refused in ytt's words otherwise (count first,
-/// then type, as the built-ins of ytt's `url.go` check them).
-fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
-    match args.pos.as_slice() {
-        [v] => super::string_arg(fname, v),
-        _ => Err(SError::new(format!(
-            "{fname}: expected exactly one argument"
-        ))),
-    }
-}
+use super::{SResult, module, native, single_string_arg as str_arg, unconvertible_value};
 
 /// `url.<name>(s)`: `s` escaped as a path segment or as a query value.
 fn escape_fn(name: &'static str, path_segment: bool) -> (&'static str, Value) {
