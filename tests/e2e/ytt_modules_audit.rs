@@ -238,3 +238,88 @@ fn hash_sums_take_exactly_one_string() {
         "a: d41d8cd98f00b204e9800998ecf8427e\nb: ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n"
     );
 }
+
+/// `toml.encode` checks as ytt's toml.go does: argument count ("expected exactly one
+/// argument"), keyword names (`CheckArgNames`: "invalid argument name: foo"), the
+/// value, then `indent` (`Int64Arg`: "expected starlark.Int") and its range; every
+/// message carries the built-in's name, as `core.ErrWrapper` adds it. A value that is
+/// not a map is refused by the Go encoder itself (`errNoKey`).
+#[test]
+fn toml_encode_checks_arguments_in_ytts_order_and_words() {
+    for (call, msg) in [
+        ("toml.encode()", "expected exactly one argument"),
+        ("toml.encode({}, {})", "expected exactly one argument"),
+        (
+            "toml.encode({\"a\": 1}, foo=1)",
+            "invalid argument name: foo",
+        ),
+        (
+            "toml.encode({\"a\": 1}, indent=\"x\")",
+            "expected starlark.Int",
+        ),
+        (
+            "toml.encode({\"a\": 1}, indent=9)",
+            "indent value must be between 0 and 8",
+        ),
+        (
+            "toml.encode({\"a\": 1}, indent=-1)",
+            "indent value must be between 0 and 8",
+        ),
+        (
+            "toml.encode(1)",
+            "toml: top-level values must be Go maps or structs",
+        ),
+        (
+            "toml.encode([{\"a\": 1}])",
+            "toml: top-level values must be Go maps or structs",
+        ),
+        (
+            "toml.encode(\"s\")",
+            "toml: top-level values must be Go maps or structs",
+        ),
+    ] {
+        assert_eq!(
+            error_of(&["toml"], call),
+            format!("- toml.encode: {msg}"),
+            "{call}"
+        );
+    }
+}
+
+/// The Go TOML encoder writes floats with `strconv.FormatFloat(f, 'f', -1, 64)`, never
+/// in exponent form, adding `.0` to whole numbers; strings get `\b`, `\f` and
+/// lower-case `\u00xx` escapes for the other control characters and DEL.
+#[test]
+fn toml_encode_writes_floats_without_exponent_and_go_string_escapes() {
+    let out = render(
+        &["toml"],
+        "v: #@ toml.encode({\"a\": 1e20, \"b\": 1e-7, \"c\": 3.0, \"d\": -0.0, \"e\": 0.1, \"s\": \"t\\x08\\x0c\\x7f\\x01\\x1b\"})\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "v: |\n  a = 100000000000000000000.0\n  b = 0.0000001\n  c = 3.0\n  d = -0.0\n  e = 0.1\n  s = \"t\\b\\f\\u007f\\u0001\\u001b\"\n"
+    );
+}
+
+/// `json.encode` converts its value before it reads `indent` (json.go): a value that
+/// cannot be converted is reported even when `indent` is bad too; an `indent` beyond
+/// int64 is "expected int64 value" (`StarlarkValue.AsInt64`).
+#[test]
+fn json_encode_converts_the_value_before_reading_indent() {
+    assert_eq!(
+        error_of(
+            &["json", "url"],
+            "json.encode(url.parse(\"http://h\"), indent=9)"
+        ),
+        "- json.encode: Unable to convert value: urlValue: cannot coerce to a string; use .string()"
+    );
+    assert_eq!(
+        error_of(&["json"], "json.encode(1, indent=1 << 70)"),
+        "- json.encode: expected int64 value"
+    );
+    assert_eq!(
+        error_of(&["json"], "json.encode(1, indent=True)"),
+        "- json.encode: expected starlark.Int"
+    );
+}

@@ -42,6 +42,30 @@ fn bool_kwarg(fname: &str, args: &Args, name: &str) -> SResult<bool> {
     }
 }
 
+/// ytt's `CheckArgNames`: every keyword must be one of `valid`.
+fn check_arg_names(fname: &str, args: &Args, valid: &[&str]) -> SResult<()> {
+    match args
+        .kwargs
+        .iter()
+        .find(|(k, _)| !valid.contains(&k.as_ref()))
+    {
+        Some((k, _)) => Err(SError::new(format!("{fname}: invalid argument name: {k}"))),
+        None => Ok(()),
+    }
+}
+
+/// An int keyword argument (0 when absent), as ytt's `Int64Arg` reads it.
+fn int_kwarg(fname: &str, args: &Args, name: &str) -> SResult<i128> {
+    match args.kwargs.iter().find(|(k, _)| k.as_ref() == name) {
+        None => Ok(0),
+        Some((_, v)) => match v.as_int() {
+            Some(i) if i64::try_from(i).is_ok() => Ok(i),
+            Some(_) => Err(SError::new(format!("{fname}: expected int64 value"))),
+            None => Err(SError::new(format!("{fname}: expected starlark.Int"))),
+        },
+    }
+}
+
 /// The options of `base64.encode`/`decode`, read as ytt's `buildEncoding` reads them:
 /// URL alphabet (`url`), no padding (`raw`), zero trailing bits required (`strict`).
 struct Base64Opts {
@@ -178,23 +202,14 @@ pub fn json_module() -> Module {
                 "encode",
                 native("json.encode", |_t, args| {
                     let v = one_arg("json.encode", args)?;
-                    let mut indent = 0;
-                    for (k, val) in &args.kwargs {
-                        if k.as_ref() != "indent" {
-                            return Err(SError::new(format!(
-                                "json.encode: invalid argument name: {k}"
-                            )));
-                        }
-                        indent = val
-                            .as_int()
-                            .ok_or_else(|| SError::new("json.encode: expected starlark.Int"))?;
-                    }
+                    check_arg_names("json.encode", args, &["indent"])?;
+                    let plain = starlark_to_plain(v).map_err(|e| prefixed("json.encode", e))?;
+                    let indent = int_kwarg("json.encode", args, "indent")?;
                     if !(0..=4).contains(&indent) {
                         return Err(SError::new(
                             "json.encode: indent value must be between 0 and 4",
                         ));
                     }
-                    let plain = starlark_to_plain(v).map_err(|e| prefixed("json.encode", e))?;
                     let s = if indent > 0 {
                         let mut out = String::new();
                         json_indent(&plain, indent as usize, 0, &mut out)?;
@@ -228,25 +243,20 @@ pub fn toml_module() -> Module {
             (
                 "encode",
                 native("toml.encode", |_t, args| {
-                    let v = args.unpack("toml.encode", &["value", "indent?"])?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))
-                        .map_err(|e| prefixed("toml.encode", e))?;
-                    let indent = match &v[1] {
-                        None => 0,
-                        Some(i) => i.as_int().ok_or_else(|| {
-                            SError::new(format!(
-                                "toml.encode: expected indent to be an int, but was {}",
-                                i.type_name()
-                            ))
-                        })?,
-                    };
+                    let v = one_arg("toml.encode", args)?;
+                    check_arg_names("toml.encode", args, &["indent"])?;
+                    let plain = starlark_to_plain(v).map_err(|e| prefixed("toml.encode", e))?;
+                    let indent = int_kwarg("toml.encode", args, "indent")?;
                     if !(0..=8).contains(&indent) {
-                        return Err(SError::new("indent value must be between 0 and 8"));
+                        return Err(SError::new(
+                            "toml.encode: indent value must be between 0 and 8",
+                        ));
                     }
                     // As the Go encoder: its two-space default stays unless indent > 0.
                     let unit = if indent > 0 { indent as usize } else { 2 };
                     Ok(Value::str(
-                        &super::toml::encode(&plain, unit).map_err(SError::new)?,
+                        &super::toml::encode(&plain, unit)
+                            .map_err(|e| SError::new(format!("toml.encode: {e}")))?,
                     ))
                 }),
             ),
