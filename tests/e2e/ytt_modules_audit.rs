@@ -323,3 +323,85 @@ fn json_encode_converts_the_value_before_reading_indent() {
         "- json.encode: expected starlark.Int"
     );
 }
+
+/// `@ytt:module` is one of ytt's built-in modules (all.go: `"module": ModuleAPI`):
+/// `module.make(name, **members)` is starlark-go's `MakeModule`, giving a `module`
+/// value printed `<module "name">` whose members are the keyword arguments. Its name is
+/// unpacked by `UnpackPositionalArgs`, whose message names the built-in, after the
+/// name `core.ErrWrapper` puts first.
+#[test]
+fn module_make_builds_a_module_value() {
+    let out = render(
+        &["module"],
+        "#@ m = module.make(\"helpers\", a=1, f=lambda: 3)\nt: #@ type(m)\ns: #@ str(m)\na: #@ m.a\nf: #@ m.f()\nd: #@ dir(m)\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "t: module\ns: <module \"helpers\">\na: 1\nf: 3\nd:\n- a\n- f\n"
+    );
+    for (call, msg) in [
+        (
+            "module.make()",
+            "module.make: module.make: got 0 arguments, want 1",
+        ),
+        (
+            "module.make(name=\"m\")",
+            "module.make: module.make: got 0 arguments, want 1",
+        ),
+        (
+            "module.make(\"m\", 1)",
+            "module.make: module.make: got 2 arguments, want 1",
+        ),
+        (
+            "module.make(1)",
+            "module.make: module.make: for parameter 1: got int, want string",
+        ),
+        (
+            "module.make(\"m\", a=1).b",
+            "module has no .b field or method",
+        ),
+    ] {
+        assert_eq!(error_of(&["module"], call), format!("- {msg}"), "{call}");
+    }
+}
+
+/// A `@ytt:` module ytt does not have is refused by `API.FindModule` with a hint.
+#[test]
+fn unknown_builtin_module_error_carries_ytts_hint() {
+    let err = render(&[], "#@ load(\"@ytt:nope\", \"nope\")\na: 1\n").unwrap_err();
+    assert!(
+        err.contains(
+            "- cannot load @ytt:nope: builtin ytt library does not have module 'nope' (hint: is it available in newer version of ytt?)\n"
+        ),
+        "{err}"
+    );
+}
+
+/// The errors of ytt's data loader (`FileData`, `FilePaths`) come back through
+/// `core.ErrWrapper`, which names the built-in first: `data.read: Expected to find
+/// file ...`, `data.list: Did not find ...`.
+#[test]
+fn data_loader_errors_are_named_by_the_builtin() {
+    let files = [
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.read(\"nope.txt\")\n",
+        ),
+        ("d/x.txt", "hi\n"),
+    ];
+    let err = ytt::render(&files, &["-f", "."]).unwrap_err();
+    assert!(
+        err.contains("- data.read: Expected to find file 'nope.txt' (hint: only files included via -f flag are available)\n"),
+        "{err}"
+    );
+    let files = [
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.list(\"nope/\")\n",
+        ),
+        ("d/x.txt", "hi\n"),
+    ];
+    let err = ytt::render(&files, &["-f", "."]).unwrap_err();
+    assert!(err.contains("- data.list: Did not find ''\n"), "{err}");
+}

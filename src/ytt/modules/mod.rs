@@ -120,6 +120,7 @@ fn load(
             "data" => data::module(lib)?,
             "template" => misc::template_module(),
             "struct" => misc::struct_module(),
+            "module" => misc::module_module(),
             "yaml" => codecs::yaml_module(),
             "json" => codecs::json_module(),
             "toml" => codecs::toml_module(),
@@ -136,7 +137,7 @@ fn load(
             "library" => library::module(lib, steps),
             other => {
                 return Err(SError::new(format!(
-                    "builtin ytt library does not have module '{other}'"
+                    "builtin ytt library does not have module '{other}' (hint: is it available in newer version of ytt?)"
                 )));
             }
         });
