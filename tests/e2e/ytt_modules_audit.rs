@@ -405,3 +405,23 @@ fn data_loader_errors_are_named_by_the_builtin() {
     let err = ytt::render(&files, &["-f", "."]).unwrap_err();
     assert!(err.contains("- data.list: Did not find ''\n"), "{err}");
 }
+
+/// `json.decode` is Go's `json.Unmarshal` into `interface{}`: a number beyond float64
+/// fails with `UnmarshalTypeError`'s text ("json: cannot unmarshal number 1e400 into Go
+/// value of type float64"), and a `\u` escape of an unpaired UTF-16 surrogate decodes
+/// to U+FFFD instead of failing; a repeated key keeps its last value.
+#[test]
+fn json_decode_follows_go_unmarshal_for_big_numbers_and_surrogates() {
+    assert_eq!(
+        error_of(&["json"], "json.decode('[\"x\", 1e400]')"),
+        "- json.decode: json: cannot unmarshal number 1e400 into Go value of type float64"
+    );
+    assert_eq!(
+        render(
+            &["json"],
+            "a: #@ json.decode('\"\\\\ud800x\\\\ud83d\\\\ude00\"') == \"\\xef\\xbf\\xbdx\\xf0\\x9f\\x98\\x80\"\nb: #@ json.decode('{\"b\": 1, \"a\": 1, \"b\": 2}')\nc: #@ json.decode('1e-400')\n"
+        )
+        .unwrap(),
+        "a: true\nb:\n  a: 1\n  b: 2\nc: 0\n"
+    );
+}

@@ -174,26 +174,6 @@ fn json_indent(v: &Y, indent: usize, level: usize, out: &mut String) -> SResult<
     Ok(())
 }
 
-fn json_to_plain(j: &serde_json::Value) -> Y {
-    match j {
-        serde_json::Value::Null => Y::Null,
-        serde_json::Value::Bool(b) => Y::Bool(*b),
-        // Go decodes every JSON number as a float64, and so does ytt's json.decode.
-        serde_json::Value::Number(n) => Y::Float(n.as_f64().unwrap_or(0.0)),
-        serde_json::Value::String(s) => Y::String(s.clone()),
-        serde_json::Value::Array(a) => Y::Array(a.iter().map(json_to_plain).collect()),
-        serde_json::Value::Object(o) => {
-            // Go decodes JSON objects into maps: keys come out sorted.
-            let mut items: Vec<(Y, Y)> = o
-                .iter()
-                .map(|(k, v)| (Y::String(k.clone()), json_to_plain(v)))
-                .collect();
-            items.sort_by_key(|a| a.0.to_display_string());
-            Y::Map(items)
-        }
-    }
-}
-
 pub fn json_module() -> Module {
     module(
         "@ytt:json",
@@ -227,9 +207,9 @@ pub fn json_module() -> Module {
                     let s = str_arg("json.decode", args)?;
                     super::json_syntax::check(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
-                    let j: serde_json::Value = serde_json::from_str(s)
+                    let v = super::go_json::decode(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
-                    Ok(plain_to_starlark(&json_to_plain(&j)))
+                    Ok(plain_to_starlark(&v))
                 }),
             ),
         ],

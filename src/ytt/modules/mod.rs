@@ -7,6 +7,7 @@ mod assert;
 mod codecs;
 mod data;
 mod go_base64;
+mod go_json;
 mod go_regexp;
 mod hashing;
 mod json_syntax;
