@@ -64,7 +64,7 @@ impl Decoder<'_> {
                         self.i += 1;
                     }
                 }
-                items.sort_by(|a, b| a.0.to_display_string().cmp(&b.0.to_display_string()));
+                items.sort_by_key(|a| a.0.to_display_string());
                 Y::Map(items)
             }
             Some(b'[') => {
