@@ -425,3 +425,42 @@ fn json_decode_follows_go_unmarshal_for_big_numbers_and_surrogates() {
         "a: true\nb:\n  a: 1\n  b: 2\nc: 0\n"
     );
 }
+
+/// A flow collection left open fails in go-yaml's parser when it meets the end of the
+/// stream: "did not find expected node content" where a node may start (after `[`,
+/// `{`, `,` or `:`), otherwise "did not find expected ',' or ']'" (`'}'` in a mapping);
+/// as a parser error it names the 0-based line of the end of the text, and no line
+/// when that is 0. `yaml.decode` reports it after its name.
+#[test]
+fn unclosed_flow_collections_fail_as_go_yaml_words_it() {
+    for (arg, msg) in [
+        ("\"a: [\"", "yaml: did not find expected node content"),
+        (
+            "\"a: [\\n\"",
+            "yaml: line 1: did not find expected node content",
+        ),
+        ("\"a: [1, 2\"", "yaml: did not find expected ',' or ']'"),
+        (
+            "\"a: [1,\\n\"",
+            "yaml: line 1: did not find expected node content",
+        ),
+        (
+            "\"a: {x: 1\\n\\n\"",
+            "yaml: line 2: did not find expected ',' or '}'",
+        ),
+        ("\"a: {x:\"", "yaml: did not find expected node content"),
+    ] {
+        assert_eq!(
+            error_of(&["yaml"], &format!("yaml.decode({arg})")),
+            format!("- yaml.decode: {msg}"),
+            "{arg}"
+        );
+    }
+    let err = ytt::render(&[("t.yml", "a: [1, 2\n")], &["-f", "."]).unwrap_err();
+    assert!(
+        err.starts_with(
+            "Unmarshaling YAML template 't.yml': yaml: line 1: did not find expected ',' or ']'"
+        ),
+        "{err}"
+    );
+}
