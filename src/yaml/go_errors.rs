@@ -31,6 +31,26 @@ pub(crate) struct ErrorSite<'a> {
     pub line_text: &'a str,
     /// The line the end of the text is on (where libyaml's scanner stands at the end).
     pub eof_line: usize,
+    /// The whole text.
+    pub text: &'a str,
+}
+
+/// The last character of `text` outside whitespace and comments (a `#` starting a line
+/// or following a blank starts a comment).
+fn last_significant(text: &str) -> Option<char> {
+    text.lines().rev().find_map(|line| {
+        let code = match line.find('#') {
+            Some(0) => "",
+            Some(_) => line
+                .match_indices(" #")
+                .chain(line.match_indices("\t#"))
+                .map(|(i, _)| i)
+                .min()
+                .map_or(line, |i| &line[..i]),
+            None => line,
+        };
+        code.trim_end().chars().last()
+    })
 }
 
 /// go-yaml's whole message (`yaml: line N: <problem>`) for a granit-parser error whose
@@ -46,6 +66,23 @@ pub(crate) fn go_yaml_message(kind: &granit_parser::ErrorKind, at: &ErrorSite) -
             }
             .message(at.eof_line),
         ),
+        // libyaml's parser meets the end of the stream inside the collection: where a node
+        // may start (after the opening bracket, a `,` or a `:`) it wants node content,
+        // elsewhere the separator or the closing bracket of the innermost collection.
+        K::UnclosedFlowCollection { open } => {
+            let problem = match last_significant(at.text) {
+                Some('[' | '{' | ',' | ':') | None => "did not find expected node content",
+                _ if *open == '{' => "did not find expected ',' or '}'",
+                _ => "did not find expected ',' or ']'",
+            };
+            Some(
+                GoYamlProblem {
+                    problem,
+                    scanner: false,
+                }
+                .message(at.eof_line),
+            )
+        }
         // go-yaml's decoder names the anchor and no line.
         K::UnknownAnchor => {
             let rest: String = at.line_text.chars().skip(at.col).collect();

@@ -114,6 +114,7 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
                     col: e.marker().col(),
                     line_text: src.split('\n').nth(line - 1).unwrap_or(""),
                     eof_line: src.matches('\n').count() + 1,
+                    text: src,
                 };
                 super::go_errors::go_yaml_message(kind, &at)
                     .unwrap_or_else(|| format!("yaml: {kind}"))

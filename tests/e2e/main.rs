@@ -61,6 +61,7 @@ mod ytt_language;
 mod ytt_layers;
 mod ytt_limits;
 mod ytt_many_files;
+mod ytt_modules_audit;
 mod ytt_node_sugar;
 mod ytt_output_pos;
 mod ytt_output_roundtrip;

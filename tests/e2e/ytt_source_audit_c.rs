@@ -308,7 +308,7 @@ fn load_errors_are_named_once_in_ytts_words() {
         load("@ytt:nope"),
         shown(
             "@ytt:nope",
-            "builtin ytt library does not have module 'nope'"
+            "builtin ytt library does not have module 'nope' (hint: is it available in newer version of ytt?)"
         )
     );
     assert_eq!(

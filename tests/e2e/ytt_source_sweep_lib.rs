@@ -297,11 +297,11 @@ two_args: #@ err(lambda: yaml.encode(1, 2))
 std: YT8+Yg==
 url: YT8-Yg==
 raw: YQ
-unpadded: 'base64.decode: illegal base64 data at input byte 2'
+unpadded: 'base64.decode: illegal base64 data at input byte 0'
 raw_decode: a
 line_breaks: abc
 trailing_bits: a
-strict: 'base64.decode: illegal base64 data at input byte 1'
+strict: 'base64.decode: illegal base64 data at input byte 2'
 not_string: 'base64.encode: expected a string, but was int'
 indent: 'json.encode: indent value must be between 0 and 4'
 kwarg: 'json.encode: invalid argument name: foo'

@@ -42,39 +42,56 @@ fn bool_kwarg(fname: &str, args: &Args, name: &str) -> SResult<bool> {
     }
 }
 
-/// The base64 engine `base64.encode`/`decode` use: standard or URL alphabet (`url`),
-/// padded or not (`raw`), trailing bits checked only when `strict`, as Go's
-/// `encoding/base64` does.
-fn base64_engine(fname: &str, args: &Args) -> SResult<base64::engine::GeneralPurpose> {
-    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-    let url = bool_kwarg(fname, args, "url")?;
-    let raw = bool_kwarg(fname, args, "raw")?;
-    let strict = bool_kwarg(fname, args, "strict")?;
-    let alphabet = if url {
+/// ytt's `CheckArgNames`: every keyword must be one of `valid`.
+fn check_arg_names(fname: &str, args: &Args, valid: &[&str]) -> SResult<()> {
+    match args
+        .kwargs
+        .iter()
+        .find(|(k, _)| !valid.contains(&k.as_ref()))
+    {
+        Some((k, _)) => Err(SError::new(format!("{fname}: invalid argument name: {k}"))),
+        None => Ok(()),
+    }
+}
+
+/// An int keyword argument (0 when absent), as ytt's `Int64Arg` reads it.
+fn int_kwarg(fname: &str, args: &Args, name: &str) -> SResult<i128> {
+    match args.kwargs.iter().find(|(k, _)| k.as_ref() == name) {
+        None => Ok(0),
+        Some((_, v)) => match v.as_int() {
+            Some(i) if i64::try_from(i).is_ok() => Ok(i),
+            Some(_) => Err(SError::new(format!("{fname}: expected int64 value"))),
+            None => Err(SError::new(format!("{fname}: expected starlark.Int"))),
+        },
+    }
+}
+
+/// The options of `base64.encode`/`decode`, read as ytt's `buildEncoding` reads them:
+/// URL alphabet (`url`), no padding (`raw`), zero trailing bits required (`strict`).
+struct Base64Opts {
+    url: bool,
+    raw: bool,
+    strict: bool,
+}
+
+fn base64_opts(fname: &str, args: &Args) -> SResult<Base64Opts> {
+    Ok(Base64Opts {
+        url: bool_kwarg(fname, args, "url")?,
+        raw: bool_kwarg(fname, args, "raw")?,
+        strict: bool_kwarg(fname, args, "strict")?,
+    })
+}
+
+fn base64_encode(s: &str, o: &Base64Opts) -> String {
+    use base64::engine::{GeneralPurpose, GeneralPurposeConfig};
+    let alphabet = if o.url {
         base64::alphabet::URL_SAFE
     } else {
         base64::alphabet::STANDARD
     };
-    let config = GeneralPurposeConfig::new()
-        .with_encode_padding(!raw)
-        .with_decode_padding_mode(if raw {
-            DecodePaddingMode::RequireNone
-        } else {
-            DecodePaddingMode::RequireCanonical
-        })
-        .with_decode_allow_trailing_bits(!strict);
-    Ok(GeneralPurpose::new(&alphabet, config))
+    let config = GeneralPurposeConfig::new().with_encode_padding(!o.raw);
+    GeneralPurpose::new(&alphabet, config).encode(s.as_bytes())
 }
-
-/// Go's message for undecodable base64: the offset of the first bad input byte.
-fn base64_error(e: base64::DecodeError, input_len: usize) -> String {
-    let at = match e {
-        base64::DecodeError::InvalidByte(i, _) | base64::DecodeError::InvalidLastSymbol(i, _) => i,
-        base64::DecodeError::InvalidLength(_) | base64::DecodeError::InvalidPadding => input_len,
-    };
-    format!("illegal base64 data at input byte {at}")
-}
-
 pub fn yaml_module() -> Module {
     module(
         "@ytt:yaml",
@@ -157,26 +174,6 @@ fn json_indent(v: &Y, indent: usize, level: usize, out: &mut String) -> SResult<
     Ok(())
 }
 
-fn json_to_plain(j: &serde_json::Value) -> Y {
-    match j {
-        serde_json::Value::Null => Y::Null,
-        serde_json::Value::Bool(b) => Y::Bool(*b),
-        // Go decodes every JSON number as a float64, and so does ytt's json.decode.
-        serde_json::Value::Number(n) => Y::Float(n.as_f64().unwrap_or(0.0)),
-        serde_json::Value::String(s) => Y::String(s.clone()),
-        serde_json::Value::Array(a) => Y::Array(a.iter().map(json_to_plain).collect()),
-        serde_json::Value::Object(o) => {
-            // Go decodes JSON objects into maps: keys come out sorted.
-            let mut items: Vec<(Y, Y)> = o
-                .iter()
-                .map(|(k, v)| (Y::String(k.clone()), json_to_plain(v)))
-                .collect();
-            items.sort_by_key(|a| a.0.to_display_string());
-            Y::Map(items)
-        }
-    }
-}
-
 pub fn json_module() -> Module {
     module(
         "@ytt:json",
@@ -185,23 +182,14 @@ pub fn json_module() -> Module {
                 "encode",
                 native("json.encode", |_t, args| {
                     let v = one_arg("json.encode", args)?;
-                    let mut indent = 0;
-                    for (k, val) in &args.kwargs {
-                        if k.as_ref() != "indent" {
-                            return Err(SError::new(format!(
-                                "json.encode: invalid argument name: {k}"
-                            )));
-                        }
-                        indent = val
-                            .as_int()
-                            .ok_or_else(|| SError::new("json.encode: expected starlark.Int"))?;
-                    }
+                    check_arg_names("json.encode", args, &["indent"])?;
+                    let plain = starlark_to_plain(v).map_err(|e| prefixed("json.encode", e))?;
+                    let indent = int_kwarg("json.encode", args, "indent")?;
                     if !(0..=4).contains(&indent) {
                         return Err(SError::new(
                             "json.encode: indent value must be between 0 and 4",
                         ));
                     }
-                    let plain = starlark_to_plain(v).map_err(|e| prefixed("json.encode", e))?;
                     let s = if indent > 0 {
                         let mut out = String::new();
                         json_indent(&plain, indent as usize, 0, &mut out)?;
@@ -219,9 +207,9 @@ pub fn json_module() -> Module {
                     let s = str_arg("json.decode", args)?;
                     super::json_syntax::check(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
-                    let j: serde_json::Value = serde_json::from_str(s)
+                    let v = super::go_json::decode(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
-                    Ok(plain_to_starlark(&json_to_plain(&j)))
+                    Ok(plain_to_starlark(&v))
                 }),
             ),
         ],
@@ -235,25 +223,20 @@ pub fn toml_module() -> Module {
             (
                 "encode",
                 native("toml.encode", |_t, args| {
-                    let v = args.unpack("toml.encode", &["value", "indent?"])?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))
-                        .map_err(|e| prefixed("toml.encode", e))?;
-                    let indent = match &v[1] {
-                        None => 0,
-                        Some(i) => i.as_int().ok_or_else(|| {
-                            SError::new(format!(
-                                "toml.encode: expected indent to be an int, but was {}",
-                                i.type_name()
-                            ))
-                        })?,
-                    };
+                    let v = one_arg("toml.encode", args)?;
+                    check_arg_names("toml.encode", args, &["indent"])?;
+                    let plain = starlark_to_plain(v).map_err(|e| prefixed("toml.encode", e))?;
+                    let indent = int_kwarg("toml.encode", args, "indent")?;
                     if !(0..=8).contains(&indent) {
-                        return Err(SError::new("indent value must be between 0 and 8"));
+                        return Err(SError::new(
+                            "toml.encode: indent value must be between 0 and 8",
+                        ));
                     }
                     // As the Go encoder: its two-space default stays unless indent > 0.
                     let unit = if indent > 0 { indent as usize } else { 2 };
                     Ok(Value::str(
-                        &super::toml::encode(&plain, unit).map_err(SError::new)?,
+                        &super::toml::encode(&plain, unit)
+                            .map_err(|e| SError::new(format!("toml.encode: {e}")))?,
                     ))
                 }),
             ),
@@ -278,20 +261,21 @@ pub fn base64_module() -> Module {
                 "encode",
                 native("base64.encode", |_t, args| {
                     let s = str_arg("base64.encode", args)?;
-                    let engine = base64_engine("base64.encode", args)?;
-                    Ok(Value::str(&engine.encode(s.as_bytes())))
+                    let opts = base64_opts("base64.encode", args)?;
+                    Ok(Value::str(&base64_encode(s, &opts)))
                 }),
             ),
             (
                 "decode",
                 native("base64.decode", |_t, args| {
                     let s = str_arg("base64.decode", args)?;
-                    let engine = base64_engine("base64.decode", args)?;
-                    // Go's decoder skips line breaks.
-                    let text: Vec<u8> = s.bytes().filter(|b| !matches!(b, b'\r' | b'\n')).collect();
-                    let b = engine.decode(&text).map_err(|e| {
-                        SError::new(format!("base64.decode: {}", base64_error(e, text.len())))
-                    })?;
+                    let o = base64_opts("base64.decode", args)?;
+                    let b = super::go_base64::decode(s.as_bytes(), o.url, o.raw, o.strict)
+                        .map_err(|at| {
+                            SError::new(format!(
+                                "base64.decode: illegal base64 data at input byte {at}"
+                            ))
+                        })?;
                     Ok(Value::str(&String::from_utf8_lossy(&b)))
                 }),
             ),

@@ -72,7 +72,7 @@ fn path_arg<'a>(fname: &str, v: &'a Value) -> SResult<&'a str> {
 fn read(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
     let rel = lib
         .find_file(current.unwrap_or(""), path)
-        .map_err(SError::new)?;
+        .map_err(|e| SError::new(format!("data.read: {e}")))?;
     let f = lib
         .file(&rel)
         .expect("find_file returns one of the library's files");
@@ -91,7 +91,7 @@ fn list(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
     let from_root = path.starts_with('/');
     let start = lib
         .find_dir(current.unwrap_or(""), path)
-        .map_err(SError::new)?;
+        .map_err(|e| SError::new(format!("data.list: {e}")))?;
     let visible: Vec<&str> = lib
         .files
         .iter()

@@ -2,9 +2,9 @@
 
 use sha2::Digest;
 
-use crate::ytt::starlark::{Error as SError, Module, Value};
+use crate::ytt::starlark::{Module, Value};
 
-use super::{module, native, string_arg};
+use super::{module, native, single_string_arg};
 
 pub fn sha256_module() -> Module {
     module(
@@ -12,10 +12,7 @@ pub fn sha256_module() -> Module {
         vec![(
             "sum",
             native("sha256.sum", |_t, a| {
-                let Some(v) = a.pos.first() else {
-                    return Err(SError::new("sha256.sum: expected exactly one argument"));
-                };
-                let s = string_arg("sha256.sum", v)?;
+                let s = single_string_arg("sha256.sum", a)?;
                 Ok(Value::str(&hex::encode(sha2::Sha256::digest(s.as_bytes()))))
             }),
         )],
@@ -28,10 +25,7 @@ pub fn md5_module() -> Module {
         vec![(
             "sum",
             native("md5.sum", |_t, a| {
-                let Some(v) = a.pos.first() else {
-                    return Err(SError::new("md5.sum: expected exactly one argument"));
-                };
-                let s = string_arg("md5.sum", v)?;
+                let s = single_string_arg("md5.sum", a)?;
                 Ok(Value::str(&hex::encode(md5(s.as_bytes()))))
             }),
         )],

@@ -203,6 +203,42 @@ pub fn struct_module() -> Module {
     )
 }
 
+/// `@ytt:module`: `module.make(name, **members)` is starlark-go's `MakeModule`, a
+/// module value (type `module`, printed `<module "name">`) whose members are the
+/// keyword arguments. Its name is unpacked by `UnpackPositionalArgs`, whose messages
+/// name the built-in once more after ytt's own prefix.
+pub fn module_module() -> Module {
+    module(
+        "@ytt:module",
+        vec![(
+            "make",
+            native("module.make", |_t, a| {
+                const NAME: &str = "module.make";
+                let name = match a.pos.as_slice() {
+                    [v] => v.as_str().ok_or_else(|| {
+                        SError::new(format!(
+                            "{NAME}: {NAME}: for parameter 1: got {}, want string",
+                            v.type_name()
+                        ))
+                    })?,
+                    other => {
+                        return Err(SError::new(format!(
+                            "{NAME}: {NAME}: got {} arguments, want 1",
+                            other.len()
+                        )));
+                    }
+                };
+                let members = a
+                    .kwargs
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.clone()))
+                    .collect();
+                Ok(Value::host(Struct::module(name, members)))
+            }),
+        )],
+    )
+}
+
 pub fn regexp_module() -> Module {
     // Go's words for a pattern Go refuses, after the function's name (as ytt wraps
     // the errors of its builtins).

@@ -6,6 +6,8 @@
 mod assert;
 mod codecs;
 mod data;
+mod go_base64;
+mod go_json;
 mod go_regexp;
 mod hashing;
 mod json_syntax;
@@ -62,6 +64,17 @@ pub(crate) fn string_arg<'a>(name: &str, v: &'a Value) -> SResult<&'a str> {
     })
 }
 
+/// The one positional string argument of built-in `name`: ytt's built-ins check the
+/// count first ("expected exactly one argument"), then the type.
+pub(crate) fn single_string_arg<'a>(name: &str, args: &'a Args) -> SResult<&'a str> {
+    match args.pos.as_slice() {
+        [v] => string_arg(name, v),
+        _ => Err(SError::new(format!(
+            "{name}: expected exactly one argument"
+        ))),
+    }
+}
+
 fn owned_fields(fields: Vec<(&str, Value)>) -> Vec<(String, Value)> {
     fields
         .into_iter()
@@ -108,6 +121,7 @@ fn load(
             "data" => data::module(lib)?,
             "template" => misc::template_module(),
             "struct" => misc::struct_module(),
+            "module" => misc::module_module(),
             "yaml" => codecs::yaml_module(),
             "json" => codecs::json_module(),
             "toml" => codecs::toml_module(),
@@ -124,7 +138,7 @@ fn load(
             "library" => library::module(lib, steps),
             other => {
                 return Err(SError::new(format!(
-                    "builtin ytt library does not have module '{other}'"
+                    "builtin ytt library does not have module '{other}' (hint: is it available in newer version of ytt?)"
                 )));
             }
         });

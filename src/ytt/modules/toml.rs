@@ -4,21 +4,41 @@
 
 use crate::yaml::Value as Y;
 
+/// A basic string as the Go encoder writes it: `"` and `\\` escaped, the short escapes
+/// for backspace, tab, newline, form feed and carriage return, other control bytes and
+/// DEL as lower-case `\u00XX`.
 fn quote(s: &str) -> String {
     let mut out = String::from("\"");
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
+            '\u{8}' => out.push_str("\\b"),
             '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
             c => out.push(c),
         }
     }
     out.push('"');
     out
+}
+
+/// A float as the Go encoder writes it: `strconv.FormatFloat(f, 'f', -1, 64)` (all
+/// digits, never an exponent) with `.0` added when there is no decimal point.
+fn float(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+inf" } else { "-inf" }.into();
+    }
+    let s = format!("{f}");
+    if s.contains('.') { s } else { format!("{s}.0") }
 }
 
 fn bare_key(k: &str) -> String {
@@ -37,14 +57,7 @@ fn inline(v: &Y) -> Result<String, String> {
         Y::Null => return Err("toml.encode: null values cannot be encoded".into()),
         Y::Bool(b) => b.to_string(),
         Y::Int(i) => i.to_string(),
-        Y::Float(f) => {
-            let s = crate::yaml::float::format_go_g(*f);
-            if s.contains(['.', 'e', 'n', 'N', 'i']) {
-                s
-            } else {
-                format!("{s}.0")
-            }
-        }
+        Y::Float(f) => float(*f),
         Y::String(s) => quote(s),
         Y::Array(items) => {
             let parts: Result<Vec<_>, _> = items.iter().map(inline).collect();
@@ -132,10 +145,7 @@ fn table(path: &[String], items: &[(Y, Y)], unit: usize, out: &mut String) -> Re
 /// Encodes a map as a TOML document, indenting `unit` spaces per table level.
 pub fn encode(v: &Y, unit: usize) -> Result<String, String> {
     let Y::Map(items) = v else {
-        return Err(format!(
-            "toml.encode: expected a map, but was {}",
-            v.type_name()
-        ));
+        return Err("toml: top-level values must be Go maps or structs".into());
     };
     let mut out = String::new();
     table(&[], items, unit, &mut out)?;

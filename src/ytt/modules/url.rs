@@ -4,64 +4,21 @@
 //! (`name`, `password`, `string()`), `hostname()`, `string()` and `without_user()`.
 
 use crate::yaml::Value as Y;
-use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
-use crate::ytt::starlark::{Args, Error as SError, Module, Value};
+use crate::ytt::fragment::{go_value_type, plain_to_starlark, starlark_to_plain};
+use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Value};
 
-use super::{SResult, module, native, unconvertible_value};
-
-fn str_arg<'a>(fname: &str, args: &'a Args) -> SResult<&'a str> {
-    args.pos
-        .first()
-        .and_then(|v| v.as_str())
-        .ok_or_else(|| SError::new(format!("{fname}: expected a string argument")))
-}
-
-fn escape(s: &str, path_segment: bool) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            b' ' if !path_segment => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
-}
-
-fn unescape(s: &str, plus_space: bool) -> SResult<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'%' if i + 2 < b.len() => {
-                let h = std::str::from_utf8(&b[i + 1..i + 3])
-                    .ok()
-                    .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| SError::new(format!("invalid URL escape in '{s}'")))?;
-                out.push(h);
-                i += 3;
-            }
-            b'+' if plus_space => {
-                out.push(b' ');
-                i += 1;
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
+use super::{SResult, module, native, single_string_arg as str_arg, unconvertible_value};
 
 /// `url.<name>(s)`: `s` escaped as a path segment or as a query value.
 fn escape_fn(name: &'static str, path_segment: bool) -> (&'static str, Value) {
     let fname = format!("url.{name}");
     let value = native(&fname.clone(), move |_t, a| {
-        Ok(Value::str(&escape(str_arg(&fname, a)?, path_segment)))
+        let mode = if path_segment {
+            Mode::PathSegment
+        } else {
+            Mode::QueryComponent
+        };
+        Ok(Value::str(&go_escape(str_arg(&fname, a)?, mode)))
     });
     (name, value)
 }
@@ -70,7 +27,14 @@ fn escape_fn(name: &'static str, path_segment: bool) -> (&'static str, Value) {
 fn unescape_fn(name: &'static str, plus_space: bool) -> (&'static str, Value) {
     let fname = format!("url.{name}");
     let value = native(&fname.clone(), move |_t, a| {
-        Ok(Value::str(&unescape(str_arg(&fname, a)?, plus_space)?))
+        let mode = if plus_space {
+            Mode::QueryComponent
+        } else {
+            Mode::PathSegment
+        };
+        let s = go_unescape(str_arg(&fname, a)?, mode)
+            .map_err(|e| SError::new(format!("{fname}: {e}")))?;
+        Ok(Value::str(&s))
     });
     (name, value)
 }
@@ -85,55 +49,11 @@ pub fn url_module() -> Module {
             unescape_fn("query_param_value_decode", true),
             (
                 "query_params_encode",
-                native("url.query_params_encode", |_t, a| {
-                    let v = a.positional("url.query_params_encode", 1, 1)?;
-                    let plain = starlark_to_plain(v[0].as_ref().expect("arg"))
-                        .map_err(|e| SError::new(format!("url.query_params_encode: {}", e.msg)))?;
-                    let Y::Map(mut items) = plain else {
-                        return Err(SError::new("url.query_params_encode: expected a dict"));
-                    };
-                    items.sort_by_key(|a| a.0.to_display_string());
-                    let mut parts = Vec::new();
-                    for (k, v) in items {
-                        let k = escape(&k.to_display_string(), false);
-                        let vals = match v {
-                            Y::Array(vs) => vs,
-                            other => vec![other],
-                        };
-                        for v in vals {
-                            parts.push(format!("{k}={}", escape(&v.to_display_string(), false)));
-                        }
-                    }
-                    Ok(Value::str(&parts.join("&")))
-                }),
+                native("url.query_params_encode", query_params_encode),
             ),
             (
                 "query_params_decode",
-                native("url.query_params_decode", |_t, a| {
-                    let s = str_arg("url.query_params_decode", a)?;
-                    let mut items: Vec<(String, Vec<Y>)> = Vec::new();
-                    for part in s.split('&').filter(|p| !p.is_empty()) {
-                        // As Go's url.ParseQuery since Go 1.17.
-                        if part.contains(';') {
-                            return Err(SError::new(
-                                "url.query_params_decode: invalid semicolon separator in query",
-                            ));
-                        }
-                        let (k, v) = part.split_once('=').unwrap_or((part, ""));
-                        let (k, v) = (unescape(k, true)?, unescape(v, true)?);
-                        match items.iter_mut().find(|(x, _)| *x == k) {
-                            Some((_, vs)) => vs.push(Y::String(v)),
-                            None => items.push((k, vec![Y::String(v)])),
-                        }
-                    }
-                    items.sort_by(|a, b| a.0.cmp(&b.0));
-                    Ok(plain_to_starlark(&Y::Map(
-                        items
-                            .into_iter()
-                            .map(|(k, v)| (Y::String(k), Y::Array(v)))
-                            .collect(),
-                    )))
-                }),
+                native("url.query_params_decode", query_params_decode),
             ),
             (
                 "parse",
@@ -146,6 +66,112 @@ pub fn url_module() -> Module {
             ),
         ],
     )
+}
+
+/// The Go type (`%T`) of a value converted from Starlark, as ytt's messages name it.
+fn go_type(v: &Y) -> &'static str {
+    match v {
+        Y::Int(_) => "int64",
+        other => crate::ytt::go_type::of_scalar(other),
+    }
+}
+
+/// `url.query_params_encode(dict)`: Go's `url.Values.Encode` of a map from string keys
+/// to lists of strings: keys sorted, each value `key=value`, all joined by `&`.
+fn query_params_encode(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
+    const NAME: &str = "url.query_params_encode";
+    let err = |m: String| SError::new(format!("{NAME}: {m}"));
+    let [arg] = a.pos.as_slice() else {
+        return Err(err("expected exactly one argument".into()));
+    };
+    let plain = starlark_to_plain(arg).map_err(|mut e| {
+        e.msg = format!("{NAME}: {}", e.msg);
+        e
+    })?;
+    let items = match (&plain, go_value_type(arg)) {
+        (Y::Map(items), Some("*orderedmap.Map")) => items,
+        (_, t) => {
+            let t = t.unwrap_or_else(|| go_type(&plain));
+            return Err(err(format!("expected argument to be a map, but was {t}")));
+        }
+    };
+    let mut pairs: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (k, v) in items {
+        let Y::String(k) = k else {
+            return Err(err(format!(
+                "expected map key to be string, but was {}",
+                go_type(k)
+            )));
+        };
+        let Y::Array(vs) = v else {
+            return Err(err(format!(
+                "expected map value to be array, but was {}",
+                go_type(v)
+            )));
+        };
+        let mut strs = Vec::new();
+        for item in vs {
+            let Y::String(s) = item else {
+                return Err(err(format!(
+                    "expected array value to be string, but was {}",
+                    go_type(item)
+                )));
+            };
+            strs.push(s.as_str());
+        }
+        pairs.push((k, strs));
+    }
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out = Vec::new();
+    for (k, vs) in pairs {
+        let k = go_escape(k, Mode::QueryComponent);
+        for v in vs {
+            out.push(format!("{k}={}", go_escape(v, Mode::QueryComponent)));
+        }
+    }
+    Ok(Value::str(&out.join("&")))
+}
+
+/// `url.query_params_decode(s)`: Go's `url.ParseQuery`, keys sorted, each to the list
+/// of its values; the last `;` error or else the first bad escape fails the call.
+fn query_params_decode(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
+    const NAME: &str = "url.query_params_decode";
+    let s = str_arg(NAME, a)?;
+    let mut items: Vec<(String, Vec<Y>)> = Vec::new();
+    let mut first_err: Option<String> = None;
+    for part in s.split('&') {
+        if part.contains(';') {
+            first_err = Some("invalid semicolon separator in query".into());
+            continue;
+        }
+        if part.is_empty() {
+            continue;
+        }
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        let kv = go_unescape(k, Mode::QueryComponent)
+            .and_then(|k| Ok((k, go_unescape(v, Mode::QueryComponent)?)));
+        let (k, v) = match kv {
+            Ok(kv) => kv,
+            Err(e) => {
+                first_err.get_or_insert(e);
+                continue;
+            }
+        };
+        match items.iter_mut().find(|(x, _)| *x == k) {
+            Some((_, vs)) => vs.push(Y::String(v)),
+            None => items.push((k, vec![Y::String(v)])),
+        }
+    }
+    if let Some(e) = first_err {
+        return Err(SError::new(format!("{NAME}: {e}")));
+    }
+    items.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(plain_to_starlark(&Y::Map(
+        items
+            .into_iter()
+            .map(|(k, v)| (Y::String(k), Y::Array(v)))
+            .collect(),
+    )))
 }
 
 /// A URL split as Go's `url.Parse` splits it; the raw (escaped) parts are kept so that
@@ -167,6 +193,10 @@ struct GoUrl {
 #[derive(Clone, Copy, PartialEq)]
 enum Mode {
     Path,
+    /// `url.PathEscape`: one segment, so `/`, `;`, `,` and `?` are escaped too.
+    PathSegment,
+    /// `url.QueryEscape`: every reserved byte escaped, a space written `+`.
+    QueryComponent,
     Host,
     UserPassword,
     Fragment,
@@ -203,6 +233,8 @@ fn should_escape(c: u8, mode: Mode) -> bool {
     match c {
         b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => match mode {
             Mode::Path => c == b'?',
+            Mode::PathSegment => matches!(c, b'/' | b';' | b',' | b'?'),
+            Mode::QueryComponent => true,
             Mode::UserPassword => matches!(c, b'@' | b'/' | b'?' | b':'),
             Mode::Fragment => false,
             Mode::Host => true,
@@ -215,7 +247,9 @@ fn should_escape(c: u8, mode: Mode) -> bool {
 fn go_escape(s: &str, mode: Mode) -> String {
     let mut out = String::new();
     for &b in s.as_bytes() {
-        if should_escape(b, mode) {
+        if b == b' ' && mode == Mode::QueryComponent {
+            out.push('+');
+        } else if should_escape(b, mode) {
             out.push_str(&format!("%{b:02X}"));
         } else {
             out.push(b as char);
@@ -232,11 +266,10 @@ fn go_unescape(s: &str, mode: Mode) -> Result<String, String> {
     while i < b.len() {
         match b[i] {
             b'%' => {
-                let hex = b.get(i + 1..i + 3).and_then(|h| {
-                    std::str::from_utf8(h)
-                        .ok()
-                        .and_then(|h| u8::from_str_radix(h, 16).ok())
-                });
+                let hex = b
+                    .get(i + 1..i + 3)
+                    .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
+                    .and_then(|h| u8::from_str_radix(std::str::from_utf8(h).ok()?, 16).ok());
                 let Some(v) = hex else {
                     let end = (i + 3).min(b.len());
                     return Err(format!(
@@ -246,6 +279,10 @@ fn go_unescape(s: &str, mode: Mode) -> Result<String, String> {
                 };
                 out.push(v);
                 i += 3;
+            }
+            b'+' if mode == Mode::QueryComponent => {
+                out.push(b' ');
+                i += 1;
             }
             c => {
                 if mode == Mode::Host && c < 0x80 && should_escape(c, mode) {
@@ -508,6 +545,15 @@ fn parse_host(host: &str) -> Result<String, String> {
     go_unescape(host, Mode::Host)
 }
 
+/// The methods of a parsed URL take no positional argument (keyword ones are ignored).
+fn no_args(fname: &str, args: &Args) -> SResult<()> {
+    if args.pos.is_empty() {
+        Ok(())
+    } else {
+        Err(SError::new(format!("{fname}: expected no argument")))
+    }
+}
+
 fn url_value(u: GoUrl) -> Value {
     let user = match &u.user {
         None => Value::None,
@@ -524,7 +570,10 @@ fn url_value(u: GoUrl) -> Value {
                     ),
                     (
                         "string",
-                        native("url.user.string", move |_t, _a| Ok(Value::str(&s))),
+                        native("string", move |_t, a| {
+                            no_args("string", a)?;
+                            Ok(Value::str(&s))
+                        }),
                     ),
                 ],
             )
@@ -538,15 +587,22 @@ fn url_value(u: GoUrl) -> Value {
             ("user", user),
             (
                 "hostname",
-                native("url.hostname", move |_t, _a| Ok(Value::str(&u1.hostname()))),
+                native("url.hostname", move |_t, a| {
+                    no_args("url.hostname", a)?;
+                    Ok(Value::str(&u1.hostname()))
+                }),
             ),
             (
                 "string",
-                native("url.string", move |_t, _a| Ok(Value::str(&u2.string()))),
+                native("url.string", move |_t, a| {
+                    no_args("url.string", a)?;
+                    Ok(Value::str(&u2.string()))
+                }),
             ),
             (
                 "without_user",
-                native("url.without_user", move |_t, _a| {
+                native("url.without_user", move |_t, a| {
+                    no_args("url.without_user", a)?;
                     let mut v = u3.clone();
                     v.user = None;
                     Ok(url_value(v))
