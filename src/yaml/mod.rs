@@ -87,7 +87,7 @@ pub use emit::{
     EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_documents,
     to_yaml_stream,
 };
-pub use parse::{YamlError, parse_document_set, parse_document_set_strict};
+pub use parse::{YamlError, parse_document_set, parse_document_set_strict, parse_ytt_document_set};
 pub use value::Value;
 
 #[cfg(test)]

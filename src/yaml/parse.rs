@@ -44,17 +44,39 @@ pub struct YamlError {
 /// start with a `---` marker is parsed as if `---\n` were prepended, so comments above a later
 /// `---` belong to the documents that follow.
 pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, false)
+    parse_document_set_with(src, file, false, false)
 }
 
 /// [`parse_document_set`] in ytt's strict YAML subset (`--strict`): an ambiguous plain
 /// scalar (see [`super::strict`]) is an error at its line.
 pub fn parse_document_set_strict(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, true)
+    parse_document_set_with(src, file, true, false)
 }
 
-fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, YamlError> {
-    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+/// Parses YAML as ytt 0.48's `yamlmeta.Parser` reads it (strict when `strict`). A leading
+/// BOM is content there: ytt puts `---\n` in front of text that does not start with a
+/// document marker (and a BOM is no white space to its check), so the BOM no longer opens
+/// the stream and go-yaml's scanner reads it as the first character of a plain scalar
+/// (the first key of `\u{feff}a: 1` is `"\u{feff}a"`).
+pub fn parse_ytt_document_set(
+    src: &str,
+    file: &str,
+    strict: bool,
+) -> Result<DocumentSet, YamlError> {
+    parse_document_set_with(src, file, strict, true)
+}
+
+fn parse_document_set_with(
+    src: &str,
+    file: &str,
+    strict: bool,
+    bom_is_content: bool,
+) -> Result<DocumentSet, YamlError> {
+    let src = if bom_is_content {
+        src
+    } else {
+        src.strip_prefix('\u{feff}').unwrap_or(src)
+    };
     let file_arc: Arc<str> = Arc::from(file);
     let prepend = !starts_with_doc_marker(src) && !starts_with_directive(src);
     // One copy of the source serves the parser (with `---\n` prepended when needed) and
@@ -77,6 +99,7 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
 
     let mut options = Options::default();
     options.block_scalar_eof_without_line_feed = true;
+    options.bom_inside_document_as_content = bom_is_content;
     options.flow_nesting_limit = MAX_NESTING;
     options.block_nesting_limit = MAX_NESTING;
     // Without a `#` there are no comments; granit is quicker when it does not look for them.

@@ -1,0 +1,90 @@
+//! ytt 0.48's reading and printing of YAML (`pkg/yamlmeta` and its go-yaml v2 fork), its
+//! text templates (`pkg/texttemplate`) and its file kinds (`pkg/files`), each pinned by the
+//! exact text ytt prints.
+
+use crate::support::ytt;
+
+/// `files.File.Type` asks `strings.HasSuffix(filepath.Base(path), ".yml")`, so a file
+/// named just `.yml` is a YAML template like any other, output in path order; `.json` and
+/// `.YML` are no template kind at all (data), and `.lib.yml` is a library
+/// (`IsModule`: the name split at dots has more than two parts, `lib` second to last).
+#[test]
+fn a_file_named_dot_yml_is_a_yaml_template() {
+    let files = [
+        (".yml", "dot: 1\n"),
+        (".hid/a.yml", "hid: 1\n"),
+        (".lib.yml", "lib: 1\n"),
+        ("b.yml", "b: 1\n"),
+        ("c.json", "{\"j\": 1}\n"),
+        ("d.YML", "up: 1\n"),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "hid: 1\n---\ndot: 1\n---\nb: 1\n"
+    );
+}
+
+/// ytt 0.48 puts `---\n` before a file that does not start with a document marker, and
+/// a BOM is no white space to that check, so the BOM is no longer at the start of the
+/// stream: go-yaml's scanner takes it as the first character of the first key. Printing
+/// that key, go-yaml's `is_bom(value, i)` looks at the first three bytes of the value
+/// whatever `i` is, so every character of it is escaped (ytt issue #999 shows this).
+#[test]
+fn a_bom_is_part_of_the_first_key_and_escapes_the_whole_key() {
+    let files = [("withbom/data.yaml", "\u{feff}test: #@ None\n")];
+    assert_eq!(
+        ytt::render(&files, &["-f", "withbom"]).unwrap(),
+        "\"\\uFEFF\\x74\\x65\\x73\\x74\": null\n"
+    );
+}
+
+/// The same escaping for a value built in Starlark: a string starting with U+FEFF has
+/// all its characters escaped, spaces as `\x20` and non-ASCII as `\u....`; a BOM further
+/// in is escaped alone.
+#[test]
+fn a_string_starting_with_a_bom_prints_every_character_escaped() {
+    let files = [(
+        "a.yml",
+        "a: #@ \"\u{feff}x y\u{e9}\"\nb: #@ \"x \u{feff}y\"\n",
+    )];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "a: \"\\uFEFF\\x78\\x20\\x79\\xE9\"\nb: \"x \\uFEFFy\"\n"
+    );
+}
+
+/// A BOM before `---` hides the marker from ytt's check, so ytt adds its own `---`; the
+/// BOM then starts a plain scalar `\u{feff}---` that runs on into the next line, and the
+/// `:` there fails as go-yaml words it, at the line of the file.
+#[test]
+fn a_bom_before_the_document_marker_fails_as_in_ytt() {
+    let err = ytt::failure_of(&[("b.yml", "\u{feff}---\nb: 1\n")], &["-f", "."]);
+    assert_eq!(
+        err,
+        "strake: error: Unmarshaling YAML template 'b.yml': yaml: line 2: mapping values are not allowed in this context\n    in b.yml:2\n      b.yml:2 | b: 1\n"
+    );
+}
+
+/// `--file-mark X:for-output=true` on a file that is no YAML or text (data such as
+/// `.json`, or Starlark) makes it a file for output that `LibraryExecution.eval` cannot
+/// evaluate: ytt fails with its bare `Unknown file type`, as it does for such a file given
+/// `exclusive-for-output=true`.
+#[test]
+fn a_data_or_starlark_file_marked_for_output_is_an_unknown_file_type() {
+    let files = [
+        ("b.yml", "b: 1\n"),
+        ("c.json", "{\"j\": 1}\n"),
+        ("m.star", "x = 1\n"),
+    ];
+    for mark in [
+        "c.json:for-output=true",
+        "m.star:for-output=true",
+        "c.json:exclusive-for-output=true",
+    ] {
+        assert_eq!(
+            ytt::failure_of(&files, &["-f", ".", "--file-mark", mark]),
+            "strake: error: Unknown file type\n",
+            "{mark}"
+        );
+    }
+}
