@@ -12,10 +12,12 @@ struct GoYamlProblem {
 
 impl GoYamlProblem {
     /// go-yaml's `yaml: line N: <problem>` for a problem found on 1-based `line`; no line
-    /// when go-yaml's would be 0.
-    fn message(&self, line: usize) -> String {
+    /// when go-yaml's would be 0. ytt puts `---\n` before a text that does not start with
+    /// a document marker and takes one off go-yaml's line: a parser error on the first line
+    /// of such a text is go-yaml's line 1, which ytt shows as `line 0`.
+    fn message(&self, line: usize, prepended: bool) -> String {
         let shown = if self.scanner { line } else { line - 1 };
-        if shown == 0 {
+        if shown == 0 && !prepended {
             format!("yaml: {}", self.problem)
         } else {
             format!("yaml: line {shown}: {}", self.problem)
@@ -31,20 +33,128 @@ pub(crate) struct ErrorSite<'a> {
     pub line_text: &'a str,
     /// The line the end of the text is on (where libyaml's scanner stands at the end).
     pub eof_line: usize,
+    /// The whole text (without the `---` that ytt puts in front).
+    pub text: &'a str,
+    /// Whether ytt puts `---\n` in front of the text (it does not start with one).
+    pub prepended: bool,
+}
+
+impl ErrorSite<'_> {
+    /// The line of libyaml's STREAM-END token: the end of the text, moved to the start of
+    /// a further line when the text does not end with a line break.
+    fn stream_end_line(&self) -> usize {
+        if self.text.is_empty() || self.text.ends_with('\n') {
+            self.eof_line
+        } else {
+            self.eof_line + 1
+        }
+    }
+
+    /// The line of the bracket that closes the flow collection opened at this site's
+    /// line and column (quoted scalars and comments skipped).
+    fn closing_line(&self) -> Option<usize> {
+        let start: usize = self
+            .text
+            .split_inclusive('\n')
+            .take(self.line - 1)
+            .map(str::len)
+            .sum();
+        let rest = &self.text[start..];
+        let offset = rest.char_indices().nth(self.col)?.0;
+        let (mut depth, mut line) = (0usize, self.line);
+        let mut quote: Option<char> = None;
+        let mut chars = rest[offset..].chars().peekable();
+        let mut prev = ' ';
+        while let Some(c) = chars.next() {
+            match (quote, c) {
+                (_, '\n') => {
+                    line += 1;
+                    if quote.is_none() {
+                        prev = c;
+                        continue;
+                    }
+                }
+                (Some('"'), '\\') => {
+                    chars.next();
+                }
+                (Some(q), c) if c == q => {
+                    if q == '\'' && chars.peek() == Some(&'\'') {
+                        chars.next();
+                    } else {
+                        quote = None;
+                    }
+                }
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some(c),
+                (None, '#') if prev == ' ' || prev == '\t' => {
+                    while chars.peek().is_some_and(|&n| n != '\n') {
+                        chars.next();
+                    }
+                }
+                (None, '[' | '{') => depth += 1,
+                (None, ']' | '}') => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(line);
+                    }
+                }
+                _ => {}
+            }
+            prev = c;
+        }
+        None
+    }
+
+    /// The line where libyaml's scanner stands when it next looks for a token after line
+    /// `line`: the first line below it holding something other than blanks and comments,
+    /// or the end of the text.
+    fn next_token_line(&self, line: usize) -> usize {
+        for (i, l) in self.text.split('\n').enumerate().skip(line) {
+            let t = l.trim_matches([' ', '\t', '\r']);
+            if !t.is_empty() && !t.starts_with('#') {
+                return i + 1;
+            }
+        }
+        self.stream_end_line()
+    }
 }
 
 /// go-yaml's whole message (`yaml: line N: <problem>`) for a granit-parser error whose
 /// cause go-yaml reports too; `None` for the others.
 pub(crate) fn go_yaml_message(kind: &granit_parser::ErrorKind, at: &ErrorSite) -> Option<String> {
     use granit_parser::ErrorKind as K;
+    let scanner = |problem| GoYamlProblem {
+        problem,
+        scanner: true,
+    };
+    let parser = |problem| GoYamlProblem {
+        problem,
+        scanner: false,
+    };
     match kind {
         // The quoted scalar runs to the end of the text, where libyaml's scanner stops.
-        K::UnclosedQuotedScalar => Some(
-            GoYamlProblem {
-                problem: "found unexpected end of stream",
-                scanner: true,
-            }
-            .message(at.eof_line),
+        K::UnclosedQuotedScalar => {
+            Some(scanner("found unexpected end of stream").message(at.eof_line, at.prepended))
+        }
+        // libyaml's scanner takes `%` for a directive only at the start of a line; elsewhere
+        // it cannot start a token.
+        K::UnexpectedCharacter { character: '%' } if at.col > 0 => Some(
+            scanner("found character that cannot start any token").message(at.line, at.prepended),
+        ),
+        // The flow collection is still open at the end of the text: the parser meets
+        // STREAM-END where it wants a `,` or the closing bracket.
+        K::UnclosedFlowCollection { open } => {
+            Some(parser(flow_separator(*open)?).message(at.stream_end_line(), at.prepended))
+        }
+        // The other closing bracket is met where a `,` or the right one is wanted.
+        K::MismatchedFlowCollectionEnd { open, .. } => {
+            Some(parser(flow_separator(*open)?).message(at.closing_line()?, at.prepended))
+        }
+        // libyaml finds a required simple key stale when it next looks for a token on a
+        // later line (or at the end of the text), and reports it there.
+        K::SimpleKeyExpected => Some(
+            scanner("could not find expected ':'")
+                .message(at.next_token_line(at.line), at.prepended),
         ),
         // go-yaml's decoder names the anchor and no line.
         K::UnknownAnchor => {
@@ -57,8 +167,29 @@ pub(crate) fn go_yaml_message(kind: &granit_parser::ErrorKind, at: &ErrorSite) -
                 .collect();
             (!name.is_empty()).then(|| format!("yaml: unknown anchor '{name}' referenced"))
         }
-        _ => go_yaml_problem(kind).map(|p| p.message(at.line)),
+        _ => go_yaml_problem(kind).map(|p| p.message(at.line, at.prepended)),
     }
+}
+
+/// go-yaml's problem for a flow collection opened with `open` that does not go on with
+/// a `,` or its closing bracket.
+fn flow_separator(open: char) -> Option<&'static str> {
+    match open {
+        '[' => Some("did not find expected ',' or ']'"),
+        '{' => Some("did not find expected ',' or '}'"),
+        _ => None,
+    }
+}
+
+/// A scanner error that granit words as libyaml's context and problem together
+/// (`while scanning a block scalar, did not find expected comment or line break`): go-yaml
+/// prints only the problem, at the line where the scanner stands.
+pub(crate) fn go_yaml_scanner_problem(text: &str, at: &ErrorSite) -> Option<String> {
+    let (context, problem) = text.split_once(", ")?;
+    if !(context.starts_with("while scanning") || context.starts_with("while parsing a quoted")) {
+        return None;
+    }
+    Some(format!("yaml: line {}: {problem}", at.line))
 }
 
 /// go-yaml's wording of a granit-parser error, where both report the same cause.
@@ -78,6 +209,7 @@ fn go_yaml_problem(kind: &granit_parser::ErrorKind) -> Option<GoYamlProblem> {
             ("found character that cannot start any token", true)
         }
         K::ExpectedBlockMappingKey => ("did not find expected key", false),
+        K::UnsupportedYamlMajorVersion => ("found incompatible YAML document", false),
         K::ExpectedDocumentStart => ("did not find expected <document start>", false),
         K::ExpectedBlockSequenceEntry => ("did not find expected '-' indicator", false),
         K::ExpectedNodeContent => ("did not find expected node content", false),

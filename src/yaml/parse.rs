@@ -137,9 +137,13 @@ fn parse_document_set_with(
                     col: e.marker().col(),
                     line_text: src.split('\n').nth(line - 1).unwrap_or(""),
                     eof_line: src.matches('\n').count() + 1,
+                    text: src,
+                    prepended: !starts_with_doc_marker(src),
                 };
+                let granit = kind.to_string();
                 super::go_errors::go_yaml_message(kind, &at)
-                    .unwrap_or_else(|| format!("yaml: {kind}"))
+                    .or_else(|| super::go_errors::go_yaml_scanner_problem(&granit, &at))
+                    .unwrap_or_else(|| format!("yaml: {granit}"))
             }
         };
         return Err(err(Some(line), message));
@@ -387,6 +391,20 @@ impl<'t> Builder<'t> {
             match ev {
                 Event::StreamStart => {}
                 Event::StreamEnd => break,
+                Event::DocumentStart(_, Some(v)) if (v.major, v.minor) != (1, 1) => {
+                    // go-yaml's parser takes only `%YAML 1.1`, naming the 0-based line of
+                    // the directive (which ytt's `---` prefix correction leaves as it is).
+                    let before = &self.text[..Self::start_of(&span)];
+                    let at = before
+                        .rfind("\n%YAML")
+                        .map_or(0, |i| i + 1)
+                        .min(before.len());
+                    let line = self.line_of(at).max(1);
+                    return Err((
+                        Some(line),
+                        format!("yaml: line {}: found incompatible YAML document", line - 1),
+                    ));
+                }
                 Event::DocumentStart(..) => {
                     let start = Self::start_of(&span);
                     let region_start = match docs.last() {

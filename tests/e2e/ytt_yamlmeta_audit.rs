@@ -88,3 +88,107 @@ fn a_data_or_starlark_file_marked_for_output_is_an_unknown_file_type() {
         );
     }
 }
+
+/// The YAML error of a template, after ytt's lead.
+fn yaml_error(src: &str) -> String {
+    let err = ytt::failure_of(&[("e.yml", src)], &["-f", "."]);
+    let first = err.lines().next().unwrap_or_default();
+    first
+        .strip_prefix("strake: error: Unmarshaling YAML template 'e.yml': ")
+        .unwrap_or(first)
+        .to_string()
+}
+
+/// A flow collection still open at the end of the text: go-yaml's parser meets
+/// STREAM-END where `yaml_parser_parse_flow_sequence_entry` (or `..._flow_mapping_key`)
+/// wants a `,` or the closing bracket, and names the 0-based line of that token (the end
+/// of the text, moved to a new line when the text does not end with one); ytt's `---`
+/// prefix correction takes one off again.
+#[test]
+fn an_unclosed_flow_collection_is_go_yamls_missing_separator() {
+    assert_eq!(
+        yaml_error("a: [1, 2\n"),
+        "yaml: line 1: did not find expected ',' or ']'"
+    );
+    assert_eq!(
+        yaml_error("a: [1, 2"),
+        "yaml: line 1: did not find expected ',' or ']'"
+    );
+    assert_eq!(
+        yaml_error("x: 1\na: {b: 1\n"),
+        "yaml: line 2: did not find expected ',' or '}'"
+    );
+}
+
+/// The other closing bracket is the token where the parser wants `,` or the right one;
+/// a parser error on the first line of a text that ytt put `---` before is go-yaml's
+/// line 1, which ytt's correction prints as `line 0`.
+#[test]
+fn a_mismatched_bracket_is_named_at_the_closing_bracket() {
+    assert_eq!(
+        yaml_error("key: [a, b}\n"),
+        "yaml: line 0: did not find expected ',' or ']'"
+    );
+    assert_eq!(
+        yaml_error("---\nkey: [a, b}\n"),
+        "yaml: line 1: did not find expected ',' or ']'"
+    );
+    assert_eq!(
+        yaml_error("a: {b: \"x]\",\n # ]\n  c: [1]\n ]\n"),
+        "yaml: line 3: did not find expected ',' or '}'"
+    );
+}
+
+/// A plain scalar alone on its line in a block mapping is a required simple key: libyaml's
+/// `yaml_parser_stale_simple_keys` fails when it next looks for a token on a later line
+/// (or at the end of the text), and reports that place.
+#[test]
+fn a_key_without_colon_is_reported_where_the_scanner_stands_next() {
+    assert_eq!(
+        yaml_error("a: b\nc\n"),
+        "yaml: line 3: could not find expected ':'"
+    );
+    assert_eq!(
+        yaml_error("a:\n  - b\n  c\n"),
+        "yaml: line 4: could not find expected ':'"
+    );
+    assert_eq!(
+        yaml_error("a: b\nc\n# x\n\nd: 1\n"),
+        "yaml: line 5: could not find expected ':'"
+    );
+}
+
+/// go-yaml's parser error keeps only libyaml's problem, not its context (`while scanning
+/// ...`); `%` cannot start a token except as a directive at the start of a line; and
+/// `yaml_parser_process_directives` takes only `%YAML 1.1`.
+#[test]
+fn scanner_problems_and_directives_in_go_yamls_words() {
+    assert_eq!(
+        yaml_error("a: &\n"),
+        "yaml: line 1: did not find expected alphabetic or numeric character"
+    );
+    assert_eq!(
+        yaml_error("a: 1\nb: |x\n"),
+        "yaml: line 2: did not find expected comment or line break"
+    );
+    assert_eq!(
+        yaml_error("a: \"\\q\"\n"),
+        "yaml: line 1: found unknown escape character"
+    );
+    assert_eq!(
+        yaml_error("a: %x\n"),
+        "yaml: line 1: found character that cannot start any token"
+    );
+    assert_eq!(
+        yaml_error("%YAML 1.2\n---\na: 1\n"),
+        "yaml: line 0: found incompatible YAML document"
+    );
+    assert_eq!(
+        yaml_error("---\na: 1\n...\n%YAML 1.2\n---\nb: 1\n"),
+        "yaml: line 3: found incompatible YAML document"
+    );
+    assert_eq!(
+        ytt::render(&[("e.yml", "%YAML 1.1\n---\na: 1\n")], &["-f", "."]).unwrap(),
+        "a: 1\n"
+    );
+}
