@@ -50,6 +50,97 @@ impl ErrorSite<'_> {
         }
     }
 
+    /// go-yaml's parser problem for a closing bracket with no flow collection open: after
+    /// a `key:` or `-` (on its line or, when it starts its line, on the line it is
+    /// indented under) or with nothing before it a node is wanted; at the start of a line
+    /// level with a mapping key or a `-`, the next key or `-`.
+    fn misplaced_bracket_problem(&self) -> Option<&'static str> {
+        const NODE: &str = "did not find expected node content";
+        let before: String = self.line_text.chars().take(self.col).collect();
+        let before = before.trim_end();
+        if before.ends_with(':') || before.ends_with('-') {
+            return Some(NODE);
+        }
+        if !before.is_empty() {
+            return None;
+        }
+        let indent = indent_of(self.line_text);
+        let Some(line) = self.content_lines_before().find(|l| indent_of(l) <= indent) else {
+            return self.content_lines_before().next().is_none().then_some(NODE);
+        };
+        if indent_of(line) < indent {
+            let t = line.trim();
+            return (t.ends_with(':') || t == "-").then_some(NODE);
+        }
+        Some(self.wanted_at(indent, line.trim_start().starts_with('-')))
+    }
+
+    /// What a block collection whose entries start at column `indent` wants next: its
+    /// next key, or (`dash`) its next `-`, unless the sequence is indentless (level with
+    /// the key it is the value of), where the mapping's next key is wanted.
+    fn wanted_at(&self, indent: usize, dash: bool) -> &'static str {
+        const KEY: &str = "did not find expected key";
+        if !dash {
+            return KEY;
+        }
+        for l in self.content_lines_before() {
+            match indent_of(l) {
+                i if i < indent => break,
+                i if i == indent && !l.trim_start().starts_with('-') => return KEY,
+                _ => {}
+            }
+        }
+        "did not find expected '-' indicator"
+    }
+
+    /// The lines above the error site holding more than blanks, comments and `---`, the
+    /// nearest first.
+    fn content_lines_before(&self) -> impl Iterator<Item = &str> {
+        let lines: Vec<&str> = self.text.split('\n').take(self.line - 1).collect();
+        lines.into_iter().rev().filter(|l| {
+            let t = l.trim();
+            !t.is_empty() && !t.starts_with('#') && t != "---"
+        })
+    }
+
+    /// go-yaml's parser problem for a token that follows a complete block node on the error
+    /// site's line (content after a quoted scalar): what the enclosing block mapping,
+    /// sequence or document wants next. `None` inside a flow collection, or when the
+    /// enclosing collection is not plain to see.
+    fn next_entry_problem(&self) -> Option<&'static str> {
+        const KEY: &str = "did not find expected key";
+        let quote = self.line_text.find(['"', '\''])?;
+        let before = &self.line_text[..quote];
+        if before.contains(['[', '{']) {
+            return None;
+        }
+        let before = before.trim_end();
+        if before.ends_with(':') {
+            return Some(KEY);
+        }
+        if before.ends_with('-') {
+            return Some(self.wanted_at(indent_of(self.line_text), true));
+        }
+        if !before.is_empty() {
+            return None;
+        }
+        let indent = indent_of(self.line_text);
+        let Some(parent) = self
+            .content_lines_before()
+            .find(|l| indent_of(l) < indent || indent == 0)
+        else {
+            return Some("did not find expected <document start>");
+        };
+        let t = parent.trim();
+        if t.ends_with(':') {
+            Some(KEY)
+        } else if t.starts_with('-') {
+            Some(self.wanted_at(indent_of(parent), true))
+        } else {
+            None
+        }
+    }
+
     /// The line of the bracket that closes the flow collection opened at this site's
     /// line and column (quoted scalars and comments skipped).
     fn closing_line(&self) -> Option<usize> {
@@ -167,8 +258,22 @@ pub(crate) fn go_yaml_message(kind: &granit_parser::ErrorKind, at: &ErrorSite) -
                 .collect();
             (!name.is_empty()).then(|| format!("yaml: unknown anchor '{name}' referenced"))
         }
+        // Content after a quoted scalar is a further token where the enclosing block
+        // collection (or the document) wants its next entry.
+        K::InvalidTrailingSingleQuotedScalar | K::InvalidTrailingDoubleQuotedScalar => {
+            Some(parser(at.next_entry_problem()?).message(at.line, at.prepended))
+        }
+        // A closing bracket with no flow collection open, where a node is wanted.
+        K::MisplacedFlowCollectionEnd => {
+            Some(parser(at.misplaced_bracket_problem()?).message(at.line, at.prepended))
+        }
         _ => go_yaml_problem(kind).map(|p| p.message(at.line, at.prepended)),
     }
+}
+
+/// The number of spaces a line starts with.
+fn indent_of(line: &str) -> usize {
+    line.len() - line.trim_start_matches(' ').len()
 }
 
 /// go-yaml's problem for a flow collection opened with `open` that does not go on with
@@ -186,7 +291,10 @@ fn flow_separator(open: char) -> Option<&'static str> {
 /// prints only the problem, at the line where the scanner stands.
 pub(crate) fn go_yaml_scanner_problem(text: &str, at: &ErrorSite) -> Option<String> {
     let (context, problem) = text.split_once(", ")?;
-    if !(context.starts_with("while scanning") || context.starts_with("while parsing a quoted")) {
+    if !(context.starts_with("while scanning")
+        || context.starts_with("while parsing a quoted")
+        || context.starts_with("while parsing a tag"))
+    {
         return None;
     }
     Some(format!("yaml: line {}: {problem}", at.line))

@@ -192,3 +192,54 @@ fn scanner_problems_and_directives_in_go_yamls_words() {
         "a: 1\n"
     );
 }
+
+/// Content after a quoted scalar is one more token (libyaml's scanner has no quarrel
+/// with it); go-yaml's parser then fails where the enclosing block mapping wants its next
+/// key, the sequence its next `-` (an indentless sequence gives the mapping back), or the
+/// stream its next `---`.
+#[test]
+fn content_after_a_quoted_scalar_fails_where_the_next_entry_is_wanted() {
+    assert_eq!(
+        yaml_error("a: \"x\" y\n"),
+        "yaml: line 0: did not find expected key"
+    );
+    assert_eq!(
+        yaml_error("b: 1\nc: 'x' y\n"),
+        "yaml: line 1: did not find expected key"
+    );
+    assert_eq!(
+        yaml_error("- \"x\" y\n"),
+        "yaml: line 0: did not find expected '-' indicator"
+    );
+    assert_eq!(
+        yaml_error("a:\n- \"x\" y\n"),
+        "yaml: line 1: did not find expected key"
+    );
+    assert_eq!(
+        yaml_error("\"x\" y\n"),
+        "yaml: line 0: did not find expected <document start>"
+    );
+}
+
+/// A closing bracket with no flow collection open is a FLOW-SEQUENCE-END token to
+/// libyaml: after `key:` or `-` the parser wants node content; at the start of a line it
+/// wants the next key or `-` of the collection at that indentation.
+#[test]
+fn a_stray_closing_bracket_fails_as_go_yamls_parser_does() {
+    assert_eq!(
+        yaml_error("a: ]\n"),
+        "yaml: line 0: did not find expected node content"
+    );
+    assert_eq!(
+        yaml_error("a: 1\n]\n"),
+        "yaml: line 1: did not find expected key"
+    );
+    assert_eq!(
+        yaml_error("a:\n  - b\n  ]\n"),
+        "yaml: line 2: did not find expected '-' indicator"
+    );
+    assert_eq!(
+        yaml_error("a: !!\n"),
+        "yaml: line 1: did not find expected tag URI"
+    );
+}
