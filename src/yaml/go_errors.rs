@@ -93,6 +93,16 @@ impl ErrorSite<'_> {
         "did not find expected '-' indicator"
     }
 
+    /// The first line below the error site's whose indentation holds a tab.
+    fn indented_tab_line(&self) -> Option<usize> {
+        self.text
+            .split('\n')
+            .enumerate()
+            .skip(self.line)
+            .find(|(_, l)| l.trim_start_matches(' ').starts_with('\t'))
+            .map(|(i, _)| i + 1)
+    }
+
     /// The lines above the error site holding more than blanks, comments and `---`, the
     /// nearest first.
     fn content_lines_before(&self) -> impl Iterator<Item = &str> {
@@ -263,6 +273,12 @@ pub(crate) fn go_yaml_message(kind: &granit_parser::ErrorKind, at: &ErrorSite) -
         K::InvalidTrailingSingleQuotedScalar | K::InvalidTrailingDoubleQuotedScalar => {
             Some(parser(at.next_entry_problem()?).message(at.line, at.prepended))
         }
+        // A tab in the indentation of the line after a plain scalar (which libyaml's plain
+        // scalar scanner reads on into) is refused on that line.
+        K::TabInPlainScalar => Some(
+            scanner("found a tab character that violates indentation")
+                .message(at.indented_tab_line()?, at.prepended),
+        ),
         // A closing bracket with no flow collection open, where a node is wanted.
         K::MisplacedFlowCollectionEnd => {
             Some(parser(at.misplaced_bracket_problem()?).message(at.line, at.prepended))

@@ -77,6 +77,7 @@ pub mod parse;
 pub mod plain;
 pub mod resolve;
 pub mod strict;
+mod tabs;
 pub mod value;
 
 pub use ast::{

@@ -243,3 +243,32 @@ fn a_stray_closing_bracket_fails_as_go_yamls_parser_does() {
         "yaml: line 1: did not find expected tag URI"
     );
 }
+
+/// libyaml's `yaml_parser_scan_to_next_token` skips a tab only where no simple key can
+/// start: after a simple key's `:` it does (`a:\tb` is fine), but at the start of the text,
+/// after `-` or `?` it does not, and the tab cannot start a token. A tab in the
+/// indentation of the line after a plain scalar is met by the plain scalar's scanner,
+/// which refuses it in its own words, on the tab's line.
+#[test]
+fn tabs_where_libyaml_refuses_them() {
+    assert_eq!(
+        ytt::render(&[("e.yml", "a:\tb\n")], &["-f", "."]).unwrap(),
+        "a: b\n"
+    );
+    assert_eq!(
+        yaml_error("x: 1\nl:\n- \tb\n"),
+        "yaml: line 3: found character that cannot start any token"
+    );
+    assert_eq!(
+        yaml_error("\ta: 1\n"),
+        "yaml: line 1: found character that cannot start any token"
+    );
+    assert_eq!(
+        yaml_error("a: 1\n\tb: 2\n"),
+        "yaml: line 2: found a tab character that violates indentation"
+    );
+    assert_eq!(
+        yaml_error("a: \"x\"\n\tb: 2\n"),
+        "yaml: line 2: found character that cannot start any token"
+    );
+}
