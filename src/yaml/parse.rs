@@ -126,14 +126,14 @@ fn parse_document_set_with(
         b.drain();
     }
     // A tab libyaml refuses is its scanner's error, unless granit found one further up.
-    if let Some(tab_line) = super::tabs::refused_tab_line(src)
+    if let Some((tab_line, problem)) = super::tabs::refused_tab(src)
         && b.syntax_error
             .as_ref()
             .is_none_or(|e| e.marker().line().saturating_sub(line_shift).max(1) >= tab_line)
     {
         return Err(err(
             Some(tab_line),
-            format!("yaml: line {tab_line}: found character that cannot start any token"),
+            format!("yaml: line {tab_line}: {problem}"),
         ));
     }
     if let Some(e) = b.syntax_error.take() {

@@ -2,21 +2,27 @@
 //! them as white space. libyaml's `yaml_parser_scan_to_next_token` skips a tab only in a
 //! flow collection or where a simple key cannot start; in block context that is not so at
 //! the start of a line, after `-` or `?`, nor after the `:` of a `?` key. There the tab
-//! is read as the start of a token, which no token can start with.
+//! is read as the start of a token, which no token can start with. And the plain scalar
+//! scanner, which reads on over the blank lines and indentation after a plain scalar,
+//! refuses a tab there left of the block collection's indentation.
 
 use granit_parser::{Scanner, StrInput, TokenType};
 
-/// The 1-based line of the first tab libyaml would refuse as the start of a token after
-/// the beginning of the text, a `-`, a `?` or a complex key's `:` (spaces before it
-/// allowed), if there is one.
-pub(super) fn refused_tab_line(text: &str) -> Option<usize> {
+/// libyaml's problem for a tab that cannot start a token.
+const CANNOT_START: &str = "found character that cannot start any token";
+
+/// The 1-based line and go-yaml's problem of the first tab libyaml refuses (see the
+/// module documentation), if there is one.
+pub(super) fn refused_tab(text: &str) -> Option<(usize, &'static str)> {
     if !text.contains('\t') {
         return None;
     }
     if tab_after_spaces(text) {
-        return Some(1);
+        return Some((1, CANNOT_START));
     }
     let mut flow = 0usize;
+    // Columns of the open block collections.
+    let mut blocks: Vec<usize> = Vec::new();
     for tok in Scanner::new(StrInput::new(text)) {
         let Ok(tok) = tok else { break };
         let (span, ty) = tok.into_parts();
@@ -38,6 +44,22 @@ pub(super) fn refused_tab_line(text: &str) -> Option<usize> {
                 let before = text[..start].trim_end_matches([' ', '\t']);
                 before.ends_with('-').then_some(before.len())
             }
+            TokenType::BlockMappingStart | TokenType::BlockSequenceStart => {
+                blocks.push(column_of(text, start));
+                None
+            }
+            TokenType::BlockEnd => {
+                blocks.pop();
+                None
+            }
+            TokenType::Scalar(granit_parser::ScalarStyle::Plain, _) if flow == 0 => {
+                let end = span.end.byte_offset().unwrap_or(start).min(text.len());
+                let indent = blocks.last().map_or(0, |c| c + 1);
+                if let Some(line) = tab_left_of(&text[end..], indent) {
+                    return Some((text[..end].matches('\n').count() + 1 + line, VIOLATES));
+                }
+                None
+            }
             TokenType::Key => text[start..].starts_with('?').then_some(start + 1),
             // The `:` of a complex key starts its line; a simple key's `:` follows it.
             TokenType::Value => (text[start..].starts_with(':')
@@ -52,10 +74,41 @@ pub(super) fn refused_tab_line(text: &str) -> Option<usize> {
             && flow == 0
             && tab_after_spaces(&text[after..])
         {
-            return Some(text[..after].matches('\n').count() + 1);
+            return Some((text[..after].matches('\n').count() + 1, CANNOT_START));
         }
     }
     None
+}
+
+/// libyaml's problem for a tab left of the indentation after a plain scalar.
+const VIOLATES: &str = "found a tab character that violates indentation";
+
+/// After a plain scalar ending where `rest` starts: the number of lines down (1 for the
+/// next) of the first blank line or indentation holding a tab left of column `indent`,
+/// as libyaml's plain scalar scanner meets them while it reads on over white space.
+fn tab_left_of(rest: &str, indent: usize) -> Option<usize> {
+    let mut lines = rest.split('\n');
+    let first = lines.next()?;
+    if !first.trim_matches([' ', '\t', '\r']).is_empty() {
+        return None;
+    }
+    for (i, line) in lines.enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        for (col, c) in line.chars().enumerate() {
+            match c {
+                '\t' if col < indent => return Some(i + 1),
+                ' ' | '\t' => {}
+                _ => return None,
+            }
+        }
+    }
+    None
+}
+
+/// The 0-based character column of byte offset `at`.
+fn column_of(text: &str, at: usize) -> usize {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    text[line_start..at].chars().count()
 }
 
 /// Whether `s` starts with spaces (perhaps none) and then a tab.
@@ -65,23 +118,34 @@ fn tab_after_spaces(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::refused_tab_line;
+    use super::{CANNOT_START, VIOLATES, refused_tab};
 
     #[test]
     fn tabs_libyaml_refuses() {
-        assert_eq!(refused_tab_line("- \ta\n"), Some(1));
-        assert_eq!(refused_tab_line("a: 1\nb:\n  -\tc\n"), Some(3));
-        assert_eq!(refused_tab_line("\ta: 1\n"), Some(1));
-        assert_eq!(refused_tab_line("? \ta\n: b\n"), Some(1));
-        assert_eq!(refused_tab_line("? a\n:\tb\n"), Some(2));
+        assert_eq!(refused_tab("- \ta\n"), Some((1, CANNOT_START)));
+        assert_eq!(refused_tab("a: 1\nb:\n  -\tc\n"), Some((3, CANNOT_START)));
+        assert_eq!(refused_tab("\ta: 1\n"), Some((1, CANNOT_START)));
+        assert_eq!(refused_tab("? \ta\n: b\n"), Some((1, CANNOT_START)));
+        assert_eq!(refused_tab("? a\n:\tb\n"), Some((2, CANNOT_START)));
+    }
+
+    #[test]
+    fn tabs_after_a_plain_scalar() {
+        assert_eq!(refused_tab("a: 1\n\t\nb: 2\n"), Some((2, VIOLATES)));
+        assert_eq!(
+            refused_tab("a:\n  b: x\n \t\n  c: 1\n"),
+            Some((3, VIOLATES))
+        );
+        assert_eq!(refused_tab("a: 1\n \t\nb: 2\n"), None);
+        assert_eq!(refused_tab("a: 1 # c\n\t\nb: 2\n"), None);
     }
 
     #[test]
     fn tabs_libyaml_skips() {
-        assert_eq!(refused_tab_line("a:\tb\n"), None);
-        assert_eq!(refused_tab_line("a: [1,\t- 2]\n"), None);
-        assert_eq!(refused_tab_line("a: \"x\"\t\n"), None);
-        assert_eq!(refused_tab_line("a: b\tc\n"), None);
-        assert_eq!(refused_tab_line("- a\n"), None);
+        assert_eq!(refused_tab("a:\tb\n"), None);
+        assert_eq!(refused_tab("a: [1,\t- 2]\n"), None);
+        assert_eq!(refused_tab("a: \"x\"\t\n"), None);
+        assert_eq!(refused_tab("a: b\tc\n"), None);
+        assert_eq!(refused_tab("- a\n"), None);
     }
 }

@@ -271,4 +271,12 @@ fn tabs_where_libyaml_refuses_them() {
         yaml_error("a: \"x\"\n\tb: 2\n"),
         "yaml: line 2: found character that cannot start any token"
     );
+    assert_eq!(
+        yaml_error("a: 1\n\t\nb: 2\n"),
+        "yaml: line 2: found a tab character that violates indentation"
+    );
+    assert_eq!(
+        ytt::render(&[("e.yml", "a: 1\n \t\nb: 2\n")], &["-f", "."]).unwrap(),
+        "a: 1\nb: 2\n"
+    );
 }
