@@ -280,3 +280,16 @@ fn tabs_where_libyaml_refuses_them() {
         "a: 1\nb: 2\n"
     );
 }
+
+/// go-yaml's encoder quotes a string that `resolve` would read back as something else. A
+/// date past the end of its month fails Go's `time.Parse` ("day out of range"), so it is
+/// no timestamp and stays plain, while a real date (29 February of a leap year too) is
+/// quoted. `.5_5` goes to `strconv.ParseFloat`, which takes `_` between digits: a float.
+#[test]
+fn quoting_follows_gos_parsers_for_dates_and_underscored_floats() {
+    let src = "#@ v = [\"2001-02-30\", \"2024-02-29\", \"2023-02-29\", \"2001-04-31 10:00:00\", \".5_5\"]\nv: #@ v\nf: .5_5\n";
+    assert_eq!(
+        ytt::render(&[("a.yml", src)], &["-f", "."]).unwrap(),
+        "v:\n- 2001-02-30\n- \"2024-02-29\"\n- 2023-02-29\n- 2001-04-31 10:00:00\n- \".5_5\"\nf: 0.55\n"
+    );
+}
