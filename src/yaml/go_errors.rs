@@ -337,6 +337,9 @@ fn go_yaml_problem(kind: &granit_parser::ErrorKind) -> Option<GoYamlProblem> {
         K::ExpectedDocumentStart => ("did not find expected <document start>", false),
         K::ExpectedBlockSequenceEntry => ("did not find expected '-' indicator", false),
         K::ExpectedNodeContent => ("did not find expected node content", false),
+        // libyaml's scanner lets a `-` in a flow collection through as BLOCK-ENTRY, and
+        // its parser then finds no node where one is wanted.
+        K::BlockEntryInFlowCollection => ("did not find expected node content", false),
         K::ExpectedFlowSequenceSeparator => ("did not find expected ',' or ']'", false),
         K::ExpectedFlowMappingSeparator => ("did not find expected ',' or '}'", false),
         _ => return None,

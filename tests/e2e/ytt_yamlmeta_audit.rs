@@ -293,3 +293,23 @@ fn quoting_follows_gos_parsers_for_dates_and_underscored_floats() {
         "v:\n- 2001-02-30\n- \"2024-02-29\"\n- 2023-02-29\n- 2001-04-31 10:00:00\n- \".5_5\"\nf: 0.55\n"
     );
 }
+
+/// Flow forms libyaml reads that granit would refuse: a `#` right after a quoted scalar or
+/// a closing bracket starts a comment (`yaml_parser_scan_to_next_token` needs no space
+/// before it), and a `-` right before `,`, `]` or `}` is the plain scalar `-`. A `- ` in a
+/// flow collection is a BLOCK-ENTRY token where the parser wants a node.
+#[test]
+fn flow_forms_as_libyaml_reads_them() {
+    assert_eq!(
+        ytt::render(
+            &[("e.yml", "a: \"x\"# c\nb: [1]#c\nc: [-, x, -]\nd: {k: -}\n")],
+            &["-f", "."]
+        )
+        .unwrap(),
+        "a: x\nb:\n- 1\nc:\n- '-'\n- x\n- '-'\nd:\n  k: '-'\n"
+    );
+    assert_eq!(
+        yaml_error("b: 1\na: [a,\n - x]\n"),
+        "yaml: line 2: did not find expected node content"
+    );
+}
