@@ -75,6 +75,7 @@ mod go_errors;
 pub mod json;
 pub mod parse;
 pub mod plain;
+mod relaxed;
 pub mod resolve;
 pub mod strict;
 mod tabs;

@@ -138,8 +138,11 @@ fn parse_document_set_with(
     }
     if let Some(e) = b.syntax_error.as_ref()
         && matches!(e.kind(), granit_parser::ErrorKind::CommentNotSeparated)
-        && let Some(spaced) =
-            space_before_comment(src, e.marker().line() - line_shift, e.marker().col())
+        && let Some(spaced) = super::relaxed::space_before_comment(
+            src,
+            e.marker().line() - line_shift,
+            e.marker().col(),
+        )
     {
         // libyaml's scanner starts a comment at any `#` where a token could start, white
         // space before it or not (`"x"# c`); granit wants the space, so it gets one.
@@ -150,7 +153,8 @@ fn parse_document_set_with(
             e.kind(),
             granit_parser::ErrorKind::PlainScalarStartsWithDashFlowIndicator
         )
-        && let Some(quoted) = quote_lone_dash(src, e.marker().line() - line_shift, e.marker().col())
+        && let Some(quoted) =
+            super::relaxed::quote_lone_dash(src, e.marker().line() - line_shift, e.marker().col())
     {
         // In a flow collection libyaml reads a `-` right before `,`, `]` or `}` as the plain
         // scalar `-`; granit refuses it, so it is given quoted (the same string).
@@ -190,43 +194,6 @@ fn parse_document_set_with(
         docs,
         lines,
     })
-}
-
-/// `src` with a space put before the `#` at 1-based `line` and 0-based character `col`,
-/// when a `#` is there.
-fn space_before_comment(src: &str, line: usize, col: usize) -> Option<String> {
-    let line_start: usize = src
-        .split_inclusive('\n')
-        .take(line.checked_sub(1)?)
-        .map(str::len)
-        .sum();
-    let at = line_start + src.get(line_start..)?.char_indices().nth(col)?.0;
-    if !src[at..].starts_with('#') {
-        return None;
-    }
-    let mut spaced = String::with_capacity(src.len() + 1);
-    spaced.push_str(&src[..at]);
-    spaced.push(' ');
-    spaced.push_str(&src[at..]);
-    Some(spaced)
-}
-
-/// `src` with the `-` at (or just before) 1-based `line` and 0-based character `col`
-/// single-quoted, when it stands right before a flow indicator.
-fn quote_lone_dash(src: &str, line: usize, col: usize) -> Option<String> {
-    let line_start: usize = src
-        .split_inclusive('\n')
-        .take(line.checked_sub(1)?)
-        .map(str::len)
-        .sum();
-    let rest = src.get(line_start..)?;
-    let at = [col, col.checked_sub(1)?]
-        .into_iter()
-        .filter_map(|c| rest.char_indices().nth(c).map(|(i, _)| line_start + i))
-        .find(|&i| {
-            src[i..].starts_with('-') && src[i + 1..].starts_with([',', '[', ']', '{', '}'])
-        })?;
-    Some(format!("{}'-'{}", &src[..at], &src[at + 1..]))
 }
 
 /// Go regexp `\A\s*---\s+` (with `\s` = `[\t\n\f\r ]`).

@@ -276,7 +276,7 @@ pub fn is_timestamp(s: &str) -> bool {
     // Go's time.Parse refuses a day past the end of its month ("day out of range").
     let year: u32 = s[..4].parse().unwrap_or(0);
     let day: u32 = rest[day_start..p.i].parse().unwrap_or(0);
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
     let days_in_month = match month {
         2 if leap => 29,
         2 => 28,
