@@ -279,6 +279,11 @@ pub(crate) fn go_yaml_message(kind: &granit_parser::ErrorKind, at: &ErrorSite) -
             scanner("found a tab character that violates indentation")
                 .message(at.indented_tab_line()?, at.prepended),
         ),
+        // libyaml's block scalar scanner wants spaces where the content's indentation is.
+        K::TabAtBlockScalarStart => Some(
+            scanner("found a tab character where an indentation space is expected")
+                .message(at.indented_tab_line()?, at.prepended),
+        ),
         // A closing bracket with no flow collection open, where a node is wanted.
         K::MisplacedFlowCollectionEnd => {
             Some(parser(at.misplaced_bracket_problem()?).message(at.line, at.prepended))

@@ -60,6 +60,26 @@ pub(super) fn refused_tab(text: &str) -> Option<(usize, &'static str)> {
                 }
                 None
             }
+            TokenType::Scalar(
+                granit_parser::ScalarStyle::Literal | granit_parser::ScalarStyle::Folded,
+                _,
+            ) if flow == 0 => {
+                // granit's token starts at the content; the header is on the last line
+                // before it holding more than white space.
+                let header = text[..start]
+                    .trim_end_matches([' ', '\t', '\r', '\n'])
+                    .rfind('\n')
+                    .map_or(0, |i| i + 1);
+                let parent = blocks.last().copied();
+                if let Some(indicator) = block_scalar_indicator(&text[header..start])
+                    && let Some(line) =
+                        tab_in_block_scalar_indentation(&text[header + indicator..], parent)
+                {
+                    let at = header + indicator;
+                    return Some((text[..at].matches('\n').count() + 1 + line, NO_SPACE));
+                }
+                None
+            }
             TokenType::Key => text[start..].starts_with('?').then_some(start + 1),
             // The `:` of a complex key starts its line; a simple key's `:` follows it.
             TokenType::Value => (text[start..].starts_with(':')
@@ -105,6 +125,53 @@ fn tab_left_of(rest: &str, indent: usize) -> Option<usize> {
     None
 }
 
+/// The offset of the `|` or `>` of a block scalar header on `line`: one followed by
+/// indicator characters and then white space or the end of the line.
+fn block_scalar_indicator(line: &str) -> Option<usize> {
+    line.char_indices().find_map(|(i, c)| {
+        let rest =
+            line[i + 1..].trim_start_matches(|c: char| c.is_ascii_digit() || c == '+' || c == '-');
+        (matches!(c, '|' | '>') && (rest.is_empty() || rest.starts_with([' ', '\t', '\r', '\n'])))
+            .then_some(i)
+    })
+}
+
+/// libyaml's problem for a tab in a block scalar's indentation.
+const NO_SPACE: &str = "found a tab character where an indentation space is expected";
+
+/// For a block scalar whose header (`|`, `>-`, `|2`, ...) starts `from`, in a block
+/// collection at column `parent`: the number of lines down (1 for the first content line)
+/// of the first line whose indentation, left of the scalar's, holds a tab, as libyaml's
+/// `yaml_parser_scan_block_scalar_breaks` refuses it. The scalar's indentation is its
+/// indentation indicator's or that of its first line with content.
+fn tab_in_block_scalar_indentation(from: &str, parent: Option<usize>) -> Option<usize> {
+    let mut lines = from.split('\n');
+    let header = lines.next()?;
+    let indicated = header
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .find_map(|c| c.to_digit(10))
+        .filter(|&d| d > 0)
+        .map(|d| parent.map_or(0, |p| p) + d as usize);
+    let body: Vec<&str> = lines.map(|l| l.strip_suffix('\r').unwrap_or(l)).collect();
+    let indent = indicated.or_else(|| {
+        body.iter()
+            .find(|l| !l.trim_matches([' ', '\t']).is_empty())
+            .map(|l| l.len() - l.trim_start_matches(' ').len())
+    })?;
+    for (i, line) in body.iter().enumerate() {
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        let rest = &line[spaces.min(indent)..];
+        if spaces < indent && rest.starts_with('\t') {
+            return Some(i + 1);
+        }
+        if spaces < indent && !rest.trim_matches([' ', '\t']).is_empty() {
+            return None;
+        }
+    }
+    None
+}
+
 /// The 0-based character column of byte offset `at`.
 fn column_of(text: &str, at: usize) -> usize {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -118,7 +185,7 @@ fn tab_after_spaces(s: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{CANNOT_START, VIOLATES, refused_tab};
+    use super::{CANNOT_START, NO_SPACE, VIOLATES, refused_tab};
 
     #[test]
     fn tabs_libyaml_refuses() {
@@ -138,6 +205,14 @@ mod tests {
         );
         assert_eq!(refused_tab("a: 1\n \t\nb: 2\n"), None);
         assert_eq!(refused_tab("a: 1 # c\n\t\nb: 2\n"), None);
+    }
+
+    #[test]
+    fn tabs_in_block_scalar_indentation() {
+        assert_eq!(refused_tab("a: |\n  x\n\ty\n"), Some((3, NO_SPACE)));
+        assert_eq!(refused_tab("a: |\n  x\n \tb: 1\n"), Some((3, NO_SPACE)));
+        assert_eq!(refused_tab("a: |\n  x\n  \ty\nb: 1\n"), None);
+        assert_eq!(refused_tab("a: |\n  x\nb: \t1\n"), None);
     }
 
     #[test]

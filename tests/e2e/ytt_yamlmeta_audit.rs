@@ -313,3 +313,20 @@ fn flow_forms_as_libyaml_reads_them() {
         "yaml: line 2: did not find expected node content"
     );
 }
+
+/// `yaml_parser_scan_block_scalar_breaks` eats only spaces left of a block scalar's
+/// indentation: a tab there, in a line of the scalar or in the one that ends it, is
+/// refused at its line.
+#[test]
+fn a_tab_in_a_block_scalars_indentation_is_refused() {
+    let want = "found a tab character where an indentation space is expected";
+    assert_eq!(
+        yaml_error("a: |\n  x\n\ty\n"),
+        format!("yaml: line 3: {want}")
+    );
+    assert_eq!(yaml_error("a: |\n\tx\n"), format!("yaml: line 2: {want}"));
+    assert_eq!(
+        ytt::render(&[("e.yml", "a: |\n  x\n  \ty\nb: 1\n")], &["-f", "."]).unwrap(),
+        "a: \"x\\n\\ty\\n\"\nb: 1\n"
+    );
+}
