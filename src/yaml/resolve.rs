@@ -453,13 +453,16 @@ pub fn resolve_tagged(tag: &str, s: &str) -> Result<Value, String> {
         Some("str") => Ok(Value::String(s.to_string())),
         Some("binary") => {
             use base64::Engine as _;
-            let cleaned: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+            // Go's base64.StdEncoding.DecodeString skips only line breaks.
+            let cleaned: String = s.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(cleaned.as_bytes())
                 .map_err(|_| "!!binary value contains invalid base64 data".to_string())?;
-            String::from_utf8(bytes)
-                .map(Value::String)
-                .map_err(|_| "!!binary value is not valid UTF-8 text".to_string())
+            // Bytes that are no UTF-8 stay bytes, as in a Go string.
+            Ok(Value::String(match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => crate::go_bytes::from_bytes(e.as_bytes()),
+            }))
         }
         Some(t @ ("bool" | "int" | "float" | "null" | "timestamp")) => {
             let (rtag, value) = match resolve_core(s) {

@@ -73,7 +73,7 @@ fn duplicate_key_among_plain_nodes_points_at_its_own_line() {
 fn bad_yaml() {
     assert_error(
         &[("config.yml", "a: 1\nb: [\n")],
-        "unclosed",
+        "yaml: line 2: did not find expected ',' or ']'",
         "config.yml:2",
         "b: [",
     );

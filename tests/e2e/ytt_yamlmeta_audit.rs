@@ -330,3 +330,22 @@ fn a_tab_in_a_block_scalars_indentation_is_refused() {
         "a: \"x\\n\\ty\\n\"\nb: 1\n"
     );
 }
+
+/// go-yaml decodes `!!binary` with `base64.StdEncoding.DecodeString`, which skips line
+/// breaks only (a space is bad data), into a Go string that may hold any bytes; bytes that
+/// are no UTF-8 are printed back as `!!binary` (encode.go's `stringv`).
+#[test]
+fn binary_values_keep_their_bytes() {
+    assert_eq!(
+        ytt::render(
+            &[("e.yml", "a: !!binary /w==\nb: !!binary |\n  aGVs\n  bG8=\n")],
+            &["-f", "."]
+        )
+        .unwrap(),
+        "a: !!binary /w==\nb: hello\n"
+    );
+    assert_eq!(
+        yaml_error("a: !!binary aGVs\n  bG8=\n"),
+        "yaml: !!binary value contains invalid base64 data"
+    );
+}
