@@ -419,10 +419,14 @@ impl Emitter {
     }
 
     fn write_double_chars(&mut self, s: &str, allow_breaks: bool) {
+        // go-yaml's `is_bom(value, i)` looks at the first three bytes of the value whatever
+        // `i` is, so in a value that starts with a BOM every character is escaped (`a` as
+        // `\x61`, a space as `\x20`).
+        let escape_all = s.starts_with('\u{feff}');
         let mut spaces = false;
         let mut chars = s.char_indices().peekable();
         while let Some((idx, c)) = chars.next() {
-            if c == ' ' {
+            if c == ' ' && !escape_all {
                 let next = chars.peek().map(|&(_, n)| n);
                 if allow_breaks
                     && !spaces
@@ -441,7 +445,7 @@ impl Emitter {
                 continue;
             }
             spaces = false;
-            if !is_printable(c) || c == '\u{feff}' || is_break(c) || c == '"' || c == '\\' {
+            if escape_all || !is_printable(c) || is_break(c) || c == '"' || c == '\\' {
                 self.put('\\');
                 let esc = match c {
                     '\0' => Some('0'),

@@ -44,11 +44,16 @@ impl InputFile {
 /// Classifies a relative path (`/`-separated).
 pub fn classify(rel_path: &str) -> (FileKind, bool) {
     let base = rel_path.rsplit('/').next().unwrap_or(rel_path);
-    let kind = match Path::new(base).extension().and_then(|e| e.to_str()) {
-        Some("yml" | "yaml") => FileKind::Yaml,
-        Some("star") => FileKind::Starlark,
-        Some("txt") => FileKind::Text,
-        _ => FileKind::Data,
+    // ytt's `matchesExt` tests the base name's suffix, so a file named just `.yml` is YAML.
+    let ends = |exts: &[&str]| exts.iter().any(|e| base.ends_with(e));
+    let kind = if ends(&[".yaml", ".yml"]) {
+        FileKind::Yaml
+    } else if ends(&[".star"]) {
+        FileKind::Starlark
+    } else if ends(&[".txt"]) {
+        FileKind::Text
+    } else {
+        FileKind::Data
     };
     let parts: Vec<&str> = base.split('.').collect();
     let lib_name = parts.len() > 2 && parts[parts.len() - 2] == "lib";
@@ -106,6 +111,8 @@ mod tests {
         assert_eq!(classify("x.star"), (FileKind::Starlark, false));
         assert_eq!(classify("notes.txt"), (FileKind::Text, false));
         assert_eq!(classify("README.md"), (FileKind::Data, false));
+        assert_eq!(classify("d/.yml"), (FileKind::Yaml, false));
+        assert_eq!(classify(".lib.txt"), (FileKind::Text, true));
         assert_eq!(
             classify("_ytt_lib/github.com/x/y.yml"),
             (FileKind::Yaml, true)

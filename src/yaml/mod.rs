@@ -75,8 +75,10 @@ mod go_errors;
 pub mod json;
 pub mod parse;
 pub mod plain;
+mod relaxed;
 pub mod resolve;
 pub mod strict;
+mod tabs;
 pub mod value;
 
 pub use ast::{
@@ -87,7 +89,7 @@ pub use emit::{
     EmitError, EmitOptions, to_yaml_document, to_yaml_document_with, to_yaml_documents,
     to_yaml_stream,
 };
-pub use parse::{YamlError, parse_document_set, parse_document_set_strict};
+pub use parse::{YamlError, parse_document_set, parse_document_set_strict, parse_ytt_document_set};
 pub use value::Value;
 
 #[cfg(test)]

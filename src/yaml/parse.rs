@@ -44,17 +44,39 @@ pub struct YamlError {
 /// start with a `---` marker is parsed as if `---\n` were prepended, so comments above a later
 /// `---` belong to the documents that follow.
 pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, false)
+    parse_document_set_with(src, file, false, false)
 }
 
 /// [`parse_document_set`] in ytt's strict YAML subset (`--strict`): an ambiguous plain
 /// scalar (see [`super::strict`]) is an error at its line.
 pub fn parse_document_set_strict(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, true)
+    parse_document_set_with(src, file, true, false)
 }
 
-fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, YamlError> {
-    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+/// Parses YAML as ytt 0.48's `yamlmeta.Parser` reads it (strict when `strict`). A leading
+/// BOM is content there: ytt puts `---\n` in front of text that does not start with a
+/// document marker (and a BOM is no white space to its check), so the BOM no longer opens
+/// the stream and go-yaml's scanner reads it as the first character of a plain scalar
+/// (the first key of `\u{feff}a: 1` is `"\u{feff}a"`).
+pub fn parse_ytt_document_set(
+    src: &str,
+    file: &str,
+    strict: bool,
+) -> Result<DocumentSet, YamlError> {
+    parse_document_set_with(src, file, strict, true)
+}
+
+fn parse_document_set_with(
+    src: &str,
+    file: &str,
+    strict: bool,
+    bom_is_content: bool,
+) -> Result<DocumentSet, YamlError> {
+    let src = if bom_is_content {
+        src
+    } else {
+        src.strip_prefix('\u{feff}').unwrap_or(src)
+    };
     let file_arc: Arc<str> = Arc::from(file);
     let prepend = !starts_with_doc_marker(src) && !starts_with_directive(src);
     // One copy of the source serves the parser (with `---\n` prepended when needed) and
@@ -77,6 +99,7 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
 
     let mut options = Options::default();
     options.block_scalar_eof_without_line_feed = true;
+    options.bom_inside_document_as_content = bom_is_content;
     options.flow_nesting_limit = MAX_NESTING;
     options.block_nesting_limit = MAX_NESTING;
     // Without a `#` there are no comments; granit is quicker when it does not look for them.
@@ -102,6 +125,41 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
     if built.is_err() {
         b.drain();
     }
+    // A tab libyaml refuses is its scanner's error, unless granit found one further up.
+    if let Some((tab_line, problem)) = super::tabs::refused_tab(src)
+        && b.syntax_error
+            .as_ref()
+            .is_none_or(|e| e.marker().line().saturating_sub(line_shift).max(1) >= tab_line)
+    {
+        return Err(err(
+            Some(tab_line),
+            format!("yaml: line {tab_line}: {problem}"),
+        ));
+    }
+    if let Some(e) = b.syntax_error.as_ref()
+        && matches!(e.kind(), granit_parser::ErrorKind::CommentNotSeparated)
+        && let Some(spaced) = super::relaxed::space_before_comment(
+            src,
+            e.marker().line() - line_shift,
+            e.marker().col(),
+        )
+    {
+        // libyaml's scanner starts a comment at any `#` where a token could start, white
+        // space before it or not (`"x"# c`); granit wants the space, so it gets one.
+        return parse_document_set_with(&spaced, file, strict, bom_is_content);
+    }
+    if let Some(e) = b.syntax_error.as_ref()
+        && matches!(
+            e.kind(),
+            granit_parser::ErrorKind::PlainScalarStartsWithDashFlowIndicator
+        )
+        && let Some(quoted) =
+            super::relaxed::quote_lone_dash(src, e.marker().line() - line_shift, e.marker().col())
+    {
+        // In a flow collection libyaml reads a `-` right before `,`, `]` or `}` as the plain
+        // scalar `-`; granit refuses it, so it is given quoted (the same string).
+        return parse_document_set_with(&quoted, file, strict, bom_is_content);
+    }
     if let Some(e) = b.syntax_error.take() {
         let line = e.marker().line().saturating_sub(line_shift).max(1);
         let message = match e.kind() {
@@ -115,9 +173,12 @@ fn parse_document_set_with(src: &str, file: &str, strict: bool) -> Result<Docume
                     line_text: src.split('\n').nth(line - 1).unwrap_or(""),
                     eof_line: src.matches('\n').count() + 1,
                     text: src,
+                    prepended: !starts_with_doc_marker(src),
                 };
+                let granit = kind.to_string();
                 super::go_errors::go_yaml_message(kind, &at)
-                    .unwrap_or_else(|| format!("yaml: {kind}"))
+                    .or_else(|| super::go_errors::go_yaml_scanner_problem(&granit, &at))
+                    .unwrap_or_else(|| format!("yaml: {granit}"))
             }
         };
         return Err(err(Some(line), message));
@@ -365,6 +426,20 @@ impl<'t> Builder<'t> {
             match ev {
                 Event::StreamStart => {}
                 Event::StreamEnd => break,
+                Event::DocumentStart(_, Some(v)) if (v.major, v.minor) != (1, 1) => {
+                    // go-yaml's parser takes only `%YAML 1.1`, naming the 0-based line of
+                    // the directive (which ytt's `---` prefix correction leaves as it is).
+                    let before = &self.text[..Self::start_of(&span)];
+                    let at = before
+                        .rfind("\n%YAML")
+                        .map_or(0, |i| i + 1)
+                        .min(before.len());
+                    let line = self.line_of(at).max(1);
+                    return Err((
+                        Some(line),
+                        format!("yaml: line {}: found incompatible YAML document", line - 1),
+                    ));
+                }
                 Event::DocumentStart(..) => {
                     let start = Self::start_of(&span);
                     let region_start = match docs.last() {

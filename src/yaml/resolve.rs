@@ -231,12 +231,23 @@ fn go_parse_float(s: &str) -> Option<f64> {
     if !body.bytes().any(|c| c.is_ascii_digit()) {
         return None;
     }
-    if body.contains('_') {
-        // Go allows `_` only between digits with a base prefix; decimal floats reject it.
-        return None;
-    }
     let _ = b;
-    let f: f64 = s.parse().ok()?;
+    let f: f64 = if body.contains('_') {
+        // Go's `underscoreOK`: each `_` sits between two digits.
+        let bytes = body.as_bytes();
+        let ok = bytes.iter().enumerate().all(|(i, &c)| {
+            c != b'_'
+                || (i > 0
+                    && bytes[i - 1].is_ascii_digit()
+                    && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))
+        });
+        if !ok {
+            return None;
+        }
+        s.replace('_', "").parse().ok()?
+    } else {
+        s.parse().ok()?
+    };
     if f.is_infinite() {
         return None;
     }
@@ -254,7 +265,25 @@ pub fn is_timestamp(s: &str) -> bool {
     let rest = &s[5..];
     // month-day
     let mut p = Cursor { s: rest, i: 0 };
-    if !p.num(1, 2, 1, 12) || !p.lit('-') || !p.num(1, 2, 1, 31) {
+    if !p.num(1, 2, 1, 12) || !p.lit('-') {
+        return false;
+    }
+    let month: u32 = rest[..p.i - 1].parse().unwrap_or(0);
+    let day_start = p.i;
+    if !p.num(1, 2, 1, 31) {
+        return false;
+    }
+    // Go's time.Parse refuses a day past the end of its month ("day out of range").
+    let year: u32 = s[..4].parse().unwrap_or(0);
+    let day: u32 = rest[day_start..p.i].parse().unwrap_or(0);
+    let leap = year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+    let days_in_month = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if day > days_in_month {
         return false;
     }
     if p.done() {
@@ -424,13 +453,16 @@ pub fn resolve_tagged(tag: &str, s: &str) -> Result<Value, String> {
         Some("str") => Ok(Value::String(s.to_string())),
         Some("binary") => {
             use base64::Engine as _;
-            let cleaned: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+            // Go's base64.StdEncoding.DecodeString skips only line breaks.
+            let cleaned: String = s.chars().filter(|c| !matches!(c, '\r' | '\n')).collect();
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(cleaned.as_bytes())
                 .map_err(|_| "!!binary value contains invalid base64 data".to_string())?;
-            String::from_utf8(bytes)
-                .map(Value::String)
-                .map_err(|_| "!!binary value is not valid UTF-8 text".to_string())
+            // Bytes that are no UTF-8 stay bytes, as in a Go string.
+            Ok(Value::String(match String::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(e) => crate::go_bytes::from_bytes(e.as_bytes()),
+            }))
         }
         Some(t @ ("bool" | "int" | "float" | "null" | "timestamp")) => {
             let (rtag, value) = match resolve_core(s) {
@@ -535,6 +567,7 @@ mod tests {
             ("089", 89.0),
             ("99999999999999999999", 99999999999999999999.0),
             ("+.inf", f64::INFINITY),
+            (".5_5", 0.55),
             ("-.Inf", f64::NEG_INFINITY),
         ];
         for (s, want) in cases {
@@ -542,7 +575,7 @@ mod tests {
         }
         assert!(matches!(r(".NaN"), Value::Float(f) if f.is_nan()));
         for s in [
-            "1e400", ".", "1.2.3", "10.0.0.1", "+x", "-", "._", ".e5", "1e", "+inf",
+            "1e400", ".", "1.2.3", "10.0.0.1", "+x", "-", "._", ".e5", "1e", "+inf", ".5_", "._5",
         ] {
             assert_eq!(r(s), Value::str(s), "{s}");
         }
@@ -556,6 +589,12 @@ mod tests {
         assert!(is_timestamp("2001-12-14 21:59:43.10"));
         assert!(is_timestamp("2024-1-2"));
         assert!(!is_timestamp("2001-13-14"));
+        assert!(!is_timestamp("2001-02-30"));
+        assert!(!is_timestamp("2023-02-29"));
+        assert!(is_timestamp("2024-02-29"));
+        assert!(!is_timestamp("1900-02-29"));
+        assert!(is_timestamp("2000-02-29"));
+        assert!(!is_timestamp("2001-04-31 10:00:00"));
         assert!(!is_timestamp("20011-12-14"));
         assert_eq!(r("2001-12-14"), Value::str("2001-12-14"));
         assert!(!resolves_to_str("2001-12-14"));

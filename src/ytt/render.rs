@@ -36,6 +36,13 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
     let mut yaml_files = Vec::new();
     for f in lib.files.clone() {
         if !f.is_output_template() {
+            if f.for_output == Some(true) && matches!(f.kind, FileKind::Data | FileKind::Starlark) {
+                // ytt's `LibraryExecution.eval` has no way to output such a file.
+                return Err(Error::Template {
+                    message: "Unknown file type".to_string(),
+                    pos: None,
+                });
+            }
             continue;
         }
         match f.kind {

@@ -12,12 +12,7 @@ pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
 
 /// [`parse_yaml`], in ytt's strict YAML subset when `strict` (`--strict`).
 pub fn parse_yaml_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, Error> {
-    let parsed = if strict {
-        yaml::parse_document_set_strict(src, file)
-    } else {
-        yaml::parse_document_set(src, file)
-    };
-    parsed.map_err(|e| {
+    yaml::parse_ytt_document_set(src, file, strict).map_err(|e| {
         let line = e.line.unwrap_or(0);
         Error::at(
             format!("Unmarshaling YAML template '{file}': {}", e.message),

@@ -429,17 +429,24 @@ fn json_decode_follows_go_unmarshal_for_big_numbers_and_surrogates() {
 /// A flow collection left open fails in go-yaml's parser when it meets the end of the
 /// stream: "did not find expected node content" where a node may start (after `[`,
 /// `{`, `,` or `:`), otherwise "did not find expected ',' or ']'" (`'}'` in a mapping);
-/// as a parser error it names the 0-based line of the end of the text, and no line
-/// when that is 0. `yaml.decode` reports it after its name.
+/// as a parser error it names the 0-based line of the STREAM-END token, which libyaml
+/// moves to a new line when the text does not end with one. `yaml.decode` reports it
+/// after its name.
 #[test]
 fn unclosed_flow_collections_fail_as_go_yaml_words_it() {
     for (arg, msg) in [
-        ("\"a: [\"", "yaml: did not find expected node content"),
+        (
+            "\"a: [\"",
+            "yaml: line 1: did not find expected node content",
+        ),
         (
             "\"a: [\\n\"",
             "yaml: line 1: did not find expected node content",
         ),
-        ("\"a: [1, 2\"", "yaml: did not find expected ',' or ']'"),
+        (
+            "\"a: [1, 2\"",
+            "yaml: line 1: did not find expected ',' or ']'",
+        ),
         (
             "\"a: [1,\\n\"",
             "yaml: line 1: did not find expected node content",
@@ -448,7 +455,10 @@ fn unclosed_flow_collections_fail_as_go_yaml_words_it() {
             "\"a: {x: 1\\n\\n\"",
             "yaml: line 2: did not find expected ',' or '}'",
         ),
-        ("\"a: {x:\"", "yaml: did not find expected node content"),
+        (
+            "\"a: {x:\"",
+            "yaml: line 1: did not find expected node content",
+        ),
     ] {
         assert_eq!(
             error_of(&["yaml"], &format!("yaml.decode({arg})")),

@@ -151,11 +151,7 @@ fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
 /// keep their lines in the value's text, with no file, as ytt parses it (a file named
 /// `""`), so `-o pos` places a nested item at `1`.
 fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Node, Error> {
-    let parsed = if strict {
-        crate::yaml::parse_document_set_strict(raw, flag)
-    } else {
-        crate::yaml::parse_document_set(raw, flag)
-    };
+    let parsed = crate::yaml::parse_ytt_document_set(raw, flag, strict);
     let mut ds =
         parsed.map_err(|e| Error::Usage(format!("Deserializing YAML value: {}", e.message)))?;
     ds.file = "".into();

@@ -109,7 +109,7 @@ pub fn yaml_module() -> Module {
                 "decode",
                 native("yaml.decode", |_t, args| {
                     let s = str_arg("yaml.decode", args)?;
-                    let ds = crate::yaml::parse_document_set(s, "yaml.decode")
+                    let ds = crate::yaml::parse_ytt_document_set(s, "yaml.decode", false)
                         .map_err(|e| SError::new(format!("yaml.decode: {}", e.message)))?;
                     if let Some((key, _)) = ds.first_duplicate_key() {
                         return Err(SError::new(format!(
