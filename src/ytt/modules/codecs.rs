@@ -207,7 +207,7 @@ pub fn json_module() -> Module {
                     let s = str_arg("json.decode", args)?;
                     super::json_syntax::check(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
-                    let v = super::go_json::decode(s)
+                    let v = super::json_decode::decode(s)
                         .map_err(|e| SError::new(format!("json.decode: {e}")))?;
                     Ok(plain_to_starlark(&v))
                 }),

@@ -1,7 +1,7 @@
 //! A JSON syntax check that words its errors as Go's `encoding/json` does
 //! (`invalid character 'o' looking for beginning of object key string`, `unexpected end
 //! of JSON input`, ...), so that `json.decode` failures read as they do in ytt (they
-//! show up in `assert.try_to` results). Decoding itself is [`super::go_json`]'s.
+//! show up in `assert.try_to` results). Decoding itself is [`super::json_decode`]'s.
 
 /// Nesting deeper than this fails, as Go's decoder does.
 const MAX_DEPTH: usize = 10_000;
