@@ -44,13 +44,13 @@ pub struct YamlError {
 /// start with a `---` marker is parsed as if `---\n` were prepended, so comments above a later
 /// `---` belong to the documents that follow.
 pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, false, false)
+    parse_document_set_with(src, file, false, false, 0)
 }
 
 /// [`parse_document_set`] in ytt's strict YAML subset (`--strict`): an ambiguous plain
 /// scalar (see [`super::strict`]) is an error at its line.
 pub fn parse_document_set_strict(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, true, false)
+    parse_document_set_with(src, file, true, false, 0)
 }
 
 /// Parses YAML as ytt 0.48's `yamlmeta.Parser` reads it (strict when `strict`). A leading
@@ -63,14 +63,21 @@ pub fn parse_ytt_document_set(
     file: &str,
     strict: bool,
 ) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, strict, true)
+    parse_document_set_with(src, file, strict, true, 0)
 }
 
+/// Texts rewritten for granit ([`super::relaxed`]) one spot at a time, at most: each
+/// rewrite parses the whole text again, so a text with more such spots keeps granit's
+/// error instead of being parsed over and over.
+pub(super) const MAX_REWRITES: u32 = 64;
+
+/// `rewrites`: how many times the text was rewritten for granit already.
 fn parse_document_set_with(
     src: &str,
     file: &str,
     strict: bool,
     bom_is_content: bool,
+    rewrites: u32,
 ) -> Result<DocumentSet, YamlError> {
     let src = if bom_is_content {
         src
@@ -137,6 +144,7 @@ fn parse_document_set_with(
         ));
     }
     if let Some(e) = b.syntax_error.as_ref()
+        && rewrites < MAX_REWRITES
         && matches!(e.kind(), granit_parser::ErrorKind::CommentNotSeparated)
         && let Some(spaced) = super::relaxed::space_before_comment(
             src,
@@ -146,9 +154,10 @@ fn parse_document_set_with(
     {
         // libyaml's scanner starts a comment at any `#` where a token could start, white
         // space before it or not (`"x"# c`); granit wants the space, so it gets one.
-        return parse_document_set_with(&spaced, file, strict, bom_is_content);
+        return parse_document_set_with(&spaced, file, strict, bom_is_content, rewrites + 1);
     }
     if let Some(e) = b.syntax_error.as_ref()
+        && rewrites < MAX_REWRITES
         && matches!(
             e.kind(),
             granit_parser::ErrorKind::PlainScalarStartsWithDashFlowIndicator
@@ -158,7 +167,7 @@ fn parse_document_set_with(
     {
         // In a flow collection libyaml reads a `-` right before `,`, `]` or `}` as the plain
         // scalar `-`; granit refuses it, so it is given quoted (the same string).
-        return parse_document_set_with(&quoted, file, strict, bom_is_content);
+        return parse_document_set_with(&quoted, file, strict, bom_is_content, rewrites + 1);
     }
     if let Some(e) = b.syntax_error.take() {
         let line = e.marker().line().saturating_sub(line_shift).max(1);

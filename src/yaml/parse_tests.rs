@@ -329,3 +329,17 @@ fn explicit_empty_key_sits_on_the_question_mark_line() {
     let inner = map(&m.items[2].value);
     assert_eq!(inner.items[0].pos.line, Some(6));
 }
+
+/// A `#` right after a quoted scalar starts a comment, as in libyaml: each such spot is
+/// rewritten for granit and the text parsed again, up to `MAX_REWRITES` times; a text
+/// with more keeps granit's error rather than being parsed over and over.
+#[test]
+fn comments_right_after_a_token_are_read_up_to_a_bound() {
+    let text = |n: usize| -> String { (0..n).map(|i| format!("k{i}: \"v\"# c\n")).collect() };
+    let set = parse(&text(3));
+    assert_eq!(set.docs.len(), 1);
+    let many = text(super::parse::MAX_REWRITES as usize + 1);
+    let started = std::time::Instant::now();
+    assert!(parse_document_set(&many, "f.yml").is_err());
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
