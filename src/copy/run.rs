@@ -18,7 +18,7 @@ use crate::copy::naming::TagScheme;
 use crate::copy::plan::{DestinationSpec, Plan, PlannedBlob, Shard, SourceSpec, shard_of};
 use crate::copy::progress::Progress;
 use crate::copy::relocate::{LockInput, RelocateOptions, write_lock_output, write_manifests};
-use crate::copy::source::{open_source_with, with_image_sources};
+use crate::copy::source::open_source_with;
 use crate::copy::tar_out::{TarOut, layout};
 use crate::copy::transfer::{
     BlobJob, BlobSink, StoreSink, TransferOptions, TransferReport, transfer,
@@ -533,16 +533,11 @@ async fn run_shard(
         ..request_plan(request)?
     };
     let blobs = shard_of(&plan, shard);
-    let single: Option<Arc<dyn Store>> = match &plan.source {
-        SourceSpec::Tar(file) => Some(with_image_sources(
-            Arc::new(TarballStore::open(file)?),
-            &request.image_sources,
-        )?),
-        _ => match open_source_with(&plan.source, client, &request.image_sources)?.sources {
+    let single: Option<Arc<dyn Store>> =
+        match open_source_with(&plan.source, client, &request.image_sources)?.sources {
             Sources::Single(s) => Some(s),
             Sources::Registry(_) => None,
-        },
-    };
+        };
     let mut jobs = Vec::new();
     for blob in &blobs {
         let source: Arc<dyn Store> = match &single {

@@ -91,10 +91,7 @@ pub fn open_source(spec: &SourceSpec, client: &RegistryClient) -> Result<OpenedS
 /// layout directory or tar; `tar:FILE`, an imgpkg tarball) for what it locks
 /// by digest and does not hold itself: the package bundles that a repository
 /// released into OCI layouts locks live in each package's own layout.
-pub fn with_image_sources(
-    store: Arc<dyn Store>,
-    image_sources: &[String],
-) -> Result<Arc<dyn Store>> {
+fn with_image_sources(store: Arc<dyn Store>, image_sources: &[String]) -> Result<Arc<dyn Store>> {
     if image_sources.is_empty() {
         return Ok(store);
     }

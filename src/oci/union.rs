@@ -66,7 +66,13 @@ impl Store for UnionStore {
     }
 
     async fn blob_size(&self, digest: &Digest) -> Result<Option<u64>> {
-        self.with_blob(digest).await.blob_size(digest).await
+        for store in &self.stores {
+            if let Ok(Some(size)) = store.blob_size(digest).await {
+                return Ok(Some(size));
+            }
+        }
+        // None holds it: the first store's answer (its error, or `None`).
+        self.first().blob_size(digest).await
     }
 
     async fn get_blob(&self, digest: &Digest) -> Result<BlobStream> {
@@ -89,7 +95,14 @@ impl Store for UnionStore {
     }
 
     async fn resolve(&self, reference: &str) -> Result<Option<Descriptor>> {
-        self.with_manifest(reference).await.resolve(reference).await
+        if reference.parse::<Digest>().is_ok() {
+            for store in &self.stores {
+                if let Ok(Some(found)) = store.resolve(reference).await {
+                    return Ok(Some(found));
+                }
+            }
+        }
+        self.first().resolve(reference).await
     }
 
     async fn get_manifest(&self, reference: &str) -> Result<ManifestBytes> {
