@@ -324,7 +324,9 @@ fn run_timed(args: &TemplateArgs) -> ExitCode {
     }
     let out = match rendered {
         Ok(out) => out,
-        Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_usage_error(e),
+        // A flag's value the engine refuses (a data value, an output type) is an error
+        // like any other: ytt exits 1 for every error; clap's own usage errors exit 2.
+        Err(e @ crate::ytt::Error::Usage(_)) => return crate::cli::print_error(e),
         Err(e) => return crate::cli::print_error(crate::ytt::error::multi_line(&e.to_string())),
     };
     let mut stdout = std::io::stdout().lock();
