@@ -55,6 +55,7 @@ mod ytt_docs_examples_b;
 mod ytt_docs_examples_c;
 mod ytt_issue_reports;
 mod ytt_issue_reports_b;
+mod ytt_issue_reports_c;
 mod ytt_keys_strict;
 mod ytt_known_gaps;
 mod ytt_language;

@@ -212,7 +212,7 @@ fn fragments_as_mappings_values_and_their_errors() {
         ),
         (
             "x:\n- #@ docs()\n",
-            "array items can only contain arrays, maps, or scalars; this is a document set",
+            "array items can only contain maps, arrays, or scalars; this is a document set",
         ),
         (
             "#@ load(\"@ytt:struct\", \"struct\")\nx: #@ struct.encode(m())\n",

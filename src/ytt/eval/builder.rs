@@ -66,6 +66,9 @@ pub struct Builder {
     implicit_overrides: bool,
     /// Call depth at which each context of `stack` was begun (0 for the top level).
     depths: Vec<usize>,
+    /// The number in the names of this template's instructions (`__ytt_tpl{N}_...`), as
+    /// ytt counts its compiled templates.
+    tpl_id: usize,
 }
 
 impl Builder {
@@ -76,7 +79,14 @@ impl Builder {
             pending: FastMap::default(),
             implicit_overrides,
             depths: vec![0],
+            tpl_id: 2,
         }
+    }
+
+    /// Numbers this template's instructions as ytt's instruction set `id` does.
+    pub fn with_tpl_id(mut self, id: usize) -> Builder {
+        self.tpl_id = id;
+        self
     }
 
     /// A builder for a text template (`.txt` file): its top context is text.
@@ -87,6 +97,7 @@ impl Builder {
             pending: FastMap::default(),
             implicit_overrides: false,
             depths: vec![0],
+            tpl_id: 2,
         }
     }
 
@@ -269,17 +280,30 @@ impl Builder {
             .parent
             .ok_or_else(|| SError::new("internal: node without parent"))?;
         let nodes = self.nodes.clone();
+        let tpl_id = self.tpl_id;
         let y = self.yaml_ctx()?;
         if let Some(&i) = y.inst.get(&ptag) {
             return Ok(i);
         }
         if y.root.is_some() {
+            let last = y.last.map(|(_, tag)| tag);
+            let common = common_parent(&nodes, last, ptag);
+            // The parent was never started (its start sat in a block that did not run,
+            // as a `---` under `#@ if False:` closed before the map below it). ytt unwinds
+            // its node stack to the common parent of the node started last and this one,
+            // and adds this node there (`EvaluationCtx.startNode`); the parent's
+            // `AddValue` refuses a node of the wrong kind.
+            if let Some(&c) = y.inst.get(&common) {
+                let parent_kind = y.slots[c].kind;
+                return match misplaced(parent_kind, &t.kind) {
+                    None => Ok(c),
+                    Some(msg) => Err(SError::new(format!("__ytt_tpl{tpl_id}_start_node: {msg}"))),
+                };
+            }
             // A def body that climbs above the node it began under (a second `---` after
             // a map item, say): ytt 0.48 finds the common parent missing from its node
             // stack and panics (ytt issues #23 and #152). The message keeps ytt's first
             // line and says why in place of the Go backtrace.
-            let last = y.last.map(|(_, tag)| tag);
-            let common = common_parent(&nodes, last, ptag);
             return Err(SError::new(format!(
                 "(p) expected to find node tag {} when unwinding (reason: the function body opens a node outside the node it began under, as a second document after a map item does; ytt 0.48 panics here)",
                 common + 1
@@ -343,14 +367,16 @@ impl Builder {
         if let SValue::Host(h) = v
             && let Some(Fragment(Frag::DocSet(_))) = h.as_any().downcast_ref::<Fragment>()
         {
+            // ytt's `MapItem.AddValue` and `ArrayItem.AddValue` list the allowed kinds
+            // in different orders.
             let what = match t.kind {
-                TKind::MapItem { .. } => Some("map items"),
-                TKind::ArrayItem { .. } => Some("array items"),
+                TKind::MapItem { .. } => Some("map items can only contain arrays, maps"),
+                TKind::ArrayItem { .. } => Some("array items can only contain maps, arrays"),
                 _ => None,
             };
             if let Some(what) = what {
                 return Err(SError::new(format!(
-                    "{what} can only contain arrays, maps, or scalars; this is a document set"
+                    "{what}, or scalars; this is a document set"
                 )));
             }
         }
@@ -529,6 +555,47 @@ fn scalar_val(s: &Option<Value>) -> SlotVal {
 /// The nearest common ancestor of the node started last (`last`, itself included) and
 /// `tag` (itself included), as ytt's `FindCommonParentTag` finds it; the root when there
 /// is no last node.
+/// ytt's `AddValue` refusal of a node of kind `child` under a node of kind `parent`
+/// (`None` when it is accepted), naming the child as ytt's `TypeName` does.
+fn misplaced(parent: Kind, child: &TKind) -> Option<String> {
+    let name = match child {
+        TKind::DocSet => "document set",
+        TKind::Doc { .. } => "document",
+        TKind::Map => "map",
+        TKind::Array => "array",
+        TKind::MapItem { .. } => "map item",
+        TKind::ArrayItem { .. } => "array item",
+    };
+    let is_item = matches!(child, TKind::MapItem { .. } | TKind::ArrayItem { .. });
+    let (ok, what) = match parent {
+        Kind::DocSet => (
+            matches!(child, TKind::Doc { .. }),
+            "document sets can only contain documents",
+        ),
+        Kind::Map => (
+            matches!(child, TKind::MapItem { .. }),
+            "maps can only contain map items",
+        ),
+        Kind::Array => (
+            matches!(child, TKind::ArrayItem { .. }),
+            "arrays can only contain array items",
+        ),
+        Kind::Doc => (
+            !is_item,
+            "documents can only contain arrays, maps, or scalars",
+        ),
+        Kind::MapItem => (
+            !is_item,
+            "map items can only contain arrays, maps, or scalars",
+        ),
+        Kind::ArrayItem => (
+            !is_item,
+            "array items can only contain maps, arrays, or scalars",
+        ),
+    };
+    (!ok).then(|| format!("{what}; this is a {name}"))
+}
+
 fn common_parent(nodes: &[TNode], last: Option<usize>, tag: usize) -> usize {
     let chain = |mut t: usize| {
         let mut v = vec![t];

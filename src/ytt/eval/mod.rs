@@ -542,8 +542,24 @@ pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     eval_yaml_with(lib, f, Reuse::Last)
 }
 
+/// ytt numbers the instructions of each template it compiles (`__ytt_tpl{N}_start_node`)
+/// from one count for the whole run: its first template is 2.
+static TEMPLATES_COMPILED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+
+/// The instruction number of the template compiled next (ytt's `NewInstructionSet`).
+fn next_template_id() -> usize {
+    TEMPLATES_COMPILED.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+}
+
 /// [`eval_yaml`], keeping the compiled file for a later evaluation when `reuse` says so.
 pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
+    // ytt compiles every YAML template it evaluates, templated or not; a plain one
+    // (`yaml-plain`) only parses.
+    let tpl_id = if f.kind == FileKind::YamlPlain {
+        0
+    } else {
+        next_template_id()
+    };
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
     let cached = match reuse {
@@ -583,10 +599,10 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
             text: None,
         }),
         Prepared::Program { nodes, file } => {
-            let b = Rc::new(RefCell::new(Builder::new(
-                nodes.clone(),
-                lib.opts.implicit_map_key_overrides,
-            )));
+            let b = Rc::new(RefCell::new(
+                Builder::new(nodes.clone(), lib.opts.implicit_map_key_overrides)
+                    .with_tpl_id(tpl_id),
+            ));
             let env = Rc::new(builder_env(&b, &name));
             let module = run_resolved(lib, &f.rel, file, env)?;
             let docs = b.borrow_mut().finish_docs();
@@ -626,6 +642,8 @@ fn prepare_yaml(
 
 /// Evaluates a text template of `lib`.
 pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
+    // A text template takes a number of ytt's template count too.
+    next_template_id();
     let src = utf8(f)?;
     let name = lib.display(&f.rel);
     let mut prog = Program::new("text");
