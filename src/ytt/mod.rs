@@ -121,6 +121,7 @@ pub fn run_warning(
 ) -> Result<Output, Error> {
     // `-f -` and a `-` data values file each read standard input (ytt reads it anew
     // for each, so the later one finds it empty).
+    eval::begin_template_count();
     let stdin = std::cell::RefCell::new(stdin);
     let read_stdin = || (*stdin.borrow_mut())();
     let mut files = files::collect_with(&opts.files, cwd, &mut || read_stdin(), &opts.symlinks)?;

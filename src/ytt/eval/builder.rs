@@ -552,9 +552,6 @@ fn scalar_val(s: &Option<Value>) -> SlotVal {
     }
 }
 
-/// The nearest common ancestor of the node started last (`last`, itself included) and
-/// `tag` (itself included), as ytt's `FindCommonParentTag` finds it; the root when there
-/// is no last node.
 /// ytt's `AddValue` refusal of a node of kind `child` under a node of kind `parent`
 /// (`None` when it is accepted), naming the child as ytt's `TypeName` does.
 fn misplaced(parent: Kind, child: &TKind) -> Option<String> {
@@ -596,6 +593,9 @@ fn misplaced(parent: Kind, child: &TKind) -> Option<String> {
     (!ok).then(|| format!("{what}; this is a {name}"))
 }
 
+/// The nearest common ancestor of the node started last (`last`, itself included) and
+/// `tag` (itself included), as ytt's `FindCommonParentTag` finds it; the root when there
+/// is no last node.
 fn common_parent(nodes: &[TNode], last: Option<usize>, tag: usize) -> usize {
     let chain = |mut t: usize| {
         let mut v = vec![t];

@@ -542,13 +542,24 @@ pub fn eval_yaml(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     eval_yaml_with(lib, f, Reuse::Last)
 }
 
-/// ytt numbers the instructions of each template it compiles (`__ytt_tpl{N}_start_node`)
-/// from one count for the whole run: its first template is 2.
-static TEMPLATES_COMPILED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
+thread_local! {
+    /// How many templates the run on this thread has compiled (a run evaluates on one
+    /// thread; [`begin_template_count`] starts each run's count afresh).
+    static TEMPLATES_COMPILED: std::cell::Cell<usize> = const { std::cell::Cell::new(1) };
+}
+
+/// Starts a run's count of compiled templates: ytt numbers the instructions of each
+/// template it compiles (`__ytt_tpl{N}_start_node`) from one count for the whole run, in
+/// which its first template is 2.
+pub fn begin_template_count() {
+    TEMPLATES_COMPILED.set(1);
+}
 
 /// The instruction number of the template compiled next (ytt's `NewInstructionSet`).
 fn next_template_id() -> usize {
-    TEMPLATES_COMPILED.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+    let id = TEMPLATES_COMPILED.get() + 1;
+    TEMPLATES_COMPILED.set(id);
+    id
 }
 
 /// [`eval_yaml`], keeping the compiled file for a later evaluation when `reuse` says so.
