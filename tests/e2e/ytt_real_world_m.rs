@@ -146,3 +146,32 @@ fn an_alias_is_kept_by_with_data_values() {
         "name: app\nreplicas: 1\nimage: img\n---\nname: two\nreplicas: 3\nimage: img\n---\ndv:\n  name: two\n  replicas: 1\n  image: img\n"
     );
 }
+
+/// ytt's url.go gives a parsed URL and its user info types of their own
+/// (`URLValue.Type` is `@ytt:url.value`, `URLUser.Type` is `@ytt:url.user`): `type()`
+/// says so, a missing attribute is reported against that type by Starlark, and each
+/// refuses to become YAML with its `ConversionHint`.
+#[test]
+fn url_values_have_ytt_type_names() {
+    let tpl = "\
+#@ load(\"@ytt:url\", \"url\")
+#@ u = url.parse(\"https://user:pw@host:8080/p?q=1\")
+t: #@ [type(u), type(u.user)]
+s: #@ u.without_user().string()
+";
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap(),
+        "t:\n- '@ytt:url.value'\n- '@ytt:url.user'\ns: https://host:8080/p?q=1\n"
+    );
+    let missing =
+        "#@ load(\"@ytt:url\", \"url\")\nx: #@ url.parse(\"http://h\").without_user_info()\n";
+    assert_eq!(
+        ytt::run_binary(&[("t.yml", missing)], &["-f", "."]).2,
+        "strake: error: \n- @ytt:url.value has no .without_user_info field or method\n    in <toplevel>\n      t.yml:2 | x: #@ url.parse(\"http://h\").without_user_info()\n"
+    );
+    let user = "#@ load(\"@ytt:url\", \"url\")\nx: #@ url.parse(\"http://u@h\").user\n";
+    assert_eq!(
+        ytt::run_binary(&[("t.yml", user)], &["-f", "."]).2,
+        "strake: error: \n- Unable to convert value: @ytt:url.user does not automatically encode (hint: use .string())\n    in <toplevel>\n      t.yml:2 | x: #@ url.parse(\"http://u@h\").user\n"
+    );
+}
