@@ -175,3 +175,25 @@ s: #@ u.without_user().string()
         "strake: error: \n- Unable to convert value: @ytt:url.user does not automatically encode (hint: use .string())\n    in <toplevel>\n      t.yml:2 | x: #@ url.parse(\"http://u@h\").user\n"
     );
 }
+
+/// ip.go names the methods of its values `ip.addr.is_ipv4`, `ip.addr.is_ipv6`,
+/// `ip.addr.string`, `ip.net.addr` and `ip.net.string` (that is how they print), and each
+/// refuses positional arguments with "expected no argument" under that name.
+#[test]
+fn ip_value_methods_carry_ytt_names_and_take_no_argument() {
+    let tpl = "\
+#@ load(\"@ytt:ip\", \"ip\")
+#@ a, n = ip.parse_cidr(\"10.1.2.3/16\")
+m: #@ [str(a.is_ipv4), str(a.string), str(n.addr), str(n.string)]
+v: #@ [a.is_ipv6(), n.addr().string(), n.string()]
+";
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap(),
+        "m:\n- <built-in function ip.addr.is_ipv4>\n- <built-in function ip.addr.string>\n- <built-in function ip.net.addr>\n- <built-in function ip.net.string>\nv:\n- false\n- 10.1.0.0\n- 10.1.0.0/16\n"
+    );
+    let bad = "#@ load(\"@ytt:ip\", \"ip\")\nx: #@ ip.parse_addr(\"::1\").is_ipv6(True)\n";
+    assert_eq!(
+        ytt::run_binary(&[("t.yml", bad)], &["-f", "."]).2,
+        "strake: error: \n- ip.addr.is_ipv6: expected no argument\n    in <toplevel>\n      t.yml:2 | x: #@ ip.parse_addr(\"::1\").is_ipv6(True)\n"
+    );
+}
