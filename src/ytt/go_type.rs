@@ -66,6 +66,8 @@ pub fn of_starlark(v: &SValue) -> String {
             "module" => "*starlarkstruct.Module".into(),
             "@ytt:ip.addr" => "*yttlibrary.IPAddrValue".into(),
             "@ytt:ip.net" => "*yttlibrary.IPNetValue".into(),
+            "@ytt:url.value" => "*yttlibrary.URLValue".into(),
+            "@ytt:url.user" => "*yttlibrary.URLUser".into(),
             "@ytt:assert.assertion" => "*yttlibrary.Assertion".into(),
             other => other.to_string(),
         },

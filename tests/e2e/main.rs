@@ -79,6 +79,7 @@ mod ytt_real_world_i;
 mod ytt_real_world_j;
 mod ytt_real_world_k;
 mod ytt_real_world_l;
+mod ytt_real_world_m;
 mod ytt_schema;
 mod ytt_schema_errors;
 mod ytt_source_audit;

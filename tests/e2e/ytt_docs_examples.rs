@@ -96,11 +96,11 @@ fn ip_and_url_values_refuse_to_become_yaml_with_ytt_hint() {
         ),
         (
             "#@ load(\"@ytt:url\", \"url\")\nv: #@ url.parse(\"http://x\")\n",
-            "Unable to convert value: urlValue: cannot coerce to a string; use .string()",
+            "Unable to convert value: @ytt:url.value does not automatically encode (hint: use .string())",
         ),
         (
             "#@ load(\"@ytt:url\", \"url\")\nv: #@ url.parse(\"http://u:p@x\").user\n",
-            "Unable to convert value: urlUser: cannot coerce to a string; use .string()",
+            "Unable to convert value: @ytt:url.user does not automatically encode (hint: use .string())",
         ),
         (
             "#@ load(\"@ytt:json\", \"json\")\nv: #@ json\n",

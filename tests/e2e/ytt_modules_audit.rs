@@ -162,15 +162,16 @@ fn url_query_params_decode_follows_parse_query() {
 }
 
 /// The methods of a parsed URL (`string`, `hostname`, `without_user`, and the user's
-/// `string`, a built-in ytt names just `string`) refuse positional arguments with
+/// `string`, a built-in ytt names just `string`; the others are `url.value.<name>`,
+/// as url.go names them) refuse positional arguments with
 /// "expected no argument".
 #[test]
 fn url_value_methods_take_no_argument() {
     let u = "url.parse(\"http://u:p@h:80/x\")";
     for (call, name) in [
-        ("string(1)", "url.string"),
-        ("hostname(1)", "url.hostname"),
-        ("without_user(1)", "url.without_user"),
+        ("string(1)", "url.value.string"),
+        ("hostname(1)", "url.value.hostname"),
+        ("without_user(1)", "url.value.without_user"),
         ("user.string(1)", "string"),
     ] {
         assert_eq!(
@@ -312,7 +313,7 @@ fn json_encode_converts_the_value_before_reading_indent() {
             &["json", "url"],
             "json.encode(url.parse(\"http://h\"), indent=9)"
         ),
-        "- json.encode: Unable to convert value: urlValue: cannot coerce to a string; use .string()"
+        "- json.encode: Unable to convert value: @ytt:url.value does not automatically encode (hint: use .string())"
     );
     assert_eq!(
         error_of(&["json"], "json.encode(1, indent=1 << 70)"),

@@ -354,6 +354,18 @@ fn parse_go_ip(s: &str) -> Option<std::net::IpAddr> {
     }
 }
 
+/// A method of an `@ytt:ip` value, named `ip.addr.<name>` or `ip.net.<name>` as ip.go
+/// names it; like ytt's, it refuses positional arguments ("expected no argument").
+fn ip_method(name: &'static str, f: impl Fn() -> Value + 'static) -> Value {
+    native(name, move |_t, a| {
+        if a.pos.is_empty() {
+            Ok(f())
+        } else {
+            Err(SError::new(format!("{name}: expected no argument")))
+        }
+    })
+}
+
 fn addr_value(a: std::net::IpAddr) -> Value {
     let s = a.to_string();
     unconvertible_value(
@@ -362,13 +374,16 @@ fn addr_value(a: std::net::IpAddr) -> Value {
         vec![
             (
                 "is_ipv4",
-                native("is_ipv4", move |_t, _a| Ok(Value::Bool(a.is_ipv4()))),
+                ip_method("ip.addr.is_ipv4", move || Value::Bool(a.is_ipv4())),
             ),
             (
                 "is_ipv6",
-                native("is_ipv6", move |_t, _a| Ok(Value::Bool(a.is_ipv6()))),
+                ip_method("ip.addr.is_ipv6", move || Value::Bool(a.is_ipv6())),
             ),
-            ("string", native("string", move |_t, _a| Ok(Value::str(&s)))),
+            (
+                "string",
+                ip_method("ip.addr.string", move || Value::str(&s)),
+            ),
         ],
     )
 }
@@ -424,10 +439,10 @@ pub fn ip_module() -> Module {
                         "@ytt:ip.net",
                         "@ytt:ip.net does not automatically encode (hint: use .string())",
                         vec![
-                            ("addr", native("addr", move |_t, _a| Ok(addr_value(net)))),
+                            ("addr", ip_method("ip.net.addr", move || addr_value(net))),
                             (
                                 "string",
-                                native("string", move |_t, _a| Ok(Value::str(&net_s))),
+                                ip_method("ip.net.string", move || Value::str(&net_s)),
                             ),
                         ],
                     );

@@ -554,14 +554,25 @@ fn no_args(fname: &str, args: &Args) -> SResult<()> {
     }
 }
 
+/// ytt's type names for a parsed URL and its user info (`URLValue.Type`,
+/// `URLUser.Type` in url.go); each refuses YAML conversion naming its type.
+const URL_VALUE_TYPE: &str = "@ytt:url.value";
+const URL_USER_TYPE: &str = "@ytt:url.user";
+
+fn conversion_hint(type_name: &str) -> String {
+    format!("{type_name} does not automatically encode (hint: use .string())")
+}
+
+/// A parsed URL as ytt's `URLValue.AsStarlarkValue` builds it: fields `user`,
+/// `without_user`, `string` and `hostname`, the methods named `url.value.<name>`.
 fn url_value(u: GoUrl) -> Value {
     let user = match &u.user {
         None => Value::None,
         Some((name, pw)) => {
             let s = u.user_string().unwrap_or_default();
             unconvertible_value(
-                "struct",
-                "urlUser: cannot coerce to a string; use .string()",
+                URL_USER_TYPE,
+                &conversion_hint(URL_USER_TYPE),
                 vec![
                     ("name", Value::str(name)),
                     (
@@ -581,31 +592,31 @@ fn url_value(u: GoUrl) -> Value {
     };
     let (u1, u2, u3) = (u.clone(), u.clone(), u);
     unconvertible_value(
-        "struct",
-        "urlValue: cannot coerce to a string; use .string()",
+        URL_VALUE_TYPE,
+        &conversion_hint(URL_VALUE_TYPE),
         vec![
             ("user", user),
             (
-                "hostname",
-                native("url.hostname", move |_t, a| {
-                    no_args("url.hostname", a)?;
-                    Ok(Value::str(&u1.hostname()))
+                "without_user",
+                native("url.value.without_user", move |_t, a| {
+                    no_args("url.value.without_user", a)?;
+                    let mut v = u3.clone();
+                    v.user = None;
+                    Ok(url_value(v))
                 }),
             ),
             (
                 "string",
-                native("url.string", move |_t, a| {
-                    no_args("url.string", a)?;
+                native("url.value.string", move |_t, a| {
+                    no_args("url.value.string", a)?;
                     Ok(Value::str(&u2.string()))
                 }),
             ),
             (
-                "without_user",
-                native("url.without_user", move |_t, a| {
-                    no_args("url.without_user", a)?;
-                    let mut v = u3.clone();
-                    v.user = None;
-                    Ok(url_value(v))
+                "hostname",
+                native("url.value.hostname", move |_t, a| {
+                    no_args("url.value.hostname", a)?;
+                    Ok(Value::str(&u1.hostname()))
                 }),
             ),
         ],
