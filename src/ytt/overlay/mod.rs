@@ -83,13 +83,14 @@ fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
         if found.is_some() {
             return Err(err_at("Expected to find only one overlay operation", meta));
         }
-        let allowed: &[&str] = match op {
-            Op::Replace => &["via", "or_add"],
-            Op::Insert => &["before", "after", "via"],
-            Op::Assert => &["via"],
-            Op::Merge | Op::Remove | Op::Append => &[],
-        };
-        known_kwargs(a, allowed, meta)?;
+        // ytt reads the keywords of `replace` and `assert` before matching and those of
+        // `insert` after (see [`insert_kind`]); `merge`, `remove` and `append` take
+        // none and are never checked for any.
+        match op {
+            Op::Replace => known_kwargs(a, &["via", "or_add"], meta)?,
+            Op::Assert => known_kwargs(a, &["via"], meta)?,
+            Op::Insert | Op::Merge | Op::Remove | Op::Append => {}
+        }
         if op == Op::Replace
             && let Some(v) = a.kwarg("or_add")
             && !matches!(v, SValue::Bool(_))
@@ -135,6 +136,16 @@ fn child_defaults(meta: &Meta, parent: &Defaults) -> Result<Defaults, Error> {
     Ok(Defaults {
         counts: CountKwargs::of(meta, "overlay/match-child-defaults").or_defaults(&parent.counts),
     })
+}
+
+/// The defaults a node with operation `op` passes to its children. Only a merge and an
+/// assert look into the children, and only they read (and check) the node's
+/// `@overlay/match-child-defaults`.
+fn own_defaults(op: Op, meta: &Meta, parent: &Defaults) -> Result<Defaults, Error> {
+    match op {
+        Op::Merge | Op::Assert => child_defaults(meta, parent),
+        _ => Ok(parent.clone()),
+    }
 }
 
 struct MatchSpec {
@@ -197,8 +208,8 @@ impl Overlay<'_> {
     }
 
     fn apply_doc(&mut self, left: &mut Vec<Doc>, r: &Doc) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, &Defaults::default())?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        let defaults = own_defaults(op, &r.meta, &Defaults::default())?;
         if op == Op::Append {
             let doc = appended(left, r.value.clone(), &r.meta);
             left.push(doc);
@@ -235,6 +246,9 @@ impl Overlay<'_> {
             Op::Replace => {
                 for &i in &matched {
                     left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    // ytt puts a copy of the overlay document in the left one's place:
+                    // later overlays see the overlay document's position.
+                    left[i].meta.pos = r.meta.pos.clone();
                 }
                 if matched.is_empty() && or_add(op_ann) {
                     let value =
@@ -378,10 +392,33 @@ impl Overlay<'_> {
                 }
             }
         }
-        if matches!(right, Node::Map(_) | Node::Array(_)) {
-            self.merge(left, right, defaults, meta)?;
+        self.apply_node(left, right, defaults, meta)
+    }
+
+    /// ytt's plain application of a right node to a left one (what `@overlay/assert`
+    /// does after its check, and `overlay.apply()` with a map or array): a map or an
+    /// array goes into a left node of the same kind and any other left node, null
+    /// included, is refused; a scalar right node changes nothing.
+    pub fn apply_node(
+        &mut self,
+        left: &mut Node,
+        right: &Node,
+        defaults: &Defaults,
+        meta: &Meta,
+    ) -> Result<(), Error> {
+        match (right, left) {
+            (Node::Map(r), Node::Map(l)) => self.apply_map(l, r, defaults),
+            (Node::Array(r), Node::Array(l)) => self.apply_array(l, r, defaults),
+            (Node::Map(_), other) => Err(err_at(
+                format!("Expected map, but was {}", go_type::friendly_name(other)),
+                meta,
+            )),
+            (Node::Array(_), other) => Err(err_at(
+                format!("Expected array, but was {}", go_type::friendly_name(other)),
+                meta,
+            )),
+            (Node::Scalar(_), _) => Ok(()),
         }
-        Ok(())
     }
 
     fn apply_map(
@@ -408,9 +445,7 @@ impl Overlay<'_> {
         r: &MapItem,
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, parent_defaults)?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-        let spec = match_spec(&r.meta, parent_defaults, false)?;
         if matches!(op, Op::Append | Op::Insert) {
             return Err(err_at(
                 format!(
@@ -424,6 +459,8 @@ impl Overlay<'_> {
                 &r.meta,
             ));
         }
+        let defaults = own_defaults(op, &r.meta, parent_defaults)?;
+        let spec = match_spec(&r.meta, parent_defaults, false)?;
         if let Some(by) = &spec.by {
             check_matcher_type(by, false).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
         }
@@ -530,8 +567,8 @@ impl Overlay<'_> {
         r: &ArrayItem,
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, parent_defaults)?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        let defaults = own_defaults(op, &r.meta, parent_defaults)?;
         if op == Op::Append {
             left.push(r.clone());
             return Ok(());
@@ -591,10 +628,11 @@ trait OverlayItem: Clone {
     fn value(&self) -> &Node;
     fn value_mut(&mut self) -> &mut Node;
     fn meta(&self) -> &Meta;
-    /// Called after a merge replaced this item's value with `from`'s: a map item then
-    /// takes `from`'s position (as ytt does, so a data value set by a later file or
-    /// flag is reported at that file or flag); an array item keeps its own.
-    fn took_value_from(&mut self, _from: &Self) {}
+    /// Called after a merge replaced this item's value with `from`'s: the item then
+    /// takes `from`'s position, as ytt does (so a data value set by a later file or
+    /// flag is reported at that file or flag, and a later overlay's count error names
+    /// the overlay's line).
+    fn took_value_from(&mut self, from: &Self);
 }
 
 /// True when merging `right` into `left` replaces `left` whole rather than merging
@@ -628,8 +666,14 @@ impl OverlayItem for ArrayItem {
     fn meta(&self) -> &Meta {
         &self.meta
     }
+    fn took_value_from(&mut self, from: &Self) {
+        self.meta.pos = from.meta.pos.clone();
+    }
 }
 
+/// The `before`/`after` of `@overlay/insert`, read (as ytt does, once the matches are
+/// counted) keyword by keyword: each flag must be a bool, `via` a function, and no
+/// other keyword is known.
 fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
     let Some(a) = ann.filter(|a| !a.kwargs.is_empty()) else {
         return Err(err_at(
@@ -637,18 +681,44 @@ fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
             meta,
         ));
     };
-    let flag = |name: &str| match a.kwarg(name) {
-        None => Ok(false),
-        Some(SValue::Bool(b)) => Ok(*b),
-        Some(other) => Err(err_at(
-            format!(
-                "expected starlark.Bool, but was {}",
-                go_type::of_starlark(other)
-            ),
-            meta,
-        )),
-    };
-    Ok((flag("before")?, flag("after")?))
+    let (mut before, mut after) = (false, false);
+    for (k, v) in &a.kwargs {
+        let flag = match k.as_str() {
+            "before" => &mut before,
+            "after" => &mut after,
+            "via" => {
+                if !matcher::is_callable(v) {
+                    return Err(err_at(
+                        format!(
+                            "Expected 'overlay/insert' annotation keyword argument 'via' to be function, but was {}",
+                            go_type::of_starlark(v)
+                        ),
+                        meta,
+                    ));
+                }
+                continue;
+            }
+            _ => {
+                return Err(err_at(
+                    format!("Unknown 'overlay/insert' annotation keyword argument '{k}'"),
+                    meta,
+                ));
+            }
+        };
+        match v {
+            SValue::Bool(b) => *flag = *b,
+            other => {
+                return Err(err_at(
+                    format!(
+                        "expected starlark.Bool, but was {}",
+                        go_type::of_starlark(other)
+                    ),
+                    meta,
+                ));
+            }
+        }
+    }
+    Ok((before, after))
 }
 
 /// A key as ytt's overlay messages print it (Go's `%s`).
