@@ -7,6 +7,7 @@ pub mod compare;
 pub mod expects;
 pub use crate::ytt::go_type;
 pub mod matcher;
+mod ops;
 
 use crate::yaml::Value;
 use crate::ytt::error::Error;
@@ -15,17 +16,7 @@ use crate::ytt::starlark::{Interpreter, Value as SValue};
 
 use expects::{CountKwargs, Verdict, check_at};
 use matcher::{MatchCall, call_matcher, check_matcher_type};
-
-/// The operation an overlay node asks for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Op {
-    Merge,
-    Replace,
-    Remove,
-    Insert,
-    Append,
-    Assert,
-}
+use ops::{Op, insert_kind, known_kwargs, op_of, or_add, verdict_with_message};
 
 /// `expects`/`missing_ok`/`when` inherited from `@overlay/match-child-defaults`.
 #[derive(Clone, Default)]
@@ -51,79 +42,6 @@ fn err_at(msg: impl Into<String>, meta: &Meta) -> Error {
         return Error::msg(msg);
     }
     Error::at(msg, pos_of(meta))
-}
-
-/// A `via` verdict of `(bool, string)`: ytt takes any two-item sequence (tuple or list)
-/// whose items are a bool and a string; anything else is neither None, a bool nor such a
-/// pair.
-fn verdict_with_message(r: &SValue) -> Option<(bool, String)> {
-    let items: Vec<SValue> = match r {
-        SValue::Tuple(t) => t.iter().cloned().collect(),
-        SValue::List(l) => l.items.borrow().clone(),
-        _ => return None,
-    };
-    match items.as_slice() {
-        [SValue::Bool(ok), SValue::Str(msg)] => Some((*ok, msg.to_string())),
-        _ => None,
-    }
-}
-
-fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
-    let mut found: Option<(Op, &Ann)> = None;
-    for a in &meta.anns {
-        let op = match a.name.as_str() {
-            "overlay/merge" => Op::Merge,
-            "overlay/replace" => Op::Replace,
-            "overlay/remove" => Op::Remove,
-            "overlay/insert" => Op::Insert,
-            "overlay/append" => Op::Append,
-            "overlay/assert" => Op::Assert,
-            _ => continue,
-        };
-        if found.is_some() {
-            return Err(err_at("Expected to find only one overlay operation", meta));
-        }
-        // ytt reads the keywords of `replace` and `assert` before matching and those of
-        // `insert` after (see [`insert_kind`]); `merge`, `remove` and `append` take
-        // none and are never checked for any.
-        match op {
-            Op::Replace => known_kwargs(a, &["via", "or_add"], meta)?,
-            Op::Assert => known_kwargs(a, &["via"], meta)?,
-            Op::Insert | Op::Merge | Op::Remove | Op::Append => {}
-        }
-        if op == Op::Replace
-            && let Some(v) = a.kwarg("or_add")
-            && !matches!(v, SValue::Bool(_))
-        {
-            return Err(err_at(
-                format!(
-                    "expected starlark.Bool, but was {}",
-                    go_type::of_starlark(v)
-                ),
-                meta,
-            ));
-        }
-        found = Some((op, a));
-    }
-    Ok(match found {
-        Some((op, a)) => (op, Some(a)),
-        None => (default, None),
-    })
-}
-
-/// Refuses a keyword argument of annotation `a` not among `allowed`, in ytt's words.
-fn known_kwargs(a: &Ann, allowed: &[&str], meta: &Meta) -> Result<(), Error> {
-    match a
-        .kwargs
-        .iter()
-        .find(|(k, _)| !allowed.contains(&k.as_str()))
-    {
-        Some((k, _)) => Err(err_at(
-            format!("Unknown '{}' annotation keyword argument '{k}'", a.name),
-            meta,
-        )),
-        None => Ok(()),
-    }
 }
 
 const COUNT_KWARGS: [&str; 3] = ["expects", "missing_ok", "when"];
@@ -617,12 +535,6 @@ impl Overlay<'_> {
     }
 }
 
-/// `@overlay/replace or_add=True`.
-fn or_add(ann: Option<&Ann>) -> bool {
-    ann.and_then(|a| a.kwarg("or_add"))
-        .is_some_and(SValue::truth)
-}
-
 /// What overlays need of a map item or an array item.
 trait OverlayItem: Clone {
     fn value(&self) -> &Node;
@@ -669,56 +581,6 @@ impl OverlayItem for ArrayItem {
     fn took_value_from(&mut self, from: &Self) {
         self.meta.pos = from.meta.pos.clone();
     }
-}
-
-/// The `before`/`after` of `@overlay/insert`, read (as ytt does, once the matches are
-/// counted) keyword by keyword: each flag must be a bool, `via` a function, and no
-/// other keyword is known.
-fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
-    let Some(a) = ann.filter(|a| !a.kwargs.is_empty()) else {
-        return Err(err_at(
-            "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
-            meta,
-        ));
-    };
-    let (mut before, mut after) = (false, false);
-    for (k, v) in &a.kwargs {
-        let flag = match k.as_str() {
-            "before" => &mut before,
-            "after" => &mut after,
-            "via" => {
-                if !matcher::is_callable(v) {
-                    return Err(err_at(
-                        format!(
-                            "Expected 'overlay/insert' annotation keyword argument 'via' to be function, but was {}",
-                            go_type::of_starlark(v)
-                        ),
-                        meta,
-                    ));
-                }
-                continue;
-            }
-            _ => {
-                return Err(err_at(
-                    format!("Unknown 'overlay/insert' annotation keyword argument '{k}'"),
-                    meta,
-                ));
-            }
-        };
-        match v {
-            SValue::Bool(b) => *flag = *b,
-            other => {
-                return Err(err_at(
-                    format!(
-                        "expected starlark.Bool, but was {}",
-                        go_type::of_starlark(other)
-                    ),
-                    meta,
-                ));
-            }
-        }
-    }
-    Ok((before, after))
 }
 
 /// A key as ytt's overlay messages print it (Go's `%s`).
