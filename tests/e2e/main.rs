@@ -67,6 +67,7 @@ mod ytt_node_sugar;
 mod ytt_output_pos;
 mod ytt_output_roundtrip;
 mod ytt_overlay_forms;
+mod ytt_overlay_source_audit;
 mod ytt_real_world;
 mod ytt_real_world_b;
 mod ytt_real_world_c;

@@ -2,7 +2,9 @@
 
 use std::rc::Rc;
 
+use crate::ytt::error::Error;
 use crate::ytt::fragment::{Frag, Fragment, starlark_to_node};
+use crate::ytt::go_type;
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::overlay::matcher::{Matcher, subset_arg};
 use crate::ytt::overlay::{Defaults, Overlay};
@@ -122,18 +124,28 @@ pub fn module() -> Module {
                             continue;
                         }
                         let mut o = Overlay { thread: t };
-                        if r_is_docset {
-                            o.apply_docs(&mut docs, &rdocs)
-                        } else {
-                            let r = &rdocs[0].value;
-                            let mut res = Ok(());
-                            for d in docs.iter_mut() {
-                                res = o.merge_node(&mut d.value, r, &Defaults::default());
-                                if res.is_err() {
-                                    break;
+                        // ytt overlays documents only on documents, and a map or an
+                        // array only on a node of the same kind.
+                        match (is_docset, r_is_docset) {
+                            (true, true) => o.apply_docs(&mut docs, &rdocs),
+                            (false, false) => o.apply_node(
+                                &mut docs[0].value,
+                                &rdocs[0].value,
+                                &Defaults::default(),
+                                &Meta::default(),
+                            ),
+                            (false, true) => Err(Error::msg(format!(
+                                "Expected document set, but was {}",
+                                go_type::friendly_name(&docs[0].value)
+                            ))),
+                            (true, false) => Err(Error::msg(format!(
+                                "Expected {}, but was document set",
+                                if matches!(rdocs[0].value, Node::Map(_)) {
+                                    "map"
+                                } else {
+                                    "array"
                                 }
-                            }
-                            res
+                            ))),
                         }
                         .map_err(|e| SError::new(format!("overlay.apply: {}", e.flat_message())))?;
                     }

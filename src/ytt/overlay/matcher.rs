@@ -199,6 +199,14 @@ pub fn subset(expected: &Value, actual: &Value) -> bool {
     }
 }
 
+/// True for a value ytt can call (a `starlark.Callable`).
+pub fn is_callable(v: &SValue) -> bool {
+    matches!(
+        v,
+        SValue::Function(_) | SValue::Builtin(_) | SValue::Host(_)
+    )
+}
+
 /// Refuses a `by=` that is neither a function nor (except for documents) a string key,
 /// as ytt does before matching anything.
 pub fn check_matcher_type(by: &SValue, document: bool) -> Result<(), Error> {

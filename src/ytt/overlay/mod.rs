@@ -7,6 +7,7 @@ pub mod compare;
 pub mod expects;
 pub use crate::ytt::go_type;
 pub mod matcher;
+mod ops;
 
 use crate::yaml::Value;
 use crate::ytt::error::Error;
@@ -15,17 +16,7 @@ use crate::ytt::starlark::{Interpreter, Value as SValue};
 
 use expects::{CountKwargs, Verdict, check_at};
 use matcher::{MatchCall, call_matcher, check_matcher_type};
-
-/// The operation an overlay node asks for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Op {
-    Merge,
-    Replace,
-    Remove,
-    Insert,
-    Append,
-    Assert,
-}
+use ops::{Op, insert_kind, known_kwargs, op_of, or_add, verdict_with_message};
 
 /// `expects`/`missing_ok`/`when` inherited from `@overlay/match-child-defaults`.
 #[derive(Clone, Default)]
@@ -53,78 +44,6 @@ fn err_at(msg: impl Into<String>, meta: &Meta) -> Error {
     Error::at(msg, pos_of(meta))
 }
 
-/// A `via` verdict of `(bool, string)`: ytt takes any two-item sequence (tuple or list)
-/// whose items are a bool and a string; anything else is neither None, a bool nor such a
-/// pair.
-fn verdict_with_message(r: &SValue) -> Option<(bool, String)> {
-    let items: Vec<SValue> = match r {
-        SValue::Tuple(t) => t.iter().cloned().collect(),
-        SValue::List(l) => l.items.borrow().clone(),
-        _ => return None,
-    };
-    match items.as_slice() {
-        [SValue::Bool(ok), SValue::Str(msg)] => Some((*ok, msg.to_string())),
-        _ => None,
-    }
-}
-
-fn op_of(meta: &Meta, default: Op) -> Result<(Op, Option<&Ann>), Error> {
-    let mut found: Option<(Op, &Ann)> = None;
-    for a in &meta.anns {
-        let op = match a.name.as_str() {
-            "overlay/merge" => Op::Merge,
-            "overlay/replace" => Op::Replace,
-            "overlay/remove" => Op::Remove,
-            "overlay/insert" => Op::Insert,
-            "overlay/append" => Op::Append,
-            "overlay/assert" => Op::Assert,
-            _ => continue,
-        };
-        if found.is_some() {
-            return Err(err_at("Expected to find only one overlay operation", meta));
-        }
-        let allowed: &[&str] = match op {
-            Op::Replace => &["via", "or_add"],
-            Op::Insert => &["before", "after", "via"],
-            Op::Assert => &["via"],
-            Op::Merge | Op::Remove | Op::Append => &[],
-        };
-        known_kwargs(a, allowed, meta)?;
-        if op == Op::Replace
-            && let Some(v) = a.kwarg("or_add")
-            && !matches!(v, SValue::Bool(_))
-        {
-            return Err(err_at(
-                format!(
-                    "expected starlark.Bool, but was {}",
-                    go_type::of_starlark(v)
-                ),
-                meta,
-            ));
-        }
-        found = Some((op, a));
-    }
-    Ok(match found {
-        Some((op, a)) => (op, Some(a)),
-        None => (default, None),
-    })
-}
-
-/// Refuses a keyword argument of annotation `a` not among `allowed`, in ytt's words.
-fn known_kwargs(a: &Ann, allowed: &[&str], meta: &Meta) -> Result<(), Error> {
-    match a
-        .kwargs
-        .iter()
-        .find(|(k, _)| !allowed.contains(&k.as_str()))
-    {
-        Some((k, _)) => Err(err_at(
-            format!("Unknown '{}' annotation keyword argument '{k}'", a.name),
-            meta,
-        )),
-        None => Ok(()),
-    }
-}
-
 const COUNT_KWARGS: [&str; 3] = ["expects", "missing_ok", "when"];
 
 fn child_defaults(meta: &Meta, parent: &Defaults) -> Result<Defaults, Error> {
@@ -135,6 +54,16 @@ fn child_defaults(meta: &Meta, parent: &Defaults) -> Result<Defaults, Error> {
     Ok(Defaults {
         counts: CountKwargs::of(meta, "overlay/match-child-defaults").or_defaults(&parent.counts),
     })
+}
+
+/// The defaults a node with operation `op` passes to its children. Only a merge and an
+/// assert look into the children, and only they read (and check) the node's
+/// `@overlay/match-child-defaults`.
+fn own_defaults(op: Op, meta: &Meta, parent: &Defaults) -> Result<Defaults, Error> {
+    match op {
+        Op::Merge | Op::Assert => child_defaults(meta, parent),
+        _ => Ok(parent.clone()),
+    }
 }
 
 struct MatchSpec {
@@ -197,8 +126,8 @@ impl Overlay<'_> {
     }
 
     fn apply_doc(&mut self, left: &mut Vec<Doc>, r: &Doc) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, &Defaults::default())?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        let defaults = own_defaults(op, &r.meta, &Defaults::default())?;
         if op == Op::Append {
             let doc = appended(left, r.value.clone(), &r.meta);
             left.push(doc);
@@ -235,6 +164,9 @@ impl Overlay<'_> {
             Op::Replace => {
                 for &i in &matched {
                     left[i].value = self.replaced(&left[i].value, &r.value, op_ann, &r.meta)?;
+                    // ytt puts a copy of the overlay document in the left one's place:
+                    // later overlays see the overlay document's position.
+                    left[i].meta.pos = r.meta.pos.clone();
                 }
                 if matched.is_empty() && or_add(op_ann) {
                     let value =
@@ -378,10 +310,33 @@ impl Overlay<'_> {
                 }
             }
         }
-        if matches!(right, Node::Map(_) | Node::Array(_)) {
-            self.merge(left, right, defaults, meta)?;
+        self.apply_node(left, right, defaults, meta)
+    }
+
+    /// ytt's plain application of a right node to a left one (what `@overlay/assert`
+    /// does after its check, and `overlay.apply()` with a map or array): a map or an
+    /// array goes into a left node of the same kind and any other left node, null
+    /// included, is refused; a scalar right node changes nothing.
+    pub fn apply_node(
+        &mut self,
+        left: &mut Node,
+        right: &Node,
+        defaults: &Defaults,
+        meta: &Meta,
+    ) -> Result<(), Error> {
+        match (right, left) {
+            (Node::Map(r), Node::Map(l)) => self.apply_map(l, r, defaults),
+            (Node::Array(r), Node::Array(l)) => self.apply_array(l, r, defaults),
+            (Node::Map(_), other) => Err(err_at(
+                format!("Expected map, but was {}", go_type::friendly_name(other)),
+                meta,
+            )),
+            (Node::Array(_), other) => Err(err_at(
+                format!("Expected array, but was {}", go_type::friendly_name(other)),
+                meta,
+            )),
+            (Node::Scalar(_), _) => Ok(()),
         }
-        Ok(())
     }
 
     fn apply_map(
@@ -408,9 +363,7 @@ impl Overlay<'_> {
         r: &MapItem,
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, parent_defaults)?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
-        let spec = match_spec(&r.meta, parent_defaults, false)?;
         if matches!(op, Op::Append | Op::Insert) {
             return Err(err_at(
                 format!(
@@ -424,6 +377,8 @@ impl Overlay<'_> {
                 &r.meta,
             ));
         }
+        let defaults = own_defaults(op, &r.meta, parent_defaults)?;
+        let spec = match_spec(&r.meta, parent_defaults, false)?;
         if let Some(by) = &spec.by {
             check_matcher_type(by, false).map_err(|e| e.with_pos(|| pos_of(&r.meta)))?;
         }
@@ -530,8 +485,8 @@ impl Overlay<'_> {
         r: &ArrayItem,
         parent_defaults: &Defaults,
     ) -> Result<(), Error> {
-        let defaults = child_defaults(&r.meta, parent_defaults)?;
         let (op, op_ann) = op_of(&r.meta, Op::Merge)?;
+        let defaults = own_defaults(op, &r.meta, parent_defaults)?;
         if op == Op::Append {
             left.push(r.clone());
             return Ok(());
@@ -580,21 +535,16 @@ impl Overlay<'_> {
     }
 }
 
-/// `@overlay/replace or_add=True`.
-fn or_add(ann: Option<&Ann>) -> bool {
-    ann.and_then(|a| a.kwarg("or_add"))
-        .is_some_and(SValue::truth)
-}
-
 /// What overlays need of a map item or an array item.
 trait OverlayItem: Clone {
     fn value(&self) -> &Node;
     fn value_mut(&mut self) -> &mut Node;
     fn meta(&self) -> &Meta;
-    /// Called after a merge replaced this item's value with `from`'s: a map item then
-    /// takes `from`'s position (as ytt does, so a data value set by a later file or
-    /// flag is reported at that file or flag); an array item keeps its own.
-    fn took_value_from(&mut self, _from: &Self) {}
+    /// Called after a merge replaced this item's value with `from`'s: the item then
+    /// takes `from`'s position, as ytt does (so a data value set by a later file or
+    /// flag is reported at that file or flag, and a later overlay's count error names
+    /// the overlay's line).
+    fn took_value_from(&mut self, from: &Self);
 }
 
 /// True when merging `right` into `left` replaces `left` whole rather than merging
@@ -628,27 +578,9 @@ impl OverlayItem for ArrayItem {
     fn meta(&self) -> &Meta {
         &self.meta
     }
-}
-
-fn insert_kind(ann: Option<&Ann>, meta: &Meta) -> Result<(bool, bool), Error> {
-    let Some(a) = ann.filter(|a| !a.kwargs.is_empty()) else {
-        return Err(err_at(
-            "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
-            meta,
-        ));
-    };
-    let flag = |name: &str| match a.kwarg(name) {
-        None => Ok(false),
-        Some(SValue::Bool(b)) => Ok(*b),
-        Some(other) => Err(err_at(
-            format!(
-                "expected starlark.Bool, but was {}",
-                go_type::of_starlark(other)
-            ),
-            meta,
-        )),
-    };
-    Ok((flag("before")?, flag("after")?))
+    fn took_value_from(&mut self, from: &Self) {
+        self.meta.pos = from.meta.pos.clone();
+    }
 }
 
 /// A key as ytt's overlay messages print it (Go's `%s`).
