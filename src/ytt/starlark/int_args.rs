@@ -67,3 +67,23 @@ pub fn int_float_cmp(x: i128, y: f64) -> Option<std::cmp::Ordering> {
         o => o,
     })
 }
+
+/// A big int against a float, exactly as [`int_float_cmp`]; None when the float is NaN.
+pub fn bigint_float_cmp(x: &super::bigint::BigInt, y: f64) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    if y.is_nan() {
+        return None;
+    }
+    if y.is_infinite() {
+        return Some(if y > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
+    }
+    let floor = y.floor();
+    Some(match x.cmp(&super::bigint::BigInt::from_f64(floor)) {
+        Ordering::Equal if y != floor => Ordering::Less,
+        o => o,
+    })
+}

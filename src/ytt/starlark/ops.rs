@@ -120,7 +120,9 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     }
     let r = match op {
         BinOp::Eq => return Ok(Bool(equals(x, y)?)),
-        BinOp::Ne => return Ok(Bool(!equals(x, y)?)),
+        // starlark-go's `CompareDepth` answers False to every comparison of an int
+        // with a NaN float, `!=` included.
+        BinOp::Ne => return Ok(Bool(!equals(x, y)? && !int_against_nan(x, y))),
         BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => return ordered(op, x, y),
         BinOp::In => return contains(y, x).map(Bool),
         BinOp::NotIn => return contains(y, x).map(|b| Bool(!b)),
@@ -186,12 +188,9 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
                 if b == 0.0 {
                     return Err(Error::new("float modulo by zero"));
                 }
-                let z = a % b;
-                Ok(if z != 0.0 && ((z < 0.0) != (b < 0.0)) {
-                    z + b
-                } else {
-                    z
-                })
+                // starlark-go of 2020 takes Go's `math.Mod` as it is: the result has
+                // the sign of the dividend (`-7.5 % 2` is `-1.5`), unlike int `%`.
+                Ok(a % b)
             })?,
         },
         BinOp::BitAnd => match (x, y) {
@@ -415,8 +414,10 @@ fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<
             let (x, y) = (a.as_bigint(), b.as_bigint());
             Some(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
         }
-        (Value::BigInt(x), Value::Float(y)) => x.to_f64().partial_cmp(y),
-        (Value::Float(x), Value::BigInt(y)) => x.partial_cmp(&y.to_f64()),
+        (Value::BigInt(x), Value::Float(y)) => super::int_args::bigint_float_cmp(x, *y),
+        (Value::Float(x), Value::BigInt(y)) => {
+            super::int_args::bigint_float_cmp(y, *x).map(Ordering::reverse)
+        }
         (Value::Str(x), Value::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::List(x), Value::List(y)) => seq_cmp(
@@ -444,6 +445,25 @@ fn seq_cmp(op: &str, x: &[Value], y: &[Value], depth: usize) -> Result<Option<Or
     Ok(Some(x.len().cmp(&y.len())))
 }
 
+/// Whether `x` is an int of the 32-bit range that `r` yields (starlark-go's
+/// `rangeValue.contains`).
+fn range_contains(r: &super::value::Range, x: &Value) -> bool {
+    let Value::Int(i) = x else { return false };
+    if i32::try_from(*i).is_err() {
+        return false;
+    }
+    let (start, step) = (r.start as i128, r.step as i128);
+    let d = i - start;
+    d % step == 0 && d / step >= 0 && ((d / step) as u128) < r.len() as u128
+}
+
+/// Whether one side is an int and the other a NaN float.
+fn int_against_nan(x: &Value, y: &Value) -> bool {
+    let nan = |v: &Value| matches!(v, Value::Float(f) if f.is_nan());
+    let int = |v: &Value| matches!(v, Value::Int(_) | Value::BigInt(_));
+    (int(x) && nan(y)) || (nan(x) && int(y))
+}
+
 /// `needle in haystack`.
 pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
     match haystack {
@@ -463,7 +483,8 @@ pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
             }
             Ok(false)
         }
-        Value::Dict(d) => Ok(d.get(needle)?.is_some()),
+        // A failed lookup (an unhashable needle) is "not found" for `in` on a dict.
+        Value::Dict(d) => Ok(d.get(needle).is_ok_and(|v| v.is_some())),
         Value::Set(s) => Ok(s.map.borrow().get(needle)?.is_some()),
         Value::Str(s) => match needle {
             Value::Str(n) => Ok(s.contains(&**n)),
@@ -472,11 +493,12 @@ pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
                 other.type_name()
             ),
         },
+        // starlark-go's `NumberToInt` turns the needle into an int (a float is
+        // truncated), and one past the 32-bit range is in no range.
         Value::Range(r) => match needle {
-            Value::Int(i) => {
-                let (start, step) = (r.start as i128, r.step as i128);
-                let d = i - start;
-                Ok(d % step == 0 && d / step >= 0 && ((d / step) as u128) < r.len() as u128)
+            Value::Int(_) | Value::BigInt(_) => Ok(range_contains(r, needle)),
+            Value::Float(f) if f.is_finite() => {
+                Ok(range_contains(r, &super::value::Value::from_f64_trunc(*f)))
             }
             other => bail!(
                 "'in <range>' requires integer as left operand, not {}",

@@ -373,6 +373,20 @@ impl Args {
     /// Binds arguments to parameter names as starlark-go's `UnpackArgs`: each spec is a
     /// name, optional when it ends in `?`. Positional arguments fill parameters in order.
     pub fn unpack(&self, fname: &str, spec: &[&str]) -> Result<Vec<Option<Value>>> {
+        self.unpack_checked(fname, spec, |_, _| None)
+    }
+
+    /// [`Args::unpack`] with the type check `UnpackArgs` makes of each argument as it
+    /// binds it: `check(i, v)` says what is wrong with `v` for parameter `i` ("got int,
+    /// want iterable"). Positional arguments are checked before any keyword argument is
+    /// looked at, so `sorted(1, x=1)` fails on the 1; a parameter is named bare when
+    /// given by position and quoted when given by keyword.
+    pub fn unpack_checked(
+        &self,
+        fname: &str,
+        spec: &[&str],
+        check: impl Fn(usize, &Value) -> Option<String>,
+    ) -> Result<Vec<Option<Value>>> {
         let names: Vec<&str> = spec.iter().map(|s| s.trim_end_matches('?')).collect();
         if self.pos.len() > spec.len() {
             bail!(
@@ -383,6 +397,9 @@ impl Args {
         }
         let mut out: Vec<Option<Value>> = vec![None; spec.len()];
         for (i, v) in self.pos.iter().enumerate() {
+            if let Some(e) = check(i, v) {
+                bail!("{fname}: for parameter {}: {e}", names[i]);
+            }
             out[i] = Some(v.clone());
         }
         for (k, v) in &self.kwargs {
@@ -391,6 +408,12 @@ impl Args {
                     if out[i].is_some() {
                         bail!(
                             "{fname}: got multiple values for keyword argument {}",
+                            super::strconv::quote(k)
+                        );
+                    }
+                    if let Some(e) = check(i, v) {
+                        bail!(
+                            "{fname}: for parameter {}: {e}",
                             super::strconv::quote(k)
                         );
                     }
@@ -522,6 +545,16 @@ impl Value {
         match b.to_i128() {
             Some(i) => Value::Int(i),
             None => Value::BigInt(Rc::new(b)),
+        }
+    }
+
+    /// The int a finite float truncates to (starlark-go's `finiteFloatToInt`).
+    pub fn from_f64_trunc(f: f64) -> Value {
+        let t = f.trunc();
+        if t.abs() < 1.7e38 {
+            Value::Int(t as i128)
+        } else {
+            Value::from_bigint(BigInt::from_f64(t))
         }
     }
 
@@ -659,7 +692,7 @@ fn equals_depth(a: &Value, b: &Value, depth: u32) -> Result<bool> {
         (Value::BigInt(x), Value::BigInt(y)) => x == y,
         (Value::BigInt(_), Value::Int(_)) | (Value::Int(_), Value::BigInt(_)) => false,
         (Value::BigInt(x), Value::Float(y)) | (Value::Float(y), Value::BigInt(x)) => {
-            x.to_f64() == *y
+            super::int_args::bigint_float_cmp(x, *y) == Some(std::cmp::Ordering::Equal)
         }
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::List(x), Value::List(y)) => {
