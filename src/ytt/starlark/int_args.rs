@@ -34,8 +34,12 @@ pub fn indices(start: &Option<Value>, end: &Option<Value>, n: usize) -> Result<(
         match v {
             None | Some(Value::None) => Ok(dflt),
             Some(x) => {
-                let mut i = as_int32(x).map_err(|e| {
-                    super::error::Error::new(format!("invalid {which} index: {}", e.msg))
+                // starlark-go's `asIndex` says "got T, want int" for any failure.
+                let mut i = as_int32(x).map_err(|_| {
+                    super::error::Error::new(format!(
+                        "invalid {which} index: got {}, want int",
+                        x.type_name()
+                    ))
                 })?;
                 if i < 0 {
                     i += n as i64;

@@ -625,7 +625,9 @@ impl<'a> Lexer<'a> {
         while i < s.len() {
             match s[i] {
                 b'\\' => i += 2,
-                c if c == q && (!triple || (s.get(i + 1) == Some(&q) && s.get(i + 2) == Some(&q))) => {
+                c if c == q
+                    && (!triple || (s.get(i + 1) == Some(&q) && s.get(i + 2) == Some(&q))) =>
+                {
                     return i;
                 }
                 b'\n' if !triple => return i,

@@ -588,20 +588,29 @@ pub fn set_index(x: &Value, i: &Value, v: Value) -> Result<()> {
     }
 }
 
-/// A slice bound or step: None, or an int as `AsInt32` reads it; `what` leads the error
-/// ("invalid start index", "invalid slice step").
+/// A slice bound: None, or an int as `AsInt32` reads it. starlark-go's `asIndex` says
+/// "got T, want int" for any failure, an int past the 32-bit range included; `what`
+/// leads the error ("invalid start index").
 fn slice_bound(v: &Value, what: &str) -> Result<Option<i128>> {
     match v {
         Value::None => Ok(None),
         other => super::int_args::as_int32(other)
             .map(|i| Some(i128::from(i)))
-            .map_err(|e| Error::new(format!("{what}: {}", e.msg))),
+            .map_err(|_| Error::new(format!("{what}: got {}, want int", other.type_name()))),
     }
 }
 
 /// Python's slice bounds: (start, stop, step) clamped for a sequence of length `n`.
 fn slice_bounds(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<(i128, i128, i128)> {
-    let step = slice_bound(step, "invalid slice step")?.unwrap_or(1);
+    let step = match step {
+        Value::None => 1,
+        other => super::int_args::as_int32(other).map_err(|_| {
+            Error::new(format!(
+                "got {} for slice step, want int",
+                other.type_name()
+            ))
+        })? as i128,
+    };
     if step == 0 {
         bail!("zero is not a valid slice step");
     }
@@ -701,10 +710,22 @@ pub fn try_attr(x: &Value, name: &str) -> Result<Option<Value>> {
     }))
 }
 
-/// `x.name` with starlark-go's error for a missing attribute.
+/// `x.name` with starlark-go's error for a missing attribute (`getAttr`), which ends
+/// with a hint at the nearest attribute name when one is near.
 pub fn get_attr(x: &Value, name: &str) -> Result<Value> {
-    try_attr(x, name)?
-        .ok_or_else(|| Error::new(format!("{} has no .{name} field or method", x.type_name())))
+    if let Some(v) = try_attr(x, name)? {
+        return Ok(v);
+    }
+    let mut msg = format!("{} has no .{name} field or method", x.type_name());
+    // Built-in types list their methods sorted; ytt's own values in their own order.
+    let names = match x {
+        Value::Host(h) => h.attr_names(),
+        _ => attr_names(x),
+    };
+    if let Some(near) = super::spell::nearest(name, &names) {
+        msg.push_str(&format!(" (did you mean .{near}?)"));
+    }
+    Err(Error::new(msg))
 }
 
 /// Attribute names of `x` (for `dir` and `hasattr`), sorted.

@@ -72,7 +72,7 @@ fn division_and_floats() {
         ("float(4)", "4"),
         ("float(\"-2.5e2\")", "-250"),
         ("5.5 % 2", "1.5"),
-        ("-5.5 % 2", "0.5"),
+        ("-5.5 % 2", "-1.5"),
         ("1e20 * 10 == 1e21", "True"),
     ]);
     assert_eq!(err("x = 1 / 0"), "real division by zero");

@@ -412,10 +412,7 @@ impl Args {
                         );
                     }
                     if let Some(e) = check(i, v) {
-                        bail!(
-                            "{fname}: for parameter {}: {e}",
-                            super::strconv::quote(k)
-                        );
+                        bail!("{fname}: for parameter {}: {e}", super::strconv::quote(k));
                     }
                     out[i] = Some(v.clone());
                 }
