@@ -290,3 +290,34 @@ fn top_level_failure_with_load(load: &str, expr: &str, message: &str) {
         )
     );
 }
+
+/// None is ordered in starlark-go (`NoneType.CompareSameType` compares it equal to
+/// itself), so `None <= None` holds and a list of Nones sorts.
+#[test]
+fn none_is_ordered_against_none() {
+    assert_eq!(value_of("None <= None"), "x: true\n");
+    assert_eq!(value_of("None < None"), "x: false\n");
+    assert_eq!(value_of("sorted([None, None])"), "x:\n- null\n- null\n");
+    top_level_failure("None < 1", "NoneType < int not implemented");
+}
+
+/// `stringRepeat`/`tupleRepeat`: an empty sequence stays empty whatever the count, a
+/// count past 32 bits is "too large", and a result of 2^30 elements or more (bytes for
+/// a string) is refused before anything is allocated.
+#[test]
+fn repetition_counts_and_sizes() {
+    top_level_failure("\"a\" * 3000000000", "repeat count 3000000000 too large");
+    top_level_failure(
+        "\"a\" * -30000000000000000000000",
+        "repeat count -30000000000000000000000 too large",
+    );
+    top_level_failure(
+        "\"ab\" * 600000000",
+        "excessive repeat (1200000000 elements)",
+    );
+    top_level_failure("[1] * 2000000000", "excessive repeat (2000000000 elements)");
+    assert_eq!(value_of("\"\" * 3000000000"), "x: \"\"\n");
+    assert_eq!(value_of("[] * 30000000000000000000000"), "x: []\n");
+    assert_eq!(value_of("(1,) * -1"), "x: []\n");
+    assert_eq!(value_of("2 * (1, 2)"), "x:\n- 1\n- 2\n- 1\n- 2\n");
+}

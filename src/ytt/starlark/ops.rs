@@ -72,15 +72,30 @@ fn floor_mod(a: i128, b: i128) -> i128 {
     }
 }
 
-fn repeat(items: &[Value], n: i128) -> Result<Vec<Value>> {
-    if n <= 0 {
-        return Ok(Vec::new());
+/// The count of a repetition (`s * n`, `[x] * n`) of a sequence of `len` elements, as
+/// starlark-go's `tupleRepeat`/`stringRepeat`: an empty sequence stays empty whatever
+/// the count, a count past 32 bits is "too large", one below 1 gives nothing, and a
+/// result of 2^30 elements or more is refused.
+fn repeat_count(len: usize, n: &Value) -> Result<usize> {
+    if len == 0 {
+        return Ok(0);
     }
-    let total = (items.len() as i128)
-        .checked_mul(n)
-        .filter(|t| *t < (1 << 32))
-        .ok_or_else(|| Error::new("excessive repeat"))?;
-    let mut out = Vec::with_capacity(total as usize);
+    let Ok(i) = super::int_args::as_int32(n) else {
+        bail!("repeat count {} too large", super::format::repr(n));
+    };
+    if i < 1 {
+        return Ok(0);
+    }
+    let size = len as i64 * i;
+    if size >= 1 << 30 {
+        bail!("excessive repeat ({size} elements)");
+    }
+    Ok(i as usize)
+}
+
+fn repeat(items: &[Value], n: &Value) -> Result<Vec<Value>> {
+    let n = repeat_count(items.len(), n)?;
+    let mut out = Vec::with_capacity(items.len() * n);
     for _ in 0..n {
         out.extend_from_slice(items);
     }
@@ -152,11 +167,15 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
                 Some(v) => Int(v),
                 Option::None => big_int_op(op, x, y)?,
             }),
-            (Str(s), Int(n)) | (Int(n), Str(s)) => Some(Str(repeat_str(s, *n)?.into())),
-            (List(l), Int(n)) | (Int(n), List(l)) => {
-                Some(Value::list(repeat(&l.items.borrow(), *n)?))
+            (Str(s), n @ (Int(_) | BigInt(_))) | (n @ (Int(_) | BigInt(_)), Str(s)) => {
+                Some(Str(repeat_str(s, n)?.into()))
             }
-            (Tuple(t), Int(n)) | (Int(n), Tuple(t)) => Some(Value::tuple(repeat(t, *n)?)),
+            (List(l), n @ (Int(_) | BigInt(_))) | (n @ (Int(_) | BigInt(_)), List(l)) => {
+                Some(Value::list(repeat(&l.items.borrow(), n)?))
+            }
+            (Tuple(t), n @ (Int(_) | BigInt(_))) | (n @ (Int(_) | BigInt(_)), Tuple(t)) => {
+                Some(Value::tuple(repeat(t, n)?))
+            }
             _ => float_op(x, y, |a, b| Ok(a * b))?,
         },
         BinOp::Div => float_op(x, y, |a, b| {
@@ -350,14 +369,8 @@ fn big_int_op(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     Ok(Value::from_bigint(r))
 }
 
-fn repeat_str(s: &str, n: i128) -> Result<String> {
-    if n <= 0 {
-        return Ok(String::new());
-    }
-    if (s.len() as i128).saturating_mul(n) >= (1 << 32) {
-        bail!("excessive repeat");
-    }
-    Ok(s.repeat(n as usize))
+fn repeat_str(s: &str, n: &Value) -> Result<String> {
+    Ok(s.repeat(repeat_count(s.len(), n)?))
 }
 
 fn float_op(x: &Value, y: &Value, f: impl Fn(f64, f64) -> Result<f64>) -> Result<Option<Value>> {
@@ -420,6 +433,8 @@ fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<
         }
         (Value::Str(x), Value::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        // None is ordered in starlark-go (`NoneType.CompareSameType`): equal to itself.
+        (Value::None, Value::None) => Some(Ordering::Equal),
         (Value::List(x), Value::List(y)) => seq_cmp(
             op,
             &x.items.borrow().clone(),
