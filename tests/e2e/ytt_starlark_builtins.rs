@@ -321,3 +321,66 @@ fn repetition_counts_and_sizes() {
     assert_eq!(value_of("(1,) * -1"), "x: []\n");
     assert_eq!(value_of("2 * (1, 2)"), "x:\n- 1\n- 2\n- 1\n- 2\n");
 }
+
+/// ytt's struct is a starlark `IterableMapping`, and `in` on a mapping ignores the
+/// error of its `Get`: a key that is no string is simply not in it.
+#[test]
+fn membership_in_a_struct_ignores_keys_that_are_no_strings() {
+    let text = "#@ load(\"@ytt:struct\", \"struct\")\na: #@ 1 in struct.make(a=1)\nb: #@ [] in struct.make(a=1)\nc: #@ \"a\" in struct.make(a=1)\n";
+    assert_eq!(
+        ytt::render(&[("config.yml", text)], &["-f", "."]).unwrap(),
+        "a: false\nb: false\nc: true\n"
+    );
+}
+
+/// `%d`, `%x` and the like convert with `NumberToInt`, whose error names an infinite
+/// or NaN float in words.
+#[test]
+fn integer_conversions_of_infinite_floats_in_interpolation() {
+    top_level_failure(
+        "\"%d\" % float(\"inf\")",
+        "%d format requires integer: cannot convert float infinity to integer",
+    );
+    top_level_failure(
+        "\"%x\" % float(\"nan\")",
+        "%x format requires integer: cannot convert float NaN to integer",
+    );
+    top_level_failure(
+        "\"%d\" % True",
+        "%d format requires integer: cannot convert bool to int",
+    );
+    assert_eq!(value_of("\"%x\" % 255.9"), "x: ff\n");
+}
+
+/// `setArgs`: a function with no parameters at all counts keyword arguments among
+/// those it refuses, and "at most" appears only when a positional parameter has a
+/// default.
+#[test]
+fn arity_errors_of_starlark_functions() {
+    let defs = "#@ def f():\n#@   return 1\n#@ end\n#@ def g(a):\n#@   return 1\n#@ end\n#@ def h(a, b=2):\n#@   return 1\n#@ end\n#@ def k(**kw):\n#@   return 1\n#@ end\n";
+    for (call, message) in [
+        ("f(1, a=2)", "function f accepts no arguments (2 given)"),
+        ("f(a=2)", "function f accepts no arguments (1 given)"),
+        (
+            "g(1, 2)",
+            "function g accepts 1 positional argument (2 given)",
+        ),
+        (
+            "h(1, 2, 3)",
+            "function h accepts at most 2 positional arguments (3 given)",
+        ),
+        (
+            "k(1)",
+            "function k accepts 0 positional arguments (1 given)",
+        ),
+    ] {
+        let text = format!("{defs}x: #@ {call}\n");
+        assert_eq!(
+            ytt::failure_of(&[("config.yml", &text)], &["-f", "."]),
+            format!(
+                "strake: error: \n- {message}\n    in <toplevel>\n      config.yml:13 | x: #@ {call}\n"
+            ),
+            "{call}"
+        );
+    }
+}

@@ -229,6 +229,13 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                 let n = match &arg {
                     Value::Int(n) => *n,
                     Value::Float(f) if f.is_finite() => f.trunc() as i128,
+                    // starlark-go's `NumberToInt` names an infinite or NaN float.
+                    Value::Float(f) if f.is_nan() => {
+                        bail!("%{c} format requires integer: cannot convert float NaN to integer")
+                    }
+                    Value::Float(_) => bail!(
+                        "%{c} format requires integer: cannot convert float infinity to integer"
+                    ),
                     v => bail!(
                         "%{c} format requires integer: cannot convert {} to int",
                         v.type_name()
