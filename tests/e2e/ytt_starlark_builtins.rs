@@ -384,3 +384,29 @@ fn arity_errors_of_starlark_functions() {
         );
     }
 }
+
+/// `interpolate` counts a dict as one argument like any other value, so a format
+/// with no conversion has one argument too many; `%(name)s` looks names up in any
+/// `Mapping`, ytt's structs included.
+#[test]
+fn interpolation_with_mappings() {
+    top_level_failure("\"abc\" % {}", "too many arguments for format string");
+    assert_eq!(value_of("\"%(a)s\" % {\"a\": 1}"), "x: \"1\"\n");
+    let text =
+        "#@ load(\"@ytt:struct\", \"struct\")\na: #@ \"%(a)s-%(b)s\" % struct.make(a=1, b=2)\n";
+    assert_eq!(
+        ytt::render(&[("config.yml", text)], &["-f", "."]).unwrap(),
+        "a: 1-2\n"
+    );
+}
+
+/// Go's `ParseFloat` takes a sign before "inf" and "infinity" but not before "nan".
+#[test]
+fn float_of_signed_nan_is_no_float() {
+    top_level_failure(
+        "float(\"-nan\")",
+        "float: strconv.ParseFloat: parsing \"-nan\": invalid syntax",
+    );
+    assert_eq!(value_of("float(\"NaN\")"), "x: .nan\n");
+    assert_eq!(value_of("float(\"-Infinity\")"), "x: -.inf\n");
+}

@@ -238,8 +238,12 @@ fn float(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 fn parse_go_float(s: &str) -> Option<f64> {
     let t = s.trim_start_matches(['+', '-']);
     let lower = t.to_ascii_lowercase();
-    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+    if matches!(lower.as_str(), "inf" | "infinity") {
         return s.parse::<f64>().ok();
+    }
+    // Go's `special` takes a sign before "inf" only: "-nan" is no float.
+    if lower == "nan" {
+        return (t.len() == s.len()).then_some(f64::NAN);
     }
     if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         let f = parse_hex_float(hex)?;

@@ -195,6 +195,14 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                     Some(v) => v,
                     None => bail!("key not found: {key}"),
                 },
+                // ytt's struct is a starlark `Mapping` too.
+                Value::Host(h) if h.items().is_some() => {
+                    let items = h.items().unwrap_or_default();
+                    match items.into_iter().find(|(k, _)| k.as_str() == Some(key)) {
+                        Some((_, v)) => v,
+                        None => bail!("key not found: {key}"),
+                    }
+                }
                 _ => bail!("format requires a mapping"),
             }
         } else {
@@ -282,7 +290,8 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
         rest = &rest[c.len_utf8()..];
         index += 1;
     }
-    if index < args.len() && !matches!(x, Value::Dict(_)) {
+    // A dict is one argument like any other: `"abc" % {}` has one too many.
+    if index < args.len() {
         bail!("too many arguments for format string");
     }
     Ok(Value::Str(out.into()))
