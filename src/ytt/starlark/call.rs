@@ -193,7 +193,7 @@ fn bind_args(func: &Function, args: Args, fr: &mut Frame) -> Result<()> {
     }
     // starlark-go's `setArgs`: a function of no parameters at all (no `*args` nor
     // `**kwargs` either) counts every argument, keywords too.
-    if slot == 0 && !args.pos.is_empty() || slot == 0 && !args.kwargs.is_empty() {
+    if slot == 0 && (!args.pos.is_empty() || !args.kwargs.is_empty()) {
         let n = args.pos.len() + args.kwargs.len();
         return Err(Error::new(format!(
             "function {name} accepts no arguments ({n} given)"

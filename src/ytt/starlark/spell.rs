@@ -8,7 +8,7 @@
 pub fn nearest<'a>(name: &str, candidates: &'a [String]) -> Option<&'a str> {
     let x = fold(name);
     let mut best = None;
-    let mut best_d = (x.len() + 1) / 2;
+    let mut best_d = x.len().div_ceil(2);
     for c in candidates {
         let d = levenshtein(x.as_bytes(), fold(c).as_bytes());
         if d < best_d {
