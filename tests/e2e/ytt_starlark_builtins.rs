@@ -410,3 +410,32 @@ fn float_of_signed_nan_is_no_float() {
     assert_eq!(value_of("float(\"NaN\")"), "x: .nan\n");
     assert_eq!(value_of("float(\"-Infinity\")"), "x: -.inf\n");
 }
+
+/// The fork's resolver (`useToplevel`) ends "undefined: x" with the nearest name
+/// bound in the module or the enclosing functions (`spellcheck`), loaded names
+/// included; built-ins are no candidates.
+#[test]
+fn an_undefined_name_hints_at_the_nearest_bound_name() {
+    for (text, message, line) in [
+        (
+            "#@ values = 1\nx: #@ valeus\n",
+            "undefined: valeus (did you mean values?)",
+            "config.yml:2 | x: #@ valeus",
+        ),
+        (
+            "#@ load(\"@ytt:data\", \"data\")\nx: #@ dta.values\n",
+            "undefined: dta (did you mean data?)",
+            "config.yml:2 | x: #@ dta.values",
+        ),
+        (
+            "x: #@ lenn([])\n",
+            "undefined: lenn",
+            "config.yml:1 | x: #@ lenn([])",
+        ),
+    ] {
+        assert_eq!(
+            ytt::failure_of(&[("config.yml", text)], &["-f", "."]),
+            format!("strake: error: \n- {message}\n    {line}\n")
+        );
+    }
+}

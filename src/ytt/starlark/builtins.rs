@@ -401,7 +401,7 @@ fn int(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
             if f.is_nan() {
                 bail!("int: cannot convert float NaN to integer");
             }
-            Ok(Value::from_f64_trunc(f))
+            Ok(super::int_args::int_of_float(f))
         }
         o => bail!("int: cannot convert {} to int", o.type_name()),
     }

@@ -91,3 +91,13 @@ pub fn bigint_float_cmp(x: &super::bigint::BigInt, y: f64) -> Option<std::cmp::O
         o => o,
     })
 }
+
+/// The int a finite float truncates to (starlark-go's `finiteFloatToInt`).
+pub fn int_of_float(f: f64) -> Value {
+    let t = f.trunc();
+    if t.abs() < 1.7e38 {
+        Value::Int(t as i128)
+    } else {
+        Value::from_bigint(super::bigint::BigInt::from_f64(t))
+    }
+}

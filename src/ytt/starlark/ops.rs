@@ -513,7 +513,7 @@ pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
         Value::Range(r) => match needle {
             Value::Int(_) | Value::BigInt(_) => Ok(range_contains(r, needle)),
             Value::Float(f) if f.is_finite() => {
-                Ok(range_contains(r, &super::value::Value::from_f64_trunc(*f)))
+                Ok(range_contains(r, &super::int_args::int_of_float(*f)))
             }
             other => bail!(
                 "'in <range>' requires integer as left operand, not {}",

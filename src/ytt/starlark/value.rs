@@ -545,16 +545,6 @@ impl Value {
         }
     }
 
-    /// The int a finite float truncates to (starlark-go's `finiteFloatToInt`).
-    pub fn from_f64_trunc(f: f64) -> Value {
-        let t = f.trunc();
-        if t.abs() < 1.7e38 {
-            Value::Int(t as i128)
-        } else {
-            Value::from_bigint(BigInt::from_f64(t))
-        }
-    }
-
     /// Any int as a big integer.
     pub fn as_bigint(&self) -> Option<BigInt> {
         match self {
