@@ -58,7 +58,7 @@ pub fn of_starlark(v: &SValue) -> String {
         SValue::Range(_) => "starlark.rangeValue".into(),
         SValue::Function(_) => "*starlark.Function".into(),
         SValue::Builtin(_) => "*starlark.Builtin".into(),
-        SValue::StrIter(..) => "starlark.stringElems".into(),
+        SValue::StrIter(..) => "starlark.stringIterable".into(),
         SValue::Host(h) => match h.type_name().as_str() {
             "struct" => "*core.StarlarkStruct".into(),
             "yamlfragment" => "*yamltemplate.StarlarkFragment".into(),

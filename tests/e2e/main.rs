@@ -88,6 +88,7 @@ mod ytt_source_audit_b;
 mod ytt_source_audit_c;
 mod ytt_source_sweep_core;
 mod ytt_source_sweep_lib;
+mod ytt_starlark_builtins;
 mod ytt_starlark_runtime;
 mod ytt_template_errors;
 mod ytt_yamlmeta_audit;

@@ -317,7 +317,7 @@ fn bytes_of_non_ascii_strings_print_as_binary() {
     let err = ytt::failure_of(&[("t.yml", "x: #@ \"é\".elems()\n")], &["-f", "."]);
     assert_eq!(
         err,
-        "strake: error: \n- unknown type starlark.stringElems for conversion to go value\n    in <toplevel>\n      t.yml:1 | x: #@ \"é\".elems()\n"
+        "strake: error: \n- unknown type starlark.stringIterable for conversion to go value\n    in <toplevel>\n      t.yml:1 | x: #@ \"é\".elems()\n"
     );
 }
 

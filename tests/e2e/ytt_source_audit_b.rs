@@ -168,7 +168,7 @@ fn values_with_no_yaml_form_are_named_by_their_go_type() {
         ("a: #@ len", "*starlark.Builtin"),
         ("a: #@ lambda: 1", "*starlark.Function"),
         ("a: #@ range(3)", "starlark.rangeValue"),
-        ("a: #@ \"ab\".elems()", "starlark.stringElems"),
+        ("a: #@ \"ab\".elems()", "starlark.stringIterable"),
     ] {
         let msg = format!("unknown type {go} for conversion to go value");
         assert_eq!(

@@ -143,7 +143,7 @@ fn chr(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 
 fn dict(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let mut m = OrderedMap::new();
-    update_dict(&mut m, a, "dict")?;
+    update_dict(&mut m, a, "dict", &|| Ok(()))?;
     Ok(Value::dict(m))
 }
 
@@ -238,8 +238,12 @@ fn float(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 fn parse_go_float(s: &str) -> Option<f64> {
     let t = s.trim_start_matches(['+', '-']);
     let lower = t.to_ascii_lowercase();
-    if matches!(lower.as_str(), "inf" | "infinity" | "nan") {
+    if matches!(lower.as_str(), "inf" | "infinity") {
         return s.parse::<f64>().ok();
+    }
+    // Go's `special` takes a sign before "inf" only: "-nan" is no float.
+    if lower == "nan" {
+        return (t.len() == s.len()).then_some(f64::NAN);
     }
     if let Some(hex) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         let f = parse_hex_float(hex)?;
@@ -248,11 +252,42 @@ fn parse_go_float(s: &str) -> Option<f64> {
     if t.is_empty()
         || !t
             .chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'))
+            .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-' | '_'))
     {
         return None;
     }
+    if s.contains('_') {
+        return if underscores_ok(s) {
+            s.replace('_', "").parse::<f64>().ok()
+        } else {
+            None
+        };
+    }
     s.parse::<f64>().ok()
+}
+
+/// Go's `strconv.underscoreOK` for a decimal number: each `_` stands between two
+/// digits (so `1_000.5` is a float for `ParseFloat`, `1__0` and `_1` are not).
+fn underscores_ok(s: &str) -> bool {
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    // What came last: '^' the start, '0' a digit, '_' an underscore, '!' anything else.
+    let mut saw = '^';
+    for c in s.chars() {
+        if c.is_ascii_digit() {
+            saw = '0';
+        } else if c == '_' {
+            if saw != '0' {
+                return false;
+            }
+            saw = '_';
+        } else {
+            if saw == '_' {
+                return false;
+            }
+            saw = '!';
+        }
+    }
+    saw != '_'
 }
 
 /// A Go hexadecimal float after its `0x`: hex digits with at most one `.`, underscores
@@ -342,8 +377,8 @@ fn hash(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 }
 
 fn int(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
-    let v = a.unpack("int", &["x?", "base?"])?;
-    let x = v[0].clone().unwrap_or(Value::Int(0));
+    let v = a.unpack("int", &["x", "base?"])?;
+    let x = v[0].clone().expect("required");
     if let Value::Str(s) = &x {
         let base = match &v[1] {
             None => 10,
@@ -366,11 +401,7 @@ fn int(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
             if f.is_nan() {
                 bail!("int: cannot convert float NaN to integer");
             }
-            let t = f.trunc();
-            if t.abs() >= 1.7e38 {
-                return Ok(Value::from_bigint(BigInt::from_f64(t)));
-            }
-            Ok(Value::Int(t as i128))
+            Ok(super::int_args::int_of_float(f))
         }
         o => bail!("int: cannot convert {} to int", o.type_name()),
     }
@@ -570,40 +601,18 @@ fn set(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 }
 
 fn sorted(t: &mut dyn Interpreter, a: &Args) -> Result<Value> {
-    let v = a.unpack("sorted", &["iterable", "key?", "reverse?"])?;
-    let iterable = v[0].as_ref().expect("required");
-    let Some((items, _)) = iterate(iterable) else {
-        // Named as UnpackArgs does: the bare name by position, quoted by keyword.
-        let param = if a.pos.is_empty() {
-            "\"iterable\""
-        } else {
-            "iterable"
+    let v = a.unpack_checked("sorted", &["iterable", "key?", "reverse?"], |i, v| {
+        let want = match (i, v) {
+            (0, v) if iterate(v).is_none() => "iterable",
+            (1, Value::Function(_) | Value::Builtin(_) | Value::Host(_)) => return None,
+            (1, _) => "callable",
+            (2, v) if !matches!(v, Value::Bool(_)) => "bool",
+            _ => return None,
         };
-        bail!(
-            "sorted: for parameter {param}: got {}, want iterable",
-            iterable.type_name()
-        )
-    };
-    // The label of a parameter as UnpackArgs prints it: quoted when given by keyword.
-    let label = |i: usize, name: &str| {
-        if a.pos.len() > i {
-            name.to_string()
-        } else {
-            super::strconv::quote(name)
-        }
-    };
-    let reverse = match &v[2] {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(o) => bail!(
-            "sorted: for parameter {}: got {}, want bool",
-            label(2, "reverse"),
-            o.type_name()
-        ),
-    };
-    if let Some(k) = &v[1] {
-        want_callable("sorted", &label(1, "key"), k)?;
-    }
+        Some(format!("got {}, want {want}", v.type_name()))
+    })?;
+    let (items, _) = iterate(v[0].as_ref().expect("required")).expect("checked iterable");
+    let reverse = matches!(v[2], Some(Value::Bool(true)));
     let mut keyed: Vec<(Value, Value)> = Vec::with_capacity(items.len());
     for x in items {
         let k = match &v[1] {

@@ -191,6 +191,14 @@ fn bind_args(func: &Function, args: Args, fr: &mut Frame) -> Result<()> {
             }
         }
     }
+    // starlark-go's `setArgs`: a function of no parameters at all (no `*args` nor
+    // `**kwargs` either) counts every argument, keywords too.
+    if slot == 0 && (!args.pos.is_empty() || !args.kwargs.is_empty()) {
+        let n = args.pos.len() + args.kwargs.len();
+        return Err(Error::new(format!(
+            "function {name} accepts no arguments ({n} given)"
+        )));
+    }
     let mut set = vec![false; slot];
     let mut extra = Vec::new();
     let given = args.pos.len();
@@ -201,15 +209,20 @@ fn bind_args(func: &Function, args: Args, fr: &mut Frame) -> Result<()> {
         } else if star_slot.is_some() {
             extra.push(v);
         } else {
+            // "at most" only when some positional parameter has a default.
             let n = positional.len();
-            return Err(Error::new(if n == 0 {
-                format!("function {name} accepts no arguments ({given} given)")
+            let at_most = if positional
+                .iter()
+                .any(|(pi, _)| func.defaults[*pi].is_some())
+            {
+                "at most "
             } else {
-                format!(
-                    "function {name} accepts at most {n} positional argument{} ({given} given)",
-                    plural(n)
-                )
-            }));
+                ""
+            };
+            return Err(Error::new(format!(
+                "function {name} accepts {at_most}{n} positional argument{} ({given} given)",
+                plural(n)
+            )));
         }
     }
     let mut kwdict = OrderedMap::new();

@@ -195,6 +195,14 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                     Some(v) => v,
                     None => bail!("key not found: {key}"),
                 },
+                // ytt's struct is a starlark `Mapping` too.
+                Value::Host(h) if h.items().is_some() => {
+                    let items = h.items().unwrap_or_default();
+                    match items.into_iter().find(|(k, _)| k.as_str() == Some(key)) {
+                        Some((_, v)) => v,
+                        None => bail!("key not found: {key}"),
+                    }
+                }
                 _ => bail!("format requires a mapping"),
             }
         } else {
@@ -229,6 +237,13 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                 let n = match &arg {
                     Value::Int(n) => *n,
                     Value::Float(f) if f.is_finite() => f.trunc() as i128,
+                    // starlark-go's `NumberToInt` names an infinite or NaN float.
+                    Value::Float(f) if f.is_nan() => {
+                        bail!("%{c} format requires integer: cannot convert float NaN to integer")
+                    }
+                    Value::Float(_) => bail!(
+                        "%{c} format requires integer: cannot convert float infinity to integer"
+                    ),
                     v => bail!(
                         "%{c} format requires integer: cannot convert {} to int",
                         v.type_name()
@@ -275,7 +290,8 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
         rest = &rest[c.len_utf8()..];
         index += 1;
     }
-    if index < args.len() && !matches!(x, Value::Dict(_)) {
+    // A dict is one argument like any other: `"abc" % {}` has one too many.
+    if index < args.len() {
         bail!("too many arguments for format string");
     }
     Ok(Value::Str(out.into()))

@@ -34,8 +34,12 @@ pub fn indices(start: &Option<Value>, end: &Option<Value>, n: usize) -> Result<(
         match v {
             None | Some(Value::None) => Ok(dflt),
             Some(x) => {
-                let mut i = as_int32(x).map_err(|e| {
-                    super::error::Error::new(format!("invalid {which} index: {}", e.msg))
+                // starlark-go's `asIndex` says "got T, want int" for any failure.
+                let mut i = as_int32(x).map_err(|_| {
+                    super::error::Error::new(format!(
+                        "invalid {which} index: got {}, want int",
+                        x.type_name()
+                    ))
                 })?;
                 if i < 0 {
                     i += n as i64;
@@ -66,4 +70,34 @@ pub fn int_float_cmp(x: i128, y: f64) -> Option<std::cmp::Ordering> {
         Ordering::Equal if y != floor => Ordering::Less,
         o => o,
     })
+}
+
+/// A big int against a float, exactly as [`int_float_cmp`]; None when the float is NaN.
+pub fn bigint_float_cmp(x: &super::bigint::BigInt, y: f64) -> Option<std::cmp::Ordering> {
+    use std::cmp::Ordering;
+    if y.is_nan() {
+        return None;
+    }
+    if y.is_infinite() {
+        return Some(if y > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
+    }
+    let floor = y.floor();
+    Some(match x.cmp(&super::bigint::BigInt::from_f64(floor)) {
+        Ordering::Equal if y != floor => Ordering::Less,
+        o => o,
+    })
+}
+
+/// The int a finite float truncates to (starlark-go's `finiteFloatToInt`).
+pub fn int_of_float(f: f64) -> Value {
+    let t = f.trunc();
+    if t.abs() < 1.7e38 {
+        Value::Int(t as i128)
+    } else {
+        Value::from_bigint(super::bigint::BigInt::from_f64(t))
+    }
 }

@@ -539,10 +539,7 @@ impl<'a> Lexer<'a> {
             }
             let e = self.peek(0);
             if raw {
-                if e == b'\n' {
-                    self.bump();
-                    continue;
-                }
+                // A raw string keeps every backslash, one before a line break too.
                 buf.push(b'\\');
                 buf.push(self.bump());
                 continue;
@@ -572,25 +569,38 @@ impl<'a> Lexer<'a> {
                         }
                     }
                     if v > 255 {
-                        return Err((
-                            line,
-                            col,
-                            "invalid escape sequence: octal value out of range".into(),
-                        ));
+                        return Err((line, col, format!("invalid escape sequence \\{v:03o}")));
                     }
                     push_byte(&mut buf, v as u8);
                 }
                 b'x' => {
+                    // The escape as starlark-go's `unquote` quotes it in its errors: the
+                    // rest of the literal when fewer than two bytes follow the `x`,
+                    // else the backslash, the `x` and two bytes.
+                    let end = self.content_end(q, triple);
+                    // starlark-go finds the end of the literal before it unquotes it.
+                    if end >= self.s.len() {
+                        return Err((line, col, "unexpected EOF in string".into()));
+                    }
+                    if self.s[end] == b'\n' && !triple {
+                        return Err((line, col, "unexpected newline in string".into()));
+                    }
+                    let rest = &self.s[self.i - 1..end];
+                    if rest.len() < 4 {
+                        let msg = format!("truncated escape sequence {}", byte_text(rest));
+                        return Err((line, col, msg));
+                    }
                     self.bump();
-                    let h = [self.peek(0), self.peek(1)];
-                    let hs = std::str::from_utf8(&h).unwrap_or("");
-                    match u8::from_str_radix(hs, 16) {
-                        Ok(v) => {
+                    match go_hex_byte([self.peek(0), self.peek(1)]) {
+                        Some(v) => {
                             self.bump();
                             self.bump();
                             push_byte(&mut buf, v);
                         }
-                        Err(_) => return Err((line, col, "invalid escape sequence \\x".into())),
+                        None => {
+                            let msg = format!("invalid escape sequence {}", byte_text(&rest[..4]));
+                            return Err((line, col, msg));
+                        }
                     }
                 }
                 _ => {
@@ -606,10 +616,47 @@ impl<'a> Lexer<'a> {
         })
     }
 
+    /// Where the content of the string literal being read ends (at its closing quote,
+    /// or where an unterminated one stops), found as starlark-go's scanner finds it
+    /// before it unquotes: a backslash hides the byte after it.
+    fn content_end(&self, q: u8, triple: bool) -> usize {
+        let s = self.s;
+        let mut i = self.i;
+        while i < s.len() {
+            match s[i] {
+                b'\\' => i += 2,
+                c if c == q
+                    && (!triple || (s.get(i + 1) == Some(&q) && s.get(i + 2) == Some(&q))) =>
+                {
+                    return i;
+                }
+                b'\n' if !triple => return i,
+                _ => i += 1,
+            }
+        }
+        s.len()
+    }
+
     fn esc(&mut self, buf: &mut Vec<u8>, b: u8) {
         self.bump();
         buf.push(b);
     }
+}
+
+/// The byte of a `\xHH` escape as Go's `strconv.ParseInt(HH, 16, 0)` reads the two
+/// bytes: hex digits, or a sign and one digit (`\x+1` is byte 1, `\x-1` byte 0xff).
+fn go_hex_byte(h: [u8; 2]) -> Option<u8> {
+    let digit = |b: u8| (b as char).to_digit(16);
+    match h {
+        [b'+', d] => digit(d).map(|d| d as u8),
+        [b'-', d] => digit(d).map(|d| (d as u8).wrapping_neg()),
+        [a, b] => Some((digit(a)? * 16 + digit(b)?) as u8),
+    }
+}
+
+/// Source bytes for a message (a cut through a multi-byte character shows as U+FFFD).
+fn byte_text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
 }
 
 /// Bytes above 0x7f from `\x`/octal escapes become the code point of the same value

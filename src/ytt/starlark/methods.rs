@@ -180,7 +180,8 @@ fn list_remove(name: &str, r: &Value, a: &Args) -> Result<Value> {
 fn dict_clear(name: &str, r: &Value, a: &Args) -> Result<Value> {
     a.positional(name, 0, 0)?;
     let d = dict_of(r);
-    d.check_mutable("clear").map_err(|e| named(name, e))?;
+    // starlark-go's `dict.clear` returns the hash table's error without its name.
+    d.check_mutable("clear")?;
     d.map.borrow_mut().clear();
     Ok(Value::None)
 }
@@ -256,9 +257,12 @@ fn dict_setdefault(name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn dict_update(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let d = dict_of(r);
-    d.check_mutable("insert into").map_err(|e| named(name, e))?;
     let mut m = d.map.borrow().clone();
-    update_dict(&mut m, a, name)?;
+    // A frozen dict fails at the first entry set: `update()` with nothing to set is
+    // no mutation for starlark-go.
+    update_dict(&mut m, a, name, &|| {
+        d.check_mutable("insert into").map_err(|e| named(name, e))
+    })?;
     *d.map.borrow_mut() = m;
     Ok(Value::None)
 }
@@ -282,8 +286,14 @@ fn set_union(name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::Set(Rc::new(out)))
 }
 
-/// Shared by `dict(...)` and `dict.update(...)`.
-pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &str) -> Result<()> {
+/// Shared by `dict(...)` and `dict.update(...)`; `may_set` is asked before each entry
+/// is set (starlark-go's `SetKey` checks whether the dict may be mutated).
+pub(crate) fn update_dict(
+    m: &mut OrderedMap<Value, Value>,
+    a: &Args,
+    fname: &str,
+    may_set: &dyn Fn() -> Result<()>,
+) -> Result<()> {
     if a.pos.len() > 1 {
         bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
     }
@@ -291,12 +301,14 @@ pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &st
         match src {
             Value::Dict(d) => {
                 for (k, v) in d.map.borrow().entries() {
+                    may_set()?;
                     m.insert(k.clone(), v.clone())
                         .map_err(|e| named(fname, e))?;
                 }
             }
             Value::Host(h) if h.items().is_some() => {
                 for (k, v) in h.items().unwrap_or_default() {
+                    may_set()?;
                     m.insert(k, v).map_err(|e| named(fname, e))?;
                 }
             }
@@ -318,6 +330,7 @@ pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &st
                         );
                     }
                     let mut kv = kv.into_iter();
+                    may_set()?;
                     m.insert(kv.next().expect("key"), kv.next().expect("value"))
                         .map_err(|e| named(fname, e))?;
                 }
@@ -325,6 +338,7 @@ pub(crate) fn update_dict(m: &mut OrderedMap<Value, Value>, a: &Args, fname: &st
         }
     }
     for (k, v) in &a.kwargs {
+        may_set()?;
         m.insert(Value::Str(k.clone()), v.clone())
             .map_err(|e| named(fname, e))?;
     }

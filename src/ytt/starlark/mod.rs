@@ -87,6 +87,7 @@ pub mod ops;
 pub mod orderedmap;
 pub mod parser;
 pub mod resolve;
+mod spell;
 pub mod strconv;
 pub mod string_methods;
 pub mod struct_value;

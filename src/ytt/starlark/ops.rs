@@ -72,15 +72,30 @@ fn floor_mod(a: i128, b: i128) -> i128 {
     }
 }
 
-fn repeat(items: &[Value], n: i128) -> Result<Vec<Value>> {
-    if n <= 0 {
-        return Ok(Vec::new());
+/// The count of a repetition (`s * n`, `[x] * n`) of a sequence of `len` elements, as
+/// starlark-go's `tupleRepeat`/`stringRepeat`: an empty sequence stays empty whatever
+/// the count, a count past 32 bits is "too large", one below 1 gives nothing, and a
+/// result of 2^30 elements or more is refused.
+fn repeat_count(len: usize, n: &Value) -> Result<usize> {
+    if len == 0 {
+        return Ok(0);
     }
-    let total = (items.len() as i128)
-        .checked_mul(n)
-        .filter(|t| *t < (1 << 32))
-        .ok_or_else(|| Error::new("excessive repeat"))?;
-    let mut out = Vec::with_capacity(total as usize);
+    let Ok(i) = super::int_args::as_int32(n) else {
+        bail!("repeat count {} too large", super::format::repr(n));
+    };
+    if i < 1 {
+        return Ok(0);
+    }
+    let size = len as i64 * i;
+    if size >= 1 << 30 {
+        bail!("excessive repeat ({size} elements)");
+    }
+    Ok(i as usize)
+}
+
+fn repeat(items: &[Value], n: &Value) -> Result<Vec<Value>> {
+    let n = repeat_count(items.len(), n)?;
+    let mut out = Vec::with_capacity(items.len() * n);
     for _ in 0..n {
         out.extend_from_slice(items);
     }
@@ -120,7 +135,9 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     }
     let r = match op {
         BinOp::Eq => return Ok(Bool(equals(x, y)?)),
-        BinOp::Ne => return Ok(Bool(!equals(x, y)?)),
+        // starlark-go's `CompareDepth` answers False to every comparison of an int
+        // with a NaN float, `!=` included.
+        BinOp::Ne => return Ok(Bool(!equals(x, y)? && !int_against_nan(x, y))),
         BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => return ordered(op, x, y),
         BinOp::In => return contains(y, x).map(Bool),
         BinOp::NotIn => return contains(y, x).map(|b| Bool(!b)),
@@ -150,11 +167,15 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
                 Some(v) => Int(v),
                 Option::None => big_int_op(op, x, y)?,
             }),
-            (Str(s), Int(n)) | (Int(n), Str(s)) => Some(Str(repeat_str(s, *n)?.into())),
-            (List(l), Int(n)) | (Int(n), List(l)) => {
-                Some(Value::list(repeat(&l.items.borrow(), *n)?))
+            (Str(s), n @ (Int(_) | BigInt(_))) | (n @ (Int(_) | BigInt(_)), Str(s)) => {
+                Some(Str(repeat_str(s, n)?.into()))
             }
-            (Tuple(t), Int(n)) | (Int(n), Tuple(t)) => Some(Value::tuple(repeat(t, *n)?)),
+            (List(l), n @ (Int(_) | BigInt(_))) | (n @ (Int(_) | BigInt(_)), List(l)) => {
+                Some(Value::list(repeat(&l.items.borrow(), n)?))
+            }
+            (Tuple(t), n @ (Int(_) | BigInt(_))) | (n @ (Int(_) | BigInt(_)), Tuple(t)) => {
+                Some(Value::tuple(repeat(t, n)?))
+            }
             _ => float_op(x, y, |a, b| Ok(a * b))?,
         },
         BinOp::Div => float_op(x, y, |a, b| {
@@ -186,12 +207,9 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
                 if b == 0.0 {
                     return Err(Error::new("float modulo by zero"));
                 }
-                let z = a % b;
-                Ok(if z != 0.0 && ((z < 0.0) != (b < 0.0)) {
-                    z + b
-                } else {
-                    z
-                })
+                // starlark-go of 2020 takes Go's `math.Mod` as it is: the result has
+                // the sign of the dividend (`-7.5 % 2` is `-1.5`), unlike int `%`.
+                Ok(a % b)
             })?,
         },
         BinOp::BitAnd => match (x, y) {
@@ -351,14 +369,8 @@ fn big_int_op(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     Ok(Value::from_bigint(r))
 }
 
-fn repeat_str(s: &str, n: i128) -> Result<String> {
-    if n <= 0 {
-        return Ok(String::new());
-    }
-    if (s.len() as i128).saturating_mul(n) >= (1 << 32) {
-        bail!("excessive repeat");
-    }
-    Ok(s.repeat(n as usize))
+fn repeat_str(s: &str, n: &Value) -> Result<String> {
+    Ok(s.repeat(repeat_count(s.len(), n)?))
 }
 
 fn float_op(x: &Value, y: &Value, f: impl Fn(f64, f64) -> Result<f64>) -> Result<Option<Value>> {
@@ -415,10 +427,14 @@ fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<
             let (x, y) = (a.as_bigint(), b.as_bigint());
             Some(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
         }
-        (Value::BigInt(x), Value::Float(y)) => x.to_f64().partial_cmp(y),
-        (Value::Float(x), Value::BigInt(y)) => x.partial_cmp(&y.to_f64()),
+        (Value::BigInt(x), Value::Float(y)) => super::int_args::bigint_float_cmp(x, *y),
+        (Value::Float(x), Value::BigInt(y)) => {
+            super::int_args::bigint_float_cmp(y, *x).map(Ordering::reverse)
+        }
         (Value::Str(x), Value::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        // None is ordered in starlark-go (`NoneType.CompareSameType`): equal to itself.
+        (Value::None, Value::None) => Some(Ordering::Equal),
         (Value::List(x), Value::List(y)) => seq_cmp(
             op,
             &x.items.borrow().clone(),
@@ -444,6 +460,25 @@ fn seq_cmp(op: &str, x: &[Value], y: &[Value], depth: usize) -> Result<Option<Or
     Ok(Some(x.len().cmp(&y.len())))
 }
 
+/// Whether `x` is an int of the 32-bit range that `r` yields (starlark-go's
+/// `rangeValue.contains`).
+fn range_contains(r: &super::value::Range, x: &Value) -> bool {
+    let Value::Int(i) = x else { return false };
+    if i32::try_from(*i).is_err() {
+        return false;
+    }
+    let (start, step) = (r.start as i128, r.step as i128);
+    let d = i - start;
+    d % step == 0 && d / step >= 0 && ((d / step) as u128) < r.len() as u128
+}
+
+/// Whether one side is an int and the other a NaN float.
+fn int_against_nan(x: &Value, y: &Value) -> bool {
+    let nan = |v: &Value| matches!(v, Value::Float(f) if f.is_nan());
+    let int = |v: &Value| matches!(v, Value::Int(_) | Value::BigInt(_));
+    (int(x) && nan(y)) || (nan(x) && int(y))
+}
+
 /// `needle in haystack`.
 pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
     match haystack {
@@ -463,7 +498,8 @@ pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
             }
             Ok(false)
         }
-        Value::Dict(d) => Ok(d.get(needle)?.is_some()),
+        // A failed lookup (an unhashable needle) is "not found" for `in` on a dict.
+        Value::Dict(d) => Ok(d.get(needle).is_ok_and(|v| v.is_some())),
         Value::Set(s) => Ok(s.map.borrow().get(needle)?.is_some()),
         Value::Str(s) => match needle {
             Value::Str(n) => Ok(s.contains(&**n)),
@@ -472,11 +508,12 @@ pub fn contains(haystack: &Value, needle: &Value) -> Result<bool> {
                 other.type_name()
             ),
         },
+        // starlark-go's `NumberToInt` turns the needle into an int (a float is
+        // truncated), and one past the 32-bit range is in no range.
         Value::Range(r) => match needle {
-            Value::Int(i) => {
-                let (start, step) = (r.start as i128, r.step as i128);
-                let d = i - start;
-                Ok(d % step == 0 && d / step >= 0 && ((d / step) as u128) < r.len() as u128)
+            Value::Int(_) | Value::BigInt(_) => Ok(range_contains(r, needle)),
+            Value::Float(f) if f.is_finite() => {
+                Ok(range_contains(r, &super::int_args::int_of_float(*f)))
             }
             other => bail!(
                 "'in <range>' requires integer as left operand, not {}",
@@ -566,20 +603,29 @@ pub fn set_index(x: &Value, i: &Value, v: Value) -> Result<()> {
     }
 }
 
-/// A slice bound or step: None, or an int as `AsInt32` reads it; `what` leads the error
-/// ("invalid start index", "invalid slice step").
+/// A slice bound: None, or an int as `AsInt32` reads it. starlark-go's `asIndex` says
+/// "got T, want int" for any failure, an int past the 32-bit range included; `what`
+/// leads the error ("invalid start index").
 fn slice_bound(v: &Value, what: &str) -> Result<Option<i128>> {
     match v {
         Value::None => Ok(None),
         other => super::int_args::as_int32(other)
             .map(|i| Some(i128::from(i)))
-            .map_err(|e| Error::new(format!("{what}: {}", e.msg))),
+            .map_err(|_| Error::new(format!("{what}: got {}, want int", other.type_name()))),
     }
 }
 
 /// Python's slice bounds: (start, stop, step) clamped for a sequence of length `n`.
 fn slice_bounds(n: usize, lo: &Value, hi: &Value, step: &Value) -> Result<(i128, i128, i128)> {
-    let step = slice_bound(step, "invalid slice step")?.unwrap_or(1);
+    let step = match step {
+        Value::None => 1,
+        other => super::int_args::as_int32(other).map_err(|_| {
+            Error::new(format!(
+                "got {} for slice step, want int",
+                other.type_name()
+            ))
+        })? as i128,
+    };
     if step == 0 {
         bail!("zero is not a valid slice step");
     }
@@ -679,10 +725,22 @@ pub fn try_attr(x: &Value, name: &str) -> Result<Option<Value>> {
     }))
 }
 
-/// `x.name` with starlark-go's error for a missing attribute.
+/// `x.name` with starlark-go's error for a missing attribute (`getAttr`), which ends
+/// with a hint at the nearest attribute name when one is near.
 pub fn get_attr(x: &Value, name: &str) -> Result<Value> {
-    try_attr(x, name)?
-        .ok_or_else(|| Error::new(format!("{} has no .{name} field or method", x.type_name())))
+    if let Some(v) = try_attr(x, name)? {
+        return Ok(v);
+    }
+    let mut msg = format!("{} has no .{name} field or method", x.type_name());
+    // Built-in types list their methods sorted; ytt's own values in their own order.
+    let names = match x {
+        Value::Host(h) => h.attr_names(),
+        _ => attr_names(x),
+    };
+    if let Some(near) = super::spell::nearest(name, &names) {
+        msg.push_str(&format!(" (did you mean .{near}?)"));
+    }
+    Err(Error::new(msg))
 }
 
 /// Attribute names of `x` (for `dir` and `hasattr`), sorted.

@@ -242,13 +242,31 @@ impl Resolver<'_> {
             None if (self.is_predeclared)(&id.name) => Resolution::Predeclared,
             None if (self.is_universal)(&id.name) => Resolution::Universal,
             None => {
+                let hint = self
+                    .spellcheck(&id.name)
+                    .map(|n| format!(" (did you mean {n}?)"))
+                    .unwrap_or_default();
                 return Err(Error::resolve(
                     id.pos.clone(),
-                    format!("undefined: {}", id.name),
+                    format!("undefined: {}{hint}", id.name),
                 ));
             }
         };
         Ok(())
+    }
+
+    /// starlark-go's `spellcheck` for an undefined name: the nearest of the names bound
+    /// in the enclosing functions and blocks and of the module's globals (predeclared
+    /// names and built-ins are not candidates).
+    fn spellcheck(&self, name: &str) -> Option<String> {
+        let mut names: Vec<String> = self.globals.iter().cloned().collect();
+        for s in &self.scopes {
+            names.extend(s.locals.keys().cloned());
+            names.extend(s.blocks.iter().flat_map(|b| b.keys().cloned()));
+        }
+        names.sort();
+        names.dedup();
+        super::spell::nearest(name, &names).map(str::to_string)
     }
 
     /// Finds `name` as a local or free variable of scope `k`, creating free-variable

@@ -132,7 +132,9 @@ impl HostValue for Struct {
         if self.module_name.is_some() {
             return None;
         }
-        Some(string_key(key).map(|k| self.get(k).is_some()))
+        // ytt's struct is a starlark `Mapping`, and `in` ignores the error of its
+        // `Get`: a key that is no string is just not there.
+        Some(Ok(string_key(key).is_ok_and(|k| self.get(k).is_some())))
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -72,7 +72,7 @@ fn division_and_floats() {
         ("float(4)", "4"),
         ("float(\"-2.5e2\")", "-250"),
         ("5.5 % 2", "1.5"),
-        ("-5.5 % 2", "0.5"),
+        ("-5.5 % 2", "-1.5"),
         ("1e20 * 10 == 1e21", "True"),
     ]);
     assert_eq!(err("x = 1 / 0"), "real division by zero");
@@ -302,7 +302,15 @@ fn argument_errors() {
     );
     assert_eq!(
         err("def f(a):\n  return a\nend\nv = f(1, 2)"),
-        "function f accepts at most 1 positional argument (2 given)"
+        "function f accepts 1 positional argument (2 given)"
+    );
+    assert_eq!(
+        err("def f(a, b=1):\n  return a\nend\nv = f(1, 2, 3)"),
+        "function f accepts at most 2 positional arguments (3 given)"
+    );
+    assert_eq!(
+        err("def f():\n  return 1\nend\nv = f(1, k=2)"),
+        "function f accepts no arguments (2 given)"
     );
     assert_eq!(
         err("def f():\n  return 1\nend\nv = f(1)"),

@@ -373,6 +373,20 @@ impl Args {
     /// Binds arguments to parameter names as starlark-go's `UnpackArgs`: each spec is a
     /// name, optional when it ends in `?`. Positional arguments fill parameters in order.
     pub fn unpack(&self, fname: &str, spec: &[&str]) -> Result<Vec<Option<Value>>> {
+        self.unpack_checked(fname, spec, |_, _| None)
+    }
+
+    /// [`Args::unpack`] with the type check `UnpackArgs` makes of each argument as it
+    /// binds it: `check(i, v)` says what is wrong with `v` for parameter `i` ("got int,
+    /// want iterable"). Positional arguments are checked before any keyword argument is
+    /// looked at, so `sorted(1, x=1)` fails on the 1; a parameter is named bare when
+    /// given by position and quoted when given by keyword.
+    pub fn unpack_checked(
+        &self,
+        fname: &str,
+        spec: &[&str],
+        check: impl Fn(usize, &Value) -> Option<String>,
+    ) -> Result<Vec<Option<Value>>> {
         let names: Vec<&str> = spec.iter().map(|s| s.trim_end_matches('?')).collect();
         if self.pos.len() > spec.len() {
             bail!(
@@ -383,6 +397,9 @@ impl Args {
         }
         let mut out: Vec<Option<Value>> = vec![None; spec.len()];
         for (i, v) in self.pos.iter().enumerate() {
+            if let Some(e) = check(i, v) {
+                bail!("{fname}: for parameter {}: {e}", names[i]);
+            }
             out[i] = Some(v.clone());
         }
         for (k, v) in &self.kwargs {
@@ -393,6 +410,9 @@ impl Args {
                             "{fname}: got multiple values for keyword argument {}",
                             super::strconv::quote(k)
                         );
+                    }
+                    if let Some(e) = check(i, v) {
+                        bail!("{fname}: for parameter {}: {e}", super::strconv::quote(k));
                     }
                     out[i] = Some(v.clone());
                 }
@@ -659,7 +679,7 @@ fn equals_depth(a: &Value, b: &Value, depth: u32) -> Result<bool> {
         (Value::BigInt(x), Value::BigInt(y)) => x == y,
         (Value::BigInt(_), Value::Int(_)) | (Value::Int(_), Value::BigInt(_)) => false,
         (Value::BigInt(x), Value::Float(y)) | (Value::Float(y), Value::BigInt(x)) => {
-            x.to_f64() == *y
+            super::int_args::bigint_float_cmp(x, *y) == Some(std::cmp::Ordering::Equal)
         }
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::List(x), Value::List(y)) => {
