@@ -25,6 +25,9 @@ pub struct Violation {
     pub expected_pos: String,
     /// Undeclared map key (rather than a type mismatch).
     pub undeclared: Option<Vec<String>>,
+    /// A map or array found where the schema wants another kind of value: ytt finds
+    /// these while it assigns types (`AssignTypeTo`), before it checks any scalar.
+    pub structural: bool,
 }
 
 impl Violation {
@@ -83,23 +86,21 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
             expected_name: ty.name().to_string(),
             expected_pos: compact(&ty.pos),
             undeclared: None,
+            structural: matches!(node, Node::Map(_) | Node::Array(_)),
         });
         return;
     }
     match (&ty.kind, node) {
         (Kind::Map(fields), Node::Map(items)) => {
-            for it in items {
-                if it.meta.has("overlay/remove") {
-                    continue;
-                }
-                match fields.iter().find(|f| f.key == it.key) {
-                    Some(f) => {
-                        if skip_value(&it.meta) {
-                            continue;
-                        }
-                        check_at(&it.value, &f.ty, &it.meta.pos, out)
-                    }
-                    None => out.push(Violation {
+            // ytt's check walks a map before its items: every undeclared key of the
+            // map is reported ahead of the problems inside its declared items.
+            let items: Vec<_> = items
+                .iter()
+                .filter(|it| !it.meta.has("overlay/remove"))
+                .collect();
+            for it in &items {
+                if !fields.iter().any(|f| f.key == it.key) {
+                    out.push(Violation {
                         pos: it.meta.pos.clone(),
                         found: it.key.to_display_string(),
                         expected_name: String::new(),
@@ -107,7 +108,15 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
                         undeclared: Some(
                             fields.iter().map(|f| f.key.to_display_string()).collect(),
                         ),
-                    }),
+                        structural: false,
+                    });
+                }
+            }
+            for it in items {
+                if let Some(f) = fields.iter().find(|f| f.key == it.key)
+                    && !skip_value(&it.meta)
+                {
+                    check_at(&it.value, &f.ty, &it.meta.pos, out);
                 }
             }
         }
@@ -132,15 +141,20 @@ fn skip_value(meta: &Meta) -> bool {
 
 /// Checks a whole node against `ty` (the node's own position is unknown).
 pub fn check_node(node: &Node, ty: &Type) -> Vec<Violation> {
-    let mut out = Vec::new();
-    check_at(node, ty, &ty.pos, &mut out);
-    out
+    check_doc(node, ty, &ty.pos)
 }
 
 /// Checks a document value positioned at `pos`.
+///
+/// As ytt's `typeAndCheck` does, when some map or array is of the wrong kind (found
+/// while types are assigned) only those violations are reported: the scalar checks
+/// (`CheckNode`, which also finds undeclared keys) run only on a well-shaped value.
 pub fn check_doc(node: &Node, ty: &Type, pos: &Pos) -> Vec<Violation> {
     let mut out = Vec::new();
     check_at(node, ty, pos, &mut out);
+    if out.iter().any(|v| v.structural) {
+        out.retain(|v| v.structural);
+    }
     out
 }
 

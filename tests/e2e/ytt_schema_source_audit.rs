@@ -1,0 +1,127 @@
+//! A line-by-line pass over ytt 0.48's schema source (`pkg/schema`: `schema.go`,
+//! `annotations.go`, `assign.go`, `check.go`, `error.go`) and the data values step that
+//! type-checks values against it (`pkg/workspace/data_values_pre_processing.go`): the
+//! order problems are found in, which problems hide others, and what each report says.
+//! Each test renders a small case of ours with `strake template` and compares the output
+//! (stdout, or the error on stderr) exactly.
+
+use crate::support::ytt::{failure_dot, run_dot};
+
+const CONFIG: (&str, &str) = (
+    "config.yml",
+    "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.values\n",
+);
+
+fn schema(body: &str) -> (&'static str, String) {
+    ("schema.yml", format!("#@data/values-schema\n---\n{body}"))
+}
+
+fn values(body: &str) -> (&'static str, String) {
+    ("values.yml", format!("#@data/values\n---\n{body}"))
+}
+
+/// The stderr of a failing run over the config, `schema.yml` and `values.yml`.
+fn failure(schema_body: &str, values_body: Option<&str>, extra: &[&str]) -> String {
+    let s = schema(schema_body);
+    let mut files = vec![CONFIG, (s.0, s.1.as_str())];
+    let v = values_body.map(values);
+    if let Some(v) = &v {
+        files.push((v.0, v.1.as_str()));
+    }
+    failure_dot(&files, extra)
+}
+
+/// The stdout of a run that must succeed.
+fn output(schema_body: &str, values_body: Option<&str>, extra: &[&str]) -> String {
+    let s = schema(schema_body);
+    let mut files = vec![CONFIG, (s.0, s.1.as_str())];
+    let v = values_body.map(values);
+    if let Some(v) = &v {
+        files.push((v.0, v.1.as_str()));
+    }
+    let (code, stdout, stderr) = run_dot(&files, extra);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+const SCHEMA: &str = "name: \"\"\nport: 1\nopts:\n  x: 1\n";
+
+/// ytt's `typeAndCheck` first assigns types (`AssignTypeTo`), which finds maps and
+/// arrays of the wrong kind, and returns those violations alone; only a well-shaped
+/// value gets the scalar checks of `CheckNode`. A wrong scalar next to a wrong map is
+/// therefore not reported.
+#[test]
+fn a_map_or_array_of_the_wrong_kind_hides_wrong_scalars() {
+    assert_eq!(
+        failure(SCHEMA, Some("name: 3\nport:\n  a: 1\nopts:\n- 1\n"), &[]),
+        "strake: error: Overlaying data values (in following order: values.yml): \nOne or more data values were invalid\n====================================\n\nvalues.yml:\n    |\n  4 | port:\n    |\n\n    = found: map\n    = expected: integer (by schema.yml:4)\n\nvalues.yml:\n    |\n  6 | opts:\n    |\n\n    = found: array\n    = expected: map (by schema.yml:5)\n"
+    );
+    // A scalar where a map is wanted is found by the check, not while assigning.
+    assert_eq!(
+        failure(SCHEMA, Some("name: 3\nopts: 5\n"), &[]),
+        "strake: error: Overlaying data values (in following order: values.yml): \nOne or more data values were invalid\n====================================\n\nvalues.yml:\n    |\n  3 | name: 3\n    |\n\n    = found: integer\n    = expected: string (by schema.yml:3)\n\nvalues.yml:\n    |\n  4 | opts: 5\n    |\n\n    = found: integer\n    = expected: map (by schema.yml:5)\n"
+    );
+}
+
+/// `CheckNode` walks the values depth-first, visiting a map before its items: the map's
+/// undeclared keys (`MapType.CheckType`) are reported before the wrong values of the
+/// items that precede them in the file.
+#[test]
+fn undeclared_keys_of_a_map_come_before_the_problems_of_its_items() {
+    assert_eq!(
+        failure(
+            SCHEMA,
+            Some("name: 3\n#@overlay/match missing_ok=True\nzz: 1\n"),
+            &[]
+        ),
+        "strake: error: Overlaying data values (in following order: values.yml): \nOne or more data values were invalid\n====================================\n\nGiven data value is not declared in schema\nvalues.yml:\n    |\n  5 | zz: 1\n    |\n\n    = found: zz\n    = expected: one of { name, opts, port } (from schema.yml:2)\n\nvalues.yml:\n    |\n  3 | name: 3\n    |\n\n    = found: integer\n    = expected: string (by schema.yml:3)\n"
+    );
+}
+
+/// `@schema/default` values are checked the same way (`getValueFromAnn`): the map's
+/// undeclared key first, then the wrong value inside, each hunk showing the annotation
+/// and its `found` saying `(at <annotation>)`.
+#[test]
+fn a_default_map_reports_its_undeclared_keys_first() {
+    assert_eq!(
+        failure(
+            "#@schema/default {\"x\": 1, \"z\": \"s\", \"q\": 2}\na:\n  x: 0\n  z: 0\n",
+            None,
+            &[]
+        ),
+        "strake: error: Overlaying data values schema (in following order: schema.yml): \nInvalid schema - @schema/default is wrong type\n==============================================\n\nGiven data value is not declared in schema\nschema.yml:\n    |\n  3 | #@schema/default {\"x\": 1, \"z\": \"s\", \"q\": 2}\n  4 | a:\n    |\n\n    = found: q (at schema.yml:3)\n    = expected: one of { x, z } (from schema.yml:4)\n\nschema.yml:\n    |\n  3 | #@schema/default {\"x\": 1, \"z\": \"s\", \"q\": 2}\n  4 | a:\n    |\n\n    = found: string (at schema.yml:3)\n    = expected: integer (by schema.yml:6)\n"
+    );
+}
+
+/// `checkExamplesValue` checks every `@schema/examples` value against the node's type
+/// (scalars with `CheckType`, maps and arrays assigned then checked, each example on its
+/// own) and reports all problems under "Invalid schema - @schema/examples has wrong
+/// type", each `found` naming the annotation with `(by ...)`.
+#[test]
+fn examples_of_the_wrong_type_are_refused() {
+    assert_eq!(
+        failure(
+            "#@schema/examples (\"one\", 1), (\"two\", \"x\"), (\"three\", 2.5)\na: 5\n",
+            None,
+            &[]
+        ),
+        "strake: error: Overlaying data values schema (in following order: schema.yml): \nInvalid schema - @schema/examples has wrong type\n================================================\n\nschema.yml:\n    |\n  3 | #@schema/examples (\"one\", 1), (\"two\", \"x\"), (\"three\", 2.5)\n  4 | a: 5\n    |\n\n    = found: string (by schema.yml:3)\n    = expected: integer (by schema.yml:4)\n\nschema.yml:\n    |\n  3 | #@schema/examples (\"one\", 1), (\"two\", \"x\"), (\"three\", 2.5)\n  4 | a: 5\n    |\n\n    = found: float (by schema.yml:3)\n    = expected: integer (by schema.yml:4)\n"
+    );
+    assert_eq!(
+        failure(
+            "#@schema/examples (\"one\", {\"x\": 1, \"z\": \"s\", \"q\": 2}), (\"two\", [1])\nb:\n  x: 0\n  z: 0\n",
+            None,
+            &[]
+        ),
+        "strake: error: Overlaying data values schema (in following order: schema.yml): \nInvalid schema - @schema/examples has wrong type\n================================================\n\nGiven data value is not declared in schema\nschema.yml:\n    |\n  3 | #@schema/examples (\"one\", {\"x\": 1, \"z\": \"s\", \"q\": 2}), (\"two\", [1])\n  4 | b:\n    |\n\n    = found: q (by schema.yml:3)\n    = expected: one of { x, z } (from schema.yml:4)\n\nschema.yml:\n    |\n  3 | #@schema/examples (\"one\", {\"x\": 1, \"z\": \"s\", \"q\": 2}), (\"two\", [1])\n  4 | b:\n    |\n\n    = found: string (by schema.yml:3)\n    = expected: integer (by schema.yml:6)\n\nschema.yml:\n    |\n  3 | #@schema/examples (\"one\", {\"x\": 1, \"z\": \"s\", \"q\": 2}), (\"two\", [1])\n  4 | b:\n    |\n\n    = found: array (by schema.yml:3)\n    = expected: map (by schema.yml:4)\n"
+    );
+    // An int example fits a float; null fits a nullable node; anything fits `any`.
+    assert_eq!(
+        output(
+            "#@schema/examples (\"i\", 1)\nf: 1.5\n#@schema/nullable\n#@schema/examples (\"n\", None), (\"s\", \"t\")\nc: \"\"\n#@schema/type any=True\n#@schema/examples (\"n\", None), (\"s\", 3)\nd: \"\"\n",
+            None,
+            &[]
+        ),
+        "v:\n  f: 1.5\n  c: null\n  d: \"\"\n"
+    );
+}
