@@ -125,3 +125,62 @@ fn examples_of_the_wrong_type_are_refused() {
         "v:\n  f: 1.5\n  c: null\n  d: \"\"\n"
     );
 }
+
+const LIB_SCHEMA: (&str, &str) = (
+    "_ytt_lib/lib/schema.yml",
+    "#@data/values-schema\n---\nport: 1\nname: \"\"\n",
+);
+const LIB_TEMPLATE: (&str, &str) = (
+    "_ytt_lib/lib/t.yml",
+    "#@ load(\"@ytt:data\", \"data\")\n---\nlib: #@ data.values\n",
+);
+
+fn eval_lib(call: &str) -> String {
+    format!(
+        "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace({call}.eval())\n"
+    )
+}
+
+/// Values a library is given from its parent's files (`#@library/ref`) are quoted from
+/// those files in the library's type errors: ytt's positions carry their source line.
+#[test]
+fn a_library_quotes_the_parent_file_that_gave_a_wrong_value() {
+    let main = eval_lib("library.get(\"lib\")");
+    let files = [
+        LIB_SCHEMA,
+        LIB_TEMPLATE,
+        ("main.yml", main.as_str()),
+        (
+            "values.yml",
+            "#@library/ref \"@lib\"\n#@data/values\n---\nport: \"zz\"\n",
+        ),
+    ];
+    assert_eq!(
+        failure_dot(&files, &[]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values (in following order: additional data values): \n    in <toplevel>\n      main.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n\n    reason:\n     One or more data values were invalid\n     ====================================\n     \n     values.yml:\n         |\n       4 | port: \"zz\"\n         |\n     \n         = found: string\n         = expected: integer (by _ytt_lib/lib/schema.yml:3)\n"
+    );
+}
+
+/// `with_data_values(...)` values are made in memory (`NewASTFromInterfaceWithNoPosition`):
+/// each item's position holds the line `key: value` (the value as Go's `%#v` prints it),
+/// which ytt's schema report shows under "Data value calculated" in `#` gutters.
+#[test]
+fn values_given_in_memory_are_shown_as_calculated() {
+    let main = eval_lib("library.get(\"lib\").with_data_values({\"port\": \"x\", \"name\": 3})");
+    let files = [LIB_SCHEMA, LIB_TEMPLATE, ("main.yml", main.as_str())];
+    assert_eq!(
+        failure_dot(&files, &[]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values (in following order: additional data values): \n    in <toplevel>\n      main.yml:3 | --- #@ template.replace(library.get(\"lib\").with_data_values({\"port\": \"x\", \"name\": 3}).eval())\n\n    reason:\n     One or more data values were invalid\n     ====================================\n     \n     Data value calculated:\n         #\n         # port: \"x\"\n         #\n     \n         = found: string\n         = expected: integer (by _ytt_lib/lib/schema.yml:3)\n     \n     Data value calculated:\n         #\n         # name: 3\n         #\n     \n         = found: integer\n         = expected: string (by _ytt_lib/lib/schema.yml:4)\n"
+    );
+    let main = eval_lib("library.get(\"lib\").with_data_values({\"port\": 2.5, \"name\": None})");
+    let files = [LIB_SCHEMA, LIB_TEMPLATE, ("main.yml", main.as_str())];
+    let err = failure_dot(&files, &[]);
+    assert!(
+        err.contains("     Data value calculated:\n         #\n         # port: 2.5\n         #\n     \n         = found: float\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("         # name: <nil>\n         #\n     \n         = found: null\n         = expected: string (by _ytt_lib/lib/schema.yml:4)\n"),
+        "{err}"
+    );
+}

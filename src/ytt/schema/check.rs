@@ -28,6 +28,9 @@ pub struct Violation {
     /// A map or array found where the schema wants another kind of value: ytt finds
     /// these while it assigns types (`AssignTypeTo`), before it checks any scalar.
     pub structural: bool,
+    /// For a value made in memory (no file), the line ytt shows for it: `key: value`
+    /// (`- value` for an array item), the value as Go's `%#v` prints it.
+    pub memory: Option<String>,
 }
 
 impl Violation {
@@ -43,6 +46,7 @@ impl Violation {
                     pos: self.pos.clone(),
                     ann_pos: Vec::new(),
                     plain: None,
+                    memory: self.memory.clone(),
                     found: self.found.clone(),
                     expected: match keys.len() {
                         1 => format!(
@@ -64,6 +68,7 @@ impl Violation {
                 pos: self.pos.clone(),
                 ann_pos: Vec::new(),
                 plain: None,
+                memory: self.memory.clone(),
                 found: self.found.clone(),
                 expected: format!("{} (by {})", self.expected_name, self.expected_pos),
                 hints: vec![],
@@ -77,8 +82,24 @@ fn found_name(n: &Node) -> String {
     n.type_name().to_string()
 }
 
-/// Checks `node` (positioned at `pos`) against `ty`; collects violations.
-fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
+/// The line ytt shows for a map item (`lead` is `key:`) or array item (`-`) made in
+/// memory: its position's `fmt.Sprintf("%v%v %#v", key, separator, value)`.
+fn memory_line(lead: Option<&str>, pos: &Pos, value: &Node) -> Option<String> {
+    let lead = lead.filter(|_| pos.file.is_empty())?;
+    let v = match value {
+        Node::Scalar(Value::String(s)) => crate::ytt::starlark::strconv::quote(s),
+        Node::Scalar(Value::Null) => "<nil>".to_string(),
+        Node::Scalar(Value::Float(f)) => crate::ytt::go_type::float_v(*f),
+        Node::Scalar(v) => v.to_display_string(),
+        Node::Map(_) => "&yamlmeta.Map{}".to_string(),
+        Node::Array(_) => "&yamlmeta.Array{}".to_string(),
+    };
+    Some(format!("{lead} {v}"))
+}
+
+/// Checks `node` (positioned at `pos`, the value of a map item whose `lead` is `key:` or
+/// of an array item, `-`) against `ty`; collects violations.
+fn check_at(node: &Node, ty: &Type, pos: &Pos, lead: Option<&str>, out: &mut Vec<Violation>) {
     if !ty.accepts_shape(node) {
         out.push(Violation {
             pos: pos.clone(),
@@ -87,6 +108,7 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
             expected_pos: compact(&ty.pos),
             undeclared: None,
             structural: matches!(node, Node::Map(_) | Node::Array(_)),
+            memory: memory_line(lead, pos, node),
         });
         return;
     }
@@ -109,6 +131,11 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
                             fields.iter().map(|f| f.key.to_display_string()).collect(),
                         ),
                         structural: false,
+                        memory: memory_line(
+                            Some(&format!("{}:", crate::ytt::go_type::percent_s(&it.key))),
+                            &it.meta.pos,
+                            &it.value,
+                        ),
                     });
                 }
             }
@@ -116,7 +143,8 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
                 if let Some(f) = fields.iter().find(|f| f.key == it.key)
                     && !skip_value(&it.meta)
                 {
-                    check_at(&it.value, &f.ty, &it.meta.pos, out);
+                    let lead = format!("{}:", crate::ytt::go_type::percent_s(&it.key));
+                    check_at(&it.value, &f.ty, &it.meta.pos, Some(&lead), out);
                 }
             }
         }
@@ -125,7 +153,7 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
                 if it.meta.has("overlay/remove") || skip_value(&it.meta) {
                     continue;
                 }
-                check_at(&it.value, item, &it.meta.pos, out);
+                check_at(&it.value, item, &it.meta.pos, Some("-"), out);
             }
         }
         _ => {}
@@ -151,7 +179,7 @@ pub fn check_node(node: &Node, ty: &Type) -> Vec<Violation> {
 /// (`CheckNode`, which also finds undeclared keys) run only on a well-shaped value.
 pub fn check_doc(node: &Node, ty: &Type, pos: &Pos) -> Vec<Violation> {
     let mut out = Vec::new();
-    check_at(node, ty, pos, &mut out);
+    check_at(node, ty, pos, None, &mut out);
     if out.iter().any(|v| v.structural) {
         out.retain(|v| v.structural);
     }
