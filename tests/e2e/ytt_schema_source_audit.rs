@@ -184,3 +184,25 @@ fn values_given_in_memory_are_shown_as_calculated() {
         "{err}"
     );
 }
+
+/// The overlay of data values gives each replaced item the position of the value that
+/// replaced it (`SetPosition` in ytt's `mergeMapItem`); a value made in memory has an
+/// unknown position with no file, which a failed validation's `from:` prints as `?`.
+#[test]
+fn a_value_given_in_memory_fails_validation_from_an_unknown_place() {
+    let schema = (
+        "_ytt_lib/lib/schema.yml",
+        "#@data/values-schema\n---\n#@schema/validation min=10\nport: 1\n",
+    );
+    let main = eval_lib("library.get(\"lib\").with_data_values({\"port\": 3})");
+    assert_eq!(
+        failure_dot(&[schema, LIB_TEMPLATE, ("main.yml", main.as_str())], &[]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Validating final data values:\n    in <toplevel>\n      main.yml:3 | --- #@ template.replace(library.get(\"lib\").with_data_values({\"port\": 3}).eval())\n\n    reason:\n       port\n         from: ?\n         - must be: a value >= 10 (by: _ytt_lib/lib/schema.yml:3)\n           found: value < 10\n"
+    );
+    // The default keeps the schema's position.
+    let main = eval_lib("library.get(\"lib\")");
+    assert!(
+        failure_dot(&[schema, LIB_TEMPLATE, ("main.yml", main.as_str())], &[])
+            .contains("       port\n         from: _ytt_lib/lib/schema.yml:4\n")
+    );
+}

@@ -284,7 +284,11 @@ impl Walk<'_> {
         } else {
             path.to_string()
         };
+        // A value made in memory (`with_data_values`) has no file: ytt's position of it
+        // prints as `?`. The document itself keeps the schema's position.
         let from = match ty {
+            Some(t) if from.file.is_empty() && path.is_empty() => compact(&t.pos),
+            _ if from.file.is_empty() && !path.is_empty() => "?".to_string(),
             Some(t) if from.file.is_empty() => compact(&t.pos),
             _ => compact(from),
         };
