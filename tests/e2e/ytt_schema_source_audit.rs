@@ -206,3 +206,40 @@ fn a_value_given_in_memory_fails_validation_from_an_unknown_place() {
             .contains("       port\n         from: _ytt_lib/lib/schema.yml:4\n")
     );
 }
+
+const ARRAY_SCHEMA: &str = "#@schema/validation min_len=3\narr:\n#@schema/validation (\"short\", lambda v: len(v) < 3)\n- \"\"\n";
+
+/// ytt's flag overlay (`buildOverlay`) places only the map items of the key path at the
+/// flag; what a `--data-value-yaml` value holds keeps the position its parse gave it:
+/// a line of the value in a file with no name. A type error inside it is shown under an
+/// empty file name, quoting the value's text.
+#[test]
+fn a_wrong_item_inside_a_yaml_flag_value_is_shown_at_the_values_own_line() {
+    assert_eq!(
+        failure(
+            ARRAY_SCHEMA,
+            None,
+            &["--data-value-yaml", "arr=[\"abcd\", 1]"]
+        ),
+        "strake: error: Overlaying data values (in following order: additional data values): \nOne or more data values were invalid\n====================================\n\n:\n    |\n  1 | [\"abcd\", 1]\n    |\n\n    = found: integer\n    = expected: string (by schema.yml:6)\n"
+    );
+    // The key itself is at the flag.
+    assert_eq!(
+        failure(ARRAY_SCHEMA, None, &["--data-value-yaml", "arr=3"]),
+        "strake: error: Overlaying data values (in following order: additional data values): \nOne or more data values were invalid\n====================================\n\n(data-value-yaml arg):\n    |\n  1 | arr=3\n    |\n\n    = found: integer\n    = expected: array (by schema.yml:4)\n"
+    );
+}
+
+/// A failed validation's `from:` is the value's position as `AsCompactString` prints
+/// it: for an item of a `--data-value-yaml` value, a bare line number.
+#[test]
+fn an_item_of_a_yaml_flag_value_fails_validation_from_a_bare_line() {
+    assert_eq!(
+        failure(
+            ARRAY_SCHEMA,
+            None,
+            &["--data-value-yaml", "arr=[\"abcd\", \"a\"]"]
+        ),
+        "strake: error: Validating final data values:\n  arr\n    from: (data-value-yaml arg):1\n    - must be: length >= 3 (by: schema.yml:3)\n      found: length = 2\n\n  arr[0]\n    from: 1\n    - must be: short (by: schema.yml:5)\n"
+    );
+}

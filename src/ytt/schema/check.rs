@@ -85,7 +85,7 @@ fn found_name(n: &Node) -> String {
 /// The line ytt shows for a map item (`lead` is `key:`) or array item (`-`) made in
 /// memory: its position's `fmt.Sprintf("%v%v %#v", key, separator, value)`.
 fn memory_line(lead: Option<&str>, pos: &Pos, value: &Node) -> Option<String> {
-    let lead = lead.filter(|_| pos.file.is_empty())?;
+    let lead = lead.filter(|_| pos.file.is_empty() && pos.line == 0)?;
     let v = match value {
         Node::Scalar(Value::String(s)) => crate::ytt::starlark::strconv::quote(s),
         Node::Scalar(Value::Null) => "<nil>".to_string(),

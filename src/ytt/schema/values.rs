@@ -284,10 +284,12 @@ impl Walk<'_> {
         } else {
             path.to_string()
         };
-        // A value made in memory (`with_data_values`) has no file: ytt's position of it
-        // prints as `?`. The document itself keeps the schema's position.
+        // A value made in memory (`with_data_values`) has no file nor line: ytt's
+        // position of it prints as `?`; one parsed from a `--data-value-yaml` value has
+        // a line but no file, printed bare. The document keeps the schema's position.
         let from = match ty {
             Some(t) if from.file.is_empty() && path.is_empty() => compact(&t.pos),
+            _ if from.file.is_empty() && from.line > 0 => from.line.to_string(),
             _ if from.file.is_empty() && !path.is_empty() => "?".to_string(),
             Some(t) if from.file.is_empty() => compact(&t.pos),
             _ => compact(from),
@@ -344,15 +346,35 @@ impl ValuesChecker {
     /// the place ytt gives the flag (`(data-value arg)`, `(data-values-env arg) PREFIX`)
     /// and `text` is its line there (the argument, the environment variable), both shown
     /// in messages.
+    ///
+    /// As ytt's flag overlay does, only the map items of the key path sit at the flag's
+    /// place; what a YAML value holds keeps the place its parse gave it: a line of the
+    /// value, in no file (shown as such, quoting the value's text).
     pub fn check_flag(&self, key: &str, leaf: &Node, label: &str, text: &str) -> Result<(), Error> {
+        let Some(root) = &self.root else {
+            return Ok(());
+        };
+        let at = Pos {
+            file: label.into(),
+            line: 1,
+        };
         let mut node = leaf.clone();
         for part in key.rsplit('.') {
             node = Node::Map(vec![crate::ytt::node::MapItem {
                 key: Value::String(part.to_string()),
                 value: node,
-                meta: Meta::default(),
+                meta: Meta::at(at.clone()),
             }]);
         }
-        self.check_value(&node, "", Some((label, text)))
+        let mut sources = self.sources.clone();
+        sources.add(label, text);
+        sources.add("", text.split_once('=').map_or(text, |(_, v)| v));
+        let v = check_doc(&node, root, &Pos::default());
+        if !v.is_empty() {
+            let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
+            return Err(to_error(INVALID, &f, &sources));
+        }
+        warn_deprecated(&node, root);
+        Ok(())
     }
 }
