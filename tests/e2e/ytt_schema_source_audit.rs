@@ -243,3 +243,18 @@ fn an_item_of_a_yaml_flag_value_fails_validation_from_a_bare_line() {
         "strake: error: Validating final data values:\n  arr\n    from: (data-value-yaml arg):1\n    - must be: length >= 3 (by: schema.yml:3)\n      found: length = 2\n\n  arr[0]\n    from: 1\n    - must be: short (by: schema.yml:5)\n"
     );
 }
+
+/// `NewUnexpectedKeyAssertionError` lists the allowed keys as `%s` prints them (sorted
+/// as strings), so keys that are not strings show Go's `%!s(...)` forms, while the key
+/// found is printed with `%v`.
+#[test]
+fn allowed_keys_that_are_not_strings_are_listed_as_go_prints_them() {
+    assert_eq!(
+        failure(
+            "a:\n  1: x\n  true: z\n  name: z\n",
+            Some("a:\n  #@overlay/match missing_ok=True\n  2: q\n"),
+            &[]
+        ),
+        "strake: error: Overlaying data values (in following order: values.yml): \nOne or more data values were invalid\n====================================\n\nGiven data value is not declared in schema\nvalues.yml:\n    |\n  5 |   2: q\n    |\n\n    = found: 2\n    = expected: one of { %!s(bool=true), %!s(int=1), name } (from schema.yml:3)\n"
+    );
+}

@@ -127,12 +127,16 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, lead: Option<&str>, out: &mut Vec
                         found: it.key.to_display_string(),
                         expected_name: String::new(),
                         expected_pos: compact(&ty.pos),
+                        // ytt lists the keys as `%s` prints them.
                         undeclared: Some(
-                            fields.iter().map(|f| f.key.to_display_string()).collect(),
+                            fields
+                                .iter()
+                                .map(|f| crate::ytt::go_type::percent_s(&f.key))
+                                .collect(),
                         ),
                         structural: false,
                         memory: memory_line(
-                            Some(&format!("{}:", crate::ytt::go_type::percent_s(&it.key))),
+                            Some(&format!("{}:", it.key.to_display_string())),
                             &it.meta.pos,
                             &it.value,
                         ),
@@ -143,7 +147,7 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, lead: Option<&str>, out: &mut Vec
                 if let Some(f) = fields.iter().find(|f| f.key == it.key)
                     && !skip_value(&it.meta)
                 {
-                    let lead = format!("{}:", crate::ytt::go_type::percent_s(&it.key));
+                    let lead = format!("{}:", it.key.to_display_string());
                     check_at(&it.value, &f.ty, &it.meta.pos, Some(&lead), out);
                 }
             }
