@@ -9,7 +9,7 @@ use crate::ytt::error::Error;
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::starlark::Thread;
 
-use super::check::{check_doc, fill_defaults, key_text};
+use super::check::{check_doc, fill_defaults};
 use super::error::{Sources, compact, to_error};
 use super::source::SchemaSource;
 use super::types::{Kind, Type};
@@ -212,11 +212,14 @@ fn reposition(node: &mut Node, pos: &Pos) {
     }
 }
 
+/// The path of a map item under `parent`, as ytt's `pathToNode` writes it: the key as
+/// `%s` prints it (a key that is not a string shows Go's `%!s(...)` form).
 fn child_path(parent: &str, key: &Value) -> String {
+    let key = crate::ytt::go_type::percent_s(key);
     if parent.is_empty() {
-        key_text(key)
+        key
     } else {
-        format!("{parent}.{}", key_text(key))
+        format!("{parent}.{key}")
     }
 }
 
