@@ -287,3 +287,23 @@ fn a_validation_path_prints_keys_that_are_not_strings_as_go_does() {
         "strake: error: Validating final data values:\n  ports.%!s(int=80)\n    from: schema.yml:5\n    - must be: a value >= 100 (by: schema.yml:4)\n      found: value < 100\n"
     );
 }
+
+/// `@schema/nullable` wraps the type inferred from the value (`NullType`), so a null
+/// value still has no type and is refused (`valueTypeAllowsItemValue`); only with
+/// `@schema/type any=True` (which 0.48 allows next to `@schema/nullable`, the type then
+/// defaulting to null) is a null value a valid schema.
+#[test]
+fn nullable_needs_a_value_to_infer_its_type_from_unless_any() {
+    assert_eq!(
+        failure("#@schema/nullable\nfoo:\n", None, &[]),
+        "strake: error: Overlaying data values schema (in following order: schema.yml): \nInvalid schema - null value not allowed here\n============================================\n\nschema.yml:\n    |\n  4 | foo:\n    |\n\n    = found: null value\n    = expected: non-null value\n    = hint: in YAML, omitting a value implies null.\n    = hint: to set the default value to null, annotate with @schema/nullable.\n    = hint: to allow any value, annotate with @schema/type any=True.\n"
+    );
+    assert_eq!(
+        output(
+            "#@schema/type any=True\n#@schema/nullable\nfoo:\n#@schema/nullable\n#@schema/type any=True\nbar: [1]\n",
+            None,
+            &[]
+        ),
+        "v:\n  foo: null\n  bar: null\n"
+    );
+}
