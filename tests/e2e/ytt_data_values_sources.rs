@@ -199,7 +199,8 @@ replicas: 2
     files.push(("values2.yml", wrong));
     let err = render_args(&files, &["-f", "."]).unwrap_err();
     assert!(
-        err.contains("values2.yml:4") && err.contains("expected: integer (by schema.yml:8)"),
+        err.contains("values2.yml:\n         |\n       4 | port: not-a-number\n")
+            && err.contains("expected: integer (by schema.yml:8)"),
         "{err}"
     );
 }

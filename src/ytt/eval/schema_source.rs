@@ -39,4 +39,12 @@ impl SchemaSource for LibRef {
     fn validation_disabled(&self) -> bool {
         self.opts.dangerous_disable_validation
     }
+
+    fn outer_text(&self, name: &str) -> Option<std::sync::Arc<[u8]>> {
+        self.outer_files
+            .borrow()
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, b)| b.clone())
+    }
 }

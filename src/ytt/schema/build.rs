@@ -33,18 +33,52 @@ fn build(value: &Node, meta: &Meta, pos: &Pos, site: Site) -> Result<Type, Schem
         infer(value, pos)?
     };
     annotations::read_docs(meta, site, &mut anns)?;
-    annotations::read_default(meta, value, site, &mut anns)?;
-    annotations::read_validations(meta, &mut anns)?;
     let mut ty = Type {
         kind,
         nullable: anns.nullable || anns.any,
         pos: pos.clone(),
         default: Node::null(),
         docs: anns.docs.clone(),
-        validations: anns.validations.clone(),
+        validations: Vec::new(),
     };
+    check_examples(&ty, meta)?;
+    annotations::read_default(meta, value, site, &mut anns)?;
+    annotations::read_validations(meta, &mut anns)?;
+    ty.validations = anns.validations.clone();
     ty.default = default_of(&ty, value, &anns)?;
     Ok(ty)
+}
+
+/// ytt's `checkExamplesValue`: every example must be a value of the node's type, checked
+/// as a value given at the annotated node; the problems of all examples are reported
+/// together, each hunk showing the annotation and its `found` naming it.
+fn check_examples(ty: &Type, meta: &Meta) -> Result<(), SchemaProblem> {
+    let Some(a) = meta.anns.iter().rfind(|a| a.name == "schema/examples") else {
+        return Ok(());
+    };
+    let by = compact(&a.pos);
+    let failures: Vec<_> = ty
+        .docs
+        .examples
+        .iter()
+        .flat_map(|(_, ex)| super::check::check_node(&Node::from_value(ex, &ty.pos), ty))
+        .map(|v| {
+            let mut f = v.failure();
+            f.pos = ty.pos.clone();
+            f.ann_pos = vec![a.pos.clone()];
+            f.found = format!("{} (by {by})", f.found);
+            f
+        })
+        .collect();
+    if failures.is_empty() {
+        return Ok(());
+    }
+    Err(SchemaProblem {
+        summary: String::new(),
+        failures,
+        nested: false,
+    }
+    .titled("Invalid schema - @schema/examples has wrong type"))
 }
 
 /// ytt's check of an "any type" fragment: no node inside it may carry `@schema/nullable`,

@@ -25,6 +25,12 @@ pub struct Violation {
     pub expected_pos: String,
     /// Undeclared map key (rather than a type mismatch).
     pub undeclared: Option<Vec<String>>,
+    /// A map or array found where the schema wants another kind of value: ytt finds
+    /// these while it assigns types (`AssignTypeTo`), before it checks any scalar.
+    pub structural: bool,
+    /// For a value made in memory (no file), the line ytt shows for it: `key: value`
+    /// (`- value` for an array item), the value as Go's `%#v` prints it.
+    pub memory: Option<String>,
 }
 
 impl Violation {
@@ -40,6 +46,7 @@ impl Violation {
                     pos: self.pos.clone(),
                     ann_pos: Vec::new(),
                     plain: None,
+                    memory: self.memory.clone(),
                     found: self.found.clone(),
                     expected: match keys.len() {
                         1 => format!(
@@ -61,6 +68,7 @@ impl Violation {
                 pos: self.pos.clone(),
                 ann_pos: Vec::new(),
                 plain: None,
+                memory: self.memory.clone(),
                 found: self.found.clone(),
                 expected: format!("{} (by {})", self.expected_name, self.expected_pos),
                 hints: vec![],
@@ -74,8 +82,24 @@ fn found_name(n: &Node) -> String {
     n.type_name().to_string()
 }
 
-/// Checks `node` (positioned at `pos`) against `ty`; collects violations.
-fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
+/// The line ytt shows for a map item (`lead` is `key:`) or array item (`-`) made in
+/// memory: its position's `fmt.Sprintf("%v%v %#v", key, separator, value)`.
+fn memory_line(lead: Option<&str>, pos: &Pos, value: &Node) -> Option<String> {
+    let lead = lead.filter(|_| pos.file.is_empty() && pos.line == 0)?;
+    let v = match value {
+        Node::Scalar(Value::String(s)) => crate::ytt::starlark::strconv::quote(s),
+        Node::Scalar(Value::Null) => "<nil>".to_string(),
+        Node::Scalar(Value::Float(f)) => crate::ytt::go_type::float_v(*f),
+        Node::Scalar(v) => v.to_display_string(),
+        Node::Map(_) => "&yamlmeta.Map{}".to_string(),
+        Node::Array(_) => "&yamlmeta.Array{}".to_string(),
+    };
+    Some(format!("{lead} {v}"))
+}
+
+/// Checks `node` (positioned at `pos`, the value of a map item whose `lead` is `key:` or
+/// of an array item, `-`) against `ty`; collects violations.
+fn check_at(node: &Node, ty: &Type, pos: &Pos, lead: Option<&str>, out: &mut Vec<Violation>) {
     if !ty.accepts_shape(node) {
         out.push(Violation {
             pos: pos.clone(),
@@ -83,31 +107,48 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
             expected_name: ty.name().to_string(),
             expected_pos: compact(&ty.pos),
             undeclared: None,
+            structural: matches!(node, Node::Map(_) | Node::Array(_)),
+            memory: memory_line(lead, pos, node),
         });
         return;
     }
     match (&ty.kind, node) {
         (Kind::Map(fields), Node::Map(items)) => {
-            for it in items {
-                if it.meta.has("overlay/remove") {
-                    continue;
-                }
-                match fields.iter().find(|f| f.key == it.key) {
-                    Some(f) => {
-                        if skip_value(&it.meta) {
-                            continue;
-                        }
-                        check_at(&it.value, &f.ty, &it.meta.pos, out)
-                    }
-                    None => out.push(Violation {
+            // ytt's check walks a map before its items: every undeclared key of the
+            // map is reported ahead of the problems inside its declared items.
+            let items: Vec<_> = items
+                .iter()
+                .filter(|it| !it.meta.has("overlay/remove"))
+                .collect();
+            for it in &items {
+                if !fields.iter().any(|f| f.key == it.key) {
+                    out.push(Violation {
                         pos: it.meta.pos.clone(),
                         found: it.key.to_display_string(),
                         expected_name: String::new(),
                         expected_pos: compact(&ty.pos),
+                        // ytt lists the keys as `%s` prints them.
                         undeclared: Some(
-                            fields.iter().map(|f| f.key.to_display_string()).collect(),
+                            fields
+                                .iter()
+                                .map(|f| crate::ytt::go_type::percent_s(&f.key))
+                                .collect(),
                         ),
-                    }),
+                        structural: false,
+                        memory: memory_line(
+                            Some(&format!("{}:", it.key.to_display_string())),
+                            &it.meta.pos,
+                            &it.value,
+                        ),
+                    });
+                }
+            }
+            for it in items {
+                if let Some(f) = fields.iter().find(|f| f.key == it.key)
+                    && !skip_value(&it.meta)
+                {
+                    let lead = format!("{}:", it.key.to_display_string());
+                    check_at(&it.value, &f.ty, &it.meta.pos, Some(&lead), out);
                 }
             }
         }
@@ -116,7 +157,7 @@ fn check_at(node: &Node, ty: &Type, pos: &Pos, out: &mut Vec<Violation>) {
                 if it.meta.has("overlay/remove") || skip_value(&it.meta) {
                     continue;
                 }
-                check_at(&it.value, item, &it.meta.pos, out);
+                check_at(&it.value, item, &it.meta.pos, Some("-"), out);
             }
         }
         _ => {}
@@ -132,15 +173,20 @@ fn skip_value(meta: &Meta) -> bool {
 
 /// Checks a whole node against `ty` (the node's own position is unknown).
 pub fn check_node(node: &Node, ty: &Type) -> Vec<Violation> {
-    let mut out = Vec::new();
-    check_at(node, ty, &ty.pos, &mut out);
-    out
+    check_doc(node, ty, &ty.pos)
 }
 
 /// Checks a document value positioned at `pos`.
+///
+/// As ytt's `typeAndCheck` does, when some map or array is of the wrong kind (found
+/// while types are assigned) only those violations are reported: the scalar checks
+/// (`CheckNode`, which also finds undeclared keys) run only on a well-shaped value.
 pub fn check_doc(node: &Node, ty: &Type, pos: &Pos) -> Vec<Violation> {
     let mut out = Vec::new();
-    check_at(node, ty, pos, &mut out);
+    check_at(node, ty, pos, None, &mut out);
+    if out.iter().any(|v| v.structural) {
+        out.retain(|v| v.structural);
+    }
     out
 }
 

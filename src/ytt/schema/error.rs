@@ -38,6 +38,9 @@ pub struct Failure {
     /// A problem ytt reports as a plain message rather than a report hunk (such as
     /// "Invalid @schema/validation annotation - ...").
     pub plain: Option<String>,
+    /// The line shown for a value made in memory (no file), as ytt's position of such
+    /// a value holds it (`key: "value"`).
+    pub memory: Option<String>,
 }
 
 /// A problem in a schema document itself, reported as ytt's `NewSchemaError` reports
@@ -105,6 +108,7 @@ pub fn invalid(
             expected: expected.to_string(),
             hints: hints.iter().map(|s| s.to_string()).collect(),
             plain: None,
+            memory: None,
         }],
         nested: false,
     }
@@ -166,8 +170,10 @@ impl Sources {
             return pick(t);
         }
         let lib = self.lib.as_ref()?;
-        let f = lib.files().iter().find(|f| lib.display(&f.rel) == name)?;
-        pick(&String::from_utf8_lossy(&f.bytes))
+        match lib.files().iter().find(|f| lib.display(&f.rel) == name) {
+            Some(f) => pick(&String::from_utf8_lossy(&f.bytes)),
+            None => pick(&String::from_utf8_lossy(&lib.outer_text(name)?)),
+        }
     }
 }
 
@@ -193,6 +199,13 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
         let file: &str = &f.pos.file;
         let text = sources.line(file, f.pos.line);
         match text {
+            _ if f.memory.is_some() => {
+                let line = f.memory.as_deref().unwrap_or_default();
+                out.push_str("Data value calculated:\n");
+                out.push_str(&format!("{}\n", pad("#", "")));
+                out.push_str(&format!("{} {line}\n", pad("#", "")));
+                out.push_str(&format!("{}\n", pad("#", "")));
+            }
             Some(t) => {
                 out.push_str(&format!("{file}:\n"));
                 out.push_str(&format!("{}\n", pad("|", "")));
@@ -288,6 +301,7 @@ mod tests {
             },
             ann_pos: vec![],
             plain: None,
+            memory: None,
             found: "integer".into(),
             expected: "string (by schema.yml:3)".into(),
             hints: vec![],

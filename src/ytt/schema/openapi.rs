@@ -64,7 +64,9 @@ pub fn document(root: Option<&Type>, mode: Mode) -> Value {
 pub fn node(t: &Type, mode: Mode) -> Value {
     let mut m: Vec<(Value, Value)> = Vec::new();
     let mut put = |k: &str, v: Value| m.push((s(k), v));
-    if let Some(title) = &t.docs.title {
+    // ytt keeps documentation as strings, empty when not given: an empty title,
+    // description or example description is left out.
+    if let Some(title) = t.docs.title.as_ref().filter(|x| !x.is_empty()) {
         put("title", s(title));
     }
     match &t.kind {
@@ -88,11 +90,13 @@ pub fn node(t: &Type, mode: Mode) -> Value {
     if t.docs.deprecated.is_some() {
         put("deprecated", Value::Bool(true));
     }
-    if let Some(d) = &t.docs.desc {
+    if let Some(d) = t.docs.desc.as_ref().filter(|x| !x.is_empty()) {
         put("description", s(d));
     }
     if let Some((d, v)) = t.docs.examples.first() {
-        put("x-example-description", s(d));
+        if !d.is_empty() {
+            put("x-example-description", s(d));
+        }
         put("example", v.clone());
     }
     if mode == Mode::Extended && !t.docs.examples.is_empty() {

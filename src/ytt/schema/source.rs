@@ -30,4 +30,7 @@ pub trait SchemaSource {
     fn keep_schema_ref(&self, path: String, doc: Doc);
     /// `--dangerous-data-values-disable-validation`.
     fn validation_disabled(&self) -> bool;
+    /// The text of file `name` (a name in messages) of a library that got this one:
+    /// the values it gives are quoted from there.
+    fn outer_text(&self, name: &str) -> Option<std::sync::Arc<[u8]>>;
 }

@@ -9,7 +9,7 @@ use crate::ytt::error::Error;
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::starlark::Thread;
 
-use super::check::{check_doc, fill_defaults, key_text};
+use super::check::{check_doc, fill_defaults};
 use super::error::{Sources, compact, to_error};
 use super::source::SchemaSource;
 use super::types::{Kind, Type};
@@ -212,11 +212,14 @@ fn reposition(node: &mut Node, pos: &Pos) {
     }
 }
 
+/// The path of a map item under `parent`, as ytt's `pathToNode` writes it: the key as
+/// `%s` prints it (a key that is not a string shows Go's `%!s(...)` form).
 fn child_path(parent: &str, key: &Value) -> String {
+    let key = crate::ytt::go_type::percent_s(key);
     if parent.is_empty() {
-        key_text(key)
+        key
     } else {
-        format!("{parent}.{}", key_text(key))
+        format!("{parent}.{key}")
     }
 }
 
@@ -284,7 +287,13 @@ impl Walk<'_> {
         } else {
             path.to_string()
         };
+        // A value made in memory (`with_data_values`) has no file nor line: ytt's
+        // position of it prints as `?`; one parsed from a `--data-value-yaml` value has
+        // a line but no file, printed bare. The document keeps the schema's position.
         let from = match ty {
+            Some(t) if from.file.is_empty() && path.is_empty() => compact(&t.pos),
+            _ if from.file.is_empty() && from.line > 0 => from.line.to_string(),
+            _ if from.file.is_empty() && !path.is_empty() => "?".to_string(),
             Some(t) if from.file.is_empty() => compact(&t.pos),
             _ => compact(from),
         };
@@ -340,15 +349,35 @@ impl ValuesChecker {
     /// the place ytt gives the flag (`(data-value arg)`, `(data-values-env arg) PREFIX`)
     /// and `text` is its line there (the argument, the environment variable), both shown
     /// in messages.
+    ///
+    /// As ytt's flag overlay does, only the map items of the key path sit at the flag's
+    /// place; what a YAML value holds keeps the place its parse gave it: a line of the
+    /// value, in no file (shown as such, quoting the value's text).
     pub fn check_flag(&self, key: &str, leaf: &Node, label: &str, text: &str) -> Result<(), Error> {
+        let Some(root) = &self.root else {
+            return Ok(());
+        };
+        let at = Pos {
+            file: label.into(),
+            line: 1,
+        };
         let mut node = leaf.clone();
         for part in key.rsplit('.') {
             node = Node::Map(vec![crate::ytt::node::MapItem {
                 key: Value::String(part.to_string()),
                 value: node,
-                meta: Meta::default(),
+                meta: Meta::at(at.clone()),
             }]);
         }
-        self.check_value(&node, "", Some((label, text)))
+        let mut sources = self.sources.clone();
+        sources.add(label, text);
+        sources.add("", text.split_once('=').map_or(text, |(_, v)| v));
+        let v = check_doc(&node, root, &Pos::default());
+        if !v.is_empty() {
+            let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
+            return Err(to_error(INVALID, &f, &sources));
+        }
+        warn_deprecated(&node, root);
+        Ok(())
     }
 }
