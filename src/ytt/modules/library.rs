@@ -7,8 +7,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::ytt::error::Error;
-use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
-use crate::ytt::files::FileKind;
+use crate::ytt::eval::{EvalOpts, Lib, LibRef};
 use crate::ytt::fragment::{Frag, Fragment, check_struct_keys, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Value};
@@ -31,8 +30,17 @@ pub trait LibrarySteps {
         extra: &[(Node, bool)],
         flag_refs: &[(String, Node)],
     ) -> Result<(), Error>;
-    /// Templates `lib`'s output files and applies its overlays: its output documents.
-    fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error>;
+    /// Templates `lib`'s output files and applies its overlays: its output documents,
+    /// and the modules of its library files by relative path, in evaluation order.
+    fn render(&self, lib: &LibRef) -> Result<LibraryResult, Error>;
+}
+
+/// What evaluating a private library gives.
+pub struct LibraryResult {
+    /// Output documents, overlays applied.
+    pub docs: Vec<Doc>,
+    /// Each library file's relative path and module, in the order they were evaluated.
+    pub exports: Vec<(String, Module)>,
 }
 
 /// A private library of `parent` by name, with its default data values.
@@ -274,12 +282,12 @@ impl HostValue for Handle {
                     ))
                 };
                 let lib = h.lib().map_err(|e| in_eval(&e.msg))?;
-                let docs = h
+                let result = h
                     .steps
                     .render(&lib)
                     .map_err(|e| in_eval(&crate::ytt::eval::with_lib_texts(&lib, e)))?;
                 lib.check_refs_used().map_err(|e| in_eval(&e))?;
-                Ok(Fragment::value(Frag::DocSet(docs)))
+                Ok(Fragment::value(Frag::DocSet(result.docs)))
             }),
             "data_values" => native("data_values", move |_t, _a| {
                 let lib = h.lib()?;
@@ -302,25 +310,21 @@ impl HostValue for Handle {
                     ));
                 }
                 let lib = h.lib().map_err(|e| refuse(e.msg.clone()))?;
+                // As ytt does, the whole library is evaluated (its templates, overlays
+                // and every library file) and the symbol looked for among the modules
+                // of its library files.
+                let result = h
+                    .steps
+                    .render(&lib)
+                    .map_err(|e| refuse(crate::ytt::eval::with_lib_texts(&lib, e).to_string()))?;
+                lib.check_refs_used().map_err(|e| refuse(e.to_string()))?;
                 let mut found = Vec::new();
-                for f in lib.files.clone() {
-                    let loadable = f.library
-                        && matches!(
-                            f.kind,
-                            FileKind::Starlark | FileKind::YamlTemplate | FileKind::TextTemplate
-                        );
-                    if !loadable {
+                for (rel, m) in result.exports {
+                    if path.as_ref().is_some_and(|p| *p != rel) {
                         continue;
                     }
-                    if let Some(p) = &path
-                        && *p != f.rel
-                    {
-                        continue;
-                    }
-                    let m = load_file(&lib, &format!("/{}", f.rel))
-                        .map_err(|e| refuse(e.msg.clone()))?;
                     if let Some(val) = m.get(&sym) {
-                        found.push((f.rel.clone(), val));
+                        found.push((rel, val));
                     }
                 }
                 match found.len() {

@@ -1,0 +1,159 @@
+//! How ytt 0.48 loads, orders and evaluates the files of a library (its
+//! `pkg/workspace`, `pkg/files` and `pkg/cmd/template` code), each pinned by a small
+//! case: the order files are visited in, which files are evaluated although no template
+//! loads them, which errors come first, and what `load()`, `data.read`/`data.list` and
+//! `library.export` accept.
+
+use crate::support::ytt;
+
+/// ytt's `LibraryExecution.eval` visits files in `Library.ListAccessibleFiles` order:
+/// a directory's own files before any subdirectory's. `b.yml` fails first although
+/// `a/x.yml` sorts before it.
+#[test]
+fn templates_are_evaluated_directory_by_directory() {
+    let stderr = ytt::failure_of(
+        &[
+            ("a/x.yml", "#@ fail(\"in a\")\na: 1\n"),
+            ("b.yml", "#@ fail(\"in b\")\nb: 1\n"),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- fail: in b\n    in <toplevel>\n      b.yml:1 | #@ fail(\"in b\")\n"
+    );
+}
+
+/// Text templates are output files in the order `LibraryExecution.eval` evaluates them
+/// (root files first), before the YAML files, which keep their input order.
+#[test]
+fn text_output_files_are_written_in_evaluation_order() {
+    let (code, stdout, stderr) = ytt::run_binary(
+        &[
+            ("0.yml", "z: 1\n"),
+            ("a/c.txt", "c\n"),
+            ("a/d.yml", "d: 1\n"),
+            ("b.txt", "b (@= \"x\" @)\n"),
+        ],
+        &["-f", ".", "--output-files", "out"],
+    );
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        stdout,
+        "creating: out/b.txt\ncreating: out/a/c.txt\ncreating: out/0.yml\ncreating: out/a/d.yml\n"
+    );
+}
+
+/// Every library file is evaluated by `LibraryExecution.eval` (to collect the symbols
+/// `library.export` offers), whether a template loads it or not: a `.star` file no one
+/// loads still fails the run, its error led by `EvalStarlark`'s words.
+#[test]
+fn an_unloaded_starlark_file_is_still_evaluated() {
+    let stderr = ytt::failure_of(
+        &[("a.yml", "a: 1\n"), ("z.star", "fail(\"unused\")\n")],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: Evaluating starlark template: \n- fail: unused\n    in <toplevel>\n      1 | fail(\"unused\")\n"
+    );
+}
+
+/// An unloaded `.lib.yml` is evaluated too, with the data values in place; so is an
+/// unloaded `.lib.txt`, its errors led by `EvalText`'s words.
+#[test]
+fn unloaded_yaml_and_text_library_files_are_still_evaluated() {
+    let stderr = ytt::failure_of(
+        &[
+            ("a.yml", "a: 1\n"),
+            (
+                "h.lib.yml",
+                "#@ load(\"@ytt:data\", \"data\")\nx: #@ data.values.nope\n",
+            ),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- struct has no .nope field or method\n    in <toplevel>\n      h.lib.yml:2 | x: #@ data.values.nope\n"
+    );
+    let stderr = ytt::failure_of(
+        &[("a.yml", "a: 1\n"), ("h.lib.txt", "(@= 1 + \"a\" @)\n")],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: Evaluating text template: \n- unknown binary op: int + string\n    in <toplevel>\n      h.lib.txt:1 | (@= 1 + \"a\" @)\n"
+    );
+}
+
+/// ytt's schema stage reads every YAML template (in `ListAccessibleFiles` order) before
+/// any template is evaluated: a file that does not parse is reported over an evaluation
+/// error of a file before it.
+#[test]
+fn a_template_that_does_not_parse_is_reported_before_any_evaluation_error() {
+    let stderr = ytt::failure_of(
+        &[("a.yml", "#@ fail(\"a\")\na: 1\n"), ("b.yml", "b: [1\n")],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: Unmarshaling YAML template 'b.yml': yaml: line 1: did not find expected ',' or ']'\n    in b.yml:1\n      b.yml:1 | b: [1\n"
+    );
+}
+
+/// `library.export` runs the whole `LibraryExecution.Eval` of the library first (as
+/// `eval()` does): a failing template of the library fails the export, under
+/// `ErrDescWrapper`'s "Exporting from library" lead.
+#[test]
+fn export_evaluates_the_librarys_templates_too() {
+    let stderr = ytt::failure_of(
+        &[
+            ("_ytt_lib/lib/t.yml", "#@ fail(\"tpl in lib\")\nt: 1\n"),
+            ("_ytt_lib/lib/h.star", "x = 1\n"),
+            (
+                "main.yml",
+                "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"lib\").export(\"x\")\n",
+            ),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- library.export: Exporting from library 'lib': \n    in <toplevel>\n      main.yml:2 | x: #@ library.get(\"lib\").export(\"x\")\n\n    reason:\n     - fail: tpl in lib\n         in <toplevel>\n           _ytt_lib/lib/t.yml:1 | #@ fail(\"tpl in lib\")\n"
+    );
+}
+
+/// The exports `library.export` searches are listed in evaluation order, each by its
+/// path within the library (`FileInLibrary.RelativePath`): the library's own files
+/// first, then its subdirectories'.
+#[test]
+fn export_names_the_files_of_a_symbol_in_evaluation_order() {
+    let main = "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"lib\").export(\"x\")\n";
+    let stderr = ytt::failure_of(
+        &[
+            ("_ytt_lib/lib/z.star", "x = 2\n"),
+            ("_ytt_lib/lib/a/h.star", "x = 1\n"),
+            ("_ytt_lib/lib/a.lib.yml", "#@ x = 3\n"),
+            ("main.yml", main),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- library.export: Exporting from library 'lib': Expected to find exactly one exported symbol 'x', but found multiple across files: a.lib.yml, z.star, a/h.star\n    in <toplevel>\n      main.yml:2 | x: #@ library.get(\"lib\").export(\"x\")\n"
+    );
+    let main = "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"lib\").export(\"x\", path=\"a/h.star\")\n";
+    assert_eq!(
+        ytt::render(
+            &[
+                ("_ytt_lib/lib/z.star", "x = 2\n"),
+                ("_ytt_lib/lib/a/h.star", "x = 1\n"),
+                ("main.yml", main),
+            ],
+            &["-f", "."],
+        )
+        .unwrap(),
+        "x: 1\n"
+    );
+}
