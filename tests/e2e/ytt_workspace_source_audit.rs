@@ -157,3 +157,53 @@ fn export_names_the_files_of_a_symbol_in_evaluation_order() {
         "x: 1\n"
     );
 }
+
+/// `File.IsLibrary` goes by the name alone (`NAME.lib.EXT`, or `.star`): loading a
+/// library file of no type ytt evaluates passes that check and fails in
+/// `TemplateLoader.Load`'s type switch, also for a `.star` file marked `type=data`.
+#[test]
+fn loading_a_library_file_of_no_known_type_says_so_in_ytts_words() {
+    let stderr = ytt::failure_of(
+        &[
+            ("a.lib.json", "{}\n"),
+            ("t.yml", "#@ load(\"a.lib.json\", \"x\")\na: 1\n"),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- cannot load a.lib.json: File 'a.lib.json' type is not a known\n    in <toplevel>\n      t.yml:1 | #@ load(\"a.lib.json\", \"x\")\n"
+    );
+    let stderr = ytt::failure_of(
+        &[
+            ("a.star", "x = 1\n"),
+            ("t.yml", "#@ load(\"a.star\", \"x\")\na: #@ x\n"),
+        ],
+        &["-f", ".", "--file-mark", "a.star:type=data"],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- cannot load a.star: File 'a.star' type is not a known\n    in <toplevel>\n      t.yml:1 | #@ load(\"a.star\", \"x\")\n"
+    );
+}
+
+/// `File.IsLibrary` splits the base name at dots and wants `lib` second to last with
+/// at least three parts: `lib.yml` is an output template, `.lib.yml` a library file;
+/// `matchesExt` is case-sensitive, so `x.YML` is data.
+#[test]
+fn library_names_are_told_apart_as_file_go_splits_them() {
+    assert_eq!(
+        ytt::render(
+            &[
+                ("lib.yml", "a: 1\n"),
+                (".lib.yml", "b: 2\n"),
+                ("x.YML", "c: 3\n"),
+                ("w.lib.star.yml", "f: 6\n"),
+                ("z.lib.yaml", "e: 5\n"),
+            ],
+            &["-f", "."],
+        )
+        .unwrap(),
+        "a: 1\n---\nf: 6\n"
+    );
+}

@@ -749,9 +749,12 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
         FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, &f).map(|e| e.module),
         FileKind::Data => {
-            return Err(SError::new(
-                "file is not a template or Starlark file".to_string(),
-            ));
+            // A library file by its name (`x.lib.json`, or a `*.star` marked
+            // `type=data`) of no type ytt can evaluate (`TemplateLoader.Load`).
+            return Err(SError::new(format!(
+                "File '{}' type is not a known",
+                lib.display(&rel)
+            )));
         }
     };
     let m = m.map_err(|e| SError::new(with_lib_texts(lib, e).to_string()))?;
