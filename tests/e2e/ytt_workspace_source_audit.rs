@@ -207,3 +207,116 @@ fn library_names_are_told_apart_as_file_go_splits_them() {
         "a: 1\n---\nf: 6\n"
     );
 }
+
+/// The stderr of a text template `x.txt` that fails with `body`.
+fn text_failure(body: &str) -> String {
+    ytt::failure_of(&[("x.txt", body)], &["-f", ".", "--output-files", "out"])
+}
+
+/// ytt's text template `Parser.parse` counts columns in characters (not bytes), names the
+/// column of the `@` or `)` that is out of place, and at the end of the text the place
+/// after the last character (the next line's first column after a newline).
+#[test]
+fn text_template_parse_errors_name_ytts_line_and_column() {
+    assert_eq!(
+        text_failure("é\nab (@ (@"),
+        "strake: error: Parsing text template 'x.txt': Unexpected code opening '(@' at line 2 col 8\n    in x.txt:2\n      x.txt:2 | ab (@ (@\n"
+    );
+    assert_eq!(
+        text_failure("a @) b"),
+        "strake: error: Parsing text template 'x.txt': Unexpected code closing '@)' at line 1 col 4\n    in x.txt:1\n      x.txt:1 | a @) b\n"
+    );
+    assert_eq!(
+        text_failure("é (@ x"),
+        "strake: error: Parsing text template 'x.txt': Missing code closing '@)' at line 1 col 7\n    in x.txt:1\n      x.txt:1 | é (@ x\n"
+    );
+    assert_eq!(
+        text_failure("a (@ b\n"),
+        "strake: error: Parsing text template 'x.txt': Missing code closing '@)' at line 2 col 1\n    in x.txt:2\n      x.txt:2 | \n"
+    );
+}
+
+/// `NodeCodeMeta`: `-` first trims the text before of Unicode white space (a no-break
+/// space too), `-` last the text after; `=-` prints (`=` is taken off before `-`, which
+/// then trims nothing); code over several lines runs as it stands.
+#[test]
+fn text_template_markers_trim_and_print_as_node_code_meta_reads_them() {
+    let out = |body: &str| ytt::output_file(&[("x.txt", body)], "x.txt");
+    assert_eq!(out("a  \n (@- x = 1 -@)  \n b"), "ab");
+    assert_eq!(out("a\u{a0}(@-= \"v\" -@)\u{a0}b"), "avb");
+    assert_eq!(out("a (@=- \"v\" @) b"), "a v b");
+    assert_eq!(out("a (@ @) b"), "a  b");
+    assert_eq!(out("a (@ x = 1\ny = 2 @)(@= str(x+y) @)"), "a 3");
+}
+
+/// The first line of the error when `t.yml` calls `library.get(ARGS)` beside a library
+/// `lib`.
+fn library_get_error(args: &str) -> String {
+    let tpl = format!("#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get({args}).eval()\n");
+    let stderr = ytt::failure_of(
+        &[("_ytt_lib/lib/t.yml", "a: 1\n"), ("t.yml", &tpl)],
+        &["-f", "."],
+    );
+    stderr.lines().nth(1).unwrap_or_default().to_string()
+}
+
+/// `LibraryModule.Get` takes exactly one positional string, reads its keywords in order
+/// (`alias` a string, the three switches Starlark bools, any other refused), refuses a
+/// name starting with `@`, and every refusal is led by `library.get: `
+/// (`core.ErrWrapper`).
+#[test]
+fn library_get_checks_its_arguments_in_ytts_words() {
+    let cases = [
+        (
+            "\"@lib\"",
+            "- library.get: Expected library '@lib' to be specified without '@'",
+        ),
+        ("1", "- library.get: expected a string, but was int"),
+        ("\"lib\", 2", "- library.get: expected exactly one argument"),
+        (
+            "name=\"lib\"",
+            "- library.get: expected exactly one argument",
+        ),
+        ("\"lib\", foo=1", "- library.get: Unexpected kwarg 'foo'"),
+        (
+            "\"lib\", strict=1",
+            "- library.get: expected starlark.Bool, but was starlark.Int",
+        ),
+        (
+            "\"lib\", alias=3",
+            "- library.get: expected a string, but was int",
+        ),
+        (
+            "\"\"",
+            "- library.get: Expected to find library '', but did not find ''",
+        ),
+        (
+            "\"lib/x\"",
+            "- library.get: Expected to find library 'lib/x', but did not find 'lib'",
+        ),
+    ];
+    for (args, first) in cases {
+        assert_eq!(library_get_error(args), first, "library.get({args})");
+    }
+}
+
+/// `library.get` looks for `_ytt_lib` in the directory of the calling file only
+/// (`FindAccessibleLibrary` on that file's library), so a template in a subdirectory
+/// does not see the root's private libraries.
+#[test]
+fn library_get_from_a_subdirectory_does_not_see_the_roots_libraries() {
+    let stderr = ytt::failure_of(
+        &[
+            ("_ytt_lib/lib/t.yml", "a: 1\n"),
+            (
+                "sub/t.yml",
+                "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"lib\").eval()\n",
+            ),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- library.get: Could not find private library (directory '_ytt_lib' missing?)\n    in <toplevel>\n      sub/t.yml:2 | x: #@ library.get(\"lib\").eval()\n"
+    );
+}

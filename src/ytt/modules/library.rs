@@ -373,39 +373,73 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
         vec![(
             "get",
             native("library.get", move |_t, a| {
-                let v = a.unpack(
-                    "library.get",
-                    &[
-                        "name",
-                        "alias?",
-                        "ignore_unknown_comments?",
-                        "implicit_map_key_overrides?",
-                        "strict?",
-                    ],
-                )?;
-                let name = v[0]
-                    .as_ref()
-                    .and_then(|x| x.as_str())
-                    .unwrap_or("")
-                    .trim_start_matches('@')
-                    .to_string();
+                // ytt's `core.ErrWrapper` puts the function's name before every refusal.
+                let refuse = |m: String| SError::new(format!("library.get: {m}"));
+                let (name, alias, overrides) = get_args(a).map_err(refuse)?;
+                if name.starts_with('@') {
+                    return Err(refuse(format!(
+                        "Expected library '{name}' to be specified without '@'"
+                    )));
+                }
                 // Fail early when the library does not exist.
-                let prefix = library_prefix(&l, file.as_deref(), &name).map_err(SError::new)?;
-                let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
+                let prefix = library_prefix(&l, file.as_deref(), &name).map_err(refuse)?;
                 let mut h = Handle::new(l.clone(), name, alias, prefix, steps.clone());
-                if let Some(b) = &v[2] {
-                    h.opts.ignore_unknown_comments = b.truth();
+                let [ignore_unknown_comments, implicit_map_key_overrides, strict] = overrides;
+                if let Some(b) = ignore_unknown_comments {
+                    h.opts.ignore_unknown_comments = b;
                 }
-                if let Some(b) = &v[3] {
-                    h.opts.implicit_map_key_overrides = b.truth();
+                if let Some(b) = implicit_map_key_overrides {
+                    h.opts.implicit_map_key_overrides = b;
                 }
-                if let Some(b) = &v[4] {
-                    h.opts.strict = b.truth();
+                if let Some(b) = strict {
+                    h.opts.strict = b;
                 }
                 Ok(Value::Host(Rc::new(h)))
             }),
         )],
     )
+}
+
+/// `library.get`'s name, alias and template switch overrides.
+type GetArgs = (String, Option<String>, [Option<bool>; 3]);
+
+/// The arguments of `library.get(name, alias=, ignore_unknown_comments=,
+/// implicit_map_key_overrides=, strict=)` as ytt's `LibraryModule.Get` reads them: one
+/// positional string, then the keywords in the order given (the three switches are
+/// Starlark bools, in that order in the result).
+fn get_args(a: &Args) -> Result<GetArgs, String> {
+    let [name] = a.pos.as_slice() else {
+        return Err("expected exactly one argument".into());
+    };
+    let name = name
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("expected a string, but was {}", name.type_name()))?;
+    let mut alias = None;
+    let mut overrides = [None; 3];
+    for (k, v) in &a.kwargs {
+        let slot = match &**k {
+            "alias" => {
+                let s = v
+                    .as_str()
+                    .ok_or_else(|| format!("expected a string, but was {}", v.type_name()))?;
+                alias = Some(s.to_string());
+                continue;
+            }
+            "ignore_unknown_comments" => 0,
+            "implicit_map_key_overrides" => 1,
+            "strict" => 2,
+            other => return Err(format!("Unexpected kwarg '{other}'")),
+        };
+        let Value::Bool(b) = v else {
+            return Err(format!(
+                "expected starlark.Bool, but was {}",
+                crate::ytt::overlay::go_type::of_starlark(v)
+            ));
+        };
+        overrides[slot] = Some(*b);
+    }
+    Ok((name, alias, overrides))
 }
 
 /// The symbol and `path=` of `library.export(name, path=...)`, refused as ytt refuses
