@@ -320,3 +320,62 @@ fn library_get_from_a_subdirectory_does_not_see_the_roots_libraries() {
         "strake: error: \n- library.get: Could not find private library (directory '_ytt_lib' missing?)\n    in <toplevel>\n      sub/t.yml:2 | x: #@ library.get(\"lib\").eval()\n"
     );
 }
+
+/// The first line of the error when `t.yml` calls `library.get(...).CALL` beside a
+/// library `lib`.
+fn library_call_error(call: &str) -> String {
+    let tpl = format!(
+        "#@ load(\"@ytt:library\", \"library\")\nx: #@ library.get(\"lib\", alias=\"al\").{call}\n"
+    );
+    let stderr = ytt::failure_of(
+        &[("_ytt_lib/lib/t.yml", "a: 1\n"), ("t.yml", &tpl)],
+        &["-f", "."],
+    );
+    stderr.lines().nth(1).unwrap_or_default().to_string()
+}
+
+/// The library value's functions as `libraryValue.AsStarlarkValue` wraps them: each
+/// led by its `library.`-qualified name; `with_data_values` takes one positional and only
+/// a bool `plain=`, `with_data_values_schema` one positional (keywords unread),
+/// `data_values` no positional and its refusals worded as `export`'s; the library is
+/// named `path~alias` (`LibraryRef.AsString`).
+#[test]
+fn library_value_functions_check_their_arguments_in_ytts_words() {
+    let cases = [
+        (
+            "with_data_values()",
+            "- library.with_data_values: expected exactly one argument",
+        ),
+        (
+            "with_data_values({}, 2)",
+            "- library.with_data_values: expected exactly one argument",
+        ),
+        (
+            "with_data_values({}, foo=1)",
+            "- library.with_data_values: invalid argument name: foo",
+        ),
+        (
+            "with_data_values({}, plain=1)",
+            "- library.with_data_values: expected starlark.Bool, but was starlark.Int",
+        ),
+        (
+            "with_data_values_schema()",
+            "- library.with_data_values_schema: expected exactly one argument",
+        ),
+        (
+            "data_values(1)",
+            "- library.data_values: Exporting from library 'lib~al': expected no arguments",
+        ),
+        (
+            "eval(1)",
+            "- library.eval: Evaluating library 'lib~al': expected no arguments",
+        ),
+        (
+            "export(\"_x\")",
+            "- library.export: Exporting from library 'lib~al': Symbols starting with '_' are private, and cannot be exported",
+        ),
+    ];
+    for (call, first) in cases {
+        assert_eq!(library_call_error(call), first, "{call}");
+    }
+}

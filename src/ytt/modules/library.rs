@@ -152,6 +152,15 @@ impl Handle {
         }
     }
 
+    /// The library as ytt's messages name it (`LibraryRef.AsString`): its path, and
+    /// `~alias` when it was given one.
+    fn desc(&self) -> String {
+        match self.alias.as_deref() {
+            Some(a) if !a.is_empty() => format!("{}~{a}", self.name),
+            _ => self.name.clone(),
+        }
+    }
+
     /// Builds the library: its files, its own data values, then the `#@library/ref`
     /// documents of its parent meant for it, the extra values and `@lib:` flags.
     fn lib(&self) -> SResult<LibRef> {
@@ -251,26 +260,50 @@ impl HostValue for Handle {
     fn attr(&self, name: &str) -> SResult<Option<Value>> {
         let h = self.clone();
         Ok(Some(match name {
-            "with_data_values" => native("with_data_values", move |_t, a| {
-                let v = a.unpack("with_data_values", &["values", "plain?"])?;
-                let node = starlark_to_node(v[0].as_ref().expect("values"), &Pos::default())?;
-                let plain = v[1].as_ref().is_some_and(|p| p.truth());
+            "with_data_values" => native("library.with_data_values", move |_t, a| {
+                let refuse = |m: String| SError::new(format!("library.with_data_values: {m}"));
+                let [values] = a.pos.as_slice() else {
+                    return Err(refuse("expected exactly one argument".into()));
+                };
+                let node =
+                    starlark_to_node(values, &Pos::default()).map_err(|e| refuse(e.msg.clone()))?;
+                let mut plain = false;
+                if let Some((k, _)) = a.kwargs.iter().find(|(k, _)| &**k != "plain") {
+                    return Err(refuse(format!("invalid argument name: {k}")));
+                }
+                if let Some((_, v)) = a.kwargs.iter().find(|(k, _)| &**k == "plain") {
+                    let Value::Bool(b) = v else {
+                        return Err(refuse(format!(
+                            "expected starlark.Bool, but was {}",
+                            crate::ytt::overlay::go_type::of_starlark(v)
+                        )));
+                    };
+                    plain = *b;
+                }
                 let mut h2 = h.clone();
                 h2.extra.push((node, plain));
                 Ok(Value::host(h2))
             }),
-            "with_data_values_schema" => native("with_data_values_schema", move |_t, a| {
-                let v = a.unpack("with_data_values_schema", &["schema"])?;
-                let node = starlark_to_node(v[0].as_ref().expect("schema"), &Pos::default())?;
-                let mut h2 = h.clone();
-                h2.schemas.push(node);
-                Ok(Value::host(h2))
-            }),
+            "with_data_values_schema" => {
+                native("library.with_data_values_schema", move |_t, a| {
+                    let refuse =
+                        |m: String| SError::new(format!("library.with_data_values_schema: {m}"));
+                    // Keyword arguments are not looked at.
+                    let [schema] = a.pos.as_slice() else {
+                        return Err(refuse("expected exactly one argument".into()));
+                    };
+                    let node = starlark_to_node(schema, &Pos::default())
+                        .map_err(|e| refuse(e.msg.clone()))?;
+                    let mut h2 = h.clone();
+                    h2.schemas.push(node);
+                    Ok(Value::host(h2))
+                })
+            }
             "eval" => native("library.eval", move |_t, a| {
                 if !a.pos.is_empty() {
                     return Err(SError::new(format!(
                         "library.eval: Evaluating library '{}': expected no arguments",
-                        h.name
+                        h.desc()
                     )));
                 }
                 // ytt names the function and the library before every failure of the
@@ -278,7 +311,7 @@ impl HostValue for Handle {
                 let in_eval = |m: &dyn std::fmt::Display| {
                     SError::new(format!(
                         "library.eval: Evaluating library '{}': {m}",
-                        h.name
+                        h.desc()
                     ))
                 };
                 let lib = h.lib().map_err(|e| in_eval(&e.msg))?;
@@ -289,8 +322,18 @@ impl HostValue for Handle {
                 lib.check_refs_used().map_err(|e| in_eval(&e))?;
                 Ok(Fragment::value(Frag::DocSet(result.docs)))
             }),
-            "data_values" => native("data_values", move |_t, _a| {
-                let lib = h.lib()?;
+            "data_values" => native("library.data_values", move |_t, a| {
+                // ytt wraps this function's refusals in the words of `export`.
+                let refuse = |m: &str| {
+                    SError::new(format!(
+                        "library.data_values: Exporting from library '{}': {m}",
+                        h.desc()
+                    ))
+                };
+                if !a.pos.is_empty() {
+                    return Err(refuse("expected no arguments"));
+                }
+                let lib = h.lib().map_err(|e| refuse(&e.msg))?;
                 let v = lib.values.borrow().clone();
                 check_struct_keys(&v)?;
                 Ok(plain_to_struct(&v))
@@ -300,7 +343,7 @@ impl HostValue for Handle {
                 let refuse = |m: String| {
                     SError::new(format!(
                         "library.export: Exporting from library '{}': {m}",
-                        h.name
+                        h.desc()
                     ))
                 };
                 let (sym, path) = export_args(a).map_err(refuse)?;
