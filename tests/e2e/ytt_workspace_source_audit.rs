@@ -379,3 +379,29 @@ fn library_value_functions_check_their_arguments_in_ytts_words() {
         assert_eq!(library_call_error(call), first, "{call}");
     }
 }
+
+/// Two `-f` directories may each hold a library file of the same path: `load()` finds
+/// the first (`Library.FindFile`), but `LibraryExecution.eval` evaluates each, so a
+/// failing second one fails the run.
+#[test]
+fn a_second_library_file_of_the_same_path_is_evaluated_on_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    std::fs::create_dir_all(&a).unwrap();
+    std::fs::create_dir_all(&b).unwrap();
+    std::fs::write(a.join("h.star"), "x = 1\n").unwrap();
+    std::fs::write(a.join("t.yml"), "#@ load(\"h.star\", \"x\")\na: #@ x\n").unwrap();
+    std::fs::write(b.join("h.star"), "fail(\"second h.star\")\n").unwrap();
+    let out = assert_cmd::Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["template", "-f", "a", "-f", "b"])
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = ytt::outcome(out);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "strake: error: Evaluating starlark template: \n- fail: second h.star\n    in <toplevel>\n      1 | fail(\"second h.star\")\n"
+    );
+}

@@ -767,7 +767,10 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
 /// not: its module, or `None` for a file of no known type. A module some `load()`
 /// already made is reused (evaluating a file again gives the same module).
 pub fn eval_library_file(lib: &LibRef, f: &InputFile) -> Result<Option<Module>, Error> {
-    if let Some(m) = lib.cache.borrow().get(&f.rel) {
+    // `load()` reaches the first file of a path; another file of the same path (from
+    // another `-f` directory) is evaluated on its own.
+    let cached = lib.file(&f.rel).is_some_and(|first| first.key() == f.key());
+    if cached && let Some(m) = lib.cache.borrow().get(&f.rel) {
         return Ok(Some(m.clone()));
     }
     let m = match f.kind {
@@ -776,7 +779,9 @@ pub fn eval_library_file(lib: &LibRef, f: &InputFile) -> Result<Option<Module>, 
         FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, f)?.module,
         FileKind::Data => return Ok(None),
     };
-    lib.cache.borrow_mut().insert(f.rel.clone(), m.clone());
+    if cached {
+        lib.cache.borrow_mut().insert(f.rel.clone(), m.clone());
+    }
     Ok(Some(m))
 }
 
