@@ -405,3 +405,30 @@ fn a_second_library_file_of_the_same_path_is_evaluated_on_its_own() {
         "strake: error: Evaluating starlark template: \n- fail: second h.star\n    in <toplevel>\n      1 | fail(\"second h.star\")\n"
     );
 }
+
+/// `data.list()` lists `Library.ListAccessibleFiles` of the calling file's directory:
+/// its own files first, then each subdirectory's (not sorted as one list), private
+/// libraries left out. The `@ytt:data` module a file loads stays bound to that file's
+/// directory, so a function of `sub/h.star` reads and lists `sub/` whoever calls it.
+#[test]
+fn data_list_follows_the_library_tree_and_data_stays_with_the_loading_file() {
+    let files = [
+        (
+            "sub/h.star",
+            "load(\"@ytt:data\", \"data\")\ndef rd():\n  return data.read(\"x.txt\")\nend\ndef ls():\n  return data.list()\nend\n",
+        ),
+        ("sub/x.txt", "sub-x\n"),
+        ("x.txt", "root-x\n"),
+        ("a/b/y.json", "{}\n"),
+        ("a/z.md", "z\n"),
+        ("_ytt_lib/l/q.yml", "q: 1\n"),
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@ load(\"sub/h.star\", \"rd\", \"ls\")\nread: #@ rd()\nsub: #@ ls()\nall: #@ data.list()\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "read: |\n  sub-x\nsub:\n- h.star\n- x.txt\nall:\n- t.yml\n- x.txt\n- a/z.md\n- a/b/y.json\n- sub/h.star\n- sub/x.txt\n"
+    );
+}
