@@ -432,3 +432,41 @@ fn data_list_follows_the_library_tree_and_data_stays_with_the_loading_file() {
         "read: |\n  sub-x\nsub:\n- h.star\n- x.txt\nall:\n- t.yml\n- x.txt\n- a/z.md\n- a/b/y.json\n- sub/h.star\n- sub/x.txt\n"
     );
 }
+
+/// A refused symlink names its destination as Go's `filepath.EvalSymlinks` gives it
+/// (`Symlink.IsAllowed`): relative when every link on the way is relative (`..` kept
+/// where the walk left the working directory), absolute once a link points at an
+/// absolute path, even inside the working directory.
+#[test]
+fn a_refused_symlink_names_its_destination_as_go_resolves_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(dir.path()).unwrap();
+    let work = base.join("work");
+    std::fs::create_dir_all(work.join("d")).unwrap();
+    std::fs::create_dir_all(work.join("shared")).unwrap();
+    std::fs::write(work.join("shared/c.yml"), "a: 1\n").unwrap();
+    std::os::unix::fs::symlink(work.join("shared/c.yml"), work.join("d/abs.yml")).unwrap();
+    std::os::unix::fs::symlink("../../work/shared/c.yml", work.join("d/up.yml")).unwrap();
+    let refused = |file: &str| {
+        let out = assert_cmd::Command::cargo_bin("strake")
+            .unwrap()
+            .current_dir(&work)
+            .args(["template", "-f", file])
+            .output()
+            .unwrap();
+        let (code, _, stderr) = ytt::outcome(out);
+        assert_eq!(code, 1, "{stderr}");
+        stderr
+    };
+    assert_eq!(
+        refused("d/abs.yml"),
+        format!(
+            "strake: error: Checking symlink file 'd/abs.yml':\n  Expected symlink file 'd/abs.yml' -> '{}' to be allowed, but was not\n",
+            work.join("shared/c.yml").display()
+        )
+    );
+    assert_eq!(
+        refused("d/up.yml"),
+        "strake: error: Checking symlink file 'd/up.yml':\n  Expected symlink file 'd/up.yml' -> '../work/shared/c.yml' to be allowed, but was not\n"
+    );
+}
