@@ -253,6 +253,10 @@ fn run_lib(
             stdin: Some(read_stdin),
         }
         .check_flags(&opts.data_values)?;
+        // ytt's schema stage reads every YAML template first.
+        if let Some(e) = eval::first_read_error(lib) {
+            return Err(e);
+        }
         let schema = schema::ValuesChecker::load(lib)?.root;
         if opts.data_values_schema_inspect {
             let mut out = Output::default();
@@ -283,6 +287,11 @@ fn run_lib(
     warnings.extend(schema::values::take_warnings());
     warn_if_math_was_called(warnings);
     if opts.data_values_inspect {
+        // What ytt's schema stage would have refused first (every YAML template read),
+        // even though no template is evaluated here.
+        if let Some(e) = eval::first_read_error(lib) {
+            return Err(e);
+        }
         let v = match lib.values.borrow().clone() {
             Value::Null => Value::Map(vec![]),
             v => v,

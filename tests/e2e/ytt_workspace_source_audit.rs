@@ -470,3 +470,18 @@ fn a_refused_symlink_names_its_destination_as_go_resolves_it() {
         "strake: error: Checking symlink file 'd/up.yml':\n  Expected symlink file 'd/up.yml' -> '../work/shared/c.yml' to be allowed, but was not\n"
     );
 }
+
+/// ytt reads every YAML template in its schema stage, before it inspects the data
+/// values or the schema: a template that does not parse fails
+/// `--data-values-inspect` and `--data-values-schema-inspect` too.
+#[test]
+fn inspections_fail_on_a_template_that_does_not_parse() {
+    let files = [
+        ("v.yml", "#@data/values\n---\nx: 1\n"),
+        ("b.yml", "b: [1\n"),
+    ];
+    let want = "strake: error: Unmarshaling YAML template 'b.yml': yaml: line 1: did not find expected ',' or ']'\n    in b.yml:1\n      b.yml:1 | b: [1\n";
+    for flag in ["--data-values-inspect", "--data-values-schema-inspect"] {
+        assert_eq!(ytt::failure_of(&files, &["-f", ".", flag]), want, "{flag}");
+    }
+}
