@@ -485,3 +485,18 @@ fn inspections_fail_on_a_template_that_does_not_parse() {
         assert_eq!(ytt::failure_of(&files, &["-f", ".", flag]), want, "{flag}");
     }
 }
+
+/// `--strict` is one of the parse options of ytt's schema stage, which reads every YAML
+/// template before any is evaluated: a value outside the strict subset is reported over
+/// an evaluation error of a file before it.
+#[test]
+fn a_strict_parse_error_comes_before_any_evaluation_error() {
+    let stderr = ytt::failure_of(
+        &[("a.yml", "#@ fail(\"a\")\na: 1\n"), ("b.yml", "b: yes\n")],
+        &["-f", ".", "--strict"],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: Unmarshaling YAML template 'b.yml': yaml:\n  Strict parsing:\n    Found 'yes' ambigious (could be !!str or !!bool)\n    in b.yml:1\n      b.yml:1 | b: yes\n"
+    );
+}

@@ -806,7 +806,15 @@ pub fn first_read_error(lib: &LibRef) -> Option<Error> {
             Some(ds) => Ok(ds),
             None => lib.parse_file(src, &lib.display(&f.rel)).map(Rc::new),
         };
-        let checked = parsed.and_then(|ds| {
+        // `--strict` is a parse option to ytt: a file outside the strict subset fails
+        // to parse.
+        let strict = |ds| match lib.opts.strict {
+            true => {
+                crate::ytt::yaml_docs::parse_yaml_with(src, &lib.display(&f.rel), true).map(|_| ds)
+            }
+            false => Ok(ds),
+        };
+        let checked = parsed.and_then(strict).and_then(|ds| {
             crate::ytt::yaml_docs::check_doc_only_annotation(&ds, "data/values-schema")
         });
         if let Err(e) = checked {
