@@ -500,3 +500,24 @@ fn a_strict_parse_error_comes_before_any_evaluation_error() {
         "strake: error: Unmarshaling YAML template 'b.yml': yaml:\n  Strict parsing:\n    Found 'yes' ambigious (could be !!str or !!bool)\n    in b.yml:1\n      b.yml:1 | b: yes\n"
     );
 }
+
+/// A private library's `eval()` runs its `LibraryExecution.eval` too: a `.star` file of
+/// the library that no template loads still fails the evaluation.
+#[test]
+fn a_private_librarys_unloaded_starlark_file_fails_its_eval() {
+    let stderr = ytt::failure_of(
+        &[
+            ("_ytt_lib/lib/z.star", "fail(\"unused in lib\")\n"),
+            ("_ytt_lib/lib/t.yml", "a: 1\n"),
+            (
+                "t.yml",
+                "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"lib\").eval())\n",
+            ),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- library.eval: Evaluating library 'lib': Evaluating starlark template: \n    in <toplevel>\n      t.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n\n    reason:\n     - fail: unused in lib\n         in <toplevel>\n           1 | fail(\"unused in lib\")\n"
+    );
+}
