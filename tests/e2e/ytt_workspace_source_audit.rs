@@ -521,3 +521,22 @@ fn a_private_librarys_unloaded_starlark_file_fails_its_eval() {
         "strake: error: \n- library.eval: Evaluating library 'lib': Evaluating starlark template: \n    in <toplevel>\n      t.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n\n    reason:\n     - fail: unused in lib\n         in <toplevel>\n           1 | fail(\"unused in lib\")\n"
     );
 }
+
+/// `TemplateLoader.EvalYAML` templates a file that is a template or a library file: a
+/// `.lib.yml` marked `type=yaml-plain` is still templated when loaded, its functions
+/// there to use.
+#[test]
+fn a_library_file_marked_yaml_plain_is_still_templated_when_loaded() {
+    let files = [
+        ("h.lib.yml", "#@ def f():\nx: 1\n#@ end\n"),
+        ("t.yml", "#@ load(\"h.lib.yml\", \"f\")\na: #@ f()\n"),
+    ];
+    assert_eq!(
+        ytt::render(
+            &files,
+            &["-f", ".", "--file-mark", "h.lib.yml:type=yaml-plain"]
+        )
+        .unwrap(),
+        "a:\n  x: 1\n"
+    );
+}

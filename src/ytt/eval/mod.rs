@@ -567,8 +567,9 @@ fn next_template_id() -> usize {
 /// [`eval_yaml`], keeping the compiled file for a later evaluation when `reuse` says so.
 pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
     // ytt compiles every YAML template it evaluates, templated or not; a plain one
-    // (`yaml-plain`) only parses.
-    let tpl_id = if f.kind == FileKind::YamlPlain {
+    // (`yaml-plain`) only parses, unless it is a library file (`TemplateLoader.EvalYAML`
+    // templates what is a template or a library).
+    let tpl_id = if f.kind == FileKind::YamlPlain && !f.library {
         0
     } else {
         next_template_id()
@@ -650,7 +651,8 @@ fn prepare_yaml(
             }
         }
     };
-    prepare::prepare_parsed(ds, f.kind == FileKind::YamlPlain, lib.opts, src, name)
+    let plain = f.kind == FileKind::YamlPlain && !f.library;
+    prepare::prepare_parsed(ds, plain, lib.opts, src, name)
 }
 
 /// Evaluates a text template of `lib`.
