@@ -139,9 +139,6 @@ pub fn apply_marks(files: &mut Vec<InputFile>, marks: &[FileMark]) -> Result<(),
                     f.kind = kind;
                     f.marked_kind = Some(kind);
                     f.marked_template = template;
-                    if kind == FileKind::Data {
-                        f.library = false;
-                    }
                 }
                 _ => return Err(Error::Io(format!("Unknown key in file mark '{}'", m.raw))),
             }

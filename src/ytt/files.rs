@@ -34,7 +34,8 @@ pub struct InputFile {
     /// parse-ahead helpers read it on their threads.
     pub bytes: std::sync::Arc<[u8]>,
     pub kind: FileKind,
-    /// `*.lib.yml`, `*.lib.txt`, `*.star`: loadable only, not output on their own.
+    /// `*.lib.yml`, `*.lib.txt`, `*.star` (any `NAME.lib.EXT` by its name, whatever
+    /// its type): loadable only, not output on their own.
     pub library: bool,
     /// The path the file was found at, which `--file-mark` paths match (a `path=` mark
     /// or `-f NAME=PATH` changes only `rel`).
@@ -62,11 +63,12 @@ impl InputFile {
     }
 
     /// Gives the file another relative path; its kind follows the new name, as ytt's
-    /// types follow the marked path.
+    /// types follow the marked path. Whether it is a library file goes by the name
+    /// alone, whatever type a mark gives it (ytt's `File.IsLibrary`).
     pub fn rename(&mut self, rel: String) {
         let (kind, library) = kind_of(&rel);
         self.kind = self.marked_kind.unwrap_or(kind);
-        self.library = library && self.kind != FileKind::Data;
+        self.library = library;
         self.rel = rel;
     }
 

@@ -62,6 +62,62 @@ pub fn find_file<'a>(
     }
 }
 
+/// The order in which ytt's `Library.ListAccessibleFiles` visits the files at relative
+/// paths `rels` (given in input order): a directory's own files first, in input order,
+/// then each of its subdirectories, in the order their first file came, the same way.
+/// Private library directories (`_ytt_lib`) are left out. Gives indexes into `rels`.
+///
+/// ytt evaluates a library's files, and reads their YAML for its data values and schema
+/// stages, in this order; its outputs are put back in input order afterwards.
+pub fn accessible_order<'a>(rels: impl Iterator<Item = &'a str>) -> Vec<usize> {
+    struct Dir<'a> {
+        name: &'a str,
+        files: Vec<usize>,
+        children: Vec<usize>,
+    }
+    let mut dirs = vec![Dir {
+        name: "",
+        files: Vec::new(),
+        children: Vec::new(),
+    }];
+    for (i, rel) in rels.enumerate() {
+        let mut at = 0;
+        let pieces: Vec<&str> = rel.split('/').collect();
+        for piece in &pieces[..pieces.len() - 1] {
+            let found = dirs[at]
+                .children
+                .iter()
+                .copied()
+                .find(|&c| dirs[c].name == *piece);
+            at = match found {
+                Some(c) => c,
+                None => {
+                    dirs.push(Dir {
+                        name: piece,
+                        files: Vec::new(),
+                        children: Vec::new(),
+                    });
+                    let c = dirs.len() - 1;
+                    dirs[at].children.push(c);
+                    c
+                }
+            };
+        }
+        dirs[at].files.push(i);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![0];
+    while let Some(d) = stack.pop() {
+        out.extend_from_slice(&dirs[d].files);
+        for &c in dirs[d].children.iter().rev() {
+            if dirs[c].name != PRIVATE_DIR {
+                stack.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// The directory of the file at `rel` (`""` at the root).
 pub fn dir_of(rel: &str) -> &str {
     rel.rsplit_once('/').map(|(d, _)| d).unwrap_or("")
@@ -87,6 +143,23 @@ mod tests {
 
     fn file(start: &str, path: &str) -> Result<String, String> {
         find_file(FILES.iter().copied(), FILES.iter().copied(), start, path)
+    }
+
+    #[test]
+    fn files_are_visited_directory_by_directory() {
+        let rels = [
+            "a/x.yml",
+            "b.yml",
+            "a/c/y.yml",
+            "_ytt_lib/l/z.yml",
+            "c.yml",
+            "a/w.yml",
+        ];
+        let order: Vec<&str> = accessible_order(rels.iter().copied())
+            .into_iter()
+            .map(|i| rels[i])
+            .collect();
+        assert_eq!(order, ["b.yml", "c.yml", "a/x.yml", "a/w.yml", "a/c/y.yml"]);
     }
 
     #[test]

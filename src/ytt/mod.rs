@@ -190,6 +190,32 @@ fn warn_if_math_was_called(warnings: &mut Vec<String>) {
     }
 }
 
+/// `e`, or the error ytt meets before it: as ytt reads the data values flags, then every
+/// YAML template of the library (see [`eval::first_read_error`]) before it evaluates
+/// anything, a bad flag, then a template that does not parse, is reported over an
+/// evaluation error met first here.
+fn read_error_first(
+    pipeline: &datavalues::Pipeline<'_>,
+    flags: &[options::DataValueFlag],
+    e: Error,
+) -> Error {
+    let Some(read) = eval::first_read_error(pipeline.lib) else {
+        return e;
+    };
+    // The flags are read again, standard input (already consumed) as empty: a bad flag
+    // is `e` itself.
+    let no_stdin = || Ok(Vec::new());
+    let again = datavalues::Pipeline {
+        lib: pipeline.lib,
+        cwd: pipeline.cwd,
+        stdin: Some(&no_stdin),
+    };
+    if again.check_flags(flags).is_err() {
+        return e;
+    }
+    read
+}
+
 fn run_lib(
     opts: &Options,
     cwd: &Path,
@@ -227,6 +253,10 @@ fn run_lib(
             stdin: Some(read_stdin),
         }
         .check_flags(&opts.data_values)?;
+        // ytt's schema stage reads every YAML template first.
+        if let Some(e) = eval::first_read_error(lib) {
+            return Err(e);
+        }
         let schema = schema::ValuesChecker::load(lib)?.root;
         if opts.data_values_schema_inspect {
             let mut out = Output::default();
@@ -244,17 +274,24 @@ fn run_lib(
     }
     schema::values::take_warnings();
     modules::math::take_called();
-    datavalues::Pipeline {
+    let pipeline = datavalues::Pipeline {
         lib,
         cwd,
         stdin: Some(read_stdin),
-    }
-    .run(&opts.data_values, &[], &[])?;
+    };
+    pipeline
+        .run(&opts.data_values, &[], &[])
+        .map_err(|e| read_error_first(&pipeline, &opts.data_values, e))?;
     let mut out = Output::default();
     // Schema hook: deprecated data values that were given a value.
     warnings.extend(schema::values::take_warnings());
     warn_if_math_was_called(warnings);
     if opts.data_values_inspect {
+        // What ytt's schema stage would have refused first (every YAML template read),
+        // even though no template is evaluated here.
+        if let Some(e) = eval::first_read_error(lib) {
+            return Err(e);
+        }
         let v = match lib.values.borrow().clone() {
             Value::Null => Value::Map(vec![]),
             v => v,
@@ -282,7 +319,7 @@ fn run_lib(
         out.stdout = inspected(opts, s).stdout;
         return Ok(out);
     }
-    let r = render::render(lib)?;
+    let r = render::render(lib).map_err(|e| read_error_first(&pipeline, &opts.data_values, e))?;
     warn_if_math_was_called(warnings);
     lib.check_refs_used()?;
     match &opts.output_files {

@@ -7,12 +7,15 @@ use std::rc::Rc;
 
 use crate::ytt::datavalues::{Pipeline, is_values_file};
 use crate::ytt::error::Error;
-use crate::ytt::eval::{LibRef, ModuleLoader, eval_text, eval_yaml};
+use crate::ytt::eval::{
+    LibRef, ModuleLoader, eval_library_file, eval_text, eval_yaml, first_read_error,
+};
 use crate::ytt::files::FileKind;
-use crate::ytt::modules::{LibrarySteps, Modules};
+use crate::ytt::lookup::accessible_order;
+use crate::ytt::modules::{LibraryResult, LibrarySteps, Modules};
 use crate::ytt::node::{Doc, Node};
 use crate::ytt::overlay::{Overlay, is_overlay_doc};
-use crate::ytt::starlark::Thread;
+use crate::ytt::starlark::{Module, Thread};
 
 /// The result of rendering a library.
 pub struct Rendered {
@@ -26,15 +29,25 @@ pub struct Rendered {
     /// Each is the `origin` its documents carry (one per input file, told apart by
     /// identity: two `-f` directories may hold files of the same relative path).
     pub yaml_files: Vec<std::rc::Rc<str>>,
+    /// The modules of the library files, with their relative paths, in evaluation order
+    /// (what `library.export` looks in).
+    pub exports: Vec<(String, Module)>,
 }
 
 /// Templates the library's output files and applies its overlays.
+///
+/// As ytt's `LibraryExecution.eval` does, the files are visited in
+/// [`accessible_order`] (a directory's own files before its subdirectories'): output
+/// templates are evaluated, and so is every library file (`*.star`, `*.lib.yml`,
+/// `*.lib.txt`), loaded or not, its module kept for `library.export`. Text outputs keep
+/// that order; YAML outputs are put back in input order.
 pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
-    let mut docs = Vec::new();
-    let mut overlays = Vec::new();
+    let mut per_file: Vec<(usize, Rc<str>, Vec<Doc>)> = Vec::new();
     let mut texts = Vec::new();
-    let mut yaml_files = Vec::new();
-    for f in lib.files.clone() {
+    let mut exports = Vec::new();
+    let files = lib.files.clone();
+    for i in accessible_order(files.iter().map(|f| f.rel.as_str())) {
+        let f = &files[i];
         if !f.is_output_template() {
             if f.for_output == Some(true) && matches!(f.kind, FileKind::Data | FileKind::Starlark) {
                 // ytt's `LibraryExecution.eval` has no way to output such a file.
@@ -43,29 +56,24 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                     pos: None,
                 });
             }
+            if f.library
+                && let Some(module) = eval_library_file(lib, f)?
+            {
+                exports.push((f.rel.clone(), module));
+            }
             continue;
         }
         match f.kind {
             FileKind::YamlTemplate | FileKind::YamlPlain => {
-                if f.kind == FileKind::YamlTemplate && is_values_file(lib, &f)? {
+                if f.kind == FileKind::YamlTemplate && is_values_file(lib, f)? {
                     continue;
                 }
-                let ev = eval_yaml(lib, &f)?;
-                let origin: std::rc::Rc<str> = std::rc::Rc::from(lib.display(&f.rel).as_str());
-                yaml_files.push(origin.clone());
-                for mut d in ev.docs {
-                    d.meta.origin = Some(origin.clone());
-                    if is_overlay_doc(&d) {
-                        overlays.push(d);
-                    } else if d.meta.has("data/values-schema") {
-                        // consumed by the values schema, never output
-                    } else {
-                        docs.push(d);
-                    }
-                }
+                let ev = eval_yaml(lib, f)?;
+                let origin: Rc<str> = Rc::from(lib.display(&f.rel).as_str());
+                per_file.push((i, origin, ev.docs));
             }
             FileKind::TextTemplate => {
-                let ev = eval_text(lib, &f)?;
+                let ev = eval_text(lib, f)?;
                 texts.push((f.rel.clone(), ev.text.unwrap_or_default()));
             }
             FileKind::TextPlain => {
@@ -75,6 +83,23 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                 ));
             }
             _ => {}
+        }
+    }
+    per_file.sort_by_key(|(i, _, _)| *i);
+    let mut docs = Vec::new();
+    let mut overlays = Vec::new();
+    let mut yaml_files = Vec::new();
+    for (_, origin, file_docs) in per_file {
+        yaml_files.push(origin.clone());
+        for mut d in file_docs {
+            d.meta.origin = Some(origin.clone());
+            if is_overlay_doc(&d) {
+                overlays.push(d);
+            } else if d.meta.has("data/values-schema") {
+                // consumed by the values schema, never output
+            } else {
+                docs.push(d);
+            }
         }
     }
     docs.retain(kept);
@@ -105,6 +130,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
         docs,
         texts,
         yaml_files,
+        exports,
     })
 }
 
@@ -125,11 +151,18 @@ impl LibrarySteps for RunSteps {
             cwd: Path::new("."),
             stdin: None,
         };
-        p.run_library(refs, flag_refs, extra).map(drop)
+        p.run_library(refs, flag_refs, extra)
+            .map(drop)
+            .map_err(|e| first_read_error(lib).unwrap_or(e))
     }
 
-    fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error> {
-        render(lib).map(|r| r.docs)
+    fn render(&self, lib: &LibRef) -> Result<LibraryResult, Error> {
+        render(lib)
+            .map(|r| LibraryResult {
+                docs: r.docs,
+                exports: r.exports,
+            })
+            .map_err(|e| first_read_error(lib).unwrap_or(e))
     }
 }
 

@@ -27,18 +27,108 @@ impl SymlinkPolicy {
                 return Ok(());
             }
         }
-        // Go's EvalSymlinks keeps a relative path relative to the working directory.
-        let shown_dst = match std::fs::canonicalize(cwd) {
-            Ok(base) if Path::new(shown).is_relative() => dst
-                .strip_prefix(&base)
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|_| dst.clone()),
-            _ => dst.clone(),
-        };
+        let shown_dst = eval_symlinks(shown, cwd).unwrap_or_else(|| dst.display().to_string());
         Err(format!(
-            "Expected symlink file '{shown}' -> '{}' to be allowed, but was not",
-            shown_dst.display()
+            "Expected symlink file '{shown}' -> '{shown_dst}' to be allowed, but was not"
         ))
+    }
+}
+
+/// `path` with its symlinks resolved as Go's `filepath.EvalSymlinks` words the result:
+/// walked one component at a time (relative paths from `cwd`), a relative path stays
+/// relative unless a link on the way points at an absolute path, `..` drops the
+/// component before it, and the result is cleaned. `None` when the walk fails.
+fn eval_symlinks(path: &str, cwd: &Path) -> Option<String> {
+    let on_disk = |p: &str| cwd.join(p);
+    let mut path = path.to_string();
+    let mut root = path.starts_with('/');
+    let mut dest = if root { "/".to_string() } else { String::new() };
+    let base_len = |root: bool| usize::from(root);
+    let mut links = 0;
+    let mut start = base_len(root);
+    while start < path.len() {
+        let rest = &path[start..];
+        let skipped = rest.len() - rest.trim_start_matches('/').len();
+        let from = start + skipped;
+        let end = path[from..].find('/').map_or(path.len(), |i| from + i);
+        if from == end {
+            break;
+        }
+        let piece = path[from..end].to_string();
+        start = end;
+        if piece == "." {
+            continue;
+        }
+        let vol = base_len(root);
+        if piece == ".." {
+            match dest[vol..].rfind('/') {
+                Some(r) if &dest[vol + r + 1..] != ".." => dest.truncate(vol + r),
+                // No slash, or a `..` that had to be kept: keep this one too.
+                _ => {
+                    if dest.len() > vol {
+                        dest.push('/');
+                    }
+                    dest.push_str("..");
+                }
+            }
+            continue;
+        }
+        if dest.len() > vol && !dest.ends_with('/') {
+            dest.push('/');
+        }
+        dest.push_str(&piece);
+        let meta = std::fs::symlink_metadata(on_disk(&dest)).ok()?;
+        if !meta.file_type().is_symlink() {
+            if !meta.is_dir() && end < path.len() {
+                return None;
+            }
+            continue;
+        }
+        links += 1;
+        if links > 255 {
+            return None;
+        }
+        let link = std::fs::read_link(on_disk(&dest)).ok()?;
+        let link = link.to_str()?.to_string();
+        path = format!("{link}{}", &path[end..]);
+        if link.starts_with('/') {
+            root = true;
+            dest = "/".to_string();
+            start = 1;
+        } else {
+            match dest[vol..].rfind('/') {
+                Some(r) => dest.truncate(vol + r),
+                None => dest.truncate(vol),
+            }
+            start = 0;
+        }
+    }
+    Some(go_clean(&dest))
+}
+
+/// Go's `filepath.Clean` of a `/`-separated path: `.` and empty pieces dropped, `..`
+/// dropping the piece before it (kept at the start of a relative path, dropped at the
+/// root), `.` for nothing.
+fn go_clean(path: &str) -> String {
+    let rooted = path.starts_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for piece in path.split('/') {
+        match piece {
+            "" | "." => {}
+            ".." => match out.last() {
+                Some(&last) if last != ".." => {
+                    out.pop();
+                }
+                _ if rooted => {}
+                _ => out.push(".."),
+            },
+            p => out.push(p),
+        }
+    }
+    match (rooted, out.is_empty()) {
+        (true, _) => format!("/{}", out.join("/")),
+        (false, true) => ".".into(),
+        (false, false) => out.join("/"),
     }
 }
 
@@ -110,6 +200,14 @@ mod tests {
             allowed_destinations: vec![],
         };
         all.check("l.yml", &full, &base).unwrap();
+    }
+
+    #[test]
+    fn paths_are_cleaned_as_go_cleans_them() {
+        assert_eq!(go_clean("d/../../sl/shared/c.yml"), "../sl/shared/c.yml");
+        assert_eq!(go_clean("/../a//b/./c/.."), "/a/b");
+        assert_eq!(go_clean("a/.."), ".");
+        assert_eq!(go_clean(""), ".");
     }
 
     #[test]

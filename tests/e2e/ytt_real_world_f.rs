@@ -74,19 +74,22 @@ r: #@ overlay.apply(base(), extra(), None, 3)[\"config\"]
 }
 
 /// ytt's words when `library.get` finds no library: no `_ytt_lib` beside the calling
-/// file, or no library of that name in it.
+/// file, or no library of that name in it (led by the function's name, as
+/// `core.ErrWrapper` leads every refusal of `library.get`).
 #[test]
 fn library_get_of_a_missing_library_fails_in_ytt_words() {
     let get = "#@ load(\"@ytt:library\", \"library\")\nv: #@ library.get(\"app\").eval()\n";
     let err = ytt::render(&[("config.yml", get)], &["-f", "."]).unwrap_err();
     assert!(
-        err.contains("- Could not find private library (directory '_ytt_lib' missing?)\n"),
+        err.contains(
+            "- library.get: Could not find private library (directory '_ytt_lib' missing?)\n"
+        ),
         "{err}"
     );
     let files = [("config.yml", get), ("_ytt_lib/other/a.yml", "a: 1\n")];
     let err = ytt::render(&files, &["-f", "."]).unwrap_err();
     assert!(
-        err.contains("- Expected to find library 'app', but did not find ''\n"),
+        err.contains("- library.get: Expected to find library 'app', but did not find ''\n"),
         "{err}"
     );
 }

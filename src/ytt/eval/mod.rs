@@ -5,6 +5,7 @@
 //! layer above evaluation.
 
 pub mod builder;
+mod library_files;
 mod prepare;
 mod schema_source;
 
@@ -27,6 +28,7 @@ use crate::ytt::starlark::{
 use crate::ytt::yaml_docs::parse_yaml;
 
 use builder::Builder;
+pub use library_files::{eval_library_file, first_read_error};
 
 /// Options that change evaluation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -569,8 +571,9 @@ fn next_template_id() -> usize {
 /// [`eval_yaml`], keeping the compiled file for a later evaluation when `reuse` says so.
 pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
     // ytt compiles every YAML template it evaluates, templated or not; a plain one
-    // (`yaml-plain`) only parses.
-    let tpl_id = if f.kind == FileKind::YamlPlain {
+    // (`yaml-plain`) only parses, unless it is a library file (`TemplateLoader.EvalYAML`
+    // templates what is a template or a library).
+    let tpl_id = if f.kind == FileKind::YamlPlain && !f.library {
         0
     } else {
         next_template_id()
@@ -652,7 +655,8 @@ fn prepare_yaml(
             }
         }
     };
-    prepare::prepare_parsed(ds, f.kind == FileKind::YamlPlain, lib.opts, src, name)
+    let plain = f.kind == FileKind::YamlPlain && !f.library;
+    prepare::prepare_parsed(ds, plain, lib.opts, src, name)
 }
 
 /// Evaluates a text template of `lib`.
@@ -753,9 +757,12 @@ pub fn load_file(lib: &LibRef, path: &str) -> Result<Module, SError> {
         FileKind::TextTemplate | FileKind::TextPlain => eval_text(lib, &f).map(|e| e.module),
         FileKind::YamlTemplate | FileKind::YamlPlain => eval_yaml(lib, &f).map(|e| e.module),
         FileKind::Data => {
-            return Err(SError::new(
-                "file is not a template or Starlark file".to_string(),
-            ));
+            // A library file by its name (`x.lib.json`, or a `*.star` marked
+            // `type=data`) of no type ytt can evaluate (`TemplateLoader.Load`).
+            return Err(SError::new(format!(
+                "File '{}' type is not a known",
+                lib.display(&rel)
+            )));
         }
     };
     let m = m.map_err(|e| SError::new(with_lib_texts(lib, e).to_string()))?;

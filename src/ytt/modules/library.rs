@@ -7,8 +7,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::ytt::error::Error;
-use crate::ytt::eval::{EvalOpts, Lib, LibRef, load_file};
-use crate::ytt::files::FileKind;
+use crate::ytt::eval::{EvalOpts, Lib, LibRef};
 use crate::ytt::fragment::{Frag, Fragment, check_struct_keys, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Value};
@@ -31,8 +30,17 @@ pub trait LibrarySteps {
         extra: &[(Node, bool)],
         flag_refs: &[(String, Node)],
     ) -> Result<(), Error>;
-    /// Templates `lib`'s output files and applies its overlays: its output documents.
-    fn render(&self, lib: &LibRef) -> Result<Vec<Doc>, Error>;
+    /// Templates `lib`'s output files and applies its overlays: its output documents,
+    /// and the modules of its library files by relative path, in evaluation order.
+    fn render(&self, lib: &LibRef) -> Result<LibraryResult, Error>;
+}
+
+/// What evaluating a private library gives.
+pub struct LibraryResult {
+    /// Output documents, overlays applied.
+    pub docs: Vec<Doc>,
+    /// Each library file's relative path and module, in the order they were evaluated.
+    pub exports: Vec<(String, Module)>,
 }
 
 /// A private library of `parent` by name, with its default data values.
@@ -144,6 +152,15 @@ impl Handle {
         }
     }
 
+    /// The library as ytt's messages name it (`LibraryRef.AsString`): its path, and
+    /// `~alias` when it was given one.
+    fn desc(&self) -> String {
+        match self.alias.as_deref() {
+            Some(a) if !a.is_empty() => format!("{}~{a}", self.name),
+            _ => self.name.clone(),
+        }
+    }
+
     /// Builds the library: its files, its own data values, then the `#@library/ref`
     /// documents of its parent meant for it, the extra values and `@lib:` flags.
     fn lib(&self) -> SResult<LibRef> {
@@ -250,26 +267,50 @@ impl HostValue for Handle {
     fn attr(&self, name: &str) -> SResult<Option<Value>> {
         let h = self.clone();
         Ok(Some(match name {
-            "with_data_values" => native("with_data_values", move |_t, a| {
-                let v = a.unpack("with_data_values", &["values", "plain?"])?;
-                let node = starlark_to_node(v[0].as_ref().expect("values"), &Pos::default())?;
-                let plain = v[1].as_ref().is_some_and(|p| p.truth());
+            "with_data_values" => native("library.with_data_values", move |_t, a| {
+                let refuse = |m: String| SError::new(format!("library.with_data_values: {m}"));
+                let [values] = a.pos.as_slice() else {
+                    return Err(refuse("expected exactly one argument".into()));
+                };
+                let node =
+                    starlark_to_node(values, &Pos::default()).map_err(|e| refuse(e.msg.clone()))?;
+                let mut plain = false;
+                if let Some((k, _)) = a.kwargs.iter().find(|(k, _)| &**k != "plain") {
+                    return Err(refuse(format!("invalid argument name: {k}")));
+                }
+                if let Some((_, v)) = a.kwargs.iter().find(|(k, _)| &**k == "plain") {
+                    let Value::Bool(b) = v else {
+                        return Err(refuse(format!(
+                            "expected starlark.Bool, but was {}",
+                            crate::ytt::overlay::go_type::of_starlark(v)
+                        )));
+                    };
+                    plain = *b;
+                }
                 let mut h2 = h.clone();
                 h2.extra.push((node, plain));
                 Ok(Value::host(h2))
             }),
-            "with_data_values_schema" => native("with_data_values_schema", move |_t, a| {
-                let v = a.unpack("with_data_values_schema", &["schema"])?;
-                let node = starlark_to_node(v[0].as_ref().expect("schema"), &Pos::default())?;
-                let mut h2 = h.clone();
-                h2.schemas.push(node);
-                Ok(Value::host(h2))
-            }),
+            "with_data_values_schema" => {
+                native("library.with_data_values_schema", move |_t, a| {
+                    let refuse =
+                        |m: String| SError::new(format!("library.with_data_values_schema: {m}"));
+                    // Keyword arguments are not looked at.
+                    let [schema] = a.pos.as_slice() else {
+                        return Err(refuse("expected exactly one argument".into()));
+                    };
+                    let node = starlark_to_node(schema, &Pos::default())
+                        .map_err(|e| refuse(e.msg.clone()))?;
+                    let mut h2 = h.clone();
+                    h2.schemas.push(node);
+                    Ok(Value::host(h2))
+                })
+            }
             "eval" => native("library.eval", move |_t, a| {
                 if !a.pos.is_empty() {
                     return Err(SError::new(format!(
                         "library.eval: Evaluating library '{}': expected no arguments",
-                        h.name
+                        h.desc()
                     )));
                 }
                 // ytt names the function and the library before every failure of the
@@ -277,19 +318,29 @@ impl HostValue for Handle {
                 let in_eval = |m: &dyn std::fmt::Display| {
                     SError::new(format!(
                         "library.eval: Evaluating library '{}': {m}",
-                        h.name
+                        h.desc()
                     ))
                 };
                 let lib = h.lib().map_err(|e| in_eval(&e.msg))?;
-                let docs = h
+                let result = h
                     .steps
                     .render(&lib)
                     .map_err(|e| in_eval(&crate::ytt::eval::with_lib_texts(&lib, e)))?;
                 lib.check_refs_used().map_err(|e| in_eval(&e))?;
-                Ok(Fragment::value(Frag::DocSet(docs)))
+                Ok(Fragment::value(Frag::DocSet(result.docs)))
             }),
-            "data_values" => native("data_values", move |_t, _a| {
-                let lib = h.lib()?;
+            "data_values" => native("library.data_values", move |_t, a| {
+                // ytt wraps this function's refusals in the words of `export`.
+                let refuse = |m: &str| {
+                    SError::new(format!(
+                        "library.data_values: Exporting from library '{}': {m}",
+                        h.desc()
+                    ))
+                };
+                if !a.pos.is_empty() {
+                    return Err(refuse("expected no arguments"));
+                }
+                let lib = h.lib().map_err(|e| refuse(&e.msg))?;
                 let v = lib.values.borrow().clone();
                 check_struct_keys(&v)?;
                 Ok(plain_to_struct(&v))
@@ -299,7 +350,7 @@ impl HostValue for Handle {
                 let refuse = |m: String| {
                     SError::new(format!(
                         "library.export: Exporting from library '{}': {m}",
-                        h.name
+                        h.desc()
                     ))
                 };
                 let (sym, path) = export_args(a).map_err(refuse)?;
@@ -309,25 +360,21 @@ impl HostValue for Handle {
                     ));
                 }
                 let lib = h.lib().map_err(|e| refuse(e.msg.clone()))?;
+                // As ytt does, the whole library is evaluated (its templates, overlays
+                // and every library file) and the symbol looked for among the modules
+                // of its library files.
+                let result = h
+                    .steps
+                    .render(&lib)
+                    .map_err(|e| refuse(crate::ytt::eval::with_lib_texts(&lib, e).to_string()))?;
+                lib.check_refs_used().map_err(|e| refuse(e.to_string()))?;
                 let mut found = Vec::new();
-                for f in lib.files.clone() {
-                    let loadable = f.library
-                        && matches!(
-                            f.kind,
-                            FileKind::Starlark | FileKind::YamlTemplate | FileKind::TextTemplate
-                        );
-                    if !loadable {
+                for (rel, m) in result.exports {
+                    if path.as_ref().is_some_and(|p| *p != rel) {
                         continue;
                     }
-                    if let Some(p) = &path
-                        && *p != f.rel
-                    {
-                        continue;
-                    }
-                    let m = load_file(&lib, &format!("/{}", f.rel))
-                        .map_err(|e| refuse(e.msg.clone()))?;
                     if let Some(val) = m.get(&sym) {
-                        found.push((f.rel.clone(), val));
+                        found.push((rel, val));
                     }
                 }
                 match found.len() {
@@ -376,39 +423,73 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
         vec![(
             "get",
             native("library.get", move |_t, a| {
-                let v = a.unpack(
-                    "library.get",
-                    &[
-                        "name",
-                        "alias?",
-                        "ignore_unknown_comments?",
-                        "implicit_map_key_overrides?",
-                        "strict?",
-                    ],
-                )?;
-                let name = v[0]
-                    .as_ref()
-                    .and_then(|x| x.as_str())
-                    .unwrap_or("")
-                    .trim_start_matches('@')
-                    .to_string();
+                // ytt's `core.ErrWrapper` puts the function's name before every refusal.
+                let refuse = |m: String| SError::new(format!("library.get: {m}"));
+                let (name, alias, overrides) = get_args(a).map_err(refuse)?;
+                if name.starts_with('@') {
+                    return Err(refuse(format!(
+                        "Expected library '{name}' to be specified without '@'"
+                    )));
+                }
                 // Fail early when the library does not exist.
-                let prefix = library_prefix(&l, file.as_deref(), &name).map_err(SError::new)?;
-                let alias = v[1].as_ref().and_then(|x| x.as_str()).map(str::to_string);
+                let prefix = library_prefix(&l, file.as_deref(), &name).map_err(refuse)?;
                 let mut h = Handle::new(l.clone(), name, alias, prefix, steps.clone());
-                if let Some(b) = &v[2] {
-                    h.opts.ignore_unknown_comments = b.truth();
+                let [ignore_unknown_comments, implicit_map_key_overrides, strict] = overrides;
+                if let Some(b) = ignore_unknown_comments {
+                    h.opts.ignore_unknown_comments = b;
                 }
-                if let Some(b) = &v[3] {
-                    h.opts.implicit_map_key_overrides = b.truth();
+                if let Some(b) = implicit_map_key_overrides {
+                    h.opts.implicit_map_key_overrides = b;
                 }
-                if let Some(b) = &v[4] {
-                    h.opts.strict = b.truth();
+                if let Some(b) = strict {
+                    h.opts.strict = b;
                 }
                 Ok(Value::Host(Rc::new(h)))
             }),
         )],
     )
+}
+
+/// `library.get`'s name, alias and template switch overrides.
+type GetArgs = (String, Option<String>, [Option<bool>; 3]);
+
+/// The arguments of `library.get(name, alias=, ignore_unknown_comments=,
+/// implicit_map_key_overrides=, strict=)` as ytt's `LibraryModule.Get` reads them: one
+/// positional string, then the keywords in the order given (the three switches are
+/// Starlark bools, in that order in the result).
+fn get_args(a: &Args) -> Result<GetArgs, String> {
+    let [name] = a.pos.as_slice() else {
+        return Err("expected exactly one argument".into());
+    };
+    let name = name
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("expected a string, but was {}", name.type_name()))?;
+    let mut alias = None;
+    let mut overrides = [None; 3];
+    for (k, v) in &a.kwargs {
+        let slot = match &**k {
+            "alias" => {
+                let s = v
+                    .as_str()
+                    .ok_or_else(|| format!("expected a string, but was {}", v.type_name()))?;
+                alias = Some(s.to_string());
+                continue;
+            }
+            "ignore_unknown_comments" => 0,
+            "implicit_map_key_overrides" => 1,
+            "strict" => 2,
+            other => return Err(format!("Unexpected kwarg '{other}'")),
+        };
+        let Value::Bool(b) = v else {
+            return Err(format!(
+                "expected starlark.Bool, but was {}",
+                crate::ytt::overlay::go_type::of_starlark(v)
+            ));
+        };
+        overrides[slot] = Some(*b);
+    }
+    Ok((name, alias, overrides))
 }
 
 /// The symbol and `path=` of `library.export(name, path=...)`, refused as ytt refuses

@@ -23,7 +23,7 @@ use std::rc::Rc;
 use crate::ytt::eval::{LibRef, ModuleLoader, load_file};
 use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Struct, Thread, Value};
 
-pub use library::LibrarySteps;
+pub use library::{LibraryResult, LibrarySteps};
 
 pub(crate) type SResult<T> = std::result::Result<T, SError>;
 
