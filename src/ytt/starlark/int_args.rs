@@ -51,47 +51,6 @@ pub fn indices(start: &Option<Value>, end: &Option<Value>, n: usize) -> Result<(
     Ok((bound(start, 0, "start")?, bound(end, n, "end")?))
 }
 
-/// An int against a float, exactly (starlark-go compares the two as rationals, so
-/// `9007199254740993 > 9007199254740992.0`); None when the float is NaN.
-pub fn int_float_cmp(x: i128, y: f64) -> Option<std::cmp::Ordering> {
-    use std::cmp::Ordering;
-    if y.is_nan() {
-        return None;
-    }
-    // Past ±1.7e38 (and at the infinities) the float is beyond every i128.
-    if y >= 1.7e38 {
-        return Some(Ordering::Less);
-    }
-    if y <= -1.7e38 {
-        return Some(Ordering::Greater);
-    }
-    let floor = y.floor();
-    Some(match x.cmp(&(floor as i128)) {
-        Ordering::Equal if y != floor => Ordering::Less,
-        o => o,
-    })
-}
-
-/// A big int against a float, exactly as [`int_float_cmp`]; None when the float is NaN.
-pub fn bigint_float_cmp(x: &super::bigint::BigInt, y: f64) -> Option<std::cmp::Ordering> {
-    use std::cmp::Ordering;
-    if y.is_nan() {
-        return None;
-    }
-    if y.is_infinite() {
-        return Some(if y > 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        });
-    }
-    let floor = y.floor();
-    Some(match x.cmp(&super::bigint::BigInt::from_f64(floor)) {
-        Ordering::Equal if y != floor => Ordering::Less,
-        o => o,
-    })
-}
-
 /// The int a finite float truncates to (starlark-go's `finiteFloatToInt`).
 pub fn int_of_float(f: f64) -> Value {
     let t = f.trunc();

@@ -83,6 +83,7 @@ pub mod int_args;
 pub mod iteration;
 pub mod lexer;
 pub mod methods;
+pub mod number_cmp;
 pub mod ops;
 pub mod orderedmap;
 pub mod parser;

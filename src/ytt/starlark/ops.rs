@@ -418,18 +418,18 @@ fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<
     Ok(match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
-        (Value::Int(x), Value::Float(y)) => super::int_args::int_float_cmp(*x, *y),
+        (Value::Int(x), Value::Float(y)) => super::number_cmp::int_float_cmp(*x, *y),
         (Value::Float(x), Value::Int(y)) => {
-            super::int_args::int_float_cmp(*y, *x).map(Ordering::reverse)
+            super::number_cmp::int_float_cmp(*y, *x).map(Ordering::reverse)
         }
         (Value::BigInt(_), Value::Int(_) | Value::BigInt(_))
         | (Value::Int(_), Value::BigInt(_)) => {
             let (x, y) = (a.as_bigint(), b.as_bigint());
             Some(x.zip(y).map_or(Ordering::Equal, |(x, y)| x.cmp(&y)))
         }
-        (Value::BigInt(x), Value::Float(y)) => super::int_args::bigint_float_cmp(x, *y),
+        (Value::BigInt(x), Value::Float(y)) => super::number_cmp::bigint_float_cmp(x, *y),
         (Value::Float(x), Value::BigInt(y)) => {
-            super::int_args::bigint_float_cmp(y, *x).map(Ordering::reverse)
+            super::number_cmp::bigint_float_cmp(y, *x).map(Ordering::reverse)
         }
         (Value::Str(x), Value::Str(y)) => Some(x.as_bytes().cmp(y.as_bytes())),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),

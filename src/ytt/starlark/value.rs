@@ -674,12 +674,12 @@ fn equals_depth(a: &Value, b: &Value, depth: u32) -> Result<bool> {
         (Value::Int(x), Value::Int(y)) => x == y,
         (Value::Float(x), Value::Float(y)) => x == y,
         (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
-            super::int_args::int_float_cmp(*x, *y) == Some(std::cmp::Ordering::Equal)
+            super::number_cmp::int_float_cmp(*x, *y) == Some(std::cmp::Ordering::Equal)
         }
         (Value::BigInt(x), Value::BigInt(y)) => x == y,
         (Value::BigInt(_), Value::Int(_)) | (Value::Int(_), Value::BigInt(_)) => false,
         (Value::BigInt(x), Value::Float(y)) | (Value::Float(y), Value::BigInt(x)) => {
-            super::int_args::bigint_float_cmp(x, *y) == Some(std::cmp::Ordering::Equal)
+            super::number_cmp::bigint_float_cmp(x, *y) == Some(std::cmp::Ordering::Equal)
         }
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::List(x), Value::List(y)) => {
