@@ -149,7 +149,8 @@ fn an_alias_is_kept_by_with_data_values() {
 
 /// ytt's url.go gives a parsed URL and its user info types of their own
 /// (`URLValue.Type` is `@ytt:url.value`, `URLUser.Type` is `@ytt:url.user`): `type()`
-/// says so, a missing attribute is reported against that type by Starlark, and each
+/// says so, a missing attribute is reported against that type by Starlark (with the
+/// nearest attribute name as a hint, as the fork's `getAttr` gives it), and each
 /// refuses to become YAML with its `ConversionHint`.
 #[test]
 fn url_values_have_ytt_type_names() {
@@ -167,7 +168,7 @@ s: #@ u.without_user().string()
         "#@ load(\"@ytt:url\", \"url\")\nx: #@ url.parse(\"http://h\").without_user_info()\n";
     assert_eq!(
         ytt::run_binary(&[("t.yml", missing)], &["-f", "."]).2,
-        "strake: error: \n- @ytt:url.value has no .without_user_info field or method\n    in <toplevel>\n      t.yml:2 | x: #@ url.parse(\"http://h\").without_user_info()\n"
+        "strake: error: \n- @ytt:url.value has no .without_user_info field or method (did you mean .without_user?)\n    in <toplevel>\n      t.yml:2 | x: #@ url.parse(\"http://h\").without_user_info()\n"
     );
     let user = "#@ load(\"@ytt:url\", \"url\")\nx: #@ url.parse(\"http://u@h\").user\n";
     assert_eq!(
