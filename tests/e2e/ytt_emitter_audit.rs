@@ -301,3 +301,29 @@ fn json_floats_and_sorted_keys() {
         "{\"f\":[1,1000000,1e-7,-0,1e+21,100000000000000000000,123456789,1.5e+300,5e-324,0.1,0.000001,9.99e-7,12345678901234567000,-2.5e-8],\"z\":{\"\":3,\"B\":4,\"a\":2,\"b\":1,\"é\":5}}"
     );
 }
+
+/// A map key holding bytes that are no UTF-8 goes through `stringv` like a value: base64
+/// under the `!!binary` tag, written before the key by `yaml_emitter_process_tag`. One
+/// base64 line keeps it a simple key; text of 70 or more base64 characters is broken
+/// into lines (`encodeBase64`), a literal block, so `check_simple_key` refuses it and
+/// the key prints in the `? ` form. Bytes that are UTF-8 after all print as text. In
+/// JSON each invalid byte is `\ufffd`, keys sorted by their bytes (`\xc3\xa9` first).
+#[test]
+fn map_keys_with_invalid_utf8_print_as_binary() {
+    let tpl = "a: #@ {\"\\xff\": 1, \"\\xff\" * 60: 2, \"\\xc3\\xa9\": 3}\nb: #@ [\"\\xff\"]\n";
+    let line = "/".repeat(70);
+    let rest = "/".repeat(10);
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap(),
+        format!(
+            "a:\n  !!binary /w==: 1\n  ? !!binary |\n    {line}\n    {rest}\n  : 2\n  é: 3\nb:\n- !!binary /w==\n"
+        )
+    );
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", ".", "-o", "json"]).unwrap(),
+        format!(
+            "{{\"a\":{{\"é\":3,\"\\ufffd\":1,\"{}\":2}},\"b\":[\"\\ufffd\"]}}",
+            "\\ufffd".repeat(60)
+        )
+    );
+}
