@@ -327,3 +327,27 @@ fn map_keys_with_invalid_utf8_print_as_binary() {
         )
     );
 }
+
+/// `encoding/json` sorts a map's keys by their bytes: a key holding the invalid byte
+/// 0x80 comes before U+FFFD (0xEF 0xBF 0xBD, written raw as it is valid) and before an
+/// emoji (0xF0 ...); each invalid byte itself is written `\ufffd`.
+#[test]
+fn json_sorts_keys_holding_invalid_utf8_by_their_bytes() {
+    let tpl = "a: #@ {\"\u{1F600}\": 1, \"\\xef\\xbf\\xbd\": 2, \"\\x80\": 3}\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", ".", "-o", "json"]).unwrap(),
+        "{\"a\":{\"\\ufffd\":3,\"\u{fffd}\":2,\"\u{1F600}\":1}}"
+    );
+}
+
+/// `json.encode(v, indent=...)` goes through the same `json.Marshal` (then `json.Indent`),
+/// so its keys sort by bytes too: the invalid byte 0x80 before the emoji's 0xF0. (The
+/// emoji, outside the BMP, keeps the multi-line result out of a literal block.)
+#[test]
+fn json_encode_with_indent_sorts_invalid_utf8_keys_by_bytes() {
+    let tpl = "#@ load(\"@ytt:json\", \"json\")\na: #@ json.encode({\"\u{1F600}\": 1, \"\\x80\": 2}, indent=1)\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap(),
+        "a: \"{\\n \\\"\\\\ufffd\\\": 2,\\n \\\"\\U0001F600\\\": 1\\n}\"\n"
+    );
+}
