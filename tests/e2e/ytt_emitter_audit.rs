@@ -351,3 +351,15 @@ fn json_encode_with_indent_sorts_invalid_utf8_keys_by_bytes() {
         "a: \"{\\n \\\"\\\\ufffd\\\": 2,\\n \\\"\\U0001F600\\\": 1\\n}\"\n"
     );
 }
+
+/// After a `? key`, `emit_block_mapping_value` writes `:` as an indention indicator, so
+/// a map or sequence value starts on the `: ` line at the value's indent (libyaml's
+/// `write_indent` pads instead of breaking) and its next entries line up under it.
+#[test]
+fn collections_under_a_non_simple_key_start_on_the_colon_line() {
+    let tpl = "a: #@ {\"k\\nl\": {\"x\": 1, \"y\": [1, 2]}, \"m\\nn\": [{\"p\": 1}, 2], \"o\\np\": [], \"q\\nr\": {}}\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap(),
+        "a:\n  ? |-\n    k\n    l\n  : x: 1\n    \"y\":\n    - 1\n    - 2\n  ? |-\n    m\n    n\n  : - p: 1\n    - 2\n  ? |-\n    o\n    p\n  : []\n  ? |-\n    q\n    r\n  : {}\n"
+    );
+}
