@@ -234,24 +234,13 @@ impl Emitter {
                 }
                 self.pop_indent();
             }
-            Value::String(s) if crate::go_bytes::has_raw(s) => {
-                // Bytes that are no UTF-8 (see `crate::go_bytes`): go-yaml prints
-                // them base64-encoded under the `!!binary` tag.
-                let bytes = crate::go_bytes::to_bytes(s);
-                match std::str::from_utf8(&bytes) {
-                    Ok(text) => self.node(&Value::String(text.to_string()), ctx)?,
-                    Err(_) => {
-                        self.write_indicator("!!binary", true, false, false);
-                        let text = base64_lines(&bytes);
-                        let style = if text.contains('\n') {
-                            Style::Literal
-                        } else {
-                            Style::Plain
-                        };
-                        self.scalar(&text, style, ctx.simple_key);
-                    }
+            Value::String(s) if crate::go_bytes::has_raw(s) => match raw_string(s) {
+                RawString::Text(text) => self.node(&Value::String(text), ctx)?,
+                RawString::Binary(text) => {
+                    self.write_indicator("!!binary", true, false, false);
+                    self.scalar(&text, binary_style(&text), ctx.simple_key);
                 }
-            }
+            },
             scalar => {
                 let (text, requested) = scalar_text(scalar)?;
                 self.scalar(&text, requested, ctx.simple_key);
@@ -263,6 +252,17 @@ impl Emitter {
     /// A map key and its `:` (libyaml's simple key check decides between `key:` and the
     /// `? key` form).
     fn key(&mut self, k: &Value) -> Result<(), EmitError> {
+        if let Value::String(s) = k
+            && crate::go_bytes::has_raw(s)
+        {
+            return match raw_string(s) {
+                RawString::Text(text) => self.key(&Value::String(text)),
+                RawString::Binary(text) => {
+                    self.binary_key(&text);
+                    Ok(())
+                }
+            };
+        }
         let key_ctx = |simple_key| Ctx {
             mapping: true,
             simple_key,
@@ -294,6 +294,24 @@ impl Emitter {
             self.write_indicator(":", true, false, true);
         }
         Ok(())
+    }
+
+    /// A key holding bytes that are no UTF-8, tagged `!!binary` with its base64 text.
+    /// libyaml's `check_simple_key` counts the tag (8 bytes for `!!binary`) with the
+    /// text; a single base64 line is at most 69 bytes, so only multi-line text (a
+    /// literal block) makes it a `? key`.
+    fn binary_key(&mut self, text: &str) {
+        if has_break(text) {
+            self.write_indicator("?", true, false, true);
+            self.write_indicator("!!binary", true, false, false);
+            self.scalar(text, Style::Literal, false);
+            self.write_indent();
+            self.write_indicator(":", true, false, true);
+        } else {
+            self.write_indicator("!!binary", true, false, false);
+            self.scalar(text, Style::Plain, true);
+            self.write_indicator(":", false, false, false);
+        }
     }
 
     fn scalar(&mut self, text: &str, requested: Style, simple_key: bool) {
@@ -543,6 +561,31 @@ fn push_spaces(out: &mut String, mut n: usize) {
         let k = n.min(SPACES.len());
         out.push_str(&SPACES[..k]);
         n -= k;
+    }
+}
+
+/// A Go string carrying raw bytes (see `crate::go_bytes`): text when the bytes are UTF-8
+/// after all, else what go-yaml's `stringv` prints for invalid UTF-8 (base64 under the
+/// `!!binary` tag).
+enum RawString {
+    Text(String),
+    Binary(String),
+}
+
+fn raw_string(s: &str) -> RawString {
+    let bytes = crate::go_bytes::to_bytes(s);
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => RawString::Text(text.to_string()),
+        Err(_) => RawString::Binary(base64_lines(&bytes)),
+    }
+}
+
+/// `stringv`'s style for base64 text: a literal block once it spans lines, else plain.
+fn binary_style(text: &str) -> Style {
+    if text.contains('\n') {
+        Style::Literal
+    } else {
+        Style::Plain
     }
 }
 

@@ -181,7 +181,11 @@ fn write_json(v: &Value, out: &mut String) -> Result<(), JsonError> {
                     None => entries.push((k.as_str(), val)),
                 }
             }
-            entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            // Go sorts the keys by their bytes: a byte carried for a string that is no
+            // UTF-8 (see `crate::go_bytes`) compares as that byte.
+            entries.sort_by(|a, b| {
+                crate::go_bytes::to_bytes(a.0).cmp(&crate::go_bytes::to_bytes(b.0))
+            });
             out.push('{');
             for (i, (k, val)) in entries.iter().enumerate() {
                 if i > 0 {

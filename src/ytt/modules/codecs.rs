@@ -137,7 +137,10 @@ fn json_indent(v: &Y, indent: usize, level: usize, out: &mut String) -> SResult<
     match v {
         Y::Map(items) if !items.is_empty() => {
             let mut items: Vec<_> = items.iter().collect();
-            items.sort_by_key(|a| a.0.to_display_string());
+            // Go sorts the keys by their bytes (a carried byte compares as itself).
+            items.sort_by_cached_key(|a| {
+                crate::go_bytes::to_bytes(&a.0.to_display_string()).into_owned()
+            });
             out.push_str("{\n");
             for (i, (k, v)) in items.iter().enumerate() {
                 out.push_str(&pad(level + 1));
