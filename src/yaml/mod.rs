@@ -77,6 +77,7 @@ pub mod parse;
 pub mod plain;
 mod relaxed;
 pub mod resolve;
+mod scalar_style;
 pub mod strict;
 mod tabs;
 pub mod value;
