@@ -216,34 +216,14 @@ impl Overlay<'_> {
         defaults: &Defaults,
         meta: &Meta,
     ) -> Result<(), Error> {
-        match right {
-            Node::Map(ritems) => match left {
-                Node::Map(litems) => self.apply_map(litems, ritems, defaults),
-                // ytt replaces a null left value (e.g. a nullable data value being set).
-                Node::Scalar(Value::Null) => {
-                    *left = right.clone();
-                    Ok(())
-                }
-                other => Err(err_at(
-                    format!("Expected map, but was {}", go_type::friendly_name(other)),
-                    meta,
-                )),
-            },
-            Node::Array(ritems) => match left {
-                Node::Array(litems) => self.apply_array(litems, ritems, defaults),
-                Node::Scalar(Value::Null) => {
-                    *left = right.clone();
-                    Ok(())
-                }
-                other => Err(err_at(
-                    format!("Expected array, but was {}", go_type::friendly_name(other)),
-                    meta,
-                )),
-            },
-            Node::Scalar(_) => {
+        match (right, &*left) {
+            // A scalar replaces the left value, and so does a collection a null left
+            // value (e.g. a nullable data value being set).
+            (Node::Scalar(_), _) | (Node::Map(_) | Node::Array(_), Node::Scalar(Value::Null)) => {
                 *left = right.clone();
                 Ok(())
             }
+            _ => self.apply_node(left, right, defaults, meta),
         }
     }
 
