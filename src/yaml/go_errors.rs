@@ -154,12 +154,7 @@ impl ErrorSite<'_> {
     /// The line of the bracket that closes the flow collection opened at this site's
     /// line and column (quoted scalars and comments skipped).
     fn closing_line(&self) -> Option<usize> {
-        let start: usize = self
-            .text
-            .split_inclusive('\n')
-            .take(self.line - 1)
-            .map(str::len)
-            .sum();
+        let start = super::line_start(self.text, self.line)?;
         let rest = &self.text[start..];
         let offset = rest.char_indices().nth(self.col)?.0;
         let (mut depth, mut line) = (0usize, self.line);

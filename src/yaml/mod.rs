@@ -95,3 +95,13 @@ pub use value::Value;
 
 #[cfg(test)]
 mod parse_tests;
+
+/// The byte offset at which 1-based `line` of `text` starts; None for line 0.
+fn line_start(text: &str, line: usize) -> Option<usize> {
+    Some(
+        text.split_inclusive('\n')
+            .take(line.checked_sub(1)?)
+            .map(str::len)
+            .sum(),
+    )
+}

@@ -5,11 +5,7 @@
 /// `src` with a space put before the `#` at 1-based `line` and 0-based character `col`,
 /// when a `#` is there.
 pub(super) fn space_before_comment(src: &str, line: usize, col: usize) -> Option<String> {
-    let line_start: usize = src
-        .split_inclusive('\n')
-        .take(line.checked_sub(1)?)
-        .map(str::len)
-        .sum();
+    let line_start = super::line_start(src, line)?;
     let at = line_start + src.get(line_start..)?.char_indices().nth(col)?.0;
     if !src[at..].starts_with('#') {
         return None;
@@ -24,11 +20,7 @@ pub(super) fn space_before_comment(src: &str, line: usize, col: usize) -> Option
 /// `src` with the `-` at (or just before) 1-based `line` and 0-based character `col`
 /// single-quoted, when it stands right before a flow indicator.
 pub(super) fn quote_lone_dash(src: &str, line: usize, col: usize) -> Option<String> {
-    let line_start: usize = src
-        .split_inclusive('\n')
-        .take(line.checked_sub(1)?)
-        .map(str::len)
-        .sum();
+    let line_start = super::line_start(src, line)?;
     let rest = src.get(line_start..)?;
     let at = [col, col.checked_sub(1)?]
         .into_iter()
