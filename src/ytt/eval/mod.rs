@@ -71,9 +71,9 @@ pub struct Lib {
     /// Schema documents overlaid on the library's own schema, in order: the parent's
     /// `#@library/ref` schema documents for it, then `with_data_values_schema(...)`.
     pub extra_schemas: RefCell<Vec<Doc>>,
-    /// The files of the libraries that got this one (nearest first), by their names in
-    /// messages: values they give it are quoted from them in schema reports.
-    pub outer_files: RefCell<Vec<(String, std::sync::Arc<[u8]>)>>,
+    /// The library whose `library.get` made this one (none for the root): values the
+    /// outer libraries give it are quoted from their files in schema reports.
+    pub outer: RefCell<std::rc::Weak<Lib>>,
     /// `#@library/ref "@name"` schema documents meant for private libraries.
     pub schema_refs: RefCell<Vec<(String, Doc)>>,
     /// Indexes in `schema_refs` of the documents a `library.get` took.
@@ -143,7 +143,7 @@ impl Lib {
             flag_ref_places: RefCell::new(Vec::new()),
             flag_refs_used: RefCell::new(std::collections::BTreeSet::new()),
             extra_schemas: RefCell::new(Vec::new()),
-            outer_files: RefCell::new(Vec::new()),
+            outer: RefCell::new(std::rc::Weak::new()),
             schema_refs: RefCell::new(Vec::new()),
             schema_refs_used: RefCell::new(std::collections::BTreeSet::new()),
             cache: RefCell::new(HashMap::new()),

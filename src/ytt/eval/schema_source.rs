@@ -40,11 +40,14 @@ impl SchemaSource for LibRef {
         self.opts.dangerous_disable_validation
     }
 
+    /// The text of file `name` (as messages name it) of the nearest outer library that
+    /// has it.
     fn outer_text(&self, name: &str) -> Option<std::sync::Arc<[u8]>> {
-        self.outer_files
-            .borrow()
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, b)| b.clone())
+        let outer = self.outer.borrow().upgrade()?;
+        let own = outer.files.iter().find(|f| outer.display(&f.rel) == name);
+        match own {
+            Some(f) => Some(f.bytes.clone()),
+            None => outer.outer_text(name),
+        }
     }
 }

@@ -191,13 +191,7 @@ impl Handle {
             format!("{}/{dir}", parent.name)
         };
         let lib = Lib::new(&lname, files, self.opts, parent.loader.clone());
-        lib.outer_files.borrow_mut().extend(
-            parent
-                .files
-                .iter()
-                .map(|f| (parent.display(&f.rel), f.bytes.clone()))
-                .chain(parent.outer_files.borrow().iter().cloned()),
-        );
+        *lib.outer.borrow_mut() = Rc::downgrade(parent);
         let alias = self.alias.as_deref();
         // The parent's `#@library/ref` schema documents: those for this library are
         // overlaid on its schema before the `with_data_values_schema` ones; those for a
