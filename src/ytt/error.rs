@@ -57,13 +57,16 @@ pub enum Error {
 /// `    in <function>` and `      <file>:<line> | <source line>` (syntax and name errors
 /// have no function: `    <file>:<line> | <source line>`), then the message's further
 /// lines under `    reason:`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct EvalError {
     /// Context put in front, each ending in `: ` (`Evaluating starlark template: `).
     pub lead: String,
     pub message: String,
     /// Innermost first.
     pub frames: Vec<EvalFrame>,
+    /// Further errors printed after this one, each as its own `- <message>` with its
+    /// frames (starlark-go's resolver reports every error of a file; ytt lists them all).
+    pub also: Vec<EvalError>,
 }
 
 /// One frame of an [`EvalError`]: the function (none for syntax and name errors) and
@@ -89,6 +92,9 @@ impl EvalError {
         for f in &mut self.frames {
             f.bare = is_starlark(&f.pos.file);
         }
+        for e in &mut self.also {
+            e.mark_starlark_frames(is_starlark);
+        }
     }
 
     /// Fills in the text of frame lines that have none, with `source(file, line)`.
@@ -97,6 +103,9 @@ impl EvalError {
             if f.pos.text.is_none() && f.pos.line > 0 {
                 f.pos.text = source(&f.pos.file, f.pos.line);
             }
+        }
+        for e in &mut self.also {
+            e.fill_texts(source);
         }
     }
 }
@@ -119,9 +128,19 @@ fn hint(topic: &str) -> &'static str {
 
 impl fmt::Display for EvalError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.lead)?;
+        self.fmt_entry(f)?;
+        self.also.iter().try_for_each(|e| e.fmt_entry(f))
+    }
+}
+
+impl EvalError {
+    /// `\n- <first message line><hint>`, the frames, then the message's further lines
+    /// under `    reason:`.
+    fn fmt_entry(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut lines = self.message.split('\n');
         let topic = lines.next().unwrap_or("");
-        write!(f, "{}\n- {topic}{}", self.lead, hint(topic))?;
+        write!(f, "\n- {topic}{}", hint(topic))?;
         for frame in &self.frames {
             let mut pad = "    ";
             if let Some(function) = &frame.function {
@@ -176,6 +195,7 @@ impl Error {
                 pos,
                 bare: false,
             }],
+            also: Vec::new(),
         }))
     }
 
@@ -328,10 +348,19 @@ pub fn starlark_error(e: &SError) -> Error {
     {
         first.pos.text = e.source_line.clone();
     }
+    let also = e
+        .more
+        .iter()
+        .filter_map(|m| match starlark_error(m) {
+            Error::Eval(x) => Some(*x),
+            _ => None,
+        })
+        .collect();
     Error::Eval(Box::new(EvalError {
         lead: String::new(),
         message: e.msg.clone(),
         frames,
+        also,
     }))
 }
 
@@ -498,6 +527,7 @@ mod tests {
                     },
                 })
                 .collect(),
+            also: Vec::new(),
         }))
     }
 

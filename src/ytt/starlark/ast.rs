@@ -307,6 +307,11 @@ pub fn with_source_line(origins: &[LineOrigin], mut e: super::error::Error) -> s
             .find(|o| o.file == p.file && o.line == p.line)
             .map(|o| o.text.to_string());
     }
+    let more = std::mem::take(&mut e.more);
+    e.more = more
+        .into_iter()
+        .map(|m| with_source_line(origins, m))
+        .collect();
     e
 }
 

@@ -80,6 +80,8 @@ pub struct ErrorData {
     pub(crate) cur: Option<Position>,
     /// Frames collected while unwinding, innermost first (internal bookkeeping).
     pub(crate) unwound: Vec<TraceFrame>,
+    /// Further errors found in the same pass (the resolver reports every one), in order.
+    pub more: Vec<Error>,
 }
 
 impl Error {
@@ -93,6 +95,7 @@ impl Error {
             source_line: None,
             cur: None,
             unwound: Vec::new(),
+            more: Vec::new(),
         }))
     }
 

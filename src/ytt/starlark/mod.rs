@@ -88,6 +88,7 @@ pub mod ops;
 pub mod orderedmap;
 pub mod parser;
 pub mod resolve;
+mod resolve_blocks;
 mod spell;
 pub mod strconv;
 pub mod string_methods;

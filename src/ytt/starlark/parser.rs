@@ -418,7 +418,6 @@ impl Parser {
                 match self.peek().clone() {
                     Tok::Assign => {
                         self.next();
-                        check_assignable(&x)?;
                         let rhs = self.expression()?;
                         Ok(Stmt::new(
                             StmtKind::Assign {
@@ -431,15 +430,6 @@ impl Parser {
                     }
                     Tok::AugAssign(t) => {
                         self.next();
-                        if !matches!(
-                            x.kind,
-                            ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Dot(..)
-                        ) {
-                            return Err(Error::syntax(
-                                x.pos,
-                                "invalid target of augmented assignment",
-                            ));
-                        }
                         let op = binop_of(&t).expect("augmented operator");
                         let rhs = self.expression()?;
                         Ok(Stmt::new(
@@ -480,12 +470,6 @@ impl Parser {
                     let Tok::Str(s) = self.next_tok() else {
                         unreachable!("peeked a string")
                     };
-                    if s.starts_with('_') {
-                        return Err(Error::syntax(
-                            p,
-                            format!("load: names with leading underscores are not exported: {s}"),
-                        ));
-                    }
                     names.push((Ident::new(&*s, p), s.to_string()));
                 }
                 Tok::Ident(_) => {
@@ -578,7 +562,6 @@ impl Parser {
         let pos = self.pos();
         let first = self.primary_or_unary()?;
         if self.peek() != &Tok::Comma {
-            check_assignable(&first)?;
             return Ok(first);
         }
         let mut list = vec![first];
@@ -589,20 +572,7 @@ impl Parser {
             }
             list.push(self.primary_or_unary()?);
         }
-        let e = Expr::new(ExprKind::Tuple(list), pos);
-        check_assignable(&e)?;
-        Ok(e)
-    }
-}
-
-pub(super) fn check_assignable(x: &Expr) -> Result<()> {
-    match &x.kind {
-        ExprKind::Ident(_) | ExprKind::Index(..) | ExprKind::Dot(..) => Ok(()),
-        ExprKind::Tuple(l) | ExprKind::List(l) => l.iter().try_for_each(check_assignable),
-        _ => Err(Error::syntax(
-            x.pos.clone(),
-            "can't assign to this expression",
-        )),
+        Ok(Expr::new(ExprKind::Tuple(list), pos))
     }
 }
 
@@ -780,6 +750,7 @@ mod tests {
             parse(src).unwrap_or_else(|e| panic!("{src}: {e}"));
         }
         assert!(parse("x = a < b < c").is_err());
-        assert!(parse("1 = x").is_err());
+        // Assignment targets are checked by the resolver, as in starlark-go.
+        assert!(parse("1 = x").is_ok());
     }
 }

@@ -1,16 +1,20 @@
-//! Name resolution, as starlark-go's resolver: a name bound anywhere in a function body
-//! is local to the whole function; names of enclosing functions are captured as free
-//! variables (cells); names bound at top level are module globals; then the host's
-//! predeclared names and the built-ins. Unknown names fail before execution with
-//! `undefined: x`. ytt's dialect options are on: global reassignment, top-level
-//! `if`/`for`/`while`, nested `def`, lambda, recursion, floats and sets.
+//! Name resolution, as starlark-go's resolver with the options ytt turns on (global
+//! reassignment, top-level `if`/`for`/`while`, nested `def`, lambda, recursion, floats
+//! and sets): a name bound anywhere in a function body is local to the whole function;
+//! names of enclosing functions are captured as free variables (cells). At top level a
+//! name means what is bound so far: a global assigned earlier, else a predeclared name
+//! or built-in (so `x = len(s)` before `len = 1` calls the built-in). Inside functions
+//! and comprehensions a non-local name is any global of the module, looked up once the
+//! module is read (see [`super::resolve_blocks`]). Every error is collected, in
+//! starlark-go's order, and the first carries the others in `more`.
 
 use std::collections::{BTreeSet, HashSet};
 
 use super::fast_hash::{FastMap, FastSet};
 
 use super::ast::*;
-use super::error::{Error, Result};
+use super::error::{Error, Position, Result};
+use super::resolve_blocks::{Blocks, MODULE, undefined};
 
 struct Scope {
     is_module: bool,
@@ -45,13 +49,20 @@ impl Scope {
 }
 
 struct Resolver<'a> {
+    /// Every name bound at top level, anywhere in the module.
     globals: FastSet<String>,
+    /// The top-level names bound so far, in binding order.
+    bound: Vec<String>,
+    bound_set: FastSet<String>,
     scopes: Vec<Scope>,
+    blocks: Blocks,
+    errors: Vec<Error>,
     is_predeclared: &'a dyn Fn(&str) -> bool,
     is_universal: &'a dyn Fn(&str) -> bool,
 }
 
-/// Resolves every identifier of `file` and computes frame layouts.
+/// Resolves every identifier of `file` and computes frame layouts. On failure the
+/// first error holds the others in `more`.
 pub fn resolve_file(
     file: &mut File,
     is_predeclared: &dyn Fn(&str) -> bool,
@@ -61,13 +72,26 @@ pub fn resolve_file(
     collect_bindings(&file.stmts, &mut names);
     let mut r = Resolver {
         globals: names.into_iter().collect(),
+        bound: Vec::new(),
+        bound_set: FastSet::default(),
         scopes: vec![Scope::new(true)],
+        blocks: Blocks::new(),
+        errors: Vec::new(),
         is_predeclared,
         is_universal,
     };
-    r.stmts(&mut file.stmts)?;
+    r.stmts(&mut file.stmts);
+    let defined = |n: &str| r.globals.contains(n) || is_predeclared(n) || is_universal(n);
+    r.blocks.finish(&defined, &r.bound, &mut r.errors);
     file.info = r.scopes.pop().expect("module scope").info();
-    Ok(())
+    let mut errors = r.errors.into_iter();
+    match errors.next() {
+        None => Ok(()),
+        Some(mut first) => {
+            first.more = errors.collect();
+            Err(first)
+        }
+    }
 }
 
 /// Names bound by the statements (not descending into nested functions).
@@ -85,7 +109,12 @@ fn collect_bindings(stmts: &[Stmt], out: &mut Vec<String>) {
             }
             StmtKind::While { body, .. } => collect_bindings(body, out),
             StmtKind::Def { name, .. } => out.push(name.name.clone()),
-            StmtKind::Load { names, .. } => out.extend(names.iter().map(|(i, _)| i.name.clone())),
+            StmtKind::Load { names, .. } => out.extend(
+                names
+                    .iter()
+                    .filter(|(_, from)| !from.is_empty())
+                    .map(|(i, _)| i.name.clone()),
+            ),
             _ => {}
         }
     }
@@ -99,55 +128,77 @@ fn lhs_names(e: &Expr, out: &mut Vec<String>) {
     }
 }
 
+/// The name starlark-go gives an expression that cannot be assigned to (its Go type,
+/// lower case).
+fn target_kind(e: &Expr) -> &'static str {
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::BigInt(_) | ExprKind::Float(_) | ExprKind::Str(_) => "literal",
+        ExprKind::Dict(_) => "dictexpr",
+        ExprKind::Unary(..) => "unaryexpr",
+        ExprKind::Binary(..) => "binaryexpr",
+        ExprKind::Cond { .. } => "condexpr",
+        ExprKind::Slice { .. } => "sliceexpr",
+        ExprKind::Call(..) => "callexpr",
+        ExprKind::Lambda(_) => "lambdaexpr",
+        ExprKind::Comp { .. } => "comprehension",
+        ExprKind::Ident(_) => "ident",
+        ExprKind::List(_) => "listexpr",
+        ExprKind::Tuple(_) => "tupleexpr",
+        ExprKind::Index(..) => "indexexpr",
+        ExprKind::Dot(..) => "dotexpr",
+    }
+}
+
 impl Resolver<'_> {
     fn cur(&mut self) -> &mut Scope {
         self.scopes.last_mut().expect("scope")
     }
 
-    fn stmts(&mut self, stmts: &mut [Stmt]) -> Result<()> {
-        stmts.iter_mut().try_for_each(|s| self.stmt(s))
+    fn error(&mut self, pos: &Position, msg: impl Into<String>) {
+        self.errors.push(Error::resolve(pos.clone(), msg));
     }
 
-    fn stmt(&mut self, s: &mut Stmt) -> Result<()> {
+    fn stmts(&mut self, stmts: &mut [Stmt]) {
+        stmts.iter_mut().for_each(|s| self.stmt(s))
+    }
+
+    fn stmt(&mut self, s: &mut Stmt) {
         let pos = s.pos.clone();
         match &mut s.kind {
             StmtKind::Expr(e) => self.expr(e),
-            StmtKind::Assign { lhs, rhs, .. } => {
-                self.expr(rhs)?;
-                self.expr(lhs)
+            StmtKind::Assign { lhs, rhs, op } => {
+                self.expr(rhs);
+                self.assign(lhs, op.is_some());
             }
             StmtKind::If { cond, then, els } => {
-                self.expr(cond)?;
-                self.stmts(then)?;
-                self.stmts(els)
+                self.expr(cond);
+                self.stmts(then);
+                self.stmts(els);
             }
             StmtKind::For { vars, iter, body } => {
-                self.expr(iter)?;
-                self.expr(vars)?;
+                self.expr(iter);
+                self.assign(vars, false);
                 self.cur().loops += 1;
-                self.stmts(body)?;
+                self.stmts(body);
                 self.cur().loops -= 1;
-                Ok(())
             }
             StmtKind::While { cond, body } => {
-                self.expr(cond)?;
+                self.expr(cond);
                 self.cur().loops += 1;
-                self.stmts(body)?;
+                self.stmts(body);
                 self.cur().loops -= 1;
-                Ok(())
             }
             StmtKind::Def { name, func } => {
-                self.func(std::rc::Rc::make_mut(func))?;
-                self.ident(name)
+                self.bind(name);
+                self.func(std::rc::Rc::make_mut(func));
             }
             StmtKind::Return(v) => {
                 if self.cur().is_module {
-                    return Err(Error::resolve(
-                        pos,
-                        "return statement not within a function",
-                    ));
+                    self.error(&pos, "return statement not within a function");
                 }
-                v.as_mut().map_or(Ok(()), |v| self.expr(v))
+                if let Some(v) = v {
+                    self.expr(v);
+                }
             }
             StmtKind::Break | StmtKind::Continue => {
                 if self.cur().loops == 0 {
@@ -156,59 +207,95 @@ impl Resolver<'_> {
                     } else {
                         "continue"
                     };
-                    return Err(Error::resolve(pos, format!("{what} not in a loop")));
+                    self.error(&pos, format!("{what} not in a loop"));
                 }
-                Ok(())
             }
             StmtKind::Load { names, .. } => {
                 if !self.cur().is_module {
-                    return Err(Error::resolve(pos, "load statement within a function"));
+                    self.error(&pos, "load statement within a function");
                 }
-                names.iter_mut().try_for_each(|(i, _)| self.ident(i))
+                for (to, from) in names.iter_mut() {
+                    if from.is_empty() {
+                        self.error(&to.pos, "load: empty identifier");
+                        continue;
+                    }
+                    if from.starts_with('_') {
+                        let msg = format!(
+                            "load: names with leading underscores are not exported: {from}"
+                        );
+                        self.error(&to.pos, msg);
+                    }
+                    self.bind(to);
+                }
             }
         }
     }
 
-    fn func(&mut self, f: &mut FuncDef) -> Result<()> {
+    /// The target of an assignment or loop (starlark-go's `assign`).
+    fn assign(&mut self, lhs: &mut Expr, augmented: bool) {
+        let pos = lhs.pos.clone();
+        let is_tuple = matches!(lhs.kind, ExprKind::Tuple(_));
+        let kind = target_kind(lhs);
+        match &mut lhs.kind {
+            ExprKind::Ident(id) => self.bind(id),
+            ExprKind::Index(x, i) => {
+                self.expr(x);
+                self.expr(i);
+            }
+            ExprKind::Dot(x, _) => self.expr(x),
+            ExprKind::Tuple(l) | ExprKind::List(l) => {
+                let (empty, what) = if is_tuple {
+                    ("()", "tuple")
+                } else {
+                    ("[]", "list")
+                };
+                if l.is_empty() {
+                    self.errors.push(Error::resolve(
+                        pos.clone(),
+                        format!("can't assign to {empty}"),
+                    ));
+                }
+                if augmented {
+                    let msg = format!("can't use {what} expression in augmented assignment");
+                    self.errors.push(Error::resolve(pos.clone(), msg));
+                }
+                l.iter_mut().for_each(|x| self.assign(x, augmented));
+            }
+            _ => {
+                self.error(&pos, format!("can't assign to {kind}"));
+            }
+        }
+    }
+
+    /// A binding occurrence of `id`: a global at top level, else a local.
+    fn bind(&mut self, id: &mut Ident) {
+        if self.blocks.env == MODULE {
+            if self.bound_set.insert(id.name.clone()) {
+                self.bound.push(id.name.clone());
+            }
+            id.res = Resolution::Global;
+            return;
+        }
+        let k = self.scopes.len() - 1;
+        id.res = self.lookup_in(k, &id.name).unwrap_or(Resolution::Global);
+    }
+
+    fn func(&mut self, f: &mut FuncDef) {
         for p in f.params.iter_mut() {
             if let Param::Optional(_, d) = p {
-                self.expr(d)?;
+                self.expr(d);
             }
         }
         let mut scope = Scope::new(false);
-        let mut seen = HashSet::new();
-        let (mut star_seen, mut starstar_seen, mut optional_seen) = (false, false, false);
         for p in &f.params {
-            let at = p.ident().map_or(f.pos.clone(), |i| i.pos.clone());
-            if starstar_seen {
-                return Err(Error::resolve(at, "parameter may not follow **kwargs"));
-            }
-            match p {
-                Param::Star(_) if star_seen => {
-                    return Err(Error::resolve(at, "multiple * parameters not allowed"));
-                }
-                Param::Star(_) => star_seen = true,
-                Param::StarStar(_) => starstar_seen = true,
-                Param::Optional(..) => optional_seen = true,
-                Param::Required(_) if optional_seen && !star_seen => {
-                    return Err(Error::resolve(
-                        at,
-                        "required parameter may not follow optional",
-                    ));
-                }
-                Param::Required(_) => {}
-            }
-            if let Some(id) = p.ident() {
-                if !seen.insert(id.name.clone()) {
-                    return Err(Error::resolve(
-                        id.pos.clone(),
-                        format!("duplicate parameter: {}", id.name),
-                    ));
-                }
+            if let Some(id) = p.ident()
+                && !scope.locals.contains_key(&id.name)
+            {
                 scope.locals.insert(id.name.clone(), scope.nslots);
                 scope.nslots += 1;
             }
         }
+        self.check_params(f);
         let mut names = Vec::new();
         collect_bindings(&f.body, &mut names);
         for n in names {
@@ -217,56 +304,119 @@ impl Resolver<'_> {
                 scope.nslots += 1;
             }
         }
+        self.blocks.push(true, scope.locals.keys().cloned());
         self.scopes.push(scope);
         for p in f.params.iter_mut() {
             match p {
                 Param::Required(i)
                 | Param::Optional(i, _)
                 | Param::StarStar(i)
-                | Param::Star(Some(i)) => self.ident(i)?,
+                | Param::Star(Some(i)) => self.bind(i),
                 Param::Star(None) => {}
             }
         }
-        let r = self.stmts(&mut f.body);
+        self.stmts(&mut f.body);
         let scope = self.scopes.pop().expect("function scope");
-        r?;
+        self.blocks.pop();
         f.info = scope.info();
-        Ok(())
     }
 
-    fn ident(&mut self, id: &mut Ident) -> Result<()> {
+    /// starlark-go's checks of a parameter list: order, `*` and `**` rules, duplicates
+    /// (parameters are bound in order, then `*args`, then `**kwargs`).
+    fn check_params(&mut self, f: &FuncDef) {
+        let mut seen = HashSet::new();
+        let mut dup = |r: &mut Self, id: &Ident| {
+            if !seen.insert(id.name.clone()) {
+                r.error(&id.pos, format!("duplicate parameter: {}", id.name));
+            }
+        };
+        let mut optional = false;
+        let mut star: Option<&Param> = None;
+        let mut starstar: Option<&Ident> = None;
+        let mut kwonly = 0;
+        for p in &f.params {
+            let at = p.ident().map_or(&f.pos, |i| &i.pos);
+            match p {
+                Param::Required(id) => {
+                    if let Some(ss) = starstar {
+                        let msg = format!("required parameter may not follow **{}", ss.name);
+                        self.error(at, msg);
+                    } else if star.is_some() {
+                        kwonly += 1;
+                    } else if optional {
+                        self.error(at, "required parameter may not follow optional");
+                    }
+                    dup(self, id);
+                }
+                Param::Optional(id, _) => {
+                    if let Some(ss) = starstar {
+                        let msg = format!("optional parameter may not follow **{}", ss.name);
+                        self.error(at, msg);
+                    } else if star.is_some() {
+                        kwonly += 1;
+                    }
+                    dup(self, id);
+                    optional = true;
+                }
+                Param::Star(_) => {
+                    if let Some(ss) = starstar {
+                        let msg = format!("* parameter may not follow **{}", ss.name);
+                        self.error(at, msg);
+                    } else if star.is_some() {
+                        self.error(at, "multiple * parameters not allowed");
+                    } else {
+                        star = Some(p);
+                    }
+                }
+                Param::StarStar(id) => {
+                    if starstar.is_some() {
+                        self.error(at, "multiple ** parameters not allowed");
+                    }
+                    starstar = Some(id);
+                }
+            }
+        }
+        match star {
+            Some(Param::Star(Some(id))) => dup(self, id),
+            Some(_) if kwonly == 0 => {
+                self.error(&f.pos, "bare * must be followed by keyword-only parameters")
+            }
+            _ => {}
+        }
+        if let Some(id) = starstar {
+            dup(self, id);
+        }
+    }
+
+    /// A use of `id`. At top level it means what is bound so far; elsewhere a name that
+    /// no enclosing block binds is left to the end of the module.
+    fn ident(&mut self, id: &mut Ident) {
+        if self.blocks.env == MODULE {
+            id.res = if self.bound_set.contains(&id.name) {
+                Resolution::Global
+            } else if (self.is_predeclared)(&id.name) {
+                Resolution::Predeclared
+            } else if (self.is_universal)(&id.name) {
+                Resolution::Universal
+            } else {
+                let e = undefined(&id.name, &id.pos, self.bound.clone());
+                self.errors.push(e);
+                Resolution::Unresolved
+            };
+            return;
+        }
         let k = self.scopes.len() - 1;
-        id.res = match self.lookup_in(k, &id.name) {
+        let found = self.lookup_in(k, &id.name);
+        if !matches!(found, Some(Resolution::Local(_))) {
+            self.blocks.defer(&id.name, &id.pos);
+        }
+        id.res = match found {
             Some(r) => r,
             None if self.globals.contains(&id.name) => Resolution::Global,
             None if (self.is_predeclared)(&id.name) => Resolution::Predeclared,
             None if (self.is_universal)(&id.name) => Resolution::Universal,
-            None => {
-                let hint = self
-                    .spellcheck(&id.name)
-                    .map(|n| format!(" (did you mean {n}?)"))
-                    .unwrap_or_default();
-                return Err(Error::resolve(
-                    id.pos.clone(),
-                    format!("undefined: {}{hint}", id.name),
-                ));
-            }
+            None => Resolution::Unresolved,
         };
-        Ok(())
-    }
-
-    /// starlark-go's `spellcheck` for an undefined name: the nearest of the names bound
-    /// in the enclosing functions and blocks and of the module's globals (predeclared
-    /// names and built-ins are not candidates).
-    fn spellcheck(&self, name: &str) -> Option<String> {
-        let mut names: Vec<String> = self.globals.iter().cloned().collect();
-        for s in &self.scopes {
-            names.extend(s.locals.keys().cloned());
-            names.extend(s.blocks.iter().flat_map(|b| b.keys().cloned()));
-        }
-        names.sort();
-        names.dedup();
-        super::spell::nearest(name, &names).map(str::to_string)
     }
 
     /// Finds `name` as a local or free variable of scope `k`, creating free-variable
@@ -302,133 +452,131 @@ impl Resolver<'_> {
         Some(Resolution::Free(s.free.len() as u32 - 1))
     }
 
-    fn expr(&mut self, e: &mut Expr) -> Result<()> {
+    fn expr(&mut self, e: &mut Expr) {
         match &mut e.kind {
             ExprKind::Ident(i) => self.ident(i),
-            ExprKind::Int(_) | ExprKind::BigInt(_) | ExprKind::Float(_) | ExprKind::Str(_) => {
-                Ok(())
-            }
-            ExprKind::List(l) | ExprKind::Tuple(l) => l.iter_mut().try_for_each(|x| self.expr(x)),
-            ExprKind::Dict(entries) => entries.iter_mut().try_for_each(|(k, v)| {
-                self.expr(k)?;
+            ExprKind::Int(_) | ExprKind::BigInt(_) | ExprKind::Float(_) | ExprKind::Str(_) => {}
+            ExprKind::List(l) | ExprKind::Tuple(l) => l.iter_mut().for_each(|x| self.expr(x)),
+            ExprKind::Dict(entries) => entries.iter_mut().for_each(|(k, v)| {
+                self.expr(k);
                 self.expr(v)
             }),
             ExprKind::Unary(_, x) => self.expr(x),
             ExprKind::Binary(_, x, y) => {
-                self.expr(x)?;
+                self.expr(x);
                 self.expr(y)
             }
             ExprKind::Cond { cond, then, els } => {
-                self.expr(cond)?;
-                self.expr(then)?;
+                self.expr(cond);
+                self.expr(then);
                 self.expr(els)
             }
             ExprKind::Index(x, i) => {
-                self.expr(x)?;
+                self.expr(x);
                 self.expr(i)
             }
             ExprKind::Slice { x, lo, hi, step } => {
-                self.expr(x)?;
+                self.expr(x);
                 for p in [lo, hi, step].into_iter().flatten() {
-                    self.expr(p)?;
+                    self.expr(p);
                 }
-                Ok(())
             }
             ExprKind::Dot(x, _) => self.expr(x),
             ExprKind::Call(f, args) => {
-                self.expr(f)?;
-                let mut seen_kw = HashSet::new();
-                let (mut varargs, mut kwargs) = (false, false);
-                for a in args.iter_mut() {
-                    let fail =
-                        |x: &Expr, msg: &str| Err(Error::resolve(x.pos.clone(), msg.to_string()));
-                    match a {
-                        Arg::StarStar(x) => {
-                            if kwargs {
-                                return fail(x, "multiple **kwargs not allowed");
-                            }
-                            kwargs = true;
-                            self.expr(x)?
-                        }
-                        Arg::Star(x) => {
-                            if kwargs {
-                                return fail(x, "*args may not follow **kwargs");
-                            }
-                            if varargs {
-                                return fail(x, "multiple *args not allowed");
-                            }
-                            varargs = true;
-                            self.expr(x)?
-                        }
-                        Arg::Named(n, x) => {
-                            if kwargs {
-                                return fail(x, "argument may not follow **kwargs");
-                            }
-                            if !seen_kw.insert(n.clone()) {
-                                return Err(Error::resolve(
-                                    x.pos.clone(),
-                                    format!("keyword argument {n} repeated"),
-                                ));
-                            }
-                            self.expr(x)?
-                        }
-                        Arg::Pos(x) => {
-                            if varargs {
-                                return fail(x, "argument may not follow *args");
-                            }
-                            if kwargs {
-                                return fail(x, "argument may not follow **kwargs");
-                            }
-                            if !seen_kw.is_empty() {
-                                return fail(x, "positional argument may not follow named");
-                            }
-                            self.expr(x)?
-                        }
-                    }
-                }
-                Ok(())
+                self.expr(f);
+                self.call_args(args);
             }
             ExprKind::Lambda(f) => self.func(std::rc::Rc::make_mut(f)),
             ExprKind::Comp { body, clauses } => self.comprehension(body, clauses),
         }
     }
 
-    fn comprehension(&mut self, body: &mut CompBody, clauses: &mut [Clause]) -> Result<()> {
-        if let Some(Clause::For { iter, .. }) = clauses.first_mut() {
-            self.expr(iter)?;
-        }
-        self.cur().blocks.push(FastMap::default());
-        let r = (|| {
-            for (i, c) in clauses.iter_mut().enumerate() {
-                match c {
-                    Clause::For { vars, iter } => {
-                        if i > 0 {
-                            self.expr(iter)?;
-                        }
-                        let mut names = Vec::new();
-                        lhs_names(vars, &mut names);
-                        let s = self.cur();
-                        for n in names {
-                            if !s.blocks.last().is_some_and(|b| b.contains_key(&n)) {
-                                let slot = s.nslots;
-                                s.nslots += 1;
-                                s.blocks.last_mut().expect("block").insert(n, slot);
-                            }
-                        }
-                        self.expr(vars)?;
+    /// starlark-go's checks of the order of a call's arguments.
+    fn call_args(&mut self, args: &mut [Arg]) {
+        let mut seen_kw = HashSet::new();
+        let (mut varargs, mut kwargs) = (false, false);
+        for a in args.iter_mut() {
+            match a {
+                Arg::StarStar(x) => {
+                    if kwargs {
+                        self.error(&x.pos, "multiple **kwargs not allowed");
                     }
-                    Clause::If(c) => self.expr(c)?,
+                    kwargs = true;
+                    self.expr(x)
+                }
+                Arg::Star(x) => {
+                    if kwargs {
+                        self.error(&x.pos, "*args may not follow **kwargs");
+                    } else if varargs {
+                        self.error(&x.pos, "multiple *args not allowed");
+                    }
+                    varargs = true;
+                    self.expr(x)
+                }
+                Arg::Named(n, x) => {
+                    if kwargs {
+                        self.error(&x.pos, "argument may not follow **kwargs");
+                    }
+                    if !seen_kw.insert(n.clone()) {
+                        self.error(&x.pos, format!("keyword argument {n} repeated"));
+                    }
+                    self.expr(x)
+                }
+                Arg::Pos(x) => {
+                    if varargs {
+                        self.error(&x.pos, "argument may not follow *args");
+                    } else if kwargs {
+                        self.error(&x.pos, "argument may not follow **kwargs");
+                    } else if !seen_kw.is_empty() {
+                        self.error(&x.pos, "positional argument may not follow named");
+                    }
+                    self.expr(x)
                 }
             }
-            match body {
-                CompBody::List(x) => self.expr(x),
-                CompBody::Dict(k, v) => {
-                    self.expr(k)?;
-                    self.expr(v)
+        }
+    }
+
+    /// A comprehension: the first iterable in the enclosing block, then a block of its
+    /// own binding every loop variable.
+    fn comprehension(&mut self, body: &mut CompBody, clauses: &mut [Clause]) {
+        if let Some(Clause::For { iter, .. }) = clauses.first_mut() {
+            self.expr(iter);
+        }
+        let mut block = FastMap::default();
+        for c in clauses.iter() {
+            if let Clause::For { vars, .. } = c {
+                let mut names = Vec::new();
+                lhs_names(vars, &mut names);
+                let s = self.cur();
+                for n in names {
+                    if !block.contains_key(&n) {
+                        block.insert(n, s.nslots);
+                        s.nslots += 1;
+                    }
                 }
             }
-        })();
+        }
+        self.blocks.push(false, block.keys().cloned());
+        self.cur().blocks.push(block);
+        for (i, c) in clauses.iter_mut().enumerate() {
+            match c {
+                Clause::For { vars, iter } => {
+                    self.assign(vars, false);
+                    if i > 0 {
+                        self.expr(iter);
+                    }
+                }
+                Clause::If(c) => self.expr(c),
+            }
+        }
+        match body {
+            CompBody::List(x) => self.expr(x),
+            CompBody::Dict(k, v) => {
+                self.expr(k);
+                self.expr(v)
+            }
+        }
         self.cur().blocks.pop();
-        r
+        self.blocks.pop();
     }
 }

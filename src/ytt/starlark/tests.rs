@@ -397,10 +397,7 @@ fn closures_and_scoping() {
         err("x = 1\ndef f():\n  x += 1\n  return x\nend\nf()"),
         "local variable x referenced before assignment"
     );
-    assert_eq!(
-        err("y = z\nz = 1"),
-        "global variable z referenced before assignment"
-    );
+    assert_eq!(err("y = z\nz = 1"), "undefined: z");
     assert_eq!(
         err("value = not_defined_anywhere + 1"),
         "undefined: not_defined_anywhere"
@@ -498,7 +495,7 @@ fn argument_and_parameter_order_rules() {
     );
     assert_eq!(
         err("def f(**kw, a):\n  return 1\nend"),
-        "parameter may not follow **kwargs"
+        "required parameter may not follow **kw"
     );
     assert_eq!(
         err("def f(*a, *b):\n  return 1\nend"),
