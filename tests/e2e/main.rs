@@ -92,6 +92,7 @@ mod ytt_source_sweep_core;
 mod ytt_source_sweep_lib;
 mod ytt_starlark_builtins;
 mod ytt_starlark_runtime;
+mod ytt_starlark_statements;
 mod ytt_template_errors;
 mod ytt_workspace_source_audit;
 mod ytt_yamlmeta_audit;
