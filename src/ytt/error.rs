@@ -339,7 +339,7 @@ pub fn starlark_error(e: &SError) -> Error {
             .map(|f| frame(Some(f.function.clone()), &f.pos))
             .collect(),
     };
-    if frames.is_empty() && e.pos.is_none() {
+    if frames.is_empty() && e.pos.is_none() && e.kind == ErrorKind::Eval {
         return Error::msg(e.msg.clone());
     }
     if let (Some(first), Some(p)) = (frames.first_mut(), &e.pos)

@@ -112,3 +112,175 @@ fn load_names_are_checked_by_the_resolver() {
         "a: module\n"
     );
 }
+
+/// `break`/`continue` outside a loop and `return` or `load` outside their place are
+/// resolver errors (no stack: nothing ran).
+#[test]
+fn branch_return_and_load_statements_out_of_place() {
+    assert_eq!(
+        failure(
+            "#@ def f():\n#@   break\n#@ end\n#@ if True:\n#@   return 1\n#@ end\n#@ def g():\n#@   load(\"@ytt:data\", \"data\")\n#@ end\na: 1\n"
+        ),
+        "strake: error: \n- break not in a loop\n    config.yml:2 | #@   break\n- return statement not within a function\n    config.yml:5 | #@   return 1\n- load statement within a function\n    config.yml:8 | #@   load(\"@ytt:data\", \"data\")\n"
+    );
+}
+
+/// starlark-go's resolver counts enclosing loops across functions, so a `continue` in
+/// a function that has no loop but is defined inside one passes; its compiler then
+/// indexes the function's empty loop stack and panics, and ytt's `CompiledTemplate.eval`
+/// recovers the panic into an error that has no position.
+#[test]
+fn a_continue_in_a_function_defined_in_a_loop_fails_the_compiler() {
+    assert_eq!(
+        failure("#@ for x in [1]:\n#@   def g():\n#@     continue\n#@   end\n#@ end\na: 1\n"),
+        "strake: error: \n- runtime error: index out of range [-1]\n"
+    );
+    assert_eq!(
+        output(
+            "#@ for x in [1]:\n#@   def g():\n#@     for y in [1, 2]:\n#@       continue\n#@     end\n#@     return x\n#@   end\n#@ end\na: #@ g()\n"
+        ),
+        "a: 1\n"
+    );
+}
+
+/// Unpacking in assignments and loops (`UNPACK` in `interp.go`): too many or too few
+/// values, a value that cannot be iterated, strings are not iterable; a dict unpacks
+/// its keys.
+#[test]
+fn unpacking_errors_and_forms() {
+    let stack = |line: usize, text: &str, msg: &str| {
+        format!("strake: error: \n- {msg}\n    in <toplevel>\n      config.yml:{line} | {text}\n")
+    };
+    assert_eq!(
+        failure("#@ a, (b, c) = 1, [2, 3, 4]\nx: 1\n"),
+        stack(
+            1,
+            "#@ a, (b, c) = 1, [2, 3, 4]",
+            "too many values to unpack (got 3, want 2)"
+        )
+    );
+    assert_eq!(
+        failure("#@ for k, v in [(1, 2), (3,)]:\n#@ end\nx: 1\n"),
+        stack(
+            1,
+            "#@ for k, v in [(1, 2), (3,)]:",
+            "too few values to unpack (got 1, want 2)"
+        )
+    );
+    assert_eq!(
+        failure("#@ a, b = \"ab\"\nx: 1\n"),
+        stack(1, "#@ a, b = \"ab\"", "got string in sequence assignment")
+    );
+    assert_eq!(
+        failure("#@ for x in 1:\n#@ end\nx: 1\n"),
+        stack(1, "#@ for x in 1:", "int value is not iterable")
+    );
+    assert_eq!(
+        output("#@ a, b = {\"k\": 1, \"l\": 2}\n#@ [c, d] = (3, 4)\nx: #@ [a, b, c, d]\n"),
+        "x:\n- k\n- l\n- 3\n- 4\n"
+    );
+}
+
+/// Mutating a list or dict while a loop runs over it fails with the verb of
+/// starlark-go's `checkMutable` (`cannot assign to element of`, `cannot apply += to`,
+/// `cannot insert into hash table`), a method's name in front.
+#[test]
+fn mutation_during_iteration() {
+    let stack = |line: usize, text: &str, msg: &str| {
+        format!("strake: error: \n- {msg}\n    in <toplevel>\n      config.yml:{line} | {text}\n")
+    };
+    assert_eq!(
+        failure("#@ xs = [1, 2]\n#@ for x in xs:\n#@   xs[0] = 5\n#@ end\na: 1\n"),
+        stack(
+            3,
+            "#@   xs[0] = 5",
+            "cannot assign to element of list during iteration"
+        )
+    );
+    assert_eq!(
+        failure("#@ xs = [1, 2]\n#@ for x in xs:\n#@   xs += [3]\n#@ end\na: 1\n"),
+        stack(
+            3,
+            "#@   xs += [3]",
+            "cannot apply += to list during iteration"
+        )
+    );
+    assert_eq!(
+        failure("#@ d = {1: 2}\n#@ [d.update({5: 6}) for x in d]\na: 1\n"),
+        stack(
+            2,
+            "#@ [d.update({5: 6}) for x in d]",
+            "update: cannot insert into hash table during iteration"
+        )
+    );
+}
+
+/// A function defined in a template or `.star` file runs with the module's values
+/// frozen once the module is done: a loaded function appending to its module's list
+/// fails in the function's frame, while the same template's function may still change
+/// its own globals before the end.
+#[test]
+fn functions_see_their_module_frozen_after_it_ran() {
+    let files = [
+        ("config.yml", "#@ load(\"f.star\", \"add\")\na: #@ add(1)\n"),
+        (
+            "f.star",
+            "items = []\ndef add(x):\n  items.append(x)\n  return items\nend\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- append: cannot append to frozen list\n    in add\n      3 |   items.append(x)\n    in <toplevel>\n      config.yml:2 | a: #@ add(1)\n"
+    );
+    assert_eq!(
+        output("#@ x = [1]\n#@ def f():\n#@   x.append(2)\n#@   return x\n#@ end\na: #@ f()\n"),
+        "a:\n- 1\n- 2\n"
+    );
+}
+
+/// Parameters as `setArgs` in `function.go` binds them: defaults, `*args` after
+/// positional ones, keyword-only parameters after `*args` or a bare `*`, `**kwargs`
+/// collecting the rest; its errors count only the positional parameters.
+#[test]
+fn parameter_binding_forms_and_errors() {
+    let def = "#@ def f(a, b=2, *args, c, d=4, **kw):\n#@   return [a, b, list(args), c, d, kw]\n#@ end\n";
+    assert_eq!(
+        output(&format!(
+            "{def}x: #@ f(1, c=3)\nz: #@ f(1, 2, 3, 4, c=5, e=6)\n"
+        )),
+        "x:\n- 1\n- 2\n- []\n- 3\n- 4\n- {}\nz:\n- 1\n- 2\n- - 3\n  - 4\n- 5\n- 4\n- e: 6\n"
+    );
+    let kw = "#@ def g(a, *, c):\n#@   return [a, c]\n#@ end\n";
+    let stack = |line: &str, msg: &str| {
+        format!("strake: error: \n- {msg}\n    in <toplevel>\n      config.yml:4 | {line}\n")
+    };
+    assert_eq!(
+        failure(&format!("{kw}x: #@ g(1, 2)\n")),
+        stack(
+            "x: #@ g(1, 2)",
+            "function g accepts 1 positional argument (2 given)"
+        )
+    );
+    assert_eq!(
+        failure(&format!("{kw}x: #@ g(1)\n")),
+        stack("x: #@ g(1)", "function g missing 1 argument (c)")
+    );
+    assert_eq!(
+        failure(&format!("{kw}x: #@ g(1, c=2, **{{\"a\": 3}})\n")),
+        stack(
+            "x: #@ g(1, c=2, **{\"a\": 3})",
+            "function g got multiple values for parameter \"a\""
+        )
+    );
+    assert_eq!(
+        failure(&format!("{kw}x: #@ g(1, **{{1: 2}})\n")),
+        stack("x: #@ g(1, **{1: 2})", "keywords must be strings, not int")
+    );
+    assert_eq!(
+        failure(&format!("{kw}x: #@ g(1, **[1])\n")),
+        stack(
+            "x: #@ g(1, **[1])",
+            "argument after ** must be a mapping, not list"
+        )
+    );
+}

@@ -57,6 +57,9 @@ struct Resolver<'a> {
     scopes: Vec<Scope>,
     blocks: Blocks,
     errors: Vec<Error>,
+    /// A `break` or `continue` that starlark-go's resolver lets through (its loop count
+    /// is not reset in a function) but its compiler then fails on.
+    compile_panic: bool,
     is_predeclared: &'a dyn Fn(&str) -> bool,
     is_universal: &'a dyn Fn(&str) -> bool,
 }
@@ -77,6 +80,7 @@ pub fn resolve_file(
         scopes: vec![Scope::new(true)],
         blocks: Blocks::new(),
         errors: Vec::new(),
+        compile_panic: false,
         is_predeclared,
         is_universal,
     };
@@ -86,12 +90,23 @@ pub fn resolve_file(
     file.info = r.scopes.pop().expect("module scope").info();
     let mut errors = r.errors.into_iter();
     match errors.next() {
+        None if r.compile_panic => Err(compile_panic()),
         None => Ok(()),
         Some(mut first) => {
             first.more = errors.collect();
             Err(first)
         }
     }
+}
+
+/// What ytt reports for a `break` or `continue` in a function that has no loop of its
+/// own but is defined inside one: starlark-go's resolver counts loops across functions
+/// and lets it pass, its compiler indexes the function's empty loop stack and panics,
+/// and ytt turns the panic into an error without a position.
+fn compile_panic() -> Error {
+    let mut e = Error::new("runtime error: index out of range [-1]");
+    e.kind = super::error::ErrorKind::Resolve;
+    e
 }
 
 /// Names bound by the statements (not descending into nested functions).
@@ -201,7 +216,9 @@ impl Resolver<'_> {
                 }
             }
             StmtKind::Break | StmtKind::Continue => {
-                if self.cur().loops == 0 {
+                if self.cur().loops == 0 && self.scopes.iter().any(|s| s.loops > 0) {
+                    self.compile_panic = true;
+                } else if self.cur().loops == 0 {
                     let what = if matches!(s.kind, StmtKind::Break) {
                         "break"
                     } else {
