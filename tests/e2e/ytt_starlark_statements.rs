@@ -284,3 +284,59 @@ fn parameter_binding_forms_and_errors() {
         )
     );
 }
+
+/// The order of the resolver's errors: those met while walking the statements (the
+/// top level's undefined names among them) first, then the deferred uses, bottom-up:
+/// a module comprehension's block and each function's (inner functions before outer
+/// ones) in the order they were opened, the module's own comprehension uses last.
+#[test]
+fn deferred_resolver_errors_come_bottom_up_after_the_others() {
+    assert_eq!(
+        failure(
+            "#@ x = [q for _ in [1]]\n#@ def outer():\n#@   def inner():\n#@     return a\n#@   end\n#@   return b\n#@ end\n#@ y = z\na: 1\n"
+        ),
+        "strake: error: \n- undefined: z\n    config.yml:8 | #@ y = z\n- undefined: a\n    config.yml:4 | #@     return a\n- undefined: b\n    config.yml:6 | #@   return b\n- undefined: q\n    config.yml:1 | #@ x = [q for _ in [1]]\n"
+    );
+}
+
+/// A default value is resolved where the `def` is, so at top level it sees only the
+/// names bound before; the name of the function is bound before its defaults are read.
+#[test]
+fn default_values_resolve_in_the_enclosing_block() {
+    assert_eq!(
+        failure("#@ def f(a=b):\n#@   return a\n#@ end\n#@ b = 1\nx: #@ f()\n"),
+        "strake: error: \n- undefined: b\n    config.yml:1 | #@ def f(a=b):\n"
+    );
+    assert_eq!(
+        output("#@ b = 1\n#@ def f(a=b):\n#@   return a\n#@ end\n#@ b = 2\nx: #@ f()\n"),
+        "x: 1\n"
+    );
+}
+
+/// Comprehension variables belong to the comprehension's block from its start: the
+/// first iterable is read outside it, later clauses inside, so a later clause's
+/// iterable naming a variable bound by itself reads an unassigned local.
+#[test]
+fn comprehension_variables_and_their_block() {
+    assert_eq!(
+        output("#@ x = [1, 2]\na: #@ [x for x in x]\nb: #@ [y for x in [[3, 4]] for y in x]\n"),
+        "a:\n- 1\n- 2\nb:\n- 3\n- 4\n"
+    );
+    assert_eq!(
+        failure("a: #@ [1 for a in [1] for b in b]\n"),
+        "strake: error: \n- local variable b referenced before assignment\n    in <toplevel>\n      config.yml:1 | a: #@ [1 for a in [1] for b in b]\n"
+    );
+}
+
+/// `if`/`elif`/`else` chains and `for` loops with `continue` and `break` around YAML
+/// nodes (ytt's block scanner turns `elif`/`else` into an implicit end of the block
+/// before).
+#[test]
+fn if_chains_and_loops_around_nodes() {
+    assert_eq!(
+        output(
+            "#@ x = 2\n#@ if x == 1:\na: 1\n#@ elif x == 2:\na: 2\n#@ else:\na: 3\n#@ end\nlist:\n#@ for i in range(10):\n#@   if i % 2 == 0:\n#@     continue\n#@   elif i > 6:\n#@     break\n#@   end\n- #@ i\n#@ end\n"
+        ),
+        "a: 2\nlist:\n- 1\n- 3\n- 5\n"
+    );
+}
