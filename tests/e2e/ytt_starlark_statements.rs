@@ -340,3 +340,34 @@ fn if_chains_and_loops_around_nodes() {
         "a: 2\nlist:\n- 1\n- 3\n- 5\n"
     );
 }
+
+/// ytt's block scanner finds a block left open only when the parser reaches the end
+/// of the program, so a syntax error before it is reported instead; the open block is
+/// named by the line break after its `:` (the innermost one still open), in a template
+/// as in a `.star` file.
+#[test]
+fn an_unclosed_block_is_reported_after_earlier_syntax_errors() {
+    assert_eq!(
+        failure("#@ def f(a b):\na: 1\n"),
+        "strake: error: \n- got identifier, want ','\n    config.yml:1 | #@ def f(a b):\n"
+    );
+    assert_eq!(
+        failure("#@ if True:\na: 1\n#@ x = $\n"),
+        "strake: error: \n- unexpected input character '$'\n    config.yml:3 | #@ x = $\n"
+    );
+    assert_eq!(
+        failure("#@ if True:\na: 1\n"),
+        "strake: error: \n- mismatched set of block openings (if/else/elif/for/def) and closing (end)\n    config.yml:1 | #@ if True:\n"
+    );
+    let files = [
+        ("config.yml", "#@ load(\"f.star\", \"x\")\na: 1\n"),
+        (
+            "f.star",
+            "x = 1\ndef f(a,\n   b):\n  if x:\n    return 1\n  end\n\n\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- cannot load f.star: Evaluating starlark template: \n    in <toplevel>\n      config.yml:1 | #@ load(\"f.star\", \"x\")\n\n    reason:\n     - mismatched set of block openings (if/else/elif/for/def) and closing (end)\n         3 |    b):\n"
+    );
+}

@@ -298,6 +298,29 @@ impl Program {
         Ok(())
     }
 
+    /// [`Program::finish`], except that a syntax error met before the end of the
+    /// program comes first: ytt's block scanner finds an unclosed block only when the
+    /// parser reaches the end, so an earlier parse error is the one reported.
+    pub fn check_blocks(&self) -> Result<(), BlockError> {
+        let unclosed = match self.finish() {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        match crate::ytt::starlark::parse_file("", &self.source()) {
+            Err(e)
+                if e.kind == crate::ytt::starlark::ErrorKind::Syntax
+                    && !e.msg.starts_with("mismatched set") =>
+            {
+                Err(BlockError {
+                    line: self.src_line(e.pos.as_ref().map_or(0, |p| p.line as usize)),
+                    message: e.msg.clone(),
+                    syntax: true,
+                })
+            }
+            _ => Err(unclosed),
+        }
+    }
+
     /// The program text, one generated line per entry.
     pub fn source(&self) -> String {
         let len = self.lines.iter().map(|l| l.text.len() + 1).sum();

@@ -118,7 +118,7 @@ pub fn compile(ds: &DocumentSet, opts: CompileOpts) -> Result<Compiled, CompileE
     for doc in &ds.docs {
         c.doc(doc, root)?;
     }
-    c.prog.finish()?;
+    c.prog.check_blocks()?;
     Ok(Compiled {
         prog: c.prog,
         nodes: Rc::new(c.nodes),

@@ -668,7 +668,7 @@ pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     let mut prog = Program::new("text");
     text::compile_into(&mut prog, src, 1)
         .map_err(|e| e.led_by(&format!("Parsing text template '{name}'")))
-        .and_then(|_| prog.finish())
+        .and_then(|_| prog.check_blocks())
         .map_err(|e| {
             let pos = Position::in_source(&name, e.line, src);
             if e.syntax {

@@ -343,6 +343,8 @@ impl Parser {
             self.simple_stmts(&mut body)?;
             return Ok((body, None));
         }
+        // ytt's block scanner names an unclosed block by the line break that opened it.
+        let opened = self.pos();
         self.next();
         loop {
             match self.peek() {
@@ -361,9 +363,10 @@ impl Parser {
                     return Ok((body, Some(BlockEnd::Else)));
                 }
                 Tok::Eof => {
-                    return self.err(
+                    return Err(Error::syntax(
+                        opened,
                         "mismatched set of block openings (if/else/elif/for/def) and closing (end)",
-                    );
+                    ));
                 }
                 _ => self.stmt(&mut body)?,
             }
