@@ -137,7 +137,7 @@ pub fn main() -> ExitCode {
         Command::Tag(command) => tag::run(command),
         Command::Copy(args) => copy::run(*args),
         Command::Bundle(args) => bundle::run(*args),
-        Command::Template(args) => template::run(&args),
+        Command::Template(args) => on_deep_stack(&|| template::run(&args)),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
         Command::Package(cmd) => package::run(cmd),
@@ -152,6 +152,30 @@ pub fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// Stack of the thread that renders templates: Starlark functions may recurse as deep
+/// as ytt lets them (Go grows a goroutine's stack up to 1 GB). Only the pages used are
+/// committed.
+const DEEP_STACK: usize = 1 << 30;
+
+/// Starlark call depth allowed on [`DEEP_STACK`], far below what fills it.
+const DEEP_CALLS: usize = 10_000;
+
+/// Runs `f` on a thread with [`DEEP_STACK`] and [`DEEP_CALLS`], or here when no such
+/// thread can be made.
+fn on_deep_stack(f: &(dyn Fn() -> ExitCode + Sync)) -> ExitCode {
+    use crate::ytt::starlark::eval::with_max_depth;
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("strake-template".into())
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(s, || with_max_depth(DEEP_CALLS, f));
+        match spawned {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(_) => f(),
+        }
+    })
 }
 
 /// The log level `--verbose` given `count` times selects.

@@ -371,3 +371,16 @@ fn an_unclosed_block_is_reported_after_earlier_syntax_errors() {
         "strake: error: \n- cannot load f.star: Evaluating starlark template: \n    in <toplevel>\n      config.yml:1 | #@ load(\"f.star\", \"x\")\n\n    reason:\n     - mismatched set of block openings (if/else/elif/for/def) and closing (end)\n         3 |    b):\n"
     );
 }
+
+/// ytt turns `resolve.AllowRecursion` on and starlark-go then puts no bound on the call
+/// depth (Go grows a goroutine's stack as needed), so a template may recurse thousands
+/// of calls deep; `strake template` renders on a large stack that allows as much.
+#[test]
+fn recursion_runs_thousands_of_calls_deep() {
+    let template = "#@ def count(n):\n#@   return 0 if n == 0 else 1 + count(n - 1)\n#@ end\na: #@ count(5000)\n";
+    let (code, stdout, stderr) = ytt::run_binary(&[("config.yml", template)], &["-f", "."]);
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (0, "a: 5000\n", "")
+    );
+}

@@ -87,14 +87,36 @@ pub fn with_max_steps<R>(max_steps: u64, f: impl FnOnce() -> R) -> R {
     f()
 }
 
+/// The call depth [`Thread::new`] allows by default: it fits a 2 MiB thread stack in
+/// debug builds (about 6 KiB per call).
+pub const DEFAULT_MAX_DEPTH: usize = 250;
+
+thread_local! {
+    /// The call depth limit that [`Thread::new`] gives threads made on this OS thread.
+    static MAX_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(DEFAULT_MAX_DEPTH) };
+}
+
+/// Runs `f` with `max_depth` as the call depth limit of every [`Thread`] it makes on this
+/// OS thread, then restores the previous limit. For hosts that run on a stack large
+/// enough for deeper recursion than [`DEFAULT_MAX_DEPTH`].
+pub fn with_max_depth<R>(max_depth: usize, f: impl FnOnce() -> R) -> R {
+    struct Restore(usize);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            MAX_DEPTH.with(|m| m.set(self.0));
+        }
+    }
+    let _restore = Restore(MAX_DEPTH.with(|m| m.replace(max_depth)));
+    f()
+}
+
 /// Evaluation state: call depth, host hooks and host-owned thread locals.
 pub struct Thread {
     pub(crate) depth: usize,
     /// Number of modules being executed (nested by `load`).
     pub(crate) modules: usize,
-    /// Maximum call depth before "Starlark stack overflow". The default (250) fits a
-    /// 2 MiB thread stack in debug builds (about 6 KiB per call); hosts that run on a
-    /// larger stack may raise it.
+    /// Maximum call depth before "Starlark stack overflow": [`DEFAULT_MAX_DEPTH`] unless
+    /// the host raised it for this OS thread ([`with_max_depth`]) or sets it here.
     pub max_depth: usize,
     /// Loop iterations (`for`, `while`, comprehensions) and calls made so far.
     pub(crate) steps: u64,
@@ -117,7 +139,7 @@ impl Thread {
         Thread {
             depth: 0,
             modules: 0,
-            max_depth: 250,
+            max_depth: MAX_DEPTH.with(|m| m.get()),
             steps: 0,
             max_steps: MAX_STEPS.with(|m| m.get()),
             loader: None,

@@ -39,8 +39,9 @@
 //!   [`Error::backtrace`] prints starlark-go's "Traceback (most recent call last)".
 //! * Values to YAML: ints that fit i64 or u64 print (ytt: "not sure how to get int"
 //!   beyond); floats print with [`strconv::go_float`]`(f, 'g', None)` like go-yaml.
-//! * Deep recursion: [`Thread::max_depth`] (default 250 calls, about 6 KiB of stack each
-//!   in debug builds) fails with "Starlark stack overflow" instead of crashing.
+//! * Deep recursion: [`Thread::max_depth`] (default [`eval::DEFAULT_MAX_DEPTH`] calls,
+//!   about 6 KiB of stack each in debug builds; [`eval::with_max_depth`] raises it for a
+//!   thread with a larger stack) fails with "Starlark stack overflow" instead of crashing.
 //! * Endless loops: [`Thread::max_steps`] (default [`eval::DEFAULT_MAX_STEPS`] loop
 //!   iterations and calls) fails with "Starlark computation cancelled: too many steps" at
 //!   the loop.

@@ -566,8 +566,8 @@ impl Resolver<'_> {
                 lhs_names(vars, &mut names);
                 let s = self.cur();
                 for n in names {
-                    if !block.contains_key(&n) {
-                        block.insert(n, s.nslots);
+                    if let std::collections::hash_map::Entry::Vacant(v) = block.entry(n) {
+                        v.insert(s.nslots);
                         s.nslots += 1;
                     }
                 }
