@@ -384,3 +384,33 @@ fn recursion_runs_thousands_of_calls_deep() {
         (0, "a: 5000\n", "")
     );
 }
+
+/// A top-level `load` binds its names in starlark-go's file block (`LoadBindsGlobally`
+/// is off, ytt does not turn it on): the file and its functions use them, but they are
+/// no globals of the module, so another file cannot load them from it; assigning the
+/// value to a global re-exports it.
+#[test]
+fn loaded_names_are_local_to_the_file() {
+    let failing = [
+        ("config.yml", "#@ load(\"f.star\", \"struct\")\na: 1\n"),
+        (
+            "f.star",
+            "load(\"@ytt:struct\", \"struct\")\ndef make():\n  return struct.make(a=1)\nend\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::failure_of(&failing, &["-f", "."]),
+        "strake: error: \n- load: name struct not found in module f.star\n    in <toplevel>\n      config.yml:1 | #@ load(\"f.star\", \"struct\")\n"
+    );
+    let passing = [
+        (
+            "config.yml",
+            "#@ load(\"f.star\", \"make\", \"s\")\na: #@ make().a\nb: #@ s.make(b=2).b\n",
+        ),
+        (
+            "f.star",
+            "load(\"@ytt:struct\", \"struct\")\ndef make():\n  return struct.make(a=1)\nend\ns = struct\n",
+        ),
+    ];
+    assert_eq!(ytt::render(&passing, &["-f", "."]).unwrap(), "a: 1\nb: 2\n");
+}

@@ -20,6 +20,9 @@ pub enum Resolution {
     Free(u32),
     /// A module global.
     Global,
+    /// A name a top-level `load` bound: local to the file, so other files cannot load
+    /// it from this module (starlark-go's file block).
+    FileLocal,
     /// A name supplied by the host when the module was executed.
     Predeclared,
     /// A built-in (`len`, `None`, ...).

@@ -40,6 +40,7 @@ impl Module {
             env: Rc::new(ModuleEnv {
                 name: name.into(),
                 globals: RefCell::new(g),
+                loaded: RefCell::default(),
                 predeclared: Rc::new(Env::default()),
             }),
         }
@@ -202,6 +203,7 @@ impl Thread {
         let env = Rc::new(ModuleEnv {
             name: file.name.clone(),
             globals: RefCell::new(OrderedGlobals::default()),
+            loaded: RefCell::default(),
             predeclared,
         });
         let mut fr = Frame::new(&file.info, None, env.clone());
@@ -417,6 +419,9 @@ impl Thread {
     fn set_ident(&mut self, fr: &mut Frame, id: &Ident, v: Value) {
         match id.res {
             Resolution::Local(i) => fr.set_slot(i as usize, v),
+            Resolution::FileLocal => {
+                fr.module.loaded.borrow_mut().insert(id.name.clone(), v);
+            }
             _ => fr.module.globals.borrow_mut().set(&id.name, v),
         }
     }
@@ -429,6 +434,7 @@ impl Thread {
                 .as_ref()
                 .and_then(|f| f.freevars[i as usize].borrow().clone()),
             Resolution::Global => fr.module.globals.borrow().map.get(&id.name).cloned(),
+            Resolution::FileLocal => fr.module.loaded.borrow().get(&id.name).cloned(),
             Resolution::Predeclared => fr.module.predeclared.get(&id.name).cloned(),
             Resolution::Universal => super::builtins::universe().get(&id.name).cloned(),
             Resolution::Unresolved => {
@@ -437,7 +443,7 @@ impl Thread {
         };
         v.ok_or_else(|| {
             let scope = match id.res {
-                Resolution::Local(_) => "local",
+                Resolution::Local(_) | Resolution::FileLocal => "local",
                 Resolution::Free(_) => "free",
                 _ => "global",
             };

@@ -5,8 +5,10 @@
 //! name means what is bound so far: a global assigned earlier, else a predeclared name
 //! or built-in (so `x = len(s)` before `len = 1` calls the built-in). Inside functions
 //! and comprehensions a non-local name is any global of the module, looked up once the
-//! module is read (see [`super::resolve_blocks`]). Every error is collected, in
-//! starlark-go's order, and the first carries the others in `more`.
+//! module is read (see [`super::resolve_blocks`]). Names a top-level `load` binds are
+//! local to the file (starlark-go's file block, `LoadBindsGlobally` being off): found
+//! before the globals, and not exported. Every error is collected, in starlark-go's
+//! order, and the first carries the others in `more`.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -51,8 +53,14 @@ impl Scope {
 struct Resolver<'a> {
     /// Every name bound at top level, anywhere in the module.
     globals: FastSet<String>,
-    /// The top-level names bound so far, in binding order.
+    /// Every name a top-level `load` binds, anywhere in the module.
+    loaded_all: FastSet<String>,
+    /// The names top-level `load` statements bound so far (starlark-go's file block:
+    /// local to the file, so not exported, and found before the globals).
+    loaded: FastSet<String>,
+    /// The top-level names bound so far (loaded ones included), in binding order.
     bound: Vec<String>,
+    /// The globals bound so far.
     bound_set: FastSet<String>,
     scopes: Vec<Scope>,
     blocks: Blocks,
@@ -73,8 +81,12 @@ pub fn resolve_file(
 ) -> Result<()> {
     let mut names = Vec::new();
     collect_bindings(&file.stmts, &mut names);
+    let mut loaded_all = FastSet::default();
+    collect_loads(&file.stmts, &mut loaded_all);
     let mut r = Resolver {
         globals: names.into_iter().collect(),
+        loaded_all,
+        loaded: FastSet::default(),
         bound: Vec::new(),
         bound_set: FastSet::default(),
         scopes: vec![Scope::new(true)],
@@ -107,6 +119,27 @@ fn compile_panic() -> Error {
     let mut e = Error::new("runtime error: index out of range [-1]");
     e.kind = super::error::ErrorKind::Resolve;
     e
+}
+
+/// Names bound by the top-level `load` statements among `stmts` (in blocks too, not in
+/// functions).
+fn collect_loads(stmts: &[Stmt], out: &mut FastSet<String>) {
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Load { names, .. } => out.extend(
+                names
+                    .iter()
+                    .filter(|(_, from)| !from.is_empty())
+                    .map(|(i, _)| i.name.clone()),
+            ),
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => collect_loads(body, out),
+            StmtKind::If { then, els, .. } => {
+                collect_loads(then, out);
+                collect_loads(els, out);
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Names bound by the statements (not descending into nested functions).
@@ -242,7 +275,14 @@ impl Resolver<'_> {
                         );
                         self.error(&to.pos, msg);
                     }
-                    self.bind(to);
+                    if self.blocks.env == MODULE {
+                        if self.loaded.insert(to.name.clone()) {
+                            self.bound.push(to.name.clone());
+                        }
+                        to.res = Resolution::FileLocal;
+                    } else {
+                        self.bind(to);
+                    }
                 }
             }
         }
@@ -284,9 +324,14 @@ impl Resolver<'_> {
         }
     }
 
-    /// A binding occurrence of `id`: a global at top level, else a local.
+    /// A binding occurrence of `id`: at top level the name a `load` bound before, else
+    /// a global; elsewhere a local.
     fn bind(&mut self, id: &mut Ident) {
         if self.blocks.env == MODULE {
+            if self.loaded.contains(&id.name) {
+                id.res = Resolution::FileLocal;
+                return;
+            }
             if self.bound_set.insert(id.name.clone()) {
                 self.bound.push(id.name.clone());
             }
@@ -409,7 +454,9 @@ impl Resolver<'_> {
     /// no enclosing block binds is left to the end of the module.
     fn ident(&mut self, id: &mut Ident) {
         if self.blocks.env == MODULE {
-            id.res = if self.bound_set.contains(&id.name) {
+            id.res = if self.loaded.contains(&id.name) {
+                Resolution::FileLocal
+            } else if self.bound_set.contains(&id.name) {
                 Resolution::Global
             } else if (self.is_predeclared)(&id.name) {
                 Resolution::Predeclared
@@ -429,6 +476,7 @@ impl Resolver<'_> {
         }
         id.res = match found {
             Some(r) => r,
+            None if self.loaded_all.contains(&id.name) => Resolution::FileLocal,
             None if self.globals.contains(&id.name) => Resolution::Global,
             None if (self.is_predeclared)(&id.name) => Resolution::Predeclared,
             None if (self.is_universal)(&id.name) => Resolution::Universal,

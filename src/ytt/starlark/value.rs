@@ -193,11 +193,12 @@ pub struct Function {
     pub module: Rc<ModuleEnv>,
 }
 
-/// The environment of one executing module: its globals (in definition order) and the
-/// host's predeclared names.
+/// The environment of one executing module: its globals (in definition order), the
+/// names its `load` statements bound (not exported) and the host's predeclared names.
 pub struct ModuleEnv {
     pub name: std::sync::Arc<str>,
     pub globals: RefCell<OrderedGlobals>,
+    pub loaded: RefCell<FastMap<String, Value>>,
     pub predeclared: Rc<Env>,
 }
 
