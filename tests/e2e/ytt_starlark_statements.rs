@@ -414,3 +414,25 @@ fn loaded_names_are_local_to_the_file() {
     ];
     assert_eq!(ytt::render(&passing, &["-f", "."]).unwrap(), "a: 1\nb: 2\n");
 }
+
+/// starlark-go's resolver refuses a call with 256 or more positional (or keyword)
+/// arguments, the limit of its compiler's encoding, at the line the call starts.
+#[test]
+fn a_call_takes_at_most_255_positional_arguments() {
+    let row = format!("#@   {}\n", "1, ".repeat(16));
+    let call = |rows: usize| format!("#@ x = len(\n{}#@ )\na: #@ x\n", row.repeat(rows));
+    assert_eq!(
+        failure(&call(16)),
+        "strake: error: \n- 256 positional arguments in call, limit is 255\n    config.yml:1 | #@ x = len(\n"
+    );
+    let kwargs: String = (0..16)
+        .map(|r| {
+            let row: String = (0..16).map(|c| format!("k{}=1, ", r * 16 + c)).collect();
+            format!("#@   {row}\n")
+        })
+        .collect();
+    assert_eq!(
+        failure(&format!("#@ x = dict(\n{kwargs}#@ )\na: #@ len(x)\n")),
+        "strake: error: \n- 256 keyword arguments in call, limit is 255\n    config.yml:1 | #@ x = dict(\n"
+    );
+}

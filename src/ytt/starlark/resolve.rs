@@ -550,6 +550,17 @@ impl Resolver<'_> {
             ExprKind::Call(f, args) => {
                 self.expr(f);
                 self.call_args(args);
+                let positional = args.iter().filter(|a| matches!(a, Arg::Pos(_))).count();
+                let named = args.iter().filter(|a| matches!(a, Arg::Named(..))).count();
+                // The limits of starlark-go's compiler, which encodes both counts in a byte.
+                if positional >= 256 {
+                    let msg = format!("{positional} positional arguments in call, limit is 255");
+                    self.error(&e.pos, msg);
+                }
+                if named >= 256 {
+                    let msg = format!("{named} keyword arguments in call, limit is 255");
+                    self.error(&e.pos, msg);
+                }
             }
             ExprKind::Lambda(f) => self.func(std::rc::Rc::make_mut(f)),
             ExprKind::Comp { body, clauses } => self.comprehension(body, clauses),
