@@ -192,7 +192,14 @@ impl Pipeline<'_> {
                 check_values_kwargs(&d).map_err(|e| stage.wrap(e))?;
                 if let Some(r) = d.meta.ann("library/ref") {
                     let name = library_ref(r).map_err(|e| stage.wrap(e))?;
-                    self.lib.refs.borrow_mut().push((name, d.clone()));
+                    self.lib
+                        .refs
+                        .borrow_mut()
+                        .push(crate::ytt::eval::Addressed {
+                            original: name.clone(),
+                            path: name,
+                            doc: d.clone(),
+                        });
                 } else if d.meta.has("data/values") {
                     // ytt checks a values document against the schema before it
                     // overlays it, so an undeclared key is named as such.
@@ -353,7 +360,7 @@ impl Pipeline<'_> {
                         self.lib
                             .flag_ref_places
                             .borrow_mut()
-                            .push(format!("{name}:1"));
+                            .push((format!("@{lib_name}"), format!("{name}:1")));
                     }
                     continue;
                 }
@@ -423,8 +430,11 @@ impl Pipeline<'_> {
                         self.lib
                             .flag_refs
                             .borrow_mut()
-                            .push((l, key.to_string(), leaf));
-                        self.lib.flag_ref_places.borrow_mut().push(at.to_string());
+                            .push((l.clone(), key.to_string(), leaf));
+                        self.lib
+                            .flag_ref_places
+                            .borrow_mut()
+                            .push((format!("@{l}"), at.to_string()));
                     }
                     None => {
                         let label = format!("({} arg)", flag.trim_start_matches("--"));

@@ -58,7 +58,10 @@ impl Pipeline<'_> {
             match &lib_name {
                 Some(l) => {
                     self.lib.flag_refs.borrow_mut().push((l.clone(), key, leaf));
-                    self.lib.flag_ref_places.borrow_mut().push(at.to_string());
+                    self.lib
+                        .flag_ref_places
+                        .borrow_mut()
+                        .push((format!("@{l}"), at.to_string()));
                 }
                 None => {
                     schema

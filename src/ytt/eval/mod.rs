@@ -58,14 +58,16 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// Resolves the `load()` calls of the library's files.
     pub loader: Rc<dyn ModuleLoader>,
-    /// `#@library/ref "@name"` data values documents meant for private libraries.
-    pub refs: RefCell<Vec<(String, Doc)>>,
+    /// `#@library/ref "@name"` data values documents meant for private libraries: the
+    /// library's own first, then those its parent passed down (ytt's order).
+    pub refs: RefCell<Vec<Addressed>>,
     /// Indexes in `refs` of the documents a `library.get` took (ytt refuses unused ones).
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
-    /// Where each of `flag_refs` came from, as ytt names it (`(data-value arg):1`).
-    pub flag_ref_places: RefCell<Vec<String>>,
+    /// Each of `flag_refs`'s whole library path as given on the command line (`@a@b`)
+    /// and where it came from, as ytt names it (`(data-value arg):1`).
+    pub flag_ref_places: RefCell<Vec<(String, String)>>,
     /// Indexes in `flag_refs` of the values a `library.get` took.
     pub flag_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// Schema documents overlaid on the library's own schema, in order: the parent's
@@ -75,7 +77,7 @@ pub struct Lib {
     /// outer libraries give it are quoted from their files in schema reports.
     pub outer: RefCell<std::rc::Weak<Lib>>,
     /// `#@library/ref "@name"` schema documents meant for private libraries.
-    pub schema_refs: RefCell<Vec<(String, Doc)>>,
+    pub schema_refs: RefCell<Vec<Addressed>>,
     /// Indexes in `schema_refs` of the documents a `library.get` took.
     pub schema_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     cache: RefCell<HashMap<String, Module>>,
@@ -109,6 +111,17 @@ pub enum Reuse {
 }
 
 pub type LibRef = Rc<Lib>;
+
+/// A `#@library/ref` document on its way to a private library.
+#[derive(Clone)]
+pub struct Addressed {
+    /// The rest of the library path from the library that holds it (`@name...`).
+    pub path: String,
+    /// The whole path as the document's annotation gave it (ytt names the document by
+    /// it when no library takes it).
+    pub original: String,
+    pub doc: Doc,
+}
 
 /// Resolves `load(name)` for the files a library evaluates: the `@ytt:*` modules,
 /// `@lib:path` files of private libraries and paths within the library (through
@@ -164,29 +177,27 @@ impl Lib {
     pub fn check_refs_used(&self) -> Result<(), Error> {
         fn unused(
             what: &str,
-            refs: &[(String, Doc)],
+            refs: &[Addressed],
             used: &std::collections::BTreeSet<usize>,
         ) -> Vec<String> {
             refs.iter()
                 .enumerate()
                 .filter(|(i, _)| !used.contains(i))
-                .map(|(_, (r, d))| {
-                    let r = if r.starts_with('@') {
-                        r.clone()
-                    } else {
-                        format!("@{r}")
-                    };
-                    format!("{what} belonging to library '{r}' on line {}", d.meta.pos)
+                .map(|(_, a)| {
+                    format!(
+                        "{what} belonging to library '{}' on line {}",
+                        a.original, a.doc.meta.pos
+                    )
                 })
                 .collect()
         }
         let mut values = unused("Data Value", &self.refs.borrow(), &self.refs_used.borrow());
         let places = self.flag_ref_places.borrow();
-        for (i, (r, _, _)) in self.flag_refs.borrow().iter().enumerate() {
+        for i in 0..self.flag_refs.borrow().len() {
             if !self.flag_refs_used.borrow().contains(&i) {
-                let place = places.get(i).map(String::as_str).unwrap_or("?");
+                let (original, place) = places.get(i).cloned().unwrap_or_default();
                 values.push(format!(
-                    "Data Value belonging to library '@{r}' on line {place}"
+                    "Data Value belonging to library '{original}' on line {place}"
                 ));
             }
         }

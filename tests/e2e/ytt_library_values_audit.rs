@@ -1,0 +1,157 @@
+//! Private libraries and the data values and schemas given to them, checked against
+//! ytt 0.48's workspace package (`library_module.go`, `library_execution.go`, the
+//! pre-processing of values and schemas, `datavalues` envelopes and `ref` paths): the
+//! order of documents passed down through nested libraries, the names of documents no
+//! library took, `library.get`'s switches and the errors of each stage.
+
+use crate::support::ytt;
+
+/// A template that evaluates library `NAME` (ARGS after the name) into the output.
+fn eval_lib(name: &str, args: &str) -> String {
+    format!(
+        "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"{name}\"{args}).eval())\n"
+    )
+}
+
+/// A template that prints its library's data values under `key`.
+fn show(key: &str) -> String {
+    format!("#@ load(\"@ytt:data\", \"data\")\n{key}: #@ data.values\n")
+}
+
+/// The documents meant for a grandchild reach it in ytt's order:
+/// `libraryValue.libraryValues` puts those of the middle library's own files first
+/// (`LibraryExecution.Values`' leftovers) and those its parent passed down after them
+/// ("Order data values specified in a parent library, on top of data values specified
+/// within a child library"), so the root's `@mid@inner` document wins over mid's
+/// `@inner` one, and a `--data-value @mid@inner:` flag over both.
+#[test]
+fn a_parents_documents_for_a_grandchild_go_on_top_of_the_middle_librarys() {
+    let inner_show = show("inner");
+    let mid_eval = eval_lib("inner", "");
+    let root_eval = eval_lib("mid", "");
+    let files = [
+        ("_ytt_lib/mid/_ytt_lib/inner/show.yml", inner_show.as_str()),
+        (
+            "_ytt_lib/mid/_ytt_lib/inner/values.yml",
+            "#@data/values\n---\nc: inner\nd: inner\ne: inner\n",
+        ),
+        (
+            "_ytt_lib/mid/values.yml",
+            "#@library/ref \"@inner\"\n#@data/values\n---\nc: mid\nd: mid\ne: mid\n",
+        ),
+        ("_ytt_lib/mid/config.yml", mid_eval.as_str()),
+        (
+            "values.yml",
+            "#@library/ref \"@mid@inner\"\n#@data/values\n---\nd: root\ne: root\n",
+        ),
+        ("config.yml", root_eval.as_str()),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", ".", "-v", "@mid@inner:e=flag"]).unwrap(),
+        "inner:\n  c: mid\n  d: root\n  e: flag\n"
+    );
+}
+
+/// `Envelope.Desc` names a document no library took by the whole path its annotation
+/// (or flag) gave (`originalLibRef`), not by what is left of it once the outer library
+/// took it; the middle library lists its leftovers (`checkUnusedDVsOrSchemas`) in the
+/// order they reached it: documents, then flags.
+#[test]
+fn unused_documents_passed_down_are_named_by_their_whole_library_path() {
+    let root_eval = eval_lib("outer", "");
+    let files = [
+        ("_ytt_lib/outer/show.yml", "outer: 1\n"),
+        (
+            "values.yml",
+            "#@library/ref \"@outer@inner\"\n#@data/values\n---\na: 1\n",
+        ),
+        ("config.yml", root_eval.as_str()),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", ".", "-v", "@outer@inner:x=1"]),
+        "strake: error: \n- library.eval: Evaluating library 'outer': Expected all provided library data values documents to be used but found unused: Data Value belonging to library '@outer@inner' on line values.yml:3, Data Value belonging to library '@outer@inner' on line (data-value arg):1\n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"outer\").eval())\n"
+    );
+}
+
+/// `library.get(..., dangerous_data_values_disable_validation=True)` skips the data
+/// values validations of that library and of the libraries it gets in turn
+/// (`LibraryExecutionFactory.ThatSkipsDataValuesValidations`, handed down with the
+/// factory); `False` does not turn back on what `--dangerous-data-values-disable-validation`
+/// turned off (the two are or-ed); the value must be a Starlark bool.
+#[test]
+fn library_get_can_turn_off_data_values_validations() {
+    let inner_show = show("inner");
+    let lib_eval = eval_lib("inner", "");
+    let files = |kw: &str| {
+        vec![
+            (
+                "_ytt_lib/lib/_ytt_lib/inner/show.yml".to_string(),
+                inner_show.clone(),
+            ),
+            (
+                "_ytt_lib/lib/_ytt_lib/inner/values.yml".to_string(),
+                "#@ load(\"@ytt:assert\", \"assert\")\n#@data/values\n---\n#@assert/validate (\"never\", lambda v: False)\nfoo: bar\n".to_string(),
+            ),
+            ("_ytt_lib/lib/config.yml".to_string(), lib_eval.clone()),
+            ("config.yml".to_string(), eval_lib("lib", kw)),
+        ]
+    };
+    let run = |kw: &str, extra: &[&str]| {
+        let owned = files(kw);
+        let refs: Vec<(&str, &str)> = owned
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_str()))
+            .collect();
+        let mut args = vec!["-f", "."];
+        args.extend_from_slice(extra);
+        ytt::run_binary(&refs, &args)
+    };
+    let off = ", dangerous_data_values_disable_validation=True";
+    assert_eq!(
+        run(off, &[]),
+        (0, "inner:\n  foo: bar\n".into(), String::new())
+    );
+    let on = ", dangerous_data_values_disable_validation=False";
+    assert_eq!(
+        run(on, &["--dangerous-data-values-disable-validation"]),
+        (0, "inner:\n  foo: bar\n".into(), String::new())
+    );
+    let (code, _, err) = run(on, &[]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("- library.eval: Evaluating library 'inner': Validating final data values:"),
+        "{err}"
+    );
+    let bad = ", dangerous_data_values_disable_validation=1";
+    assert_eq!(
+        run(bad, &[]),
+        (
+            1,
+            String::new(),
+            "strake: error: \n- library.get: expected starlark.Bool, but was starlark.Int\n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"lib\", dangerous_data_values_disable_validation=1).eval())\n".into()
+        )
+    );
+}
+
+/// A schema file with a document that is not a schema is refused by
+/// `DataValuesSchemaPreProcessing.extractSchemaDocs` (no position), under
+/// `collectSchemaDocs`' "Templating file" naming the file, in a library as at the root.
+#[test]
+fn a_schema_file_with_other_documents_is_refused_while_templating_it() {
+    let schema = "#@data/values-schema\n---\nport: 1\n---\nfoo: 1\n";
+    let lib_show = show("v");
+    let root_eval = eval_lib("lib", "");
+    let files = [
+        ("_ytt_lib/lib/show.yml", lib_show.as_str()),
+        ("_ytt_lib/lib/schema.yml", schema),
+        ("config.yml", root_eval.as_str()),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values schema (in following order: _ytt_lib/lib/schema.yml): Templating file '_ytt_lib/lib/schema.yml': Expected schema file '_ytt_lib/lib/schema.yml' to only have schema documents\n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n"
+    );
+    assert_eq!(
+        ytt::failure_of(&[("s.yml", schema), ("t.yml", "a: 1\n")], &["-f", "."]),
+        "strake: error: Overlaying data values schema (in following order: s.yml):\n  Templating file 's.yml':\n    Expected schema file 's.yml' to only have schema documents\n"
+    );
+}
