@@ -337,6 +337,11 @@ impl Pipeline<'_> {
                 if let Some((lib_name, path)) =
                     arg.strip_prefix('@').and_then(|r| r.split_once(':'))
                 {
+                    if lib_name.is_empty() {
+                        return Err(extracting(Error::Usage(
+                            "Expected library ref to not be empty".into(),
+                        )));
+                    }
                     let mut merged = None;
                     for (display, source) in
                         values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
@@ -345,6 +350,9 @@ impl Pipeline<'_> {
                             .read_values_file(&display, path, &source)
                             .map_err(extracting)?
                         {
+                            // ytt checks the library path as it addresses each document.
+                            check_ref_path(&format!("@{lib_name}"))
+                                .map_err(|m| extracting(Error::Usage(m)))?;
                             plain_merge_into(&mut merged, &d);
                         }
                     }
@@ -575,26 +583,31 @@ fn library_ref(ann: &crate::ytt::node::Ann) -> Result<String, Error> {
             ann.args[0].type_name()
         )));
     };
-    let refused = |m: String| Err(Error::msg(format!("Annotation library/ref: {m}")));
+    check_ref_path(r).map_err(|m| Error::msg(format!("Annotation library/ref: {m}")))?;
+    Ok(r.to_string())
+}
+
+/// A library path (`@path`, `@~alias` or `@path~alias`, repeated for nested libraries)
+/// checked as ytt's `LibraryRefExtractor.FromStr` checks it, for annotations and flags.
+pub(super) fn check_ref_path(r: &str) -> Result<(), String> {
     if r.is_empty() {
-        return refused("Expected library ref to not be empty".into());
+        return Err("Expected library ref to not be empty".into());
     }
     let Some(pieces) = r.strip_prefix('@') else {
-        return refused("Expected library ref to start with '@'".into());
+        return Err("Expected library ref to start with '@'".into());
     };
     for piece in pieces.split('@') {
         match piece.split('~').collect::<Vec<_>>().as_slice() {
-            [_] => {}
-            [_, ""] => return refused("Expected library alias to not be empty".into()),
-            [_, _] => {}
+            [_, ""] => return Err("Expected library alias to not be empty".into()),
+            [_] | [_, _] => {}
             _ => {
-                return refused(format!(
+                return Err(format!(
                     "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{r}'"
                 ));
             }
         }
     }
-    Ok(r.to_string())
+    Ok(())
 }
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
@@ -675,14 +688,9 @@ fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
                 &d.value,
                 &Defaults::of_node(&d.meta, &Defaults::default()),
             )
-            .map_err(|e| {
-                // ytt overlays a values document as a document set of one.
-                if d.meta.pos.line > 0 {
-                    e.context(&format!("Document on line {}", d.meta.pos))
-                } else {
-                    e
-                }
-            })
+            // ytt overlays a values document as a document set of one (`Op.applyDocSet`
+            // names it, `line ?` for one made in memory by `with_data_values`).
+            .map_err(|e| e.context(&format!("Document on line {}", d.meta.pos)))
         }
     }
 }

@@ -155,3 +155,89 @@ fn a_schema_file_with_other_documents_is_refused_while_templating_it() {
         "strake: error: Overlaying data values schema (in following order: s.yml):\n  Templating file 's.yml':\n    Expected schema file 's.yml' to only have schema documents\n"
     );
 }
+
+/// `with_data_values` and `with_data_values_schema` make their document in memory
+/// (`filepos.NewUnknownPosition`); when overlaying it fails, `Op.applyDocSet` still names
+/// the document, its line printed as `?` (`Position.AsCompactString`), as it does the
+/// map items inside.
+#[test]
+fn overlay_errors_of_documents_made_in_memory_name_the_document_at_line_unknown() {
+    let lib_show = show("v");
+    let with = |call: &str| {
+        format!(
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"lib\").{call}.eval())\n"
+        )
+    };
+    let values_call = with("with_data_values({\"b\": 2})");
+    let files = [
+        ("_ytt_lib/lib/show.yml", lib_show.as_str()),
+        ("_ytt_lib/lib/values.yml", "#@data/values\n---\na: 1\n"),
+        ("config.yml", values_call.as_str()),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values (in following order: _ytt_lib/lib/values.yml, additional data values): Document on line ?: Map item (key 'b') on line ?: Expected number of matched nodes to be 1, but was 0\n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"lib\").with_data_values({\"b\": 2}).eval())\n"
+    );
+    let schema_call = with("with_data_values_schema({\"b\": 2})");
+    let files = [
+        ("_ytt_lib/lib/show.yml", lib_show.as_str()),
+        (
+            "_ytt_lib/lib/schema.yml",
+            "#@data/values-schema\n---\na: 1\n",
+        ),
+        ("config.yml", schema_call.as_str()),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values schema (in following order: _ytt_lib/lib/schema.yml, additional data value schema): Document on line ?: Map item (key 'b') on line ?: Expected number of matched nodes to be 1, but was 0\n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"lib\").with_data_values_schema({\"b\": 2}).eval())\n"
+    );
+}
+
+/// A data value flag's `@ref:` is checked by `LibraryRefExtractor.FromStr` when the
+/// value is addressed (`NewEnvelopeWithLibRef`): an empty alias or a piece with two
+/// `~` fails the flag under its `AsOverlays` lead, after the value itself was read; a
+/// `--data-values-env` prefix only once a variable under it is found, a
+/// `--data-values-file` once it has a document.
+#[test]
+fn a_data_value_flags_library_ref_is_checked_as_ytt_parses_ref_paths() {
+    let tpl = show("v");
+    let files = [("t.yml", tpl.as_str()), ("f.yml", "a: 1\n")];
+    let fail = |args: &[&str]| {
+        let mut all = vec!["-f", "t.yml"];
+        all.extend_from_slice(args);
+        ytt::failure_of(&files, &all)
+    };
+    assert_eq!(
+        fail(&["-v", "@lib~:x=1"]),
+        "strake: error: Extracting data value from KV: Expected library alias to not be empty\n"
+    );
+    assert_eq!(
+        fail(&["--data-value-yaml", "@a~b~c:x=1"]),
+        "strake: error: Extracting data value from KV: Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '@a~b~c'\n"
+    );
+    assert_eq!(
+        fail(&["--data-value-file", "@lib~:k=f.yml"]),
+        "strake: error: Extracting data value from file: Expected library alias to not be empty\n"
+    );
+    assert_eq!(
+        fail(&["--data-values-file", "@lib~:f.yml"]),
+        "strake: error: Extracting data value from file: Expected library alias to not be empty\n"
+    );
+    assert_eq!(
+        fail(&["--data-values-file", "@:f.yml"]),
+        "strake: error: Extracting data value from file: Expected library ref to not be empty\n"
+    );
+    assert_eq!(
+        ytt::render(
+            &files,
+            &[
+                "-f",
+                "t.yml",
+                "--data-values-env",
+                "@lib~:STRAKE_LIBDV_NONE"
+            ]
+        )
+        .unwrap(),
+        "v: {}\n"
+    );
+}

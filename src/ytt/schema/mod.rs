@@ -152,13 +152,8 @@ fn merge_schema_doc(merged: &mut Option<Doc>, d: Doc) -> Result<(), Error> {
                 &d.value,
                 &Defaults::of_node(&d.meta, &Defaults::default()),
             )
-            .map_err(|e| {
-                if d.meta.pos.line > 0 {
-                    e.context(&format!("Document on line {}", d.meta.pos))
-                } else {
-                    e
-                }
-            })?;
+            // `line ?` for a document `with_data_values_schema` made in memory.
+            .map_err(|e| e.context(&format!("Document on line {}", d.meta.pos)))?;
         }
     }
     Ok(())
