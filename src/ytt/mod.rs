@@ -321,7 +321,6 @@ fn run_lib(
     }
     let r = render::render(lib).map_err(|e| read_error_first(&pipeline, &opts.data_values, e))?;
     warn_if_math_was_called(warnings);
-    lib.check_refs_used()?;
     match &opts.output_files {
         None => {
             out.stdout = if opts.output == OutputFormat::Pos {

@@ -241,3 +241,38 @@ fn a_data_value_flags_library_ref_is_checked_as_ytt_parses_ref_paths() {
         "v: {}\n"
     );
 }
+
+/// `LibraryExecution.eval` checks for documents no library took as soon as every file
+/// is evaluated, and `Eval` applies the overlays only after it: an unused
+/// `#@library/ref` document is reported over an overlay that fails, at the root as in
+/// a private library.
+#[test]
+fn unused_library_documents_are_reported_before_the_overlays_run() {
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"b\": 1})\n---\nb: 2\n";
+    let root_eval = eval_lib("lib", "");
+    let files = [
+        ("_ytt_lib/lib/show.yml", "a: 1\n"),
+        ("_ytt_lib/lib/ov.yml", overlay),
+        (
+            "v.yml",
+            "#@library/ref \"@lib@nope\"\n#@data/values\n---\nx: 1\n",
+        ),
+        ("config.yml", root_eval.as_str()),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Expected all provided library data values documents to be used but found unused: Data Value belonging to library '@lib@nope' on line v.yml:3\n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n"
+    );
+    let files = [
+        ("ov.yml", overlay),
+        ("t.yml", "a: 1\n"),
+        (
+            "v.yml",
+            "#@library/ref \"@nope\"\n#@data/values\n---\nx: 1\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: Expected all provided library data values documents to be used but found unused:\n  Data Value belonging to library '@nope' on line v.yml:3\n"
+    );
+}

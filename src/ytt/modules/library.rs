@@ -331,7 +331,6 @@ impl HostValue for Handle {
                     .steps
                     .render(&lib)
                     .map_err(|e| in_eval(&crate::ytt::eval::with_lib_texts(&lib, e)))?;
-                lib.check_refs_used().map_err(|e| in_eval(&e))?;
                 Ok(Fragment::value(Frag::DocSet(result.docs)))
             }),
             "data_values" => native("library.data_values", move |_t, a| {
@@ -372,7 +371,6 @@ impl HostValue for Handle {
                     .steps
                     .render(&lib)
                     .map_err(|e| refuse(crate::ytt::eval::with_lib_texts(&lib, e).to_string()))?;
-                lib.check_refs_used().map_err(|e| refuse(e.to_string()))?;
                 let mut found = Vec::new();
                 for (rel, m) in result.exports {
                     if path.as_ref().is_some_and(|p| *p != rel) {
