@@ -342,33 +342,29 @@ impl Pipeline<'_> {
                             "Expected library ref to not be empty".into(),
                         )));
                     }
-                    let mut merged = None;
+                    // Each document is addressed to the library on its own (ytt makes
+                    // an envelope of each), named by its place when no library takes it.
                     for (display, source) in
                         values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
                     {
-                        for d in self
+                        let docs = self
                             .read_values_file(&display, path, &source)
-                            .map_err(extracting)?
-                        {
+                            .map_err(extracting)?;
+                        let places = docs.places.clone();
+                        for (d, place) in docs.into_iter().zip(places) {
                             // ytt checks the library path as it addresses each document.
                             check_ref_path(&format!("@{lib_name}"))
                                 .map_err(|m| extracting(Error::Usage(m)))?;
-                            plain_merge_into(&mut merged, &d);
+                            self.lib.flag_refs.borrow_mut().push((
+                                lib_name.to_string(),
+                                String::new(),
+                                d,
+                            ));
+                            self.lib
+                                .flag_ref_places
+                                .borrow_mut()
+                                .push((format!("@{lib_name}"), place.to_string()));
                         }
-                    }
-                    if let Some(node) = merged {
-                        self.lib.flag_refs.borrow_mut().push((
-                            lib_name.to_string(),
-                            String::new(),
-                            node,
-                        ));
-                        let name = Path::new(path)
-                            .file_name()
-                            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
-                        self.lib
-                            .flag_ref_places
-                            .borrow_mut()
-                            .push((format!("@{lib_name}"), format!("{name}:1")));
                     }
                     continue;
                 }
@@ -474,6 +470,8 @@ impl DocPos {
 /// The non-empty documents of one plain data values file, and its text (for reports).
 struct ValuesFileDocs {
     docs: Vec<Node>,
+    /// Where each of `docs` starts.
+    places: Vec<Pos>,
     /// Where the first of `docs` starts (the values document's place when it is the first
     /// data values given).
     first_pos: Pos,
@@ -522,6 +520,7 @@ impl Pipeline<'_> {
             .collect();
         Ok(ValuesFileDocs {
             first_pos: kept.first().map(|d| d.meta.pos.clone()).unwrap_or_default(),
+            places: kept.iter().map(|d| d.meta.pos.clone()).collect(),
             docs: kept.into_iter().map(|d| d.value).collect(),
             source: Some(src),
         })

@@ -276,3 +276,44 @@ fn unused_library_documents_are_reported_before_the_overlays_run() {
         "strake: error: Expected all provided library data values documents to be used but found unused:\n  Data Value belonging to library '@nope' on line v.yml:3\n"
     );
 }
+
+/// `--data-values-file @lib:PATH` addresses every document of every file under PATH to
+/// the library on its own (`DataValuesFlags.file` makes an envelope of each): the
+/// library merges them in order, and when no library takes them each is named by its
+/// own place (`Envelope.Desc`).
+#[test]
+fn each_document_of_a_library_values_file_is_addressed_on_its_own() {
+    let lib_show = show("v");
+    let root_eval = eval_lib("lib", "");
+    let files = [
+        ("_ytt_lib/lib/show.yml", lib_show.as_str()),
+        ("dv/x.yml", "a: 1\n---\nb: 2\n"),
+        ("dv/y.yml", "---\na: 3\n"),
+        ("config.yml", root_eval.as_str()),
+    ];
+    assert_eq!(
+        ytt::render(
+            &files,
+            &[
+                "-f",
+                ".",
+                "--file-mark",
+                "dv/**/*:exclude=true",
+                "--data-values-file",
+                "@lib:dv"
+            ]
+        )
+        .unwrap(),
+        "v:\n  a: 3\n  b: 2\n"
+    );
+    let tpl = show("v");
+    let files = [
+        ("t.yml", tpl.as_str()),
+        ("dv/x.yml", "a: 1\n---\nb: 2\n"),
+        ("dv/y.yml", "---\na: 3\n"),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "t.yml", "--data-values-file", "@lib:dv"]),
+        "strake: error: Expected all provided library data values documents to be used but found unused:\n  Data Value belonging to library '@lib' on line x.yml:1, Data Value belonging to library '@lib' on line x.yml:2, Data Value belonging to library '@lib' on line y.yml:1\n"
+    );
+}
