@@ -317,3 +317,20 @@ fn each_document_of_a_library_values_file_is_addressed_on_its_own() {
         "strake: error: Expected all provided library data values documents to be used but found unused:\n  Data Value belonging to library '@lib' on line x.yml:1, Data Value belonging to library '@lib' on line x.yml:2, Data Value belonging to library '@lib' on line y.yml:1\n"
     );
 }
+
+/// A private library's values file fails while templated (`DataValuesPreProcessing`)
+/// with the stack ytt prints at the root: the failing line of the library's file is
+/// quoted under the library's `library.eval` lead, as it is for its templates.
+#[test]
+fn a_library_values_file_failing_while_templated_quotes_its_line() {
+    let root_eval = eval_lib("lib", "");
+    let files = [
+        ("_ytt_lib/lib/t.yml", "a: 1\n"),
+        ("_ytt_lib/lib/v.yml", "#@data/values\n---\nk: 1\nk: 2\n"),
+        ("config.yml", root_eval.as_str()),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values (in following order: _ytt_lib/lib/v.yml): Templating file '_ytt_lib/lib/v.yml': \n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n\n    reason:\n     - expected key 'k' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n         in <toplevel>\n           _ytt_lib/lib/v.yml:4 | k: 2\n"
+    );
+}

@@ -252,7 +252,7 @@ impl Handle {
         }
         self.steps
             .compute_values(&lib, &refs, &self.extra, &flag_refs)
-            .map_err(|e| SError::new(e.to_string()))?;
+            .map_err(|e| SError::new(crate::ytt::eval::with_lib_texts(&lib, e).to_string()))?;
         // The documents the parent passes down go after those of the library's own
         // files: ytt's `libraryValue.libraryValues` orders a parent's values on top.
         lib.refs.borrow_mut().extend(refs_down);
