@@ -181,44 +181,66 @@ impl Pipeline<'_> {
             values_files.iter().map(|f| self.lib.display(&f.rel)),
             additional,
         );
+        // As ytt's `collectDataValuesDocs` does, every values file is templated (and its
+        // documents' annotations read) before any document is overlaid.
+        let mut own_docs: Vec<(Doc, String)> = Vec::new();
         for f in values_files {
             // As in ytt, values files are templated before any values exist: their
             // `data.values` is empty.
             *self.lib.values.borrow_mut() = Value::Null;
             let shown = self.lib.display(&f.rel);
-            let ev = eval_yaml(self.lib, &f)
-                .map_err(|e| stage.wrap(e.context(&format!("Templating file '{shown}'"))))?;
+            let templating =
+                |e: Error| stage.wrap(e.context(&format!("Templating file '{shown}'")));
+            let ev = eval_yaml(self.lib, &f).map_err(templating)?;
+            // `extractDataValueDocs` refuses any other non-empty document first. (ytt
+            // gives no position; the document's is kept, as the conformance runner wants
+            // every error to name a file and line.)
+            if let Some(d) = ev
+                .docs
+                .iter()
+                .find(|d| !d.meta.has("data/values") && !d.value.is_empty_doc())
+            {
+                return Err(templating(Error::at(
+                    format!(
+                        "Expected data values file '{shown}' to only have data values documents"
+                    ),
+                    pos_of(&d.meta),
+                )));
+            }
             for d in ev.docs {
+                if !d.meta.has("data/values") {
+                    continue;
+                }
+                // `NewEnvelope` reads the library ref, then the keywords.
+                let r = match d.meta.ann("library/ref") {
+                    Some(r) => Some(library_ref(r).map_err(|e| stage.wrap(e))?),
+                    None => None,
+                };
                 check_values_kwargs(&d).map_err(|e| stage.wrap(e))?;
-                if let Some(r) = d.meta.ann("library/ref") {
-                    let name = library_ref(r).map_err(|e| stage.wrap(e))?;
-                    self.lib
+                match r {
+                    Some(name) => self
+                        .lib
                         .refs
                         .borrow_mut()
                         .push(crate::ytt::eval::Addressed {
                             original: name.clone(),
                             path: name,
-                            doc: d.clone(),
-                        });
-                } else if d.meta.has("data/values") {
-                    // ytt checks a values document against the schema before it
-                    // overlays it, so an undeclared key is named as such.
-                    checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
-                    apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
-                    doc_pos.note(&values, || Some(d.meta.pos.clone()));
-                    checker.fill(&mut values);
-                    if let (Some(s), Some(v)) = (schema, &values) {
-                        s.check(v, &format!("data values file {shown}"))
-                            .map_err(|e| stage.wrap(e))?;
-                    }
-                } else if !d.value.is_empty_doc() {
-                    return Err(stage.wrap(Error::at(
-                        format!(
-                            "Templating file '{shown}': Expected data values file '{shown}' to only have data values documents"
-                        ),
-                        pos_of(&d.meta),
-                    )));
+                            doc: d,
+                        }),
+                    None => own_docs.push((d, shown.clone())),
                 }
+            }
+        }
+        for (d, shown) in own_docs {
+            // ytt checks a values document against the schema before it overlays it, so
+            // an undeclared key is named as such.
+            checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
+            apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
+            doc_pos.note(&values, || Some(d.meta.pos.clone()));
+            checker.fill(&mut values);
+            if let (Some(s), Some(v)) = (schema, &values) {
+                s.check(v, &format!("data values file {shown}"))
+                    .map_err(|e| stage.wrap(e))?;
             }
         }
         let after_module = |d: &Doc| {

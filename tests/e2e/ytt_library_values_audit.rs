@@ -334,3 +334,35 @@ fn a_library_values_file_failing_while_templated_quotes_its_line() {
         "strake: error: \n- library.eval: Evaluating library 'lib': Overlaying data values (in following order: _ytt_lib/lib/v.yml): Templating file '_ytt_lib/lib/v.yml': \n    in <toplevel>\n      config.yml:3 | --- #@ template.replace(library.get(\"lib\").eval())\n\n    reason:\n     - expected key 'k' to not be specified again (unless 'yaml/map-key-override' annotation is added)\n         in <toplevel>\n           _ytt_lib/lib/v.yml:4 | k: 2\n"
     );
 }
+
+/// `DataValuesPreProcessing.collectDataValuesDocs` templates every values file (and
+/// reads each document's annotations, the library ref before the keywords, in
+/// `NewEnvelope`) before any document is overlaid: a later file that fails to template
+/// is reported over an overlay error of an earlier one, and a bad `#@library/ref` over
+/// an unknown `data/values` keyword of the same document.
+#[test]
+fn every_values_file_is_templated_before_any_document_is_overlaid() {
+    let files = [
+        ("t.yml", "a: 1\n"),
+        (
+            "a.yml",
+            "#@data/values\n---\nx: 1\n---\n#@data/values\n---\nz: 2\n",
+        ),
+        ("b.yml", "#@data/values\n---\nq: #@ fail(\"b\")\n"),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: Overlaying data values (in following order: a.yml, b.yml):\n  Templating file 'b.yml': \n- fail: b\n    in <toplevel>\n      b.yml:3 | q: #@ fail(\"b\")\n"
+    );
+    let files = [
+        ("t.yml", "a: 1\n"),
+        (
+            "v.yml",
+            "#@library/ref \"nolead\"\n#@data/values bogus=1\n---\nx: 1\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: Overlaying data values (in following order: v.yml):\n  Annotation library/ref:\n    Expected library ref to start with '@'\n"
+    );
+}
