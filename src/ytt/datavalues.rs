@@ -591,7 +591,7 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
 /// The library path of a `#@library/ref` annotation, checked as ytt's library ref
 /// extractor checks it: one string, `@path`, `@~alias` or `@path~alias`, repeated for
 /// nested libraries (`@a@b`).
-fn library_ref(ann: &crate::ytt::node::Ann) -> Result<String, Error> {
+pub(crate) fn library_ref(ann: &crate::ytt::node::Ann) -> Result<String, Error> {
     if ann.args.len() != 1 {
         return Err(Error::msg(format!(
             "Expected library/ref annotation to have one arg, got {}",

@@ -366,3 +366,49 @@ fn every_values_file_is_templated_before_any_document_is_overlaid() {
         "strake: error: Overlaying data values (in following order: v.yml):\n  Annotation library/ref:\n    Expected library ref to start with '@'\n"
     );
 }
+
+/// `DataValuesSchemaPreProcessing.collectSchemaDocs` templates every schema file and
+/// reads each document's `#@library/ref` (`NewSchemaEnvelope`, checked by
+/// `LibraryRefExtractor.FromAnnotation` as for data values) before any document is
+/// overlaid: a later file failing to template is reported over an overlay error of an
+/// earlier one, and a malformed library ref on a schema document is refused.
+#[test]
+fn every_schema_file_is_templated_and_its_library_refs_checked_before_overlaying() {
+    let files = [
+        ("t.yml", "a: 1\n"),
+        (
+            "a.yml",
+            "#@data/values-schema\n---\nx: 1\n---\n#@data/values-schema\n---\nz: 2\n",
+        ),
+        ("b.yml", "#@data/values-schema\n---\nq: #@ fail(\"b\")\n"),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: Overlaying data values schema (in following order: a.yml, b.yml):\n  Templating file 'b.yml': \n- fail: b\n    in <toplevel>\n      b.yml:3 | q: #@ fail(\"b\")\n"
+    );
+    let schema = |r: &str| format!("#@library/ref {r}\n#@data/values-schema\n---\nq: 1\n");
+    for (r, want) in [
+        (
+            "\"nolead\"",
+            "Annotation library/ref:\n    Expected library ref to start with '@'\n",
+        ),
+        (
+            "\"@lib~\"",
+            "Annotation library/ref:\n    Expected library alias to not be empty\n",
+        ),
+        (
+            "\"@a\", \"@b\"",
+            "Expected library/ref annotation to have one arg, got 2\n",
+        ),
+    ] {
+        let s = schema(r);
+        let files = [("t.yml", "a: 1\n"), ("s.yml", s.as_str())];
+        assert_eq!(
+            ytt::failure_of(&files, &["-f", "."]),
+            format!(
+                "strake: error: Overlaying data values schema (in following order: s.yml):\n  {want}"
+            ),
+            "{r}"
+        );
+    }
+}

@@ -97,38 +97,39 @@ fn merge_schema_files<L: SchemaSource + Clone + 'static>(
     files: &[crate::ytt::files::InputFile],
     extra: &[Doc],
 ) -> Result<Option<Doc>, Error> {
-    let mut merged: Option<Doc> = None;
+    // As ytt's `collectSchemaDocs` does, every schema file is templated (and each
+    // document's library ref read) before any document is overlaid.
+    let mut own = Vec::new();
     for f in files {
         let name = lib.display(&f.rel);
         let docs = lib
             .eval_schema_file(f)
             .map_err(|e| e.context(&format!("Templating file '{name}'")))?;
-        for d in docs {
-            if d.meta.has(SCHEMA_ANN)
-                && let Some(r) = d.meta.ann("library/ref")
-            {
+        // ytt's `extractSchemaDocs` refuses the file with no position, and
+        // `collectSchemaDocs` names the file being templated.
+        if docs
+            .iter()
+            .any(|d| !d.meta.has(SCHEMA_ANN) && !d.value.is_empty_doc())
+        {
+            return Err(Error::msg(format!(
+                "Templating file '{name}': Expected schema file '{name}' to only have schema documents"
+            )));
+        }
+        for d in docs.into_iter().filter(|d| d.meta.has(SCHEMA_ANN)) {
+            match d.meta.ann("library/ref") {
                 // Meant for a private library: `library.get` overlays it on that
                 // library's schema.
-                let path = r
-                    .args
-                    .first()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default();
-                lib.keep_schema_ref(path, d);
-                continue;
-            }
-            if !d.meta.has(SCHEMA_ANN) {
-                if d.value.is_empty_doc() {
-                    continue;
+                Some(r) => {
+                    let path = crate::ytt::datavalues::library_ref(r)?;
+                    lib.keep_schema_ref(path, d);
                 }
-                // ytt's `extractSchemaDocs` refuses the file with no position, and
-                // `collectSchemaDocs` names the file being templated.
-                return Err(Error::msg(format!(
-                    "Templating file '{name}': Expected schema file '{name}' to only have schema documents"
-                )));
+                None => own.push(d),
             }
-            merge_schema_doc(&mut merged, d)?;
         }
+    }
+    let mut merged: Option<Doc> = None;
+    for d in own {
+        merge_schema_doc(&mut merged, d)?;
     }
     for d in extra {
         merge_schema_doc(&mut merged, d.clone())?;
