@@ -573,10 +573,17 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
     let Some(ann) = d.meta.ann("data/values") else {
         return Ok(());
     };
-    for (name, _) in &ann.kwargs {
+    for (name, value) in &ann.kwargs {
         if name != "after_library_module" {
             return Err(Error::msg(format!(
                 "Unknown kwarg {name} for annotation data/values"
+            )));
+        }
+        // `parseDVAnnotations` reads the value as a Starlark bool first.
+        if !matches!(value, crate::ytt::starlark::Value::Bool(_)) {
+            return Err(Error::msg(format!(
+                "expected starlark.Bool, but was {}",
+                crate::ytt::overlay::go_type::of_starlark(value)
             )));
         }
         if !d.meta.has("library/ref") {

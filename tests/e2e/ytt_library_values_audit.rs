@@ -412,3 +412,42 @@ fn every_schema_file_is_templated_and_its_library_refs_checked_before_overlaying
         );
     }
 }
+
+/// `parseDVAnnotations` reads `after_library_module=` as a Starlark bool
+/// (`StarlarkValue.AsBool`), before it checks the document is meant for a library.
+#[test]
+fn after_library_module_must_be_a_starlark_bool() {
+    let lib_show = show("v");
+    let root_eval = eval_lib("lib", "");
+    for (kw, found) in [
+        ("\"yes\"", "starlark.String"),
+        ("1", "starlark.Int"),
+        ("None", "starlark.NoneType"),
+    ] {
+        let values =
+            format!("#@library/ref \"@lib\"\n#@data/values after_library_module={kw}\n---\nx: 1\n");
+        let files = [
+            ("_ytt_lib/lib/show.yml", lib_show.as_str()),
+            ("config.yml", root_eval.as_str()),
+            ("v.yml", values.as_str()),
+        ];
+        assert_eq!(
+            ytt::failure_of(&files, &["-f", "."]),
+            format!(
+                "strake: error: Overlaying data values (in following order: v.yml): expected starlark.Bool, but was {found}\n"
+            ),
+            "{kw}"
+        );
+    }
+    let files = [
+        ("t.yml", "a: 1\n"),
+        (
+            "v.yml",
+            "#@data/values after_library_module=\"yes\"\n---\nx: 1\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: Overlaying data values (in following order: v.yml): expected starlark.Bool, but was starlark.String\n"
+    );
+}
