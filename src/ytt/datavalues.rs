@@ -11,6 +11,7 @@ use crate::yaml::{CommentKind, Value};
 use crate::ytt::error::Error;
 use crate::ytt::eval::{LibRef, eval_yaml};
 use crate::ytt::files::{FileKind, InputFile};
+use crate::ytt::library_ref::{check_ref_path, library_ref};
 use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
@@ -590,49 +591,6 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
             return Err(Error::msg(
                 "Annotation data/values: Expected kwarg 'after_library_module' to be used with library/ref annotation",
             ));
-        }
-    }
-    Ok(())
-}
-
-/// The library path of a `#@library/ref` annotation, checked as ytt's library ref
-/// extractor checks it: one string, `@path`, `@~alias` or `@path~alias`, repeated for
-/// nested libraries (`@a@b`).
-pub(crate) fn library_ref(ann: &crate::ytt::node::Ann) -> Result<String, Error> {
-    if ann.args.len() != 1 {
-        return Err(Error::msg(format!(
-            "Expected library/ref annotation to have one arg, got {}",
-            ann.args.len()
-        )));
-    }
-    let Some(r) = ann.args[0].as_str() else {
-        return Err(Error::msg(format!(
-            "expected a string, but was {}",
-            ann.args[0].type_name()
-        )));
-    };
-    check_ref_path(r).map_err(|m| Error::msg(format!("Annotation library/ref: {m}")))?;
-    Ok(r.to_string())
-}
-
-/// A library path (`@path`, `@~alias` or `@path~alias`, repeated for nested libraries)
-/// checked as ytt's `LibraryRefExtractor.FromStr` checks it, for annotations and flags.
-pub(super) fn check_ref_path(r: &str) -> Result<(), String> {
-    if r.is_empty() {
-        return Err("Expected library ref to not be empty".into());
-    }
-    let Some(pieces) = r.strip_prefix('@') else {
-        return Err("Expected library ref to start with '@'".into());
-    };
-    for piece in pieces.split('@') {
-        match piece.split('~').collect::<Vec<_>>().as_slice() {
-            [_, ""] => return Err("Expected library alias to not be empty".into()),
-            [_] | [_, _] => {}
-            _ => {
-                return Err(format!(
-                    "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{r}'"
-                ));
-            }
         }
     }
     Ok(())

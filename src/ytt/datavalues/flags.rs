@@ -58,7 +58,7 @@ impl Pipeline<'_> {
             match &lib_name {
                 Some(l) => {
                     // ytt checks the library path as it addresses each variable's value.
-                    super::check_ref_path(&format!("@{l}"))
+                    crate::ytt::library_ref::check_ref_path(&format!("@{l}"))
                         .map_err(|m| extracting(Error::Usage(m)))?;
                     self.lib.flag_refs.borrow_mut().push((l.clone(), key, leaf));
                     self.lib
@@ -132,7 +132,7 @@ impl Pipeline<'_> {
         };
         let (lib_name, key) = library_ref_and_key(key)?;
         if let Some(l) = &lib_name {
-            super::check_ref_path(&format!("@{l}")).map_err(Error::Usage)?;
+            crate::ytt::library_ref::check_ref_path(&format!("@{l}")).map_err(Error::Usage)?;
         }
         Ok((lib_name, key, val))
     }

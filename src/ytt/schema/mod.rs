@@ -120,7 +120,7 @@ fn merge_schema_files<L: SchemaSource + Clone + 'static>(
                 // Meant for a private library: `library.get` overlays it on that
                 // library's schema.
                 Some(r) => {
-                    let path = crate::ytt::datavalues::library_ref(r)?;
+                    let path = crate::ytt::library_ref::library_ref(r)?;
                     lib.keep_schema_ref(path, d);
                 }
                 None => own.push(d),
