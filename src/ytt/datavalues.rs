@@ -11,6 +11,7 @@ use crate::yaml::{CommentKind, Value};
 use crate::ytt::error::Error;
 use crate::ytt::eval::{LibRef, eval_yaml};
 use crate::ytt::files::{FileKind, InputFile};
+use crate::ytt::library_ref::{check_ref_path, library_ref};
 use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
@@ -181,37 +182,66 @@ impl Pipeline<'_> {
             values_files.iter().map(|f| self.lib.display(&f.rel)),
             additional,
         );
+        // As ytt's `collectDataValuesDocs` does, every values file is templated (and its
+        // documents' annotations read) before any document is overlaid.
+        let mut own_docs: Vec<(Doc, String)> = Vec::new();
         for f in values_files {
             // As in ytt, values files are templated before any values exist: their
             // `data.values` is empty.
             *self.lib.values.borrow_mut() = Value::Null;
             let shown = self.lib.display(&f.rel);
-            let ev = eval_yaml(self.lib, &f)
-                .map_err(|e| stage.wrap(e.context(&format!("Templating file '{shown}'"))))?;
+            let templating =
+                |e: Error| stage.wrap(e.context(&format!("Templating file '{shown}'")));
+            let ev = eval_yaml(self.lib, &f).map_err(templating)?;
+            // `extractDataValueDocs` refuses any other non-empty document first. (ytt
+            // gives no position; the document's is kept, as the conformance runner wants
+            // every error to name a file and line.)
+            if let Some(d) = ev
+                .docs
+                .iter()
+                .find(|d| !d.meta.has("data/values") && !d.value.is_empty_doc())
+            {
+                return Err(templating(Error::at(
+                    format!(
+                        "Expected data values file '{shown}' to only have data values documents"
+                    ),
+                    pos_of(&d.meta),
+                )));
+            }
             for d in ev.docs {
-                check_values_kwargs(&d).map_err(|e| stage.wrap(e))?;
-                if let Some(r) = d.meta.ann("library/ref") {
-                    let name = library_ref(r).map_err(|e| stage.wrap(e))?;
-                    self.lib.refs.borrow_mut().push((name, d.clone()));
-                } else if d.meta.has("data/values") {
-                    // ytt checks a values document against the schema before it
-                    // overlays it, so an undeclared key is named as such.
-                    checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
-                    apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
-                    doc_pos.note(&values, || Some(d.meta.pos.clone()));
-                    checker.fill(&mut values);
-                    if let (Some(s), Some(v)) = (schema, &values) {
-                        s.check(v, &format!("data values file {shown}"))
-                            .map_err(|e| stage.wrap(e))?;
-                    }
-                } else if !d.value.is_empty_doc() {
-                    return Err(stage.wrap(Error::at(
-                        format!(
-                            "Templating file '{shown}': Expected data values file '{shown}' to only have data values documents"
-                        ),
-                        pos_of(&d.meta),
-                    )));
+                if !d.meta.has("data/values") {
+                    continue;
                 }
+                // `NewEnvelope` reads the library ref, then the keywords.
+                let r = match d.meta.ann("library/ref") {
+                    Some(r) => Some(library_ref(r).map_err(|e| stage.wrap(e))?),
+                    None => None,
+                };
+                check_values_kwargs(&d).map_err(|e| stage.wrap(e))?;
+                match r {
+                    Some(name) => self
+                        .lib
+                        .refs
+                        .borrow_mut()
+                        .push(crate::ytt::eval::Addressed {
+                            original: name.clone(),
+                            path: name,
+                            doc: d,
+                        }),
+                    None => own_docs.push((d, shown.clone())),
+                }
+            }
+        }
+        for (d, shown) in own_docs {
+            // ytt checks a values document against the schema before it overlays it, so
+            // an undeclared key is named as such.
+            checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
+            apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
+            doc_pos.note(&values, || Some(d.meta.pos.clone()));
+            checker.fill(&mut values);
+            if let (Some(s), Some(v)) = (schema, &values) {
+                s.check(v, &format!("data values file {shown}"))
+                    .map_err(|e| stage.wrap(e))?;
             }
         }
         let after_module = |d: &Doc| {
@@ -330,30 +360,34 @@ impl Pipeline<'_> {
                 if let Some((lib_name, path)) =
                     arg.strip_prefix('@').and_then(|r| r.split_once(':'))
                 {
-                    let mut merged = None;
+                    if lib_name.is_empty() {
+                        return Err(extracting(Error::Usage(
+                            "Expected library ref to not be empty".into(),
+                        )));
+                    }
+                    // Each document is addressed to the library on its own (ytt makes
+                    // an envelope of each), named by its place when no library takes it.
                     for (display, source) in
                         values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
                     {
-                        for d in self
+                        let docs = self
                             .read_values_file(&display, path, &source)
-                            .map_err(extracting)?
-                        {
-                            plain_merge_into(&mut merged, &d);
+                            .map_err(extracting)?;
+                        let places = docs.places.clone();
+                        for (d, place) in docs.into_iter().zip(places) {
+                            // ytt checks the library path as it addresses each document.
+                            check_ref_path(&format!("@{lib_name}"))
+                                .map_err(|m| extracting(Error::Usage(m)))?;
+                            self.lib.flag_refs.borrow_mut().push((
+                                lib_name.to_string(),
+                                String::new(),
+                                d,
+                            ));
+                            self.lib
+                                .flag_ref_places
+                                .borrow_mut()
+                                .push((format!("@{lib_name}"), place.to_string()));
                         }
-                    }
-                    if let Some(node) = merged {
-                        self.lib.flag_refs.borrow_mut().push((
-                            lib_name.to_string(),
-                            String::new(),
-                            node,
-                        ));
-                        let name = Path::new(path)
-                            .file_name()
-                            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
-                        self.lib
-                            .flag_ref_places
-                            .borrow_mut()
-                            .push(format!("{name}:1"));
                     }
                     continue;
                 }
@@ -423,8 +457,11 @@ impl Pipeline<'_> {
                         self.lib
                             .flag_refs
                             .borrow_mut()
-                            .push((l, key.to_string(), leaf));
-                        self.lib.flag_ref_places.borrow_mut().push(at.to_string());
+                            .push((l.clone(), key.to_string(), leaf));
+                        self.lib
+                            .flag_ref_places
+                            .borrow_mut()
+                            .push((format!("@{l}"), at.to_string()));
                     }
                     None => {
                         let label = format!("({} arg)", flag.trim_start_matches("--"));
@@ -456,6 +493,8 @@ impl DocPos {
 /// The non-empty documents of one plain data values file, and its text (for reports).
 struct ValuesFileDocs {
     docs: Vec<Node>,
+    /// Where each of `docs` starts.
+    places: Vec<Pos>,
     /// Where the first of `docs` starts (the values document's place when it is the first
     /// data values given).
     first_pos: Pos,
@@ -504,6 +543,7 @@ impl Pipeline<'_> {
             .collect();
         Ok(ValuesFileDocs {
             first_pos: kept.first().map(|d| d.meta.pos.clone()).unwrap_or_default(),
+            places: kept.iter().map(|d| d.meta.pos.clone()).collect(),
             docs: kept.into_iter().map(|d| d.value).collect(),
             source: Some(src),
         })
@@ -534,10 +574,17 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
     let Some(ann) = d.meta.ann("data/values") else {
         return Ok(());
     };
-    for (name, _) in &ann.kwargs {
+    for (name, value) in &ann.kwargs {
         if name != "after_library_module" {
             return Err(Error::msg(format!(
                 "Unknown kwarg {name} for annotation data/values"
+            )));
+        }
+        // `parseDVAnnotations` reads the value as a Starlark bool first.
+        if !matches!(value, crate::ytt::starlark::Value::Bool(_)) {
+            return Err(Error::msg(format!(
+                "expected starlark.Bool, but was {}",
+                crate::ytt::overlay::go_type::of_starlark(value)
             )));
         }
         if !d.meta.has("library/ref") {
@@ -547,44 +594,6 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
         }
     }
     Ok(())
-}
-
-/// The library path of a `#@library/ref` annotation, checked as ytt's library ref
-/// extractor checks it: one string, `@path`, `@~alias` or `@path~alias`, repeated for
-/// nested libraries (`@a@b`).
-fn library_ref(ann: &crate::ytt::node::Ann) -> Result<String, Error> {
-    if ann.args.len() != 1 {
-        return Err(Error::msg(format!(
-            "Expected library/ref annotation to have one arg, got {}",
-            ann.args.len()
-        )));
-    }
-    let Some(r) = ann.args[0].as_str() else {
-        return Err(Error::msg(format!(
-            "expected a string, but was {}",
-            ann.args[0].type_name()
-        )));
-    };
-    let refused = |m: String| Err(Error::msg(format!("Annotation library/ref: {m}")));
-    if r.is_empty() {
-        return refused("Expected library ref to not be empty".into());
-    }
-    let Some(pieces) = r.strip_prefix('@') else {
-        return refused("Expected library ref to start with '@'".into());
-    };
-    for piece in pieces.split('@') {
-        match piece.split('~').collect::<Vec<_>>().as_slice() {
-            [_] => {}
-            [_, ""] => return refused("Expected library alias to not be empty".into()),
-            [_, _] => {}
-            _ => {
-                return refused(format!(
-                    "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{r}'"
-                ));
-            }
-        }
-    }
-    Ok(r.to_string())
 }
 
 /// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
@@ -665,14 +674,9 @@ fn apply_values_doc(values: &mut Option<Node>, d: &Doc) -> Result<(), Error> {
                 &d.value,
                 &Defaults::of_node(&d.meta, &Defaults::default()),
             )
-            .map_err(|e| {
-                // ytt overlays a values document as a document set of one.
-                if d.meta.pos.line > 0 {
-                    e.context(&format!("Document on line {}", d.meta.pos))
-                } else {
-                    e
-                }
-            })
+            // ytt overlays a values document as a document set of one (`Op.applyDocSet`
+            // names it, `line ?` for one made in memory by `with_data_values`).
+            .map_err(|e| e.context(&format!("Document on line {}", d.meta.pos)))
         }
     }
 }

@@ -13,7 +13,7 @@
 //!
 //! 1. `starlark`: the Starlark interpreter (lexer → parser → resolver → evaluator,
 //!    values, builtins). It knows nothing of templates; `crate::yaml` sits beside it.
-//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `go_type`, `pos_printer`, `assertions`:
+//! 2. `error`, `files`, `http_source`, `file_marks`, `symlinks`, `lookup`, `node`, `yaml_docs`, `fragment`, `go_type`, `pos_printer`, `assertions`, `library_ref`:
 //!    engine errors with
 //!    positions ([`error::starlark_error`] maps the interpreter's), the input files (and
 //!    which symlinked ones may be read), paths looked up inside a library, the node tree,
@@ -21,7 +21,7 @@
 //!    Starlark values.
 //!    `go_type` names values by the Go types ytt holds them in; `pos_printer` prints
 //!    nodes with their positions (`-o pos`); `assertions` are the `@ytt:assert` rules
-//!    that validations run too.
+//!    that validations run too; `library_ref` checks `#@library/ref` paths.
 //! 3. `overlay`, `schema`: work on nodes and values. They call Starlark functions
 //!    (matchers, `via=`, validations) through the interpreter's `call` (a `Thread`, or
 //!    the [`starlark::Interpreter`] a native is handed), and the schema reads its
@@ -44,6 +44,7 @@ pub mod files;
 pub mod fragment;
 pub mod go_type;
 pub mod http_source;
+pub mod library_ref;
 pub mod lookup;
 pub mod modules;
 pub mod node;
@@ -321,7 +322,6 @@ fn run_lib(
     }
     let r = render::render(lib).map_err(|e| read_error_first(&pipeline, &opts.data_values, e))?;
     warn_if_math_was_called(warnings);
-    lib.check_refs_used()?;
     match &opts.output_files {
         None => {
             out.stdout = if opts.output == OutputFormat::Pos {

@@ -85,6 +85,9 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
             _ => {}
         }
     }
+    // ytt's `LibraryExecution.eval` refuses the `#@library/ref` documents and `@lib:`
+    // flags no `library.get` took once every file is evaluated, before the overlays.
+    lib.check_refs_used()?;
     per_file.sort_by_key(|(i, _, _)| *i);
     let mut docs = Vec::new();
     let mut overlays = Vec::new();

@@ -61,6 +61,7 @@ mod ytt_keys_strict;
 mod ytt_known_gaps;
 mod ytt_language;
 mod ytt_layers;
+mod ytt_library_values_audit;
 mod ytt_limits;
 mod ytt_many_files;
 mod ytt_modules_audit;

@@ -253,7 +253,8 @@ fn a_library_ref_schema_document_no_library_get_takes_is_an_error() {
 #[test]
 fn a_library_ref_for_a_library_the_named_library_never_gets_is_an_error() {
     // The document is passed down to `outer`, whose templates never get `inner`: ytt
-    // checks each library's leftover documents when that library is evaluated.
+    // checks each library's leftover documents when that library is evaluated, and
+    // names each by the whole path its annotation gave (`Envelope.Desc`).
     let files = [
         ("_ytt_lib/outer/show.yml", "outer: 1\n"),
         (
@@ -268,7 +269,7 @@ fn a_library_ref_for_a_library_the_named_library_never_gets_is_an_error() {
     let err = render_args(&files, &["-f", "."]).unwrap_err();
     assert!(
         err.contains("Expected all provided library data values documents to be used")
-            && err.contains("'@inner'")
+            && err.contains("'@outer@inner'")
             && err.contains("values.yml:3"),
         "{err}"
     );

@@ -57,8 +57,14 @@ impl Pipeline<'_> {
             };
             match &lib_name {
                 Some(l) => {
+                    // ytt checks the library path as it addresses each variable's value.
+                    crate::ytt::library_ref::check_ref_path(&format!("@{l}"))
+                        .map_err(|m| extracting(Error::Usage(m)))?;
                     self.lib.flag_refs.borrow_mut().push((l.clone(), key, leaf));
-                    self.lib.flag_ref_places.borrow_mut().push(at.to_string());
+                    self.lib
+                        .flag_ref_places
+                        .borrow_mut()
+                        .push((format!("@{l}"), at.to_string()));
                 }
                 None => {
                     schema
@@ -125,6 +131,9 @@ impl Pipeline<'_> {
             }
         };
         let (lib_name, key) = library_ref_and_key(key)?;
+        if let Some(l) = &lib_name {
+            crate::ytt::library_ref::check_ref_path(&format!("@{l}")).map_err(Error::Usage)?;
+        }
         Ok((lib_name, key, val))
     }
 }

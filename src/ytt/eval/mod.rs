@@ -6,6 +6,7 @@
 
 pub mod builder;
 mod library_files;
+mod library_refs;
 mod prepare;
 mod schema_source;
 
@@ -29,6 +30,7 @@ use crate::ytt::yaml_docs::parse_yaml;
 
 use builder::Builder;
 pub use library_files::{eval_library_file, first_read_error};
+pub use library_refs::Addressed;
 
 /// Options that change evaluation.
 #[derive(Debug, Clone, Copy, Default)]
@@ -58,14 +60,16 @@ pub struct Lib {
     pub opts: EvalOpts,
     /// Resolves the `load()` calls of the library's files.
     pub loader: Rc<dyn ModuleLoader>,
-    /// `#@library/ref "@name"` data values documents meant for private libraries.
-    pub refs: RefCell<Vec<(String, Doc)>>,
+    /// `#@library/ref "@name"` data values documents meant for private libraries: the
+    /// library's own first, then those its parent passed down (ytt's order).
+    pub refs: RefCell<Vec<Addressed>>,
     /// Indexes in `refs` of the documents a `library.get` took (ytt refuses unused ones).
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
     pub flag_refs: RefCell<Vec<(String, String, Node)>>,
-    /// Where each of `flag_refs` came from, as ytt names it (`(data-value arg):1`).
-    pub flag_ref_places: RefCell<Vec<String>>,
+    /// Each of `flag_refs`'s whole library path as given on the command line (`@a@b`)
+    /// and where it came from, as ytt names it (`(data-value arg):1`).
+    pub flag_ref_places: RefCell<Vec<(String, String)>>,
     /// Indexes in `flag_refs` of the values a `library.get` took.
     pub flag_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// Schema documents overlaid on the library's own schema, in order: the parent's
@@ -75,7 +79,7 @@ pub struct Lib {
     /// outer libraries give it are quoted from their files in schema reports.
     pub outer: RefCell<std::rc::Weak<Lib>>,
     /// `#@library/ref "@name"` schema documents meant for private libraries.
-    pub schema_refs: RefCell<Vec<(String, Doc)>>,
+    pub schema_refs: RefCell<Vec<Addressed>>,
     /// Indexes in `schema_refs` of the documents a `library.get` took.
     pub schema_refs_used: RefCell<std::collections::BTreeSet<usize>>,
     cache: RefCell<HashMap<String, Module>>,
@@ -156,60 +160,6 @@ impl Lib {
     /// Parses a YAML file of this library (named `name` in positions).
     fn parse_file(&self, src: &str, name: &str) -> Result<DocumentSet, Error> {
         parse_yaml(src, name)
-    }
-
-    /// ytt refuses `#@library/ref` data values and schema documents that no
-    /// `library.get` of this library took, naming the kinds of documents left over and
-    /// each document (checked once the library is evaluated).
-    pub fn check_refs_used(&self) -> Result<(), Error> {
-        fn unused(
-            what: &str,
-            refs: &[(String, Doc)],
-            used: &std::collections::BTreeSet<usize>,
-        ) -> Vec<String> {
-            refs.iter()
-                .enumerate()
-                .filter(|(i, _)| !used.contains(i))
-                .map(|(_, (r, d))| {
-                    let r = if r.starts_with('@') {
-                        r.clone()
-                    } else {
-                        format!("@{r}")
-                    };
-                    format!("{what} belonging to library '{r}' on line {}", d.meta.pos)
-                })
-                .collect()
-        }
-        let mut values = unused("Data Value", &self.refs.borrow(), &self.refs_used.borrow());
-        let places = self.flag_ref_places.borrow();
-        for (i, (r, _, _)) in self.flag_refs.borrow().iter().enumerate() {
-            if !self.flag_refs_used.borrow().contains(&i) {
-                let place = places.get(i).map(String::as_str).unwrap_or("?");
-                values.push(format!(
-                    "Data Value belonging to library '@{r}' on line {place}"
-                ));
-            }
-        }
-        let schemas = unused(
-            "Schema",
-            &self.schema_refs.borrow(),
-            &self.schema_refs_used.borrow(),
-        );
-        let mut kinds = Vec::new();
-        if !values.is_empty() {
-            kinds.push("data values");
-        }
-        if !schemas.is_empty() {
-            kinds.push("schema");
-        }
-        if kinds.is_empty() {
-            return Ok(());
-        }
-        Err(Error::msg(format!(
-            "Expected all provided library {} documents to be used but found unused: {}",
-            kinds.join(", and "),
-            [values, schemas].concat().join(", ")
-        )))
     }
 
     /// Forgets loaded modules (they captured the data values of their time).

@@ -33,7 +33,11 @@ impl SchemaSource for LibRef {
     }
 
     fn keep_schema_ref(&self, path: String, doc: Doc) {
-        self.schema_refs.borrow_mut().push((path, doc));
+        self.schema_refs.borrow_mut().push(super::Addressed {
+            original: path.clone(),
+            path,
+            doc,
+        });
     }
 
     fn validation_disabled(&self) -> bool {

@@ -1,4 +1,5 @@
-//! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name, alias=, strict=, ...)` and its
+//! `@ytt:library`: private libraries under `_ytt_lib/`: `library.get(name, alias=, strict=,
+//! dangerous_data_values_disable_validation=, ...)` and its
 //! `with_data_values(...)`, `with_data_values_schema(...)`, `eval()`, `export(name)` and
 //! `data_values()`. Computing a library's data values and rendering it are steps of the
 //! run, a layer above the modules: they come in as [`LibrarySteps`].
@@ -7,7 +8,7 @@ use std::any::Any;
 use std::rc::Rc;
 
 use crate::ytt::error::Error;
-use crate::ytt::eval::{EvalOpts, Lib, LibRef};
+use crate::ytt::eval::{Addressed, EvalOpts, Lib, LibRef};
 use crate::ytt::fragment::{Frag, Fragment, check_struct_keys, plain_to_struct, starlark_to_node};
 use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::starlark::{Args, Error as SError, HostValue, Module, Value};
@@ -195,14 +196,16 @@ impl Handle {
         let alias = self.alias.as_deref();
         // The parent's `#@library/ref` schema documents: those for this library are
         // overlaid on its schema before the `with_data_values_schema` ones; those for a
-        // library of this one are passed down.
-        for (i, (r, d)) in parent.schema_refs.borrow().iter().enumerate() {
-            match ref_rest(r, name, alias) {
-                Some("") => lib.extra_schemas.borrow_mut().push(d.clone()),
-                Some(rest) => lib
-                    .schema_refs
-                    .borrow_mut()
-                    .push((rest.to_string(), d.clone())),
+        // library of this one are passed down, after the library's own (ytt's
+        // `libraryValue.librarySchemas` puts a parent's last).
+        let mut schemas_down = Vec::new();
+        for (i, a) in parent.schema_refs.borrow().iter().enumerate() {
+            match ref_rest(&a.path, name, alias) {
+                Some("") => lib.extra_schemas.borrow_mut().push(a.doc.clone()),
+                Some(rest) => schemas_down.push(Addressed {
+                    path: rest.to_string(),
+                    ..a.clone()
+                }),
                 None => continue,
             }
             parent.schema_refs_used.borrow_mut().insert(i);
@@ -214,11 +217,15 @@ impl Handle {
                 meta: Default::default(),
             }));
         let mut refs = Vec::new();
-        for (i, (r, d)) in parent.refs.borrow().iter().enumerate() {
-            match ref_rest(r, name, alias) {
-                Some("") => refs.push(d.clone()),
+        let mut refs_down = Vec::new();
+        for (i, a) in parent.refs.borrow().iter().enumerate() {
+            match ref_rest(&a.path, name, alias) {
+                Some("") => refs.push(a.doc.clone()),
                 // Meant for a library of this one: passed down.
-                Some(rest) => lib.refs.borrow_mut().push((rest.to_string(), d.clone())),
+                Some(rest) => refs_down.push(Addressed {
+                    path: rest.to_string(),
+                    ..a.clone()
+                }),
                 None => continue,
             }
             parent.refs_used.borrow_mut().insert(i);
@@ -245,7 +252,11 @@ impl Handle {
         }
         self.steps
             .compute_values(&lib, &refs, &self.extra, &flag_refs)
-            .map_err(|e| SError::new(e.to_string()))?;
+            .map_err(|e| SError::new(crate::ytt::eval::with_lib_texts(&lib, e).to_string()))?;
+        // The documents the parent passes down go after those of the library's own
+        // files: ytt's `libraryValue.libraryValues` orders a parent's values on top.
+        lib.refs.borrow_mut().extend(refs_down);
+        lib.schema_refs.borrow_mut().extend(schemas_down);
         Ok(lib)
     }
 }
@@ -320,7 +331,6 @@ impl HostValue for Handle {
                     .steps
                     .render(&lib)
                     .map_err(|e| in_eval(&crate::ytt::eval::with_lib_texts(&lib, e)))?;
-                lib.check_refs_used().map_err(|e| in_eval(&e))?;
                 Ok(Fragment::value(Frag::DocSet(result.docs)))
             }),
             "data_values" => native("library.data_values", move |_t, a| {
@@ -361,7 +371,6 @@ impl HostValue for Handle {
                     .steps
                     .render(&lib)
                     .map_err(|e| refuse(crate::ytt::eval::with_lib_texts(&lib, e).to_string()))?;
-                lib.check_refs_used().map_err(|e| refuse(e.to_string()))?;
                 let mut found = Vec::new();
                 for (rel, m) in result.exports {
                     if path.as_ref().is_some_and(|p| *p != rel) {
@@ -428,7 +437,12 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                 // Fail early when the library does not exist.
                 let prefix = library_prefix(&l, file.as_deref(), &name).map_err(refuse)?;
                 let mut h = Handle::new(l.clone(), name, alias, prefix, steps.clone());
-                let [ignore_unknown_comments, implicit_map_key_overrides, strict] = overrides;
+                let [
+                    ignore_unknown_comments,
+                    implicit_map_key_overrides,
+                    strict,
+                    disable_validation,
+                ] = overrides;
                 if let Some(b) = ignore_unknown_comments {
                     h.opts.ignore_unknown_comments = b;
                 }
@@ -438,19 +452,26 @@ pub fn module(lib: &LibRef, steps: &Rc<dyn LibrarySteps>) -> Module {
                 if let Some(b) = strict {
                     h.opts.strict = b;
                 }
+                // Once validations are off (`--dangerous-data-values-disable-validation`
+                // or an outer library's `library.get`), `False` does not turn them back
+                // on: ytt's `ThatSkipsDataValuesValidations` ors the two.
+                if disable_validation == Some(true) {
+                    h.opts.dangerous_disable_validation = true;
+                }
                 Ok(Value::Host(Rc::new(h)))
             }),
         )],
     )
 }
 
-/// `library.get`'s name, alias and template switch overrides.
-type GetArgs = (String, Option<String>, [Option<bool>; 3]);
+/// `library.get`'s name, alias, template switch overrides and whether it turns off
+/// data values validations.
+type GetArgs = (String, Option<String>, [Option<bool>; 4]);
 
 /// The arguments of `library.get(name, alias=, ignore_unknown_comments=,
-/// implicit_map_key_overrides=, strict=)` as ytt's `LibraryModule.Get` reads them: one
-/// positional string, then the keywords in the order given (the three switches are
-/// Starlark bools, in that order in the result).
+/// implicit_map_key_overrides=, strict=, dangerous_data_values_disable_validation=)` as
+/// ytt's `LibraryModule.Get` reads them: one positional string, then the keywords in the
+/// order given (the four switches are Starlark bools, in that order in the result).
 fn get_args(a: &Args) -> Result<GetArgs, String> {
     let [name] = a.pos.as_slice() else {
         return Err("expected exactly one argument".into());
@@ -460,7 +481,7 @@ fn get_args(a: &Args) -> Result<GetArgs, String> {
         .map(str::to_string)
         .ok_or_else(|| format!("expected a string, but was {}", name.type_name()))?;
     let mut alias = None;
-    let mut overrides = [None; 3];
+    let mut overrides = [None; 4];
     for (k, v) in &a.kwargs {
         let slot = match &**k {
             "alias" => {
@@ -473,6 +494,7 @@ fn get_args(a: &Args) -> Result<GetArgs, String> {
             "ignore_unknown_comments" => 0,
             "implicit_map_key_overrides" => 1,
             "strict" => 2,
+            "dangerous_data_values_disable_validation" => 3,
             other => return Err(format!("Unexpected kwarg '{other}'")),
         };
         let Value::Bool(b) = v else {

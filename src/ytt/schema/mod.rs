@@ -21,7 +21,7 @@ pub mod types;
 pub mod validation;
 pub mod values;
 
-use crate::ytt::error::{Error, Position};
+use crate::ytt::error::Error;
 use crate::ytt::files::FileKind;
 use crate::ytt::node::Doc;
 use crate::ytt::overlay::{Defaults, Overlay};
@@ -97,41 +97,39 @@ fn merge_schema_files<L: SchemaSource + Clone + 'static>(
     files: &[crate::ytt::files::InputFile],
     extra: &[Doc],
 ) -> Result<Option<Doc>, Error> {
-    let mut merged: Option<Doc> = None;
+    // As ytt's `collectSchemaDocs` does, every schema file is templated (and each
+    // document's library ref read) before any document is overlaid.
+    let mut own = Vec::new();
     for f in files {
         let name = lib.display(&f.rel);
         let docs = lib
             .eval_schema_file(f)
             .map_err(|e| e.context(&format!("Templating file '{name}'")))?;
-        for d in docs {
-            if d.meta.has(SCHEMA_ANN)
-                && let Some(r) = d.meta.ann("library/ref")
-            {
+        // ytt's `extractSchemaDocs` refuses the file with no position, and
+        // `collectSchemaDocs` names the file being templated.
+        if docs
+            .iter()
+            .any(|d| !d.meta.has(SCHEMA_ANN) && !d.value.is_empty_doc())
+        {
+            return Err(Error::msg(format!(
+                "Templating file '{name}': Expected schema file '{name}' to only have schema documents"
+            )));
+        }
+        for d in docs.into_iter().filter(|d| d.meta.has(SCHEMA_ANN)) {
+            match d.meta.ann("library/ref") {
                 // Meant for a private library: `library.get` overlays it on that
                 // library's schema.
-                let path = r
-                    .args
-                    .first()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default();
-                lib.keep_schema_ref(path, d);
-                continue;
-            }
-            if !d.meta.has(SCHEMA_ANN) {
-                if d.value.is_empty_doc() {
-                    continue;
+                Some(r) => {
+                    let path = crate::ytt::library_ref::library_ref(r)?;
+                    lib.keep_schema_ref(path, d);
                 }
-                return Err(Error::at(
-                    format!("Expected schema file '{name}' to only have schema documents"),
-                    Position {
-                        file: name.clone(),
-                        line: d.meta.pos.line,
-                        text: None,
-                    },
-                ));
+                None => own.push(d),
             }
-            merge_schema_doc(&mut merged, d)?;
         }
+    }
+    let mut merged: Option<Doc> = None;
+    for d in own {
+        merge_schema_doc(&mut merged, d)?;
     }
     for d in extra {
         merge_schema_doc(&mut merged, d.clone())?;
@@ -155,13 +153,8 @@ fn merge_schema_doc(merged: &mut Option<Doc>, d: Doc) -> Result<(), Error> {
                 &d.value,
                 &Defaults::of_node(&d.meta, &Defaults::default()),
             )
-            .map_err(|e| {
-                if d.meta.pos.line > 0 {
-                    e.context(&format!("Document on line {}", d.meta.pos))
-                } else {
-                    e
-                }
-            })?;
+            // `line ?` for a document `with_data_values_schema` made in memory.
+            .map_err(|e| e.context(&format!("Document on line {}", d.meta.pos)))?;
         }
     }
     Ok(())
