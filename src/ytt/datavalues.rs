@@ -205,12 +205,10 @@ impl Pipeline<'_> {
                             .map_err(|e| stage.wrap(e))?;
                     }
                 } else if !d.value.is_empty_doc() {
-                    return Err(stage.wrap(Error::at(
-                        format!(
-                            "Templating file '{shown}': Expected data values file '{shown}' to only have data values documents"
-                        ),
-                        pos_of(&d.meta),
-                    )));
+                    // A plain message in ytt: no position follows it.
+                    return Err(stage.wrap(Error::msg(format!(
+                        "Templating file '{shown}': Expected data values file '{shown}' to only have data values documents"
+                    ))));
                 }
             }
         }
