@@ -39,3 +39,43 @@ fn a_schema_or_values_file_with_another_document_is_refused_without_a_position()
         "strake: error: Overlaying data values (in following order: v.yml):\n  Templating file 'v.yml':\n    Expected data values file 'v.yml' to only have data values documents\n"
     );
 }
+
+/// A values file may look at the other input files: `data.list("")` from a top-level
+/// values document lists every file of the root library (itself, data files, templates)
+/// by relative path in sorted order, and `data.read` gives a data file's text, so a
+/// package can pick a PEM certificate dropped beside its templates. The values file is
+/// templated before any values exist, but its own code runs in full.
+#[test]
+fn a_values_file_may_list_and_read_the_input_files() {
+    let values = "#@data/values\n#@ load(\"@ytt:data\", \"data\")\n#@ def find_cert():\n#@   found = \"\"\n#@   for f in data.list(\"\"):\n#@     body = data.read(f)\n#@     if body.startswith(\"-----BEGIN CERTIFICATE-----\"):\n#@       found = body\n#@     end\n#@   end\n#@   return found\n#@ end\n---\nfiles: #@ data.list(\"\")\nca: #@ find_cert()\n";
+    let files = [
+        ("ca-cert.yml", values),
+        (
+            "ca.crt",
+            "-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----\n",
+        ),
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nca: #@ data.values.ca\nfiles: #@ data.values.files\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "ca: |\n  -----BEGIN CERTIFICATE-----\n  abc\n  -----END CERTIFICATE-----\nfiles:\n- ca-cert.yml\n- ca.crt\n- t.yml\n"
+    );
+}
+
+/// An annotation written after an array item's dash (`- #@overlay/remove` with the map
+/// below it) belongs to the array item, not to the map item on the next line: ytt's
+/// parser gives a comment to the last node starting on its line, and the item starts
+/// there. Together with the item's `@overlay/match`, the whole matched item goes.
+#[test]
+fn an_annotation_after_the_dash_removes_the_whole_item() {
+    let base =
+        "kind: Hooks\nwebhooks:\n- name: a\n  rules:\n  - r\n  sideEffects: None\n- name: b\n";
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.subset({\"kind\": \"Hooks\"})\n---\nwebhooks:\n#@overlay/match by=overlay.subset({\"name\": \"a\"})\n- #@overlay/remove\n  rules:\n";
+    assert_eq!(
+        ytt::render(&[("base.yml", base), ("ov.yml", overlay)], &["-f", "."]).unwrap(),
+        "kind: Hooks\nwebhooks:\n- name: b\n"
+    );
+}
