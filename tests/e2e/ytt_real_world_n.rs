@@ -79,3 +79,26 @@ fn an_annotation_after_the_dash_removes_the_whole_item() {
         "kind: Hooks\nwebhooks:\n- name: b\n"
     );
 }
+
+/// `#@data/values` written above a map item instead of a `---` (the mistake of a values
+/// file without a document start) is refused while ytt sorts the files: `DocExtractor`
+/// names the annotation, the node's kind and its `file:line` in one plain message, with
+/// no source line under it; an annotation given twice on one document is refused the same
+/// way. Both errors come before any templating, so no stage names them.
+#[test]
+fn a_values_annotation_off_a_document_is_refused_in_one_line() {
+    assert_eq!(
+        ytt::failure_of(&[("values.yml", "#@data/values\nname: x\n")], &["-f", "."]),
+        "strake: error: Found @data/values on map item (values.yml:2); only documents (---) can be annotated with @data/values\n"
+    );
+    let schema = "#@data/values-schema\n---\na:\n- #@data/values-schema\n  b: 1\n";
+    assert_eq!(
+        ytt::failure_of(&[("schema.yml", schema)], &["-f", "."]),
+        "strake: error: Found @data/values-schema on array item (schema.yml:4); only documents (---) can be annotated with @data/values-schema\n"
+    );
+    let twice = "#@data/values\n#@data/values\n---\nname: x\n";
+    assert_eq!(
+        ytt::failure_of(&[("values.yml", twice)], &["-f", "."]),
+        "strake: error: data/values annotation may only be used once per document\n"
+    );
+}
