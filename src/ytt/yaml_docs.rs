@@ -31,9 +31,10 @@ pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
 }
 
 /// Refuses annotation `name` (`data/values`, `data/values-schema`) on a node that is not a
-/// document, or twice on one document, as ytt's `DocExtractor` does before it takes the
-/// documents of a file apart. Both are plain messages: the misplaced annotation names
-/// its node's kind and place inside the message, and no position follows either.
+/// document, or twice on one document, as ytt's `DocExtractor` words it before it takes
+/// the documents of a file apart: the misplaced annotation names its node's kind and
+/// `file:line` inside the message (so no place is shown under it); the doubled one is
+/// shown at its document.
 pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Error> {
     fn named(comments: &[Comment], name: &str) -> bool {
         comments
@@ -46,9 +47,17 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
                 Some(line) => format!("{}:{line}", ds.file),
                 None => format!("{}:?", ds.file),
             };
-            Error::msg(format!(
-                "Found @{name} on {what} ({place}); only documents (---) can be annotated with @{name}"
-            ))
+            let line = line.unwrap_or(0);
+            Error::at(
+                format!(
+                    "Found @{name} on {what} ({place}); only documents (---) can be annotated with @{name}"
+                ),
+                Position {
+                    file: ds.file.to_string(),
+                    line,
+                    text: ds.source_line(line).map(str::to_string),
+                },
+            )
         };
         match node {
             Node::Map(m) => {
@@ -83,9 +92,15 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
             })
             .count();
         if uses > 1 {
-            return Err(Error::msg(format!(
-                "{name} annotation may only be used once per document"
-            )));
+            let line = d.pos.line.unwrap_or(0);
+            return Err(Error::at(
+                format!("{name} annotation may only be used once per document"),
+                Position {
+                    file: ds.file.to_string(),
+                    line,
+                    text: ds.source_line(line).map(str::to_string),
+                },
+            ));
         }
     }
     Ok(())

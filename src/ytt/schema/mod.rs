@@ -21,7 +21,7 @@ pub mod types;
 pub mod validation;
 pub mod values;
 
-use crate::ytt::error::Error;
+use crate::ytt::error::{Error, Position};
 use crate::ytt::files::FileKind;
 use crate::ytt::node::Doc;
 use crate::ytt::overlay::{Defaults, Overlay};
@@ -121,11 +121,17 @@ fn merge_schema_files<L: SchemaSource + Clone + 'static>(
                 if d.value.is_empty_doc() {
                     continue;
                 }
-                // ytt's `collectSchemaDocs` names the file being templated before
-                // this plain message, which has no position.
-                return Err(Error::msg(format!(
-                    "Templating file '{name}': Expected schema file '{name}' to only have schema documents"
-                )));
+                // ytt's `collectSchemaDocs` names the file being templated first.
+                return Err(Error::at(
+                    format!(
+                        "Templating file '{name}': Expected schema file '{name}' to only have schema documents"
+                    ),
+                    Position {
+                        file: name.clone(),
+                        line: d.meta.pos.line,
+                        text: None,
+                    },
+                ));
             }
             merge_schema_doc(&mut merged, d)?;
         }
