@@ -5,11 +5,6 @@
 
 use crate::support::ytt;
 
-/// The error text of rendering `files` with `-f .`.
-fn error_of(files: &[(&str, &str)]) -> String {
-    ytt::render(files, &["-f", "."]).unwrap_err()
-}
-
 /// A schema file may hold functions before its schema document (their bodies leave an
 /// empty first document), but a non-empty other document is refused: ytt's
 /// `collectSchemaDocs` puts `Templating file '<name>'` before `extractSchemaDocs`'s
