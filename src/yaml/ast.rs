@@ -180,6 +180,14 @@ pub struct Document {
     pub injected: bool,
 }
 
+impl Document {
+    /// Calls `f` on the document's own comments, then on those of its nodes in order.
+    pub fn walk_comments(&self, f: &mut dyn FnMut(&Comment)) {
+        self.comments.iter().for_each(&mut *f);
+        walk_node_comments(&self.value, f);
+    }
+}
+
 /// All documents of one file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DocumentSet {
@@ -332,8 +340,7 @@ impl DocumentSet {
     /// Calls `f` on every comment attached to any node, in tree order.
     pub fn walk_comments(&self, f: &mut dyn FnMut(&Comment)) {
         for doc in &self.docs {
-            doc.comments.iter().for_each(&mut *f);
-            walk_node_comments(&doc.value, f);
+            doc.walk_comments(f);
         }
     }
 

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::yaml::{CommentKind, Value};
+use crate::yaml::{CommentKind, Node as YamlNode, Value};
 use crate::ytt::error::Error;
 use crate::ytt::eval::{LibRef, eval_yaml};
 use crate::ytt::files::{FileKind, InputFile};
@@ -16,7 +16,7 @@ use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
-use crate::ytt::yaml_docs::{parse_yaml, parse_yaml_with};
+use crate::ytt::yaml_docs::parse_yaml;
 
 mod flags;
 use flags::values_file_paths;
@@ -521,18 +521,39 @@ impl Pipeline<'_> {
     ) -> Result<ValuesFileDocs, Error> {
         let bytes = source.bytes(display)?;
         let src = String::from_utf8_lossy(&bytes).into_owned();
-        let ds = parse_yaml_with(&src, display, self.lib.opts.strict)?;
+        // ytt's `DataValuesFlags.file` words these: the file's own name for a parse
+        // error, the flag's path for an annotation; the place follows, as for templates.
+        let ds = crate::yaml::parse_ytt_document_set(&src, display, self.lib.opts.strict).map_err(
+            |e| {
+                Error::at(
+                    format!(
+                        "Unmarshaling YAML data values file '{display}': {}",
+                        e.message
+                    ),
+                    crate::ytt::error::Position::in_source(display, e.line.unwrap_or(0), &src),
+                )
+            },
+        )?;
         reject_duplicate_keys(&ds, display, &src)?;
+        // As ytt's `AnnotateForPlainMerge`, only documents with a value are checked: `#@`
+        // comments after the last node (kept by an injected empty document) or on an
+        // empty document never reach it.
         let mut bad = None;
-        ds.walk_comments(&mut |c| {
-            if c.kind() == CommentKind::Ytt && bad.is_none() {
-                bad = Some(c.pos.line.unwrap_or(0));
-            }
-        });
+        for d in ds
+            .docs
+            .iter()
+            .filter(|d| !matches!(d.value, YamlNode::Scalar(Value::Null)))
+        {
+            d.walk_comments(&mut |c| {
+                if c.kind() == CommentKind::Ytt && bad.is_none() {
+                    bad = Some(c.pos.line.unwrap_or(0));
+                }
+            });
+        }
         if let Some(line) = bad {
             return Err(Error::at(
                 format!(
-                    "Checking data values file '{arg}': Expected to be plain YAML, having no annotations (hint: remove comments starting with '#@')"
+                    "Checking data values file '{arg}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
                 ),
                 crate::ytt::error::Position::in_source(display, line, &src),
             ));

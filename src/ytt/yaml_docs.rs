@@ -31,8 +31,10 @@ pub fn has_doc_annotation(ds: &DocumentSet, name: &str) -> bool {
 }
 
 /// Refuses annotation `name` (`data/values`, `data/values-schema`) on a node that is not a
-/// document, or twice on one document, as ytt does before it takes the documents of a file
-/// apart.
+/// document, or twice on one document, as ytt's `DocExtractor` words it before it takes
+/// the documents of a file apart: the misplaced annotation names its node's kind and
+/// `file:line` inside the message (so no place is shown under it); the doubled one is
+/// shown at its document.
 pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Error> {
     fn named(comments: &[Comment], name: &str) -> bool {
         comments
@@ -41,14 +43,19 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
     }
     fn walk(ds: &DocumentSet, node: &Node, name: &str) -> Result<(), Error> {
         let misplaced = |what: &str, line: Option<usize>| {
+            let place = match line {
+                Some(line) => format!("{}:{line}", ds.file),
+                None => format!("{}:?", ds.file),
+            };
             let line = line.unwrap_or(0);
-            let text = ds.source_line(line).map(str::to_string);
             Error::at(
-                format!("Expected YAML document to be annotated with {name} but was {what}"),
+                format!(
+                    "Found @{name} on {what} ({place}); only documents (---) can be annotated with @{name}"
+                ),
                 Position {
                     file: ds.file.to_string(),
                     line,
-                    text,
+                    text: ds.source_line(line).map(str::to_string),
                 },
             )
         };
@@ -56,7 +63,7 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
             Node::Map(m) => {
                 for item in &m.items {
                     if named(&item.comments, name) {
-                        return Err(misplaced("*yamlmeta.MapItem", item.pos.line));
+                        return Err(misplaced("map item", item.pos.line));
                     }
                     walk(ds, &item.value, name)?;
                 }
@@ -64,7 +71,7 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
             Node::Array(a) => {
                 for item in &a.items {
                     if named(&item.comments, name) {
-                        return Err(misplaced("*yamlmeta.ArrayItem", item.pos.line));
+                        return Err(misplaced("array item", item.pos.line));
                     }
                     walk(ds, &item.value, name)?;
                 }
@@ -72,6 +79,9 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
             Node::Scalar(_) => {}
         }
         Ok(())
+    }
+    for d in &ds.docs {
+        walk(ds, &d.value, name)?;
     }
     for d in &ds.docs {
         let uses = d
@@ -84,7 +94,7 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
         if uses > 1 {
             let line = d.pos.line.unwrap_or(0);
             return Err(Error::at(
-                format!("{name} annotation may only be used once per YAML doc"),
+                format!("{name} annotation may only be used once per document"),
                 Position {
                     file: ds.file.to_string(),
                     line,
@@ -92,7 +102,6 @@ pub fn check_doc_only_annotation(ds: &DocumentSet, name: &str) -> Result<(), Err
                 },
             ));
         }
-        walk(ds, &d.value, name)?;
     }
     Ok(())
 }

@@ -224,7 +224,7 @@ fn data_values_annotation_on_a_map_item_is_refused() {
     let err = render(&[("values.yml", values)]).unwrap_err();
     assert!(
         err.contains(
-            "Expected YAML document to be annotated with data/values but was *yamlmeta.MapItem"
+            "Found @data/values on map item (values.yml:2); only documents (---) can be annotated with @data/values"
         ),
         "{err}"
     );
@@ -233,7 +233,7 @@ fn data_values_annotation_on_a_map_item_is_refused() {
     let err = render(&[("schema.yml", schema)]).unwrap_err();
     assert!(
         err.contains(
-            "Expected YAML document to be annotated with data/values-schema but was *yamlmeta.MapItem"
+            "Found @data/values-schema on map item (schema.yml:5); only documents (---) can be annotated with @data/values-schema"
         ),
         "{err}"
     );
@@ -244,7 +244,7 @@ fn data_values_annotation_given_twice_on_a_document_is_refused() {
     let values = "#@data/values\n#@data/values\n---\nname: x\n";
     let err = render(&[("values.yml", values)]).unwrap_err();
     assert!(
-        err.contains("data/values annotation may only be used once per YAML doc"),
+        err.contains("data/values annotation may only be used once per document"),
         "{err}"
     );
 }
