@@ -3,7 +3,6 @@
 //! conformance tests all turn it into [`Options`] through [`TemplateArgs::to_options`].
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser};
@@ -139,15 +138,24 @@ impl DataValueArgs {
     }
 }
 
+/// A directory flag's value, unless it is empty: ytt takes an empty one as not given.
+fn non_empty(dir: &Option<String>) -> Option<String> {
+    dir.clone().filter(|d| !d.is_empty())
+}
+
 impl TemplateArgs {
+    /// `--dangerous-emptied-output-directory`, when given a directory.
+    fn emptied_output_directory(&self) -> Option<String> {
+        non_empty(&self.dangerous_emptied_output_directory)
+    }
+
     /// The engine's options for these flags.
     pub fn to_options(&self) -> Options {
         Options {
             files: self.files.clone(),
             output_files: self
-                .dangerous_emptied_output_directory
-                .clone()
-                .or_else(|| self.output_files.clone()),
+                .emptied_output_directory()
+                .or_else(|| non_empty(&self.output_files)),
             output: if self.output.iter().any(|t| t == OPENAPI) {
                 OutputFormat::OpenApiV3
             } else {
@@ -187,83 +195,6 @@ pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::E
     TemplateArgs::try_parse_from(argv)
         .map(|args| args.to_options())
         .map_err(|e| crate::ytt::Error::Usage(e.render().to_string().trim_end().to_string()))
-}
-
-/// Writes every output file into `dir` as ytt's `OutputFile.Create` does: missing
-/// directories are made with mode 0700, a new file is created with mode 0700 (both less
-/// the umask, so a templated script stays executable) and an existing file keeps its
-/// mode. Unlike ytt, each file goes to a temporary file first
-/// and is renamed into place, so no half-written file is left behind. Each file is
-/// announced on stdout (`creating: DIR/PATH`) before it is written.
-fn write_files(
-    dir: &Path,
-    files: &[(String, Vec<u8>)],
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt as _;
-    let make_dir = |d: &Path| {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(d)
-    };
-    make_dir(dir)?;
-    for (rel, bytes) in files {
-        writeln!(out, "creating: {}", clean_join(dir, rel))?;
-        let target: PathBuf = dir.join(rel);
-        make_dir(target.parent().unwrap_or(dir))?;
-        crate::oci::atomic::replace_file_keeping_mode(&target, bytes, 0o700)?;
-    }
-    Ok(())
-}
-
-/// `dir/rel` cleaned as Go's `filepath.Join` cleans it (`./out/` + `a.yml` is `out/a.yml`).
-fn clean_join(dir: &Path, rel: &str) -> String {
-    let joined = format!("{}/{rel}", dir.display());
-    let absolute = joined.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in joined.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|p| *p != "..") => {
-                parts.pop();
-            }
-            ".." if absolute => {}
-            s => parts.push(s),
-        }
-    }
-    let body = parts.join("/");
-    match (absolute, body.is_empty()) {
-        (true, _) => format!("/{body}"),
-        (false, true) => ".".to_string(),
-        (false, false) => body,
-    }
-}
-
-/// `--dangerous-emptied-output-directory`: refuses ytt's suspicious paths and output
-/// files that share a path, then deletes the directory.
-fn empty_output_directory(dir: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
-    let mut seen = std::collections::HashSet::new();
-    for (rel, _) in files {
-        if !seen.insert(rel.as_str()) {
-            return Err(format!(
-                "Multiple files have same output destination paths: {rel}"
-            ));
-        }
-    }
-    if ["/", ".", "./", ""].contains(&dir) {
-        return Err(
-            "Expected output directory path to not be one of '/', '.', './', ''".to_string(),
-        );
-    }
-    match std::fs::remove_dir_all(dir) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!(
-            "unlinkat {dir}: {}",
-            crate::ytt::symlinks::go_io_error(&e)
-        )),
-    }
 }
 
 /// Runs `strake template`.
@@ -330,15 +261,15 @@ fn run_timed(args: &TemplateArgs) -> ExitCode {
         Err(e) => return crate::cli::print_error(crate::ytt::error::multi_line(&e.to_string())),
     };
     let mut stdout = std::io::stdout().lock();
-    if let Some(dir) = &args.dangerous_emptied_output_directory
-        && let Err(e) = empty_output_directory(dir, &out.files)
+    if let Some(dir) = args.emptied_output_directory()
+        && let Err(e) = super::template_output::empty_output_directory(&dir, &out.files)
     {
-        return crate::cli::print_error(e);
+        return crate::cli::print_error(crate::ytt::error::multi_line(&e));
     }
     if let Some(dir) = &opts.output_files
-        && let Err(e) = write_files(Path::new(dir), &out.files, &mut stdout)
+        && let Err(e) = super::template_output::write_files(dir, &out.files, &mut stdout)
     {
-        return crate::cli::print_error(format_args!("writing output files to '{dir}': {e}"));
+        return crate::cli::print_error(crate::ytt::error::multi_line(&e));
     }
     if stdout
         .write_all(&out.stdout)

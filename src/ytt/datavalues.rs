@@ -331,9 +331,11 @@ impl Pipeline<'_> {
                     arg.strip_prefix('@').and_then(|r| r.split_once(':'))
                 {
                     let mut merged = None;
+                    let mut first_name = None;
                     for (display, source) in
                         values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
                     {
+                        first_name.get_or_insert_with(|| display.clone());
                         for d in self
                             .read_values_file(&display, path, &source)
                             .map_err(extracting)?
@@ -347,9 +349,9 @@ impl Pipeline<'_> {
                             String::new(),
                             node,
                         ));
-                        let name = Path::new(path)
-                            .file_name()
-                            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+                        // Named as the file is named in the library (`stdin.yml` for
+                        // `-`).
+                        let name = first_name.unwrap_or_else(|| path.to_string());
                         self.lib
                             .flag_ref_places
                             .borrow_mut()

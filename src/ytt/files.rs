@@ -135,11 +135,13 @@ pub fn collect_with(
             }
         };
         if p == "-" {
-            let bytes = stdin().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-            out.push(new_file(
-                named.unwrap_or_else(|| "stdin.yml".into()),
-                bytes.into(),
-            ));
+            let bytes = stdin().map_err(|e| Error::Io(stdin_error(&e)))?;
+            // Named `stdin.yml` (what `--file-mark` paths match), then given the name.
+            let mut f = new_file("stdin.yml".into(), bytes.into());
+            if let Some(name) = named {
+                f.rename(name);
+            }
+            out.push(f);
             continue;
         }
         if super::http_source::is_url(&p) {
@@ -150,6 +152,12 @@ pub fn collect_with(
             }
             out.push(f);
             continue;
+        }
+        if p.is_empty() {
+            // Go's `os.Lstat("")`.
+            return Err(Error::Io(
+                "Checking file '': lstat : no such file or directory".into(),
+            ));
         }
         let full = if Path::new(&p).is_absolute() {
             PathBuf::from(&p)
@@ -168,8 +176,14 @@ pub fn collect_with(
             for (rel, entry) in files_under(&full, |e| {
                 Error::Io(format!("listing directory '{p}': {e}"))
             })? {
+                let shown = go_join(&p, &rel);
+                if !readable_kind(entry.file_type()) {
+                    return Err(Error::Io(format!(
+                        "Listing files '{p}': {}",
+                        not_regular(&shown)
+                    )));
+                }
                 if entry.path_is_symlink() {
-                    let shown = format!("{}/{rel}", p.trim_end_matches('/'));
                     symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
                         Error::Io(format!(
                             "Listing files '{p}': Checking symlink file '{shown}': {m}"
@@ -185,6 +199,9 @@ pub fn collect_with(
                 out.push(new_file(rel, bytes));
             }
         } else {
+            if !readable_kind(meta.file_type()) {
+                return Err(Error::Io(not_regular(&p)));
+            }
             if meta.file_type().is_symlink() {
                 symlinks
                     .check(&p, &full, cwd)
@@ -206,8 +223,60 @@ pub fn collect_with(
     Ok(out)
 }
 
-/// The contents of the file at `path`, read straight into shared memory (reading into a
-/// `Vec` and converting it would copy every input once more).
+/// What ytt says when standard input is named by a second `-` (in `-f` or a data values
+/// flag): it reads standard input once.
+pub const STDIN_READ_TWICE: &str = "Standard input has been already read once (has the '-' argument been used in more than one flags?)";
+
+/// The words of an error reading standard input: [`STDIN_READ_TWICE`] as it is.
+pub fn stdin_error(e: &std::io::Error) -> String {
+    match e.to_string() {
+        s if s == STDIN_READ_TWICE => s,
+        s => format!("reading stdin: {s}"),
+    }
+}
+
+/// Whether ytt reads a file of this type (`NewRegularFileLocalSource`): a regular file,
+/// a symlink (checked against the symlink flags) or a named pipe (`-f <(...)`).
+fn readable_kind(t: std::fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt as _;
+    t.is_file() || t.is_symlink() || t.is_fifo()
+}
+
+fn not_regular(shown: &str) -> String {
+    format!("Expected file '{shown}' to be a regular file, but was not")
+}
+
+/// `dir` and `rel` joined and cleaned as Go's `filepath.Join` does (`./d/` and `a.yml`
+/// give `d/a.yml`; `..` drops the element before it; an absolute `rel` stays under `dir`).
+pub fn go_join(dir: &str, rel: &str) -> String {
+    let joined = match (dir.is_empty(), rel.is_empty()) {
+        (true, _) => rel.to_string(),
+        (false, true) => dir.to_string(),
+        (false, false) => format!("{dir}/{rel}"),
+    };
+    if joined.is_empty() {
+        return String::new();
+    }
+    let absolute = joined.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            s => parts.push(s),
+        }
+    }
+    let body = parts.join("/");
+    match (absolute, body.is_empty()) {
+        (true, _) => format!("/{body}"),
+        (false, true) => ".".to_string(),
+        (false, false) => body,
+    }
+}
+
 /// The files under `dir` (directories left out), in the walk's order, each with its
 /// path relative to `dir` (`/`-separated); `walk_error` words an error of the walk.
 pub fn files_under(
@@ -215,7 +284,9 @@ pub fn files_under(
     walk_error: impl Fn(walkdir::Error) -> Error,
 ) -> Result<Vec<(String, walkdir::DirEntry)>, Error> {
     let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(dir) {
+    // In name order within each directory, as Go's `filepath.Walk` visits them (so the
+    // first bad entry met is ytt's).
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.map_err(&walk_error)?;
         if entry.file_type().is_dir() {
             continue;
@@ -231,6 +302,8 @@ pub fn files_under(
     Ok(out)
 }
 
+/// The contents of the file at `path`, read straight into shared memory (reading into a
+/// `Vec` and converting it would copy every input once more).
 fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path)?;

@@ -119,11 +119,17 @@ pub fn run_warning(
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
     warnings: &mut Vec<String>,
 ) -> Result<Output, Error> {
-    // `-f -` and a `-` data values file each read standard input (ytt reads it anew
-    // for each, so the later one finds it empty).
+    // `-f -` and a `-` data values file each read standard input; as in ytt, only the
+    // first one gets it and any later one fails (`files.ReadStdin`).
     eval::begin_template_count();
     let stdin = std::cell::RefCell::new(stdin);
-    let read_stdin = || (*stdin.borrow_mut())();
+    let stdin_read = std::cell::Cell::new(false);
+    let read_stdin = || {
+        if stdin_read.replace(true) {
+            return Err(std::io::Error::other(files::STDIN_READ_TWICE));
+        }
+        (*stdin.borrow_mut())()
+    };
     let mut files = files::collect_with(&opts.files, cwd, &mut || read_stdin(), &opts.symlinks)?;
     file_marks::apply_marks(&mut files, &opts.file_marks)?;
     if opts.debug {

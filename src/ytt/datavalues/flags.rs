@@ -98,7 +98,8 @@ impl Pipeline<'_> {
             })?,
             _ if raw == "-" && self.stdin.is_some() => {
                 let read = self.stdin.expect("checked");
-                let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
+                // ytt names no cause here (`kvFile`).
+                let bytes = read().map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
                 Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
             _ if crate::ytt::http_source::is_url(raw) => {
@@ -114,13 +115,25 @@ impl Pipeline<'_> {
                         crate::ytt::symlinks::go_io_error(&e)
                     ))
                 })?;
-                if meta.is_dir() {
-                    return Err(Error::Usage(format!(
-                        "Expected '{raw}' to be a file, but is a directory"
-                    )));
-                }
+                // ytt lists the files a path names; a directory holding a single file
+                // stands for that file.
+                let file = if meta.is_dir() {
+                    let under = files_under(&full, |e| {
+                        Error::Io(format!("Finding file '{raw}': Listing files '{raw}': {e}"))
+                    })?;
+                    match under.as_slice() {
+                        [(_, entry)] => entry.path().to_path_buf(),
+                        _ => {
+                            return Err(Error::Usage(format!(
+                                "Expected '{raw}' to be a file, but is a directory"
+                            )));
+                        }
+                    }
+                } else {
+                    full
+                };
                 let bytes =
-                    std::fs::read(&full).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
+                    std::fs::read(&file).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
                 Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
         };
@@ -192,7 +205,7 @@ pub(super) fn values_file_paths(
     stdin: Option<&dyn Fn() -> std::io::Result<Vec<u8>>>,
 ) -> Result<Vec<(String, ValuesSource)>, Error> {
     if let (Some(read), "-") = (stdin, arg) {
-        let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
+        let bytes = read().map_err(|e| Error::Io(format!("Reading file 'stdin.yml': {e}")))?;
         return Ok(vec![("stdin.yml".into(), ValuesSource::Fetched(bytes))]);
     }
     if crate::ytt::http_source::is_url(arg) {

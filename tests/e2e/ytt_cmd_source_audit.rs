@@ -1,0 +1,334 @@
+//! `strake template`'s command line held against ytt 0.48's `pkg/cmd/template` and
+//! `pkg/files`: empty output directory flags, the Go words of output write errors, output
+//! paths joined as `filepath.Join` joins them, `-f` paths that are empty or name no
+//! regular file, standard input read only once and named `stdin.yml`, and
+//! `--data-value-file` given a directory.
+
+use std::io::Write as _;
+use std::path::Path;
+
+use crate::support::ytt;
+
+/// Runs `strake template ARGS` in `dir` with `input` on standard input; gives (exit
+/// status, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("strake"))
+        .current_dir(dir)
+        .env_remove("RUST_LOG")
+        .arg("template")
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The run may fail before it reads its input.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    ytt::outcome(child.wait_with_output().unwrap())
+}
+
+/// A fresh directory holding `files`.
+fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    dir
+}
+
+const SHOW: &str = "#@ load(\"@ytt:data\", \"data\")\n---\nv: #@ data.values\n";
+
+/// `RegularFilesSource.Output` writes to a directory only when the flag's value is not
+/// empty (`len(s.opts.outputDir) > 0`, then `len(s.opts.OutputFiles) > 0`): an empty
+/// `--output-files` or `--dangerous-emptied-output-directory` prints to stdout as if
+/// it were not given.
+#[test]
+fn empty_output_directory_flags_print_to_stdout() {
+    let dir = dir_with(&[("a.yml", "a: 1\n")]);
+    for flag in ["--output-files", "--dangerous-emptied-output-directory"] {
+        let (code, stdout, stderr) = run_in(dir.path(), &["-f", "a.yml", flag, ""], "");
+        assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "a: 1\n", ""));
+    }
+    // The empty one gives way to the other flag.
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "a.yml",
+            "--dangerous-emptied-output-directory",
+            "",
+            "--output-files",
+            "out",
+        ],
+        "",
+    );
+    assert_eq!((code, stdout.as_str()), (0, "creating: out/a.yml\n"));
+}
+
+/// `OutputDirectory.WriteFiles` returns Go's own errors: `os.MkdirAll` of a path that
+/// is a file says `mkdir PATH: not a directory`, and `os.OpenFile` of an output path
+/// that is a directory says `open PATH: is a directory` (after the files before it
+/// were announced and written).
+#[test]
+fn output_write_errors_are_gos() {
+    let dir = dir_with(&[("a.yml", "a: 1\n")]);
+    let (code, stdout, stderr) =
+        run_in(dir.path(), &["-f", "a.yml", "--output-files", "a.yml"], "");
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (1, "", "strake: error: mkdir a.yml: not a directory\n")
+    );
+    std::fs::create_dir_all(dir.path().join("out/b.yml")).unwrap();
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &["-f", "a.yml", "-f", "b.yml=a.yml", "--output-files", "out"],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "creating: out/a.yml\ncreating: out/b.yml\n");
+    assert_eq!(stderr, "strake: error: open out/b.yml: is a directory\n");
+    // A file in the way of a directory to make.
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &["-f", "a.yml/c.yml=a.yml", "--output-files", "."],
+        "",
+    );
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "creating: a.yml/c.yml\n");
+    assert_eq!(stderr, "strake: error: mkdir a.yml: not a directory\n");
+}
+
+/// `OutputFile.Path` is `filepath.Join(dir, relativePath)`: a relative path given as
+/// absolute (`-f /x/y.yml=a.yml`) is written under the directory, at `out/x/y.yml`.
+#[test]
+fn an_absolute_output_path_stays_under_the_output_directory() {
+    let dir = dir_with(&[("a.yml", "a: 1\n")]);
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["-f", "/nowhere/y.yml=a.yml", "--output-files", "out"],
+        "",
+    );
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "creating: out/nowhere/y.yml\n")
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/nowhere/y.yml")).unwrap(),
+        "a: 1\n"
+    );
+}
+
+/// `OutputDirectory.WriteFiles` checks no paths (only `Write`, for the emptied
+/// directory, refuses two files of one path): two `-f` of the same file are both
+/// announced and written.
+#[test]
+fn output_files_of_one_path_are_each_written() {
+    let dir = dir_with(&[("a.yml", "a: 1\n")]);
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["-f", "a.yml", "-f", "a.yml", "--output-files", "out"],
+        "",
+    );
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "creating: out/a.yml\ncreating: out/a.yml\n")
+    );
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "a.yml",
+            "-f",
+            "a.yml",
+            "--dangerous-emptied-output-directory",
+            "out",
+        ],
+        "",
+    );
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (
+            1,
+            "",
+            "strake: error: Multiple files have same output destination paths: a.yml\n"
+        )
+    );
+}
+
+/// `NewSortedFilesFromPaths` splits `-f NAME=PATH` at the `=`; `-f x.yml=` leaves an
+/// empty path, which `os.Lstat("")` refuses.
+#[test]
+fn an_empty_input_path_is_refused_as_go_lstat_refuses_it() {
+    let dir = dir_with(&[("a.yml", "a: 1\n")]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["-f", "x.yml="], "");
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (
+            1,
+            "",
+            "strake: error: Checking file '': lstat : no such file or directory\n"
+        )
+    );
+}
+
+/// `NewRegularFileLocalSource` takes regular files, symlinks and named pipes only:
+/// anything else given to `-f` (a device), or met walking a directory (a socket, named
+/// by its walked path as `filepath.Walk` joins it), is refused.
+#[test]
+fn inputs_that_are_no_regular_files_are_refused() {
+    let dir = dir_with(&[("d/a.yml", "a: 1\n")]);
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "/dev/null"], "");
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            "strake: error: Expected file '/dev/null' to be a regular file, but was not\n"
+        )
+    );
+    let _socket = std::os::unix::net::UnixListener::bind(dir.path().join("d/sock")).unwrap();
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "./d/"], "");
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            "strake: error: Listing files './d/':\n  Expected file 'd/sock' to be a regular file, but was not\n"
+        )
+    );
+}
+
+/// `-f NAME=-`: standard input's file is `stdin.yml` (`StdinSource.RelativePath`) and
+/// NAME only marks its relative path, so `--file-mark` (which matches the original
+/// path) still finds it as `stdin.yml`; the name decides its type.
+#[test]
+fn named_standard_input_is_still_stdin_yml_to_file_marks() {
+    let dir = dir_with(&[("a.yml", "a: 1\n")]);
+    let (code, stdout, stderr) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "x.yml=-",
+            "-f",
+            "a.yml",
+            "--file-mark",
+            "stdin.yml:exclude=true",
+        ],
+        "x: 1\n",
+    );
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "a: 1\n", ""));
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["-f", "x.txt=-", "--output-files", "out"],
+        "(@= \"hi\" @)\n",
+    );
+    assert_eq!((code, stdout.as_str()), (0, "creating: out/x.txt\n"));
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/x.txt")).unwrap(),
+        "hi\n"
+    );
+}
+
+/// `files.ReadStdin` reads standard input once; a second `-` (in `-f` or a data values
+/// flag, which are read after the `-f` inputs) fails: raw for a template, under
+/// `Reading file 'stdin.yml'` for `--data-values-file -`, and as a bare
+/// `Reading file '-'` for `--data-value-file KEY=-` (ytt's `kvFile` drops the cause).
+#[test]
+fn standard_input_is_read_only_once() {
+    const TWICE: &str = "Standard input has been already read once (has the '-' argument been used in more than one flags?)";
+    let dir = dir_with(&[("t.yml", SHOW)]);
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "-", "-f", "x.yml=-"], "x: 1\n");
+    assert_eq!((code, stderr), (1, format!("strake: error: {TWICE}\n")));
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &["-f", "-", "--data-values-file", "-"],
+        "x: 1\n",
+    );
+    assert_eq!(
+        (code, stderr),
+        (
+            1,
+            format!(
+                "strake: error: Extracting data value from file:\n  Reading file 'stdin.yml':\n    {TWICE}\n"
+            )
+        )
+    );
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "t.yml",
+            "--data-values-file",
+            "-",
+            "--data-value-file",
+            "k=-",
+        ],
+        "x: 1\n",
+    );
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            "strake: error: Extracting data value from file:\n  Reading file '-'\n"
+        )
+    );
+    // One `-` alone reads it.
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &["-f", "t.yml", "--data-value-file", "k=-"],
+        "s",
+    );
+    assert_eq!((code, stdout.as_str()), (0, "v:\n  k: s\n"));
+}
+
+/// `DataValuesFlags.kvFile` lists the files its path names and refuses more than one:
+/// a directory holding a single file gives that file's contents.
+#[test]
+fn a_data_value_file_directory_of_one_file_gives_that_file() {
+    let files = [
+        ("t.yml", SHOW),
+        ("one/x.txt", "hello"),
+        ("two/a", "a"),
+        ("two/b", "b"),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "t.yml", "--data-value-file", "k=one"]).unwrap(),
+        "v:\n  k: hello\n"
+    );
+    assert_eq!(
+        ytt::render(&files, &["-f", "t.yml", "--data-value-file", "k=two"]).unwrap_err(),
+        "Extracting data value from file: Expected 'two' to be a file, but is a directory"
+    );
+}
+
+/// `--data-values-file @lib:-` that no library takes is named by its document's
+/// position, in the file ytt reads it as: `stdin.yml`.
+#[test]
+fn an_unused_library_values_file_from_standard_input_is_named_stdin_yml() {
+    let dir = dir_with(&[("t.yml", SHOW)]);
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &["-f", "t.yml", "--data-values-file", "@lib:-"],
+        "k: 1\n",
+    );
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            "strake: error: Expected all provided library data values documents to be used but found unused:\n  Data Value belonging to library '@lib' on line stdin.yml:1\n"
+        )
+    );
+}
+
+/// `DataValuesFlags.kv` splits the key at every `.` (empty pieces too) and 0.48 knows
+/// no `+` suffix: `a..b` sets `a` / `""` / `b`, and `b+` is a key of its own.
+#[test]
+fn data_value_keys_split_at_every_dot_and_keep_a_plus() {
+    let files = [("t.yml", SHOW)];
+    assert_eq!(
+        ytt::render(&files, &["-f", "t.yml", "-v", "a..b=1", "-v", "c.d+=2"]).unwrap(),
+        "v:\n  a:\n    \"\":\n      b: \"1\"\n  c:\n    d+: \"2\"\n"
+    );
+}
