@@ -5,7 +5,7 @@
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use clap::{Args, Parser};
+use clap::{ArgAction, Args, Parser};
 
 use crate::ytt::file_marks::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
@@ -14,7 +14,7 @@ use crate::ytt::{DataValueFlag, Options, OutputFormat};
 // subcommands' flags lazily (`defer`), after the subcommand's about text, so a doc
 // comment here would replace that text in `--help`.
 #[derive(Parser, Debug, Default)]
-#[command(name = "template")]
+#[command(name = "template", args_override_self = true)]
 pub struct TemplateArgs {
     /// Files or directories to template (`-` reads standard input); may be repeated.
     #[arg(short = 'f', long = "file")]
@@ -29,16 +29,16 @@ pub struct TemplateArgs {
     #[arg(long = "bulk-in", value_name = "JSON", default_value = "")]
     pub bulk_in: String,
     /// Print the output files (or the error) as JSON in ytt's bulk format.
-    #[arg(long = "bulk-out")]
+    #[arg(long = "bulk-out", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub bulk_out: bool,
     /// Print the paths of the input files (after --file-mark) instead of templating.
-    #[arg(long = "files-inspect")]
+    #[arg(long = "files-inspect", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub files_inspect: bool,
     /// Report the files read and the run's duration on stderr.
-    #[arg(long = "debug")]
+    #[arg(long = "debug", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub debug: bool,
     /// Let symlinked input files point anywhere.
-    #[arg(long = "dangerous-allow-all-symlink-destinations")]
+    #[arg(long = "dangerous-allow-all-symlink-destinations", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub dangerous_allow_all_symlink_destinations: bool,
     /// Paths symlinked input files may point into (comma-separated; may be repeated).
     #[arg(long = "allow-symlink-destination", value_delimiter = ',')]
@@ -55,29 +55,42 @@ pub struct TemplateArgs {
     #[command(flatten)]
     pub values: DataValueArgs,
     /// Print the final data values instead of the templates' output.
-    #[arg(long = "data-values-inspect")]
+    #[arg(long = "data-values-inspect", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub data_values_inspect: bool,
     /// Strict YAML parsing.
-    #[arg(short = 's', long = "strict")]
+    #[arg(short = 's', long = "strict", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub strict: bool,
     /// Allow plain `#` comments in templated files.
-    #[arg(long = "ignore-unknown-comments")]
+    #[arg(long = "ignore-unknown-comments", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub ignore_unknown_comments: bool,
     /// Let later map keys override earlier ones without `#@yaml/map-key-override`.
-    #[arg(long = "implicit-map-key-overrides")]
+    #[arg(long = "implicit-map-key-overrides", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub implicit_map_key_overrides: bool,
     /// Mark files (`path:exclude=true`, `path:type=yaml-plain`, ...).
     #[arg(long = "file-mark", value_parser = FileMark::parse)]
     pub file_mark: Vec<FileMark>,
     /// Print the data values schema (needs `-o openapi-v3`).
-    #[arg(long = "data-values-schema-inspect")]
+    #[arg(long = "data-values-schema-inspect", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub data_values_schema_inspect: bool,
     /// With --data-values-schema-inspect: also export validations, `required` and all examples.
-    #[arg(long = "openapi-validations")]
+    #[arg(long = "openapi-validations", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub openapi_validations: bool,
     /// Skip all data values validations.
-    #[arg(long = "dangerous-data-values-disable-validation")]
+    #[arg(long = "dangerous-data-values-disable-validation", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub dangerous_data_values_disable_validation: bool,
+}
+
+/// A boolean flag's value as ytt's flag library (`pflag`, with Go's `strconv.ParseBool`)
+/// takes it: the flag alone is true, and `--flag=false` (or `0`, `f`, `F`, `FALSE`,
+/// `False`; `1`, `t`, `T`, `TRUE`, `True` for true) sets it as given.
+fn go_bool(s: &str) -> Result<bool, String> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(false),
+        _ => Err(format!(
+            "strconv.ParseBool: parsing \"{s}\": invalid syntax"
+        )),
+    }
 }
 
 /// The file formats `-o` takes; the first one given is in effect (yaml by default).

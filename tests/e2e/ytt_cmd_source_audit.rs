@@ -332,3 +332,60 @@ fn data_value_keys_split_at_every_dot_and_keep_a_plus() {
         "v:\n  a:\n    \"\":\n      b: \"1\"\n  c:\n    d+: \"2\"\n"
     );
 }
+
+/// ytt's boolean flags are `pflag` ones: the flag alone is true and `--flag=VALUE`
+/// takes what Go's `strconv.ParseBool` takes (`false`, `0`, `F`, `true`, `1`, `T`, ...),
+/// for the short `-s` too; a value after a space is no value of the flag.
+#[test]
+fn boolean_flags_take_a_go_boolean_after_an_equals_sign() {
+    let files = [("a.yml", "a: 1\n")];
+    let out = |args: &[&str]| ytt::render(&files, args).unwrap();
+    assert_eq!(out(&["-f", "a.yml", "--files-inspect=true"]), "- a.yml\n");
+    assert_eq!(out(&["-f", "a.yml", "--files-inspect=F"]), "a: 1\n");
+    assert_eq!(out(&["-f", "a.yml", "--data-values-inspect=1"]), "{}\n");
+    assert_eq!(out(&["-f", "a.yml", "--data-values-inspect=0"]), "a: 1\n");
+    assert_eq!(
+        out(&["-s=false", "-f", "a.yml", "--debug=False", "--strict=TRUE"]),
+        "a: 1\n"
+    );
+    let (code, _, _) = ytt::run_binary(&files, &["-f", "a.yml", "--files-inspect", "false"]);
+    assert_eq!(code, 2);
+}
+
+/// `pflag` lets a flag be given again, the last value winning (and a list flag such
+/// as `-f` or `-v` collecting every one).
+#[test]
+fn a_repeated_flag_takes_its_last_value() {
+    let dir = dir_with(&[("a.yml", "a: 1\n")]);
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &[
+            "-s",
+            "-s",
+            "-f",
+            "a.yml",
+            "--output-files",
+            "x",
+            "--output-files",
+            "y",
+        ],
+        "",
+    );
+    assert_eq!((code, stdout.as_str()), (0, "creating: y/a.yml\n"));
+    assert_eq!(
+        ytt::render(
+            &[("a.yml", "a: 1\n")],
+            &[
+                "-f",
+                "a.yml",
+                "-v",
+                "k=1",
+                "-v",
+                "k=2",
+                "--data-values-inspect"
+            ]
+        )
+        .unwrap(),
+        "k: \"2\"\n"
+    );
+}
