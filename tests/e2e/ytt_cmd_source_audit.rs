@@ -389,3 +389,25 @@ fn a_repeated_flag_takes_its_last_value() {
         "k: \"2\"\n"
     );
 }
+
+/// `BulkFilesSource.Input` hands `--bulk-in` to Go's `json.Unmarshal`, whose syntax
+/// check words the error (and fails the run even with `--bulk-out`).
+#[test]
+fn bulk_input_that_is_no_json_is_refused_in_gos_words() {
+    for (json, message) in [
+        ("x", "invalid character 'x' looking for beginning of value"),
+        ("{\"files\":[]", "unexpected end of JSON input"),
+        ("{} {}", "invalid character '{' after top-level value"),
+        (
+            "{\"files\":[{'name':1}]}",
+            "invalid character '\\'' looking for beginning of object key string",
+        ),
+    ] {
+        let (code, stdout, stderr) = ytt::run_binary(&[], &["--bulk-in", json, "--bulk-out"]);
+        assert_eq!(
+            (code, stdout.as_str(), stderr),
+            (1, "", format!("strake: error: {message}\n")),
+            "{json}"
+        );
+    }
+}
