@@ -190,12 +190,11 @@ pub fn collect_with(
                         ))
                     })?;
                 }
-                files.push((rel, entry.path().to_path_buf()));
+                files.push((rel, entry.path().to_path_buf(), shown));
             }
             files.sort_by(|a, b| a.0.cmp(&b.0));
-            for (rel, path) in files {
-                let bytes = read_shared(&path)
-                    .map_err(|e| Error::Io(format!("reading file '{rel}': {e}")))?;
+            for (rel, path, shown) in files {
+                let bytes = read_input(&path, &shown, &rel)?;
                 out.push(new_file(rel, bytes));
             }
         } else {
@@ -207,12 +206,11 @@ pub fn collect_with(
                     .check(&p, &full, cwd)
                     .map_err(|m| Error::Io(format!("Checking symlink file '{p}': {m}")))?;
             }
-            let bytes =
-                read_shared(&full).map_err(|e| Error::Io(format!("reading file '{p}': {e}")))?;
             let rel = Path::new(&p)
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_else(|| p.clone());
+            let bytes = read_input(&full, &p, named.as_deref().unwrap_or(&rel))?;
             let mut f = new_file(rel, bytes);
             if let Some(name) = named {
                 f.rename(name);
@@ -232,6 +230,22 @@ pub fn stdin_error(e: &std::io::Error) -> String {
     match e.to_string() {
         s if s == STDIN_READ_TWICE => s,
         s => format!("reading stdin: {s}"),
+    }
+}
+
+/// The contents of the input file at `full` (`shown` as the user gave it or as walked,
+/// `name` its relative path). ytt reads a file when it is first used, so a file no
+/// template reads by its kind (a data file, such as a symlink to a directory given to
+/// `-f`) fails nothing and reads as empty; any other failure is worded as Go's
+/// `os.ReadFile` words it.
+fn read_input(full: &Path, shown: &str, name: &str) -> Result<Arc<[u8]>, Error> {
+    match read_shared(full) {
+        Ok(bytes) => Ok(bytes),
+        Err(_) if kind_of(name).0 == FileKind::Data => Ok(Arc::from(Vec::new())),
+        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => {
+            Err(Error::Io(format!("read {shown}: is a directory")))
+        }
+        Err(e) => Err(Error::Io(format!("open {shown}: {}", go_io_error(&e)))),
     }
 }
 

@@ -411,3 +411,42 @@ fn bulk_input_that_is_no_json_is_refused_in_gos_words() {
         );
     }
 }
+
+/// `-f LINK` where LINK is a symlink to a directory: `os.Lstat` sees a symlink, so ytt
+/// takes it as one file (walking it only as `LINK/`). Named without an extension it is
+/// a data file, never read, and the run succeeds with nothing to print; named `.yml`
+/// its reading fails as Go's `os.ReadFile` words it, as does such a link met walking a
+/// directory.
+#[test]
+fn a_symlink_to_a_directory_is_one_file_read_only_when_used() {
+    let dir = dir_with(&[("real/a.yml", "a: 1\n")]);
+    std::os::unix::fs::symlink("real", dir.path().join("link")).unwrap();
+    std::os::unix::fs::symlink("real", dir.path().join("link.yml")).unwrap();
+    std::fs::create_dir(dir.path().join("w")).unwrap();
+    std::os::unix::fs::symlink("../real", dir.path().join("w/sub.yml")).unwrap();
+    let all = "--dangerous-allow-all-symlink-destinations";
+    assert_eq!(
+        run_in(dir.path(), &["-f", "link", all], ""),
+        (0, String::new(), String::new())
+    );
+    assert_eq!(
+        run_in(dir.path(), &["-f", "link/"], ""),
+        (0, "a: 1\n".to_string(), String::new())
+    );
+    assert_eq!(
+        run_in(dir.path(), &["-f", "link.yml", all], ""),
+        (
+            1,
+            String::new(),
+            "strake: error: read link.yml: is a directory\n".to_string()
+        )
+    );
+    assert_eq!(
+        run_in(dir.path(), &["-f", "w", all], ""),
+        (
+            1,
+            String::new(),
+            "strake: error: read w/sub.yml: is a directory\n".to_string()
+        )
+    );
+}
