@@ -37,9 +37,11 @@ pub trait ValuesSchema {
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
-    /// Reads standard input for a `-` data values file (as ytt reads it anew for each
-    /// `-`, so after `-f -` it is empty); none for private libraries.
+    /// Reads standard input for a `-` data values file (once in a run, as ytt reads
+    /// it); none for private libraries.
     pub stdin: Option<&'a dyn Fn() -> std::io::Result<Vec<u8>>>,
+    /// The symlink flags, which the files data values flags name are checked by too.
+    pub symlinks: &'a crate::ytt::symlinks::SymlinkPolicy,
 }
 
 /// The pipeline with an optional schema.
@@ -289,7 +291,8 @@ impl Pipeline<'_> {
                     .and_then(|r| r.split_once(':'))
                     .map_or(arg.as_str(), |(_, path)| path);
                 for (display, source) in
-                    values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
+                    values_file_paths(self.cwd, path, self.stdin, self.symlinks)
+                        .map_err(extracting)?
                 {
                     self.read_values_file(&display, path, &source)
                         .map_err(extracting)?;
@@ -333,7 +336,8 @@ impl Pipeline<'_> {
                     let mut merged = None;
                     let mut first_name = None;
                     for (display, source) in
-                        values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
+                        values_file_paths(self.cwd, path, self.stdin, self.symlinks)
+                            .map_err(extracting)?
                     {
                         first_name.get_or_insert_with(|| display.clone());
                         for d in self
@@ -359,8 +363,8 @@ impl Pipeline<'_> {
                     }
                     continue;
                 }
-                for (display, source) in
-                    values_file_paths(self.cwd, arg, self.stdin).map_err(extracting)?
+                for (display, source) in values_file_paths(self.cwd, arg, self.stdin, self.symlinks)
+                    .map_err(extracting)?
                 {
                     let docs = self
                         .read_values_file(&display, arg, &source)

@@ -153,72 +153,107 @@ pub fn collect_with(
             out.push(f);
             continue;
         }
-        if p.is_empty() {
-            // Go's `os.Lstat("")`.
-            return Err(Error::Io(
-                "Checking file '': lstat : no such file or directory".into(),
-            ));
-        }
-        let full = if Path::new(&p).is_absolute() {
-            PathBuf::from(&p)
-        } else {
-            cwd.join(&p)
-        };
-        let meta = std::fs::symlink_metadata(&full).map_err(|e| {
-            Error::Io(format!(
-                "Checking file '{p}': lstat {p}: {}",
-                go_io_error(&e)
-            ))
-        })?;
-        if meta.is_dir() {
-            let mut files = Vec::new();
-            // Unsorted: the list is sorted by relative path below.
-            for (rel, entry) in files_under(&full, |e| {
-                Error::Io(format!("listing directory '{p}': {e}"))
-            })? {
-                let shown = go_join(&p, &rel);
-                if !readable_kind(entry.file_type()) {
-                    return Err(Error::Io(format!(
-                        "Listing files '{p}': {}",
-                        not_regular(&shown)
-                    )));
+        match list_local(&p, cwd, symlinks)? {
+            Local::Dir(files) => {
+                for f in files {
+                    let bytes = read_input(&f.path, &f.shown, &f.rel)?;
+                    out.push(new_file(f.rel, bytes));
                 }
-                if entry.path_is_symlink() {
-                    symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
-                        Error::Io(format!(
-                            "Listing files '{p}': Checking symlink file '{shown}': {m}"
-                        ))
-                    })?;
+            }
+            Local::File(full) => {
+                let rel = Path::new(&p)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| p.clone());
+                let bytes = read_input(&full, &p, named.as_deref().unwrap_or(&rel))?;
+                let mut f = new_file(rel, bytes);
+                if let Some(name) = named {
+                    f.rename(name);
                 }
-                files.push((rel, entry.path().to_path_buf(), shown));
+                out.push(f);
             }
-            files.sort_by(|a, b| a.0.cmp(&b.0));
-            for (rel, path, shown) in files {
-                let bytes = read_input(&path, &shown, &rel)?;
-                out.push(new_file(rel, bytes));
-            }
-        } else {
-            if !readable_kind(meta.file_type()) {
-                return Err(Error::Io(not_regular(&p)));
-            }
-            if meta.file_type().is_symlink() {
-                symlinks
-                    .check(&p, &full, cwd)
-                    .map_err(|m| Error::Io(format!("Checking symlink file '{p}': {m}")))?;
-            }
-            let rel = Path::new(&p)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.clone());
-            let bytes = read_input(&full, &p, named.as_deref().unwrap_or(&rel))?;
-            let mut f = new_file(rel, bytes);
-            if let Some(name) = named {
-                f.rename(name);
-            }
-            out.push(f);
         }
     }
     Ok(out)
+}
+
+/// What a local path names, checked (not read) as ytt's `NewSortedFilesFromPaths`
+/// checks it.
+pub enum Local {
+    /// A directory's files, in relative path order.
+    Dir(Vec<WalkedFile>),
+    /// A file (or a symlink, allowed, or a named pipe).
+    File(PathBuf),
+}
+
+/// A file found walking a directory.
+pub struct WalkedFile {
+    /// Its path relative to the directory.
+    pub rel: String,
+    pub path: PathBuf,
+    /// Its path as Go's `filepath.Walk` gives it (the directory as given joined with
+    /// `rel`), for messages.
+    pub shown: String,
+}
+
+/// Checks the local path `p` (relative to `cwd`): it must exist (`os.Lstat`), and each
+/// file it names (the path itself, or every file under it when it is a directory) must
+/// be a regular file, a named pipe or a symlink the symlink flags allow.
+pub fn list_local(p: &str, cwd: &Path, symlinks: &SymlinkPolicy) -> Result<Local, Error> {
+    if p.is_empty() {
+        // Go's `os.Lstat("")`.
+        return Err(Error::Io(
+            "Checking file '': lstat : no such file or directory".into(),
+        ));
+    }
+    let full = if Path::new(p).is_absolute() {
+        PathBuf::from(p)
+    } else {
+        cwd.join(p)
+    };
+    let meta = std::fs::symlink_metadata(&full).map_err(|e| {
+        Error::Io(format!(
+            "Checking file '{p}': lstat {p}: {}",
+            go_io_error(&e)
+        ))
+    })?;
+    if !meta.is_dir() {
+        if !readable_kind(meta.file_type()) {
+            return Err(Error::Io(not_regular(p)));
+        }
+        if meta.file_type().is_symlink() {
+            symlinks
+                .check(p, &full, cwd)
+                .map_err(|m| Error::Io(format!("Checking symlink file '{p}': {m}")))?;
+        }
+        return Ok(Local::File(full));
+    }
+    let mut files = Vec::new();
+    for (rel, entry) in files_under(&full, |e| {
+        Error::Io(format!("listing directory '{p}': {e}"))
+    })? {
+        let shown = go_join(p, &rel);
+        if !readable_kind(entry.file_type()) {
+            return Err(Error::Io(format!(
+                "Listing files '{p}': {}",
+                not_regular(&shown)
+            )));
+        }
+        if entry.path_is_symlink() {
+            symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
+                Error::Io(format!(
+                    "Listing files '{p}': Checking symlink file '{shown}': {m}"
+                ))
+            })?;
+        }
+        files.push(WalkedFile {
+            rel,
+            path: entry.path().to_path_buf(),
+            shown,
+        });
+    }
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(Local::Dir(files))
 }
 
 /// What ytt says when standard input is named by a second `-` (in `-f` or a data values

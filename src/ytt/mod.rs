@@ -215,6 +215,7 @@ fn read_error_first(
         lib: pipeline.lib,
         cwd: pipeline.cwd,
         stdin: Some(&no_stdin),
+        symlinks: pipeline.symlinks,
     };
     if again.check_flags(flags).is_err() {
         return e;
@@ -257,6 +258,7 @@ fn run_lib(
             lib,
             cwd,
             stdin: Some(read_stdin),
+            symlinks: &opts.symlinks,
         }
         .check_flags(&opts.data_values)?;
         // ytt's schema stage reads every YAML template first.
@@ -284,6 +286,7 @@ fn run_lib(
         lib,
         cwd,
         stdin: Some(read_stdin),
+        symlinks: &opts.symlinks,
     };
     pipeline
         .run(&opts.data_values, &[], &[])

@@ -450,3 +450,47 @@ fn a_symlink_to_a_directory_is_one_file_read_only_when_used() {
         )
     );
 }
+
+/// `DataValuesFlags` shares the symlink flags of `-f` (`NewOptions` gives both one
+/// `SymlinkAllowOpts`) and finds its files with `NewSortedFilesFromPaths`: a symlinked
+/// `--data-values-file` (or one under its directory) or `--data-value-file` is refused
+/// unless a flag allows its destination.
+#[test]
+fn data_values_flags_check_symlinks_as_input_files_are_checked() {
+    let dir = dir_with(&[("t.yml", SHOW), ("real.yml", "k: 1\n")]);
+    std::os::unix::fs::symlink("real.yml", dir.path().join("link.yml")).unwrap();
+    std::fs::create_dir(dir.path().join("dv")).unwrap();
+    std::os::unix::fs::symlink("../real.yml", dir.path().join("dv/l.yml")).unwrap();
+    let failure = |args: &[&str]| {
+        let mut all = vec!["-f", "t.yml"];
+        all.extend_from_slice(args);
+        let (code, stdout, stderr) = run_in(dir.path(), &all, "");
+        assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+        stderr
+    };
+    assert_eq!(
+        failure(&["--data-values-file", "link.yml"]),
+        "strake: error: Extracting data value from file:\n  Find files 'link.yml':\n    Checking symlink file 'link.yml':\n      Expected symlink file 'link.yml' -> 'real.yml' to be allowed, but was not\n"
+    );
+    assert_eq!(
+        failure(&["--data-values-file", "dv"]),
+        "strake: error: Extracting data value from file:\n  Find files 'dv':\n    Listing files 'dv':\n      Checking symlink file 'dv/l.yml':\n        Expected symlink file 'dv/l.yml' -> 'real.yml' to be allowed, but was not\n"
+    );
+    assert_eq!(
+        failure(&["--data-value-file", "k=link.yml"]),
+        "strake: error: Extracting data value from file:\n  Finding file 'link.yml':\n    Checking symlink file 'link.yml':\n      Expected symlink file 'link.yml' -> 'real.yml' to be allowed, but was not\n"
+    );
+    let (code, stdout, _) = run_in(
+        dir.path(),
+        &[
+            "-f",
+            "t.yml",
+            "--data-values-file",
+            "dv",
+            "--allow-symlink-destination",
+            ".",
+        ],
+        "",
+    );
+    assert_eq!((code, stdout.as_str()), (0, "v:\n  k: 1\n"));
+}

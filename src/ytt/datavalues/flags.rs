@@ -9,8 +9,9 @@ use std::path::Path;
 use super::{Pipeline, set_path_at};
 use crate::yaml::Value;
 use crate::ytt::error::Error;
-use crate::ytt::files::files_under;
+use crate::ytt::files::{Local, list_local};
 use crate::ytt::node::{Node, Pos};
+use crate::ytt::symlinks::SymlinkPolicy;
 
 impl Pipeline<'_> {
     /// The data values of one `--data-values-env PREFIX` (`yaml`: `-yaml`, the values
@@ -108,29 +109,20 @@ impl Pipeline<'_> {
                 Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
             _ => {
-                let full = self.cwd.join(raw);
-                let meta = std::fs::metadata(&full).map_err(|e| {
-                    Error::Io(format!(
-                        "Finding file '{raw}': Checking file '{raw}': lstat {raw}: {}",
-                        crate::ytt::symlinks::go_io_error(&e)
-                    ))
-                })?;
-                // ytt lists the files a path names; a directory holding a single file
-                // stands for that file.
-                let file = if meta.is_dir() {
-                    let under = files_under(&full, |e| {
-                        Error::Io(format!("Finding file '{raw}': Listing files '{raw}': {e}"))
-                    })?;
-                    match under.as_slice() {
-                        [(_, entry)] => entry.path().to_path_buf(),
+                // ytt lists the files a path names (checking them as `-f` paths are
+                // checked); a directory holding a single file stands for that file.
+                let found = list_local(raw, self.cwd, self.symlinks)
+                    .map_err(|e| e.context(&format!("Finding file '{raw}'")))?;
+                let file = match found {
+                    Local::File(full) => full,
+                    Local::Dir(files) => match files.as_slice() {
+                        [one] => one.path.clone(),
                         _ => {
                             return Err(Error::Usage(format!(
                                 "Expected '{raw}' to be a file, but is a directory"
                             )));
                         }
-                    }
-                } else {
-                    full
+                    },
                 };
                 let bytes =
                     std::fs::read(&file).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
@@ -198,11 +190,12 @@ impl ValuesSource {
 /// the body of a URL (named by its last
 /// path element, as ytt's `HTTPSource` names it), or every file anywhere under a
 /// directory (YAML or not, as ytt 0.48 reads them), by their paths inside it and in
-/// that order.
+/// that order; files are checked as `-f` files are (symlinks by the symlink flags).
 pub(super) fn values_file_paths(
     cwd: &Path,
     arg: &str,
     stdin: Option<&dyn Fn() -> std::io::Result<Vec<u8>>>,
+    symlinks: &SymlinkPolicy,
 ) -> Result<Vec<(String, ValuesSource)>, Error> {
     if let (Some(read), "-") = (stdin, arg) {
         let bytes = read().map_err(|e| Error::Io(format!("Reading file 'stdin.yml': {e}")))?;
@@ -215,26 +208,19 @@ pub(super) fn values_file_paths(
             ValuesSource::Fetched(bytes),
         )]);
     }
-    let full = cwd.join(arg);
-    let meta = std::fs::metadata(&full).map_err(|e| {
-        Error::Io(format!(
-            "Find files '{arg}': Checking file '{arg}': lstat {arg}: {}",
-            crate::ytt::symlinks::go_io_error(&e)
-        ))
-    })?;
-    if !meta.is_dir() {
-        let name = Path::new(arg)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| arg.to_string());
-        return Ok(vec![(name, ValuesSource::Path(full))]);
-    }
-    let mut out: Vec<(String, ValuesSource)> = files_under(&full, |e| {
-        Error::Io(format!("reading --data-values-file '{arg}': {e}"))
-    })?
-    .into_iter()
-    .map(|(rel, entry)| (rel, ValuesSource::Path(entry.into_path())))
-    .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
+    let found =
+        list_local(arg, cwd, symlinks).map_err(|e| e.context(&format!("Find files '{arg}'")))?;
+    Ok(match found {
+        Local::File(full) => {
+            let name = Path::new(arg)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| arg.to_string());
+            vec![(name, ValuesSource::Path(full))]
+        }
+        Local::Dir(files) => files
+            .into_iter()
+            .map(|f| (f.rel, ValuesSource::Path(f.path)))
+            .collect(),
+    })
 }
