@@ -15,7 +15,7 @@ use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
-use crate::ytt::yaml_docs::{parse_yaml, parse_yaml_with};
+use crate::ytt::yaml_docs::{parse_yaml, parse_yaml_named};
 
 mod flags;
 use flags::values_file_paths;
@@ -488,7 +488,7 @@ impl Pipeline<'_> {
     ) -> Result<ValuesFileDocs, Error> {
         let bytes = source.bytes(display)?;
         let src = String::from_utf8_lossy(&bytes).into_owned();
-        let ds = parse_yaml_with(&src, display, self.lib.opts.strict)?;
+        let ds = parse_yaml_named(&src, display, self.lib.opts.strict, "data values file")?;
         reject_duplicate_keys(&ds, display, &src)?;
         let mut bad = None;
         ds.walk_comments(&mut |c| {

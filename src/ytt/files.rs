@@ -122,18 +122,7 @@ pub fn collect_with(
 ) -> Result<Vec<InputFile>, Error> {
     let mut out = Vec::new();
     for arg in paths {
-        let (named, p) = match arg.split('=').collect::<Vec<_>>().as_slice() {
-            [p] => (None, p.to_string()),
-            [name, p] => (
-                Some(name.to_string()).filter(|n| !n.is_empty()),
-                p.to_string(),
-            ),
-            _ => {
-                return Err(Error::Io(format!(
-                    "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
-                )));
-            }
-        };
+        let (named, p) = split_named(arg)?;
         if p == "-" {
             let bytes = stdin().map_err(|e| Error::Io(stdin_error(&e)))?;
             // Named `stdin.yml` (what `--file-mark` paths match), then given the name.
@@ -175,6 +164,21 @@ pub fn collect_with(
         }
     }
     Ok(out)
+}
+
+/// `NAME=PATH` split as ytt splits a file argument (of `-f` or a data values flag): the
+/// relative path to give the file (none when empty or not given) and the path.
+pub fn split_named(arg: &str) -> Result<(Option<String>, String), Error> {
+    match arg.split('=').collect::<Vec<_>>().as_slice() {
+        [p] => Ok((None, p.to_string())),
+        [name, p] => Ok((
+            Some(name.to_string()).filter(|n| !n.is_empty()),
+            p.to_string(),
+        )),
+        _ => Err(Error::Io(format!(
+            "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
+        ))),
+    }
 }
 
 /// What a local path names, checked (not read) as ytt's `NewSortedFilesFromPaths`

@@ -494,3 +494,41 @@ fn data_values_flags_check_symlinks_as_input_files_are_checked() {
     );
     assert_eq!((code, stdout.as_str()), (0, "v:\n  k: 1\n"));
 }
+
+/// The data values flags find their files with `NewSortedFilesFromPaths`, which splits
+/// `NAME=PATH` as it does for `-f`: NAME becomes the file's relative path (the name
+/// `DataValuesFlags.file` gives it in `Unmarshaling YAML data values file`), and a
+/// second `=` is refused.
+#[test]
+fn data_values_file_paths_are_split_at_the_equals_sign_as_input_paths_are() {
+    let files = [
+        ("t.yml", SHOW),
+        ("real.yml", "k: 1\n"),
+        ("bad.yml", "k: [\n"),
+    ];
+    let args = |extra: &[&'static str]| {
+        let mut all = vec!["-f", "t.yml"];
+        all.extend_from_slice(extra);
+        all
+    };
+    assert_eq!(
+        ytt::render(&files, &args(&["--data-values-file", "x.yml=real.yml"])).unwrap(),
+        "v:\n  k: 1\n"
+    );
+    assert_eq!(
+        ytt::render(&files, &args(&["--data-value-file", "k=x=real.yml"])).unwrap(),
+        "v:\n  k: |\n    k: 1\n"
+    );
+    assert_eq!(
+        ytt::render(&files, &args(&["--data-values-file", "named.yml=bad.yml"])).unwrap_err(),
+        "Extracting data value from file: Unmarshaling YAML data values file 'named.yml': yaml: line 1: did not find expected node content\n    in named.yml:1\n      named.yml:1 | k: ["
+    );
+    assert_eq!(
+        ytt::render(&files, &args(&["--data-values-file", "a=b=real.yml"])).unwrap_err(),
+        "Extracting data value from file: Find files 'a=b=real.yml': Expected file 'a=b=real.yml' to only have single '=' sign to for relative path assignment"
+    );
+    assert_eq!(
+        ytt::render(&files, &args(&["--data-value-file", "k=a=b=real.yml"])).unwrap_err(),
+        "Extracting data value from file: Finding file 'a=b=real.yml': Expected file 'a=b=real.yml' to only have single '=' sign to for relative path assignment"
+    );
+}

@@ -9,7 +9,7 @@ use std::path::Path;
 use super::{Pipeline, set_path_at};
 use crate::yaml::Value;
 use crate::ytt::error::Error;
-use crate::ytt::files::{Local, list_local};
+use crate::ytt::files::{Local, list_local, split_named};
 use crate::ytt::node::{Node, Pos};
 use crate::ytt::symlinks::SymlinkPolicy;
 
@@ -97,22 +97,35 @@ impl Pipeline<'_> {
                     "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
                 ))
             })?,
-            _ if raw == "-" && self.stdin.is_some() => {
+            _ => self.file_flag_value(raw)?,
+        };
+        let (lib_name, key) = library_ref_and_key(key)?;
+        Ok((lib_name, key, val))
+    }
+
+    /// The contents of the file a `--data-value-file` names (`-` for standard input, a
+    /// URL, or a local path: a file, or a directory holding one file), as a string. As
+    /// `-f` paths, the path may be given a relative path (`NAME=PATH`), unused here.
+    fn file_flag_value(&self, raw: &str) -> Result<Node, Error> {
+        let finding = |e: Error| e.context(&format!("Finding file '{raw}'"));
+        let (_, path) = split_named(raw).map_err(finding)?;
+        let path = path.as_str();
+        Ok(match path {
+            "-" if self.stdin.is_some() => {
                 let read = self.stdin.expect("checked");
                 // ytt names no cause here (`kvFile`).
                 let bytes = read().map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
                 Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
-            _ if crate::ytt::http_source::is_url(raw) => {
-                let bytes = crate::ytt::http_source::fetch(raw)
+            _ if crate::ytt::http_source::is_url(path) => {
+                let bytes = crate::ytt::http_source::fetch(path)
                     .map_err(|e| Error::Io(format!("Finding file '{raw}': {e}")))?;
                 Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
             _ => {
                 // ytt lists the files a path names (checking them as `-f` paths are
                 // checked); a directory holding a single file stands for that file.
-                let found = list_local(raw, self.cwd, self.symlinks)
-                    .map_err(|e| e.context(&format!("Finding file '{raw}'")))?;
+                let found = list_local(path, self.cwd, self.symlinks).map_err(finding)?;
                 let file = match found {
                     Local::File(full) => full,
                     Local::Dir(files) => match files.as_slice() {
@@ -128,9 +141,7 @@ impl Pipeline<'_> {
                     std::fs::read(&file).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
                 Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
             }
-        };
-        let (lib_name, key) = library_ref_and_key(key)?;
-        Ok((lib_name, key, val))
+        })
     }
 }
 
@@ -197,25 +208,27 @@ pub(super) fn values_file_paths(
     stdin: Option<&dyn Fn() -> std::io::Result<Vec<u8>>>,
     symlinks: &SymlinkPolicy,
 ) -> Result<Vec<(String, ValuesSource)>, Error> {
-    if let (Some(read), "-") = (stdin, arg) {
-        let bytes = read().map_err(|e| Error::Io(format!("Reading file 'stdin.yml': {e}")))?;
-        return Ok(vec![("stdin.yml".into(), ValuesSource::Fetched(bytes))]);
+    let find = |e: Error| e.context(&format!("Find files '{arg}'"));
+    let (named, path) = split_named(arg).map_err(find)?;
+    let path = path.as_str();
+    if let (Some(read), "-") = (stdin, path) {
+        let name = named.unwrap_or_else(|| "stdin.yml".into());
+        let bytes = read().map_err(|e| Error::Io(format!("Reading file '{name}': {e}")))?;
+        return Ok(vec![(name, ValuesSource::Fetched(bytes))]);
     }
-    if crate::ytt::http_source::is_url(arg) {
-        let bytes = crate::ytt::http_source::fetch(arg).map_err(Error::Io)?;
-        return Ok(vec![(
-            crate::ytt::http_source::base_name(arg),
-            ValuesSource::Fetched(bytes),
-        )]);
+    if crate::ytt::http_source::is_url(path) {
+        let bytes = crate::ytt::http_source::fetch(path).map_err(Error::Io)?;
+        let name = named.unwrap_or_else(|| crate::ytt::http_source::base_name(path));
+        return Ok(vec![(name, ValuesSource::Fetched(bytes))]);
     }
-    let found =
-        list_local(arg, cwd, symlinks).map_err(|e| e.context(&format!("Find files '{arg}'")))?;
-    Ok(match found {
+    Ok(match list_local(path, cwd, symlinks).map_err(find)? {
         Local::File(full) => {
-            let name = Path::new(arg)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| arg.to_string());
+            let name = named.unwrap_or_else(|| {
+                Path::new(path)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| path.to_string())
+            });
             vec![(name, ValuesSource::Path(full))]
         }
         Local::Dir(files) => files
