@@ -532,3 +532,39 @@ fn data_values_file_paths_are_split_at_the_equals_sign_as_input_paths_are() {
         "Extracting data value from file: Finding file 'a=b=real.yml': Expected file 'a=b=real.yml' to only have single '=' sign to for relative path assignment"
     );
 }
+
+/// `DataValuesFlags.file` reads each file it found as `Reading file 'REL': ERR`, ERR
+/// being Go's `os.ReadFile` error for the path as given or walked (here a symlink to a
+/// directory, allowed by the flags).
+#[test]
+fn a_data_values_file_that_cannot_be_read_is_named_by_its_relative_path() {
+    let dir = dir_with(&[("t.yml", SHOW), ("real/a.yml", "k: 1\n")]);
+    std::os::unix::fs::symlink("real", dir.path().join("l.yml")).unwrap();
+    std::fs::create_dir(dir.path().join("dv")).unwrap();
+    std::os::unix::fs::symlink("../real", dir.path().join("dv/x.yml")).unwrap();
+    let all = "--dangerous-allow-all-symlink-destinations";
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &["-f", "t.yml", "--data-values-file", "l.yml", all],
+        "",
+    );
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            "strake: error: Extracting data value from file:\n  Reading file 'l.yml': read l.yml: is a directory\n"
+        )
+    );
+    let (code, _, stderr) = run_in(
+        dir.path(),
+        &["-f", "t.yml", "--data-values-file", "./dv", all],
+        "",
+    );
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            "strake: error: Extracting data value from file:\n  Reading file 'x.yml': read dv/x.yml: is a directory\n"
+        )
+    );
+}

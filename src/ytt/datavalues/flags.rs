@@ -179,8 +179,8 @@ fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Node, Error> {
 
 /// Where one data values file's bytes come from.
 pub(super) enum ValuesSource {
-    /// A local file.
-    Path(std::path::PathBuf),
+    /// A local file, and its path as given (or as walked) for messages.
+    Path(std::path::PathBuf, String),
     /// The body of an `http://` or `https://` URL, fetched already.
     Fetched(Vec<u8>),
 }
@@ -189,8 +189,17 @@ impl ValuesSource {
     /// The file's bytes; `display` names it in the error.
     pub(super) fn bytes(&self, display: &str) -> Result<Vec<u8>, Error> {
         match self {
-            ValuesSource::Path(p) => std::fs::read(p)
-                .map_err(|e| Error::Io(format!("reading --data-values-file '{display}': {e}"))),
+            // Go's `os.ReadFile` error, under ytt's `Reading file`.
+            ValuesSource::Path(p, shown) => std::fs::read(p).map_err(|e| {
+                let op = match e.kind() {
+                    std::io::ErrorKind::IsADirectory => "read",
+                    _ => "open",
+                };
+                Error::Io(format!(
+                    "Reading file '{display}': {op} {shown}: {}",
+                    crate::ytt::symlinks::go_io_error(&e)
+                ))
+            }),
             ValuesSource::Fetched(b) => Ok(b.clone()),
         }
     }
@@ -229,11 +238,11 @@ pub(super) fn values_file_paths(
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_else(|| path.to_string())
             });
-            vec![(name, ValuesSource::Path(full))]
+            vec![(name, ValuesSource::Path(full, path.to_string()))]
         }
         Local::Dir(files) => files
             .into_iter()
-            .map(|f| (f.rel, ValuesSource::Path(f.path)))
+            .map(|f| (f.rel, ValuesSource::Path(f.path, f.shown)))
             .collect(),
     })
 }
