@@ -164,6 +164,11 @@ impl TemplateArgs {
 
     /// The engine's options for these flags.
     pub fn to_options(&self) -> Options {
+        let file_format = self
+            .output
+            .iter()
+            .find_map(|t| FORMATS.iter().find(|(n, _)| n == t).map(|(_, f)| *f))
+            .unwrap_or_default();
         Options {
             files: self.files.clone(),
             output_files: self
@@ -172,11 +177,9 @@ impl TemplateArgs {
             output: if self.output.iter().any(|t| t == OPENAPI) {
                 OutputFormat::OpenApiV3
             } else {
-                self.output
-                    .iter()
-                    .find_map(|t| FORMATS.iter().find(|(n, _)| n == t).map(|(_, f)| *f))
-                    .unwrap_or_default()
+                file_format
             },
+            file_format,
             unknown_output: self
                 .output
                 .iter()

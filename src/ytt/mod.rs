@@ -237,15 +237,20 @@ fn run_lib(
             .iter()
             .map(|f| Value::String(f.rel.clone()))
             .collect();
-        let format = match opts.output {
-            OutputFormat::Json => OutputFormat::Json,
-            _ => OutputFormat::Yaml,
-        };
         // ytt checks `-o` only when it prints to stdout.
         if let (Some(t), None) = (&opts.unknown_output, &opts.output_files) {
             return Err(unknown_output(t));
         }
-        let s = emit(&[Value::Array(paths)], format)?;
+        let list = Value::Array(paths);
+        let s = match opts.output {
+            OutputFormat::Json => emit(&[list], OutputFormat::Json)?,
+            // A list built in memory: its nodes have no position to show.
+            OutputFormat::Pos => pos_printer::print_docs(&[node::Doc {
+                value: node::Node::from_value(&list, &node::Pos::default()),
+                meta: node::Meta::default(),
+            }])?,
+            _ => emit(&[list], OutputFormat::Yaml)?,
+        };
         return Ok(inspected(opts, s));
     }
     // As in ytt, the schema is read before the data values: `-o` and
@@ -411,5 +416,15 @@ fn inspect_schema(opts: &Options, schema: Option<&schema::Type>) -> Result<Strin
         schema::openapi::Mode::Ytt048
     };
     let doc = schema::openapi::document(schema, mode);
-    crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
+    // Printed in the file format `-o` also names, as any output document is.
+    match opts.file_format {
+        OutputFormat::Json => emit(&[doc], OutputFormat::Json),
+        // A document built in memory: its nodes have no position to show.
+        OutputFormat::Pos => pos_printer::print_docs(&[node::Doc {
+            value: node::Node::from_value(&doc, &node::Pos::default()),
+            meta: node::Meta::default(),
+        }]),
+        _ => crate::yaml::to_yaml_document(&doc)
+            .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
+    }
 }
