@@ -43,7 +43,14 @@ impl Pipeline<'_> {
             file: format!("({flag} arg) {prefix}").into(),
             line: 1,
         };
-        let vars: Vec<(String, String)> = std::env::vars()
+        // Every variable, whatever its bytes (as Go's `os.Environ` gives them).
+        let vars: Vec<(String, String)> = std::env::vars_os()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
             .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
             .collect();
         for (k, v) in vars {
