@@ -635,3 +635,31 @@ fn data_values_env_reads_past_a_variable_that_is_no_utf8() {
         (0, "v:\n  a: \"1\"\n".to_string(), String::new())
     );
 }
+
+/// ytt prints every error through `uierrs.NewMultiLineError`, the data value flags'
+/// errors too: split after each `: ` a capital letter follows.
+#[test]
+fn data_value_flag_errors_are_laid_out_as_every_error_is() {
+    let files = [("t.yml", SHOW), ("two/a", "a"), ("two/b", "b")];
+    for (args, message) in [
+        (
+            &["-v", "novalue"][..],
+            "Extracting data value from KV:\n  Expected format key=value",
+        ),
+        (
+            &["--data-value-file", "k=two"][..],
+            "Extracting data value from file:\n  Expected 'two' to be a file, but is a directory",
+        ),
+        (
+            &["-v", "@:k=1"][..],
+            "Extracting data value from KV:\n  Expected library ref to not be empty",
+        ),
+    ] {
+        let mut all = vec!["-f", "t.yml"];
+        all.extend_from_slice(args);
+        assert_eq!(
+            ytt::failure_of(&files, &all),
+            format!("strake: error: {message}\n")
+        );
+    }
+}

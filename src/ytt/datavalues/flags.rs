@@ -90,7 +90,7 @@ impl Pipeline<'_> {
         kind: usize,
     ) -> Result<(Option<String>, String, Node), Error> {
         let (key, raw) = kv.split_once('=').ok_or_else(|| {
-            Error::Usage(if kind == 2 {
+            Error::Io(if kind == 2 {
                 "Expected format key=/file/path".to_string()
             } else {
                 "Expected format key=value".to_string()
@@ -100,7 +100,7 @@ impl Pipeline<'_> {
             0 => Node::Scalar(Value::String(raw.to_string())),
             1 => parse_flag_yaml(raw, "--data-value-yaml", self.lib.opts.strict).map_err(|e| {
                 // ytt's words, then the flag (ytt names only the key).
-                Error::Usage(format!(
+                Error::Io(format!(
                     "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
                 ))
             })?,
@@ -138,7 +138,7 @@ impl Pipeline<'_> {
                     Local::Dir(files) => match files.as_slice() {
                         [one] => one.path.clone(),
                         _ => {
-                            return Err(Error::Usage(format!(
+                            return Err(Error::Io(format!(
                                 "Expected '{raw}' to be a file, but is a directory"
                             )));
                         }
@@ -157,13 +157,13 @@ impl Pipeline<'_> {
 fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
     let (lib, key) = match arg.strip_prefix('@').and_then(|r| r.split_once(':')) {
         Some(("", _)) => {
-            return Err(Error::Usage("Expected library ref to not be empty".into()));
+            return Err(Error::Io("Expected library ref to not be empty".into()));
         }
         Some((l, k)) => (Some(l.to_string()), k),
         None => (None, arg),
     };
     if key.contains(':') {
-        return Err(Error::Usage(format!(
+        return Err(Error::Io(format!(
             "Expected at most one library-key separator ':' in '{key}'"
         )));
     }
@@ -176,7 +176,7 @@ fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
 fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Node, Error> {
     let parsed = crate::yaml::parse_ytt_document_set(raw, flag, strict);
     let mut ds =
-        parsed.map_err(|e| Error::Usage(format!("Deserializing YAML value: {}", e.message)))?;
+        parsed.map_err(|e| Error::Io(format!("Deserializing YAML value: {}", e.message)))?;
     ds.file = "".into();
     Ok(crate::ytt::eval::plain_docs(&ds)
         .into_iter()
