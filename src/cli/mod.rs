@@ -17,6 +17,7 @@ pub mod stores;
 pub mod tag;
 pub mod template;
 mod template_bulk;
+mod template_output;
 pub mod values;
 
 #[derive(Parser)]

@@ -3,10 +3,9 @@
 //! conformance tests all turn it into [`Options`] through [`TemplateArgs::to_options`].
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser};
+use clap::{ArgAction, Args, Parser};
 
 use crate::ytt::file_marks::FileMark;
 use crate::ytt::{DataValueFlag, Options, OutputFormat};
@@ -15,7 +14,7 @@ use crate::ytt::{DataValueFlag, Options, OutputFormat};
 // subcommands' flags lazily (`defer`), after the subcommand's about text, so a doc
 // comment here would replace that text in `--help`.
 #[derive(Parser, Debug, Default)]
-#[command(name = "template")]
+#[command(name = "template", args_override_self = true)]
 pub struct TemplateArgs {
     /// Files or directories to template (`-` reads standard input); may be repeated.
     #[arg(short = 'f', long = "file")]
@@ -30,16 +29,16 @@ pub struct TemplateArgs {
     #[arg(long = "bulk-in", value_name = "JSON", default_value = "")]
     pub bulk_in: String,
     /// Print the output files (or the error) as JSON in ytt's bulk format.
-    #[arg(long = "bulk-out")]
+    #[arg(long = "bulk-out", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub bulk_out: bool,
     /// Print the paths of the input files (after --file-mark) instead of templating.
-    #[arg(long = "files-inspect")]
+    #[arg(long = "files-inspect", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub files_inspect: bool,
     /// Report the files read and the run's duration on stderr.
-    #[arg(long = "debug")]
+    #[arg(long = "debug", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub debug: bool,
     /// Let symlinked input files point anywhere.
-    #[arg(long = "dangerous-allow-all-symlink-destinations")]
+    #[arg(long = "dangerous-allow-all-symlink-destinations", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub dangerous_allow_all_symlink_destinations: bool,
     /// Paths symlinked input files may point into (comma-separated; may be repeated).
     #[arg(long = "allow-symlink-destination", value_delimiter = ',')]
@@ -56,29 +55,42 @@ pub struct TemplateArgs {
     #[command(flatten)]
     pub values: DataValueArgs,
     /// Print the final data values instead of the templates' output.
-    #[arg(long = "data-values-inspect")]
+    #[arg(long = "data-values-inspect", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub data_values_inspect: bool,
     /// Strict YAML parsing.
-    #[arg(short = 's', long = "strict")]
+    #[arg(short = 's', long = "strict", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub strict: bool,
     /// Allow plain `#` comments in templated files.
-    #[arg(long = "ignore-unknown-comments")]
+    #[arg(long = "ignore-unknown-comments", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub ignore_unknown_comments: bool,
     /// Let later map keys override earlier ones without `#@yaml/map-key-override`.
-    #[arg(long = "implicit-map-key-overrides")]
+    #[arg(long = "implicit-map-key-overrides", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub implicit_map_key_overrides: bool,
     /// Mark files (`path:exclude=true`, `path:type=yaml-plain`, ...).
     #[arg(long = "file-mark", value_parser = FileMark::parse)]
     pub file_mark: Vec<FileMark>,
     /// Print the data values schema (needs `-o openapi-v3`).
-    #[arg(long = "data-values-schema-inspect")]
+    #[arg(long = "data-values-schema-inspect", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub data_values_schema_inspect: bool,
     /// With --data-values-schema-inspect: also export validations, `required` and all examples.
-    #[arg(long = "openapi-validations")]
+    #[arg(long = "openapi-validations", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub openapi_validations: bool,
     /// Skip all data values validations.
-    #[arg(long = "dangerous-data-values-disable-validation")]
+    #[arg(long = "dangerous-data-values-disable-validation", action = ArgAction::Set, num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", value_parser = go_bool)]
     pub dangerous_data_values_disable_validation: bool,
+}
+
+/// A boolean flag's value as ytt's flag library (`pflag`, with Go's `strconv.ParseBool`)
+/// takes it: the flag alone is true, and `--flag=false` (or `0`, `f`, `F`, `FALSE`,
+/// `False`; `1`, `t`, `T`, `TRUE`, `True` for true) sets it as given.
+fn go_bool(s: &str) -> Result<bool, String> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Ok(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Ok(false),
+        _ => Err(format!(
+            "strconv.ParseBool: parsing \"{s}\": invalid syntax"
+        )),
+    }
 }
 
 /// The file formats `-o` takes; the first one given is in effect (yaml by default).
@@ -139,23 +151,35 @@ impl DataValueArgs {
     }
 }
 
+/// A directory flag's value, unless it is empty: ytt takes an empty one as not given.
+fn non_empty(dir: &Option<String>) -> Option<String> {
+    dir.clone().filter(|d| !d.is_empty())
+}
+
 impl TemplateArgs {
+    /// `--dangerous-emptied-output-directory`, when given a directory.
+    fn emptied_output_directory(&self) -> Option<String> {
+        non_empty(&self.dangerous_emptied_output_directory)
+    }
+
     /// The engine's options for these flags.
     pub fn to_options(&self) -> Options {
+        let file_format = self
+            .output
+            .iter()
+            .find_map(|t| FORMATS.iter().find(|(n, _)| n == t).map(|(_, f)| *f))
+            .unwrap_or_default();
         Options {
             files: self.files.clone(),
             output_files: self
-                .dangerous_emptied_output_directory
-                .clone()
-                .or_else(|| self.output_files.clone()),
+                .emptied_output_directory()
+                .or_else(|| non_empty(&self.output_files)),
             output: if self.output.iter().any(|t| t == OPENAPI) {
                 OutputFormat::OpenApiV3
             } else {
-                self.output
-                    .iter()
-                    .find_map(|t| FORMATS.iter().find(|(n, _)| n == t).map(|(_, f)| *f))
-                    .unwrap_or_default()
+                file_format
             },
+            file_format,
             unknown_output: self
                 .output
                 .iter()
@@ -187,83 +211,6 @@ pub fn parse_options<S: AsRef<str>>(args: &[S]) -> Result<Options, crate::ytt::E
     TemplateArgs::try_parse_from(argv)
         .map(|args| args.to_options())
         .map_err(|e| crate::ytt::Error::Usage(e.render().to_string().trim_end().to_string()))
-}
-
-/// Writes every output file into `dir` as ytt's `OutputFile.Create` does: missing
-/// directories are made with mode 0700, a new file is created with mode 0700 (both less
-/// the umask, so a templated script stays executable) and an existing file keeps its
-/// mode. Unlike ytt, each file goes to a temporary file first
-/// and is renamed into place, so no half-written file is left behind. Each file is
-/// announced on stdout (`creating: DIR/PATH`) before it is written.
-fn write_files(
-    dir: &Path,
-    files: &[(String, Vec<u8>)],
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    use std::os::unix::fs::DirBuilderExt as _;
-    let make_dir = |d: &Path| {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(d)
-    };
-    make_dir(dir)?;
-    for (rel, bytes) in files {
-        writeln!(out, "creating: {}", clean_join(dir, rel))?;
-        let target: PathBuf = dir.join(rel);
-        make_dir(target.parent().unwrap_or(dir))?;
-        crate::oci::atomic::replace_file_keeping_mode(&target, bytes, 0o700)?;
-    }
-    Ok(())
-}
-
-/// `dir/rel` cleaned as Go's `filepath.Join` cleans it (`./out/` + `a.yml` is `out/a.yml`).
-fn clean_join(dir: &Path, rel: &str) -> String {
-    let joined = format!("{}/{rel}", dir.display());
-    let absolute = joined.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in joined.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." if parts.last().is_some_and(|p| *p != "..") => {
-                parts.pop();
-            }
-            ".." if absolute => {}
-            s => parts.push(s),
-        }
-    }
-    let body = parts.join("/");
-    match (absolute, body.is_empty()) {
-        (true, _) => format!("/{body}"),
-        (false, true) => ".".to_string(),
-        (false, false) => body,
-    }
-}
-
-/// `--dangerous-emptied-output-directory`: refuses ytt's suspicious paths and output
-/// files that share a path, then deletes the directory.
-fn empty_output_directory(dir: &str, files: &[(String, Vec<u8>)]) -> Result<(), String> {
-    let mut seen = std::collections::HashSet::new();
-    for (rel, _) in files {
-        if !seen.insert(rel.as_str()) {
-            return Err(format!(
-                "Multiple files have same output destination paths: {rel}"
-            ));
-        }
-    }
-    if ["/", ".", "./", ""].contains(&dir) {
-        return Err(
-            "Expected output directory path to not be one of '/', '.', './', ''".to_string(),
-        );
-    }
-    match std::fs::remove_dir_all(dir) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!(
-            "unlinkat {dir}: {}",
-            crate::ytt::symlinks::go_io_error(&e)
-        )),
-    }
 }
 
 /// Runs `strake template`.
@@ -330,15 +277,15 @@ fn run_timed(args: &TemplateArgs) -> ExitCode {
         Err(e) => return crate::cli::print_error(crate::ytt::error::multi_line(&e.to_string())),
     };
     let mut stdout = std::io::stdout().lock();
-    if let Some(dir) = &args.dangerous_emptied_output_directory
-        && let Err(e) = empty_output_directory(dir, &out.files)
+    if let Some(dir) = args.emptied_output_directory()
+        && let Err(e) = super::template_output::empty_output_directory(&dir, &out.files)
     {
-        return crate::cli::print_error(e);
+        return crate::cli::print_error(crate::ytt::error::multi_line(&e));
     }
     if let Some(dir) = &opts.output_files
-        && let Err(e) = write_files(Path::new(dir), &out.files, &mut stdout)
+        && let Err(e) = super::template_output::write_files(dir, &out.files, &mut stdout)
     {
-        return crate::cli::print_error(format_args!("writing output files to '{dir}': {e}"));
+        return crate::cli::print_error(crate::ytt::error::multi_line(&e));
     }
     if stdout
         .write_all(&out.stdout)

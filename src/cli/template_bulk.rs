@@ -8,6 +8,8 @@ use std::path::{Component, Path};
 /// Writes the files of a `--bulk-in` object into a fresh directory, each at its name,
 /// so the run reads them as `-f DIR` (their names are their paths in the library).
 pub fn materialize(json: &str) -> Result<tempfile::TempDir, String> {
+    // Go's `json.Unmarshal` checks the syntax first, in its own words.
+    crate::ytt::modules::json_syntax::check(json)?;
     let v: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
     let serde_json::Value::Object(top) = &v else {
         return Err(format!(

@@ -16,7 +16,7 @@ use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
-use crate::ytt::yaml_docs::parse_yaml;
+use crate::ytt::yaml_docs::{parse_yaml, parse_yaml_named};
 
 mod flags;
 use flags::values_file_paths;
@@ -38,9 +38,11 @@ pub trait ValuesSchema {
 pub struct Pipeline<'a> {
     pub lib: &'a LibRef,
     pub cwd: &'a Path,
-    /// Reads standard input for a `-` data values file (as ytt reads it anew for each
-    /// `-`, so after `-f -` it is empty); none for private libraries.
+    /// Reads standard input for a `-` data values file (once in a run, as ytt reads
+    /// it); none for private libraries.
     pub stdin: Option<&'a dyn Fn() -> std::io::Result<Vec<u8>>>,
+    /// The symlink flags, which the files data values flags name are checked by too.
+    pub symlinks: &'a crate::ytt::symlinks::SymlinkPolicy,
 }
 
 /// The pipeline with an optional schema.
@@ -319,7 +321,8 @@ impl Pipeline<'_> {
                     .and_then(|r| r.split_once(':'))
                     .map_or(arg.as_str(), |(_, path)| path);
                 for (display, source) in
-                    values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
+                    values_file_paths(self.cwd, path, self.stdin, self.symlinks)
+                        .map_err(extracting)?
                 {
                     self.read_values_file(&display, path, &source)
                         .map_err(extracting)?;
@@ -368,7 +371,8 @@ impl Pipeline<'_> {
                     // Each document is addressed to the library on its own (ytt makes
                     // an envelope of each), named by its place when no library takes it.
                     for (display, source) in
-                        values_file_paths(self.cwd, path, self.stdin).map_err(extracting)?
+                        values_file_paths(self.cwd, path, self.stdin, self.symlinks)
+                            .map_err(extracting)?
                     {
                         let docs = self
                             .read_values_file(&display, path, &source)
@@ -391,8 +395,8 @@ impl Pipeline<'_> {
                     }
                     continue;
                 }
-                for (display, source) in
-                    values_file_paths(self.cwd, arg, self.stdin).map_err(extracting)?
+                for (display, source) in values_file_paths(self.cwd, arg, self.stdin, self.symlinks)
+                    .map_err(extracting)?
                 {
                     let docs = self
                         .read_values_file(&display, arg, &source)
@@ -521,19 +525,7 @@ impl Pipeline<'_> {
     ) -> Result<ValuesFileDocs, Error> {
         let bytes = source.bytes(display)?;
         let src = String::from_utf8_lossy(&bytes).into_owned();
-        // ytt's `DataValuesFlags.file` words these: the file's own name for a parse
-        // error, the flag's path for an annotation; the place follows, as for templates.
-        let ds = crate::yaml::parse_ytt_document_set(&src, display, self.lib.opts.strict).map_err(
-            |e| {
-                Error::at(
-                    format!(
-                        "Unmarshaling YAML data values file '{display}': {}",
-                        e.message
-                    ),
-                    crate::ytt::error::Position::in_source(display, e.line.unwrap_or(0), &src),
-                )
-            },
-        )?;
+        let ds = parse_yaml_named(&src, display, self.lib.opts.strict, "data values file")?;
         reject_duplicate_keys(&ds, display, &src)?;
         // As ytt's `AnnotateForPlainMerge`, only documents with a value are checked: `#@`
         // comments after the last node (kept by an injected empty document) or on an

@@ -122,24 +122,15 @@ pub fn collect_with(
 ) -> Result<Vec<InputFile>, Error> {
     let mut out = Vec::new();
     for arg in paths {
-        let (named, p) = match arg.split('=').collect::<Vec<_>>().as_slice() {
-            [p] => (None, p.to_string()),
-            [name, p] => (
-                Some(name.to_string()).filter(|n| !n.is_empty()),
-                p.to_string(),
-            ),
-            _ => {
-                return Err(Error::Io(format!(
-                    "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
-                )));
-            }
-        };
+        let (named, p) = split_named(arg)?;
         if p == "-" {
-            let bytes = stdin().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-            out.push(new_file(
-                named.unwrap_or_else(|| "stdin.yml".into()),
-                bytes.into(),
-            ));
+            let bytes = stdin().map_err(|e| Error::Io(stdin_error(&e)))?;
+            // Named `stdin.yml` (what `--file-mark` paths match), then given the name.
+            let mut f = new_file("stdin.yml".into(), bytes.into());
+            if let Some(name) = named {
+                f.rename(name);
+            }
+            out.push(f);
             continue;
         }
         if super::http_source::is_url(&p) {
@@ -151,63 +142,194 @@ pub fn collect_with(
             out.push(f);
             continue;
         }
-        let full = if Path::new(&p).is_absolute() {
-            PathBuf::from(&p)
-        } else {
-            cwd.join(&p)
-        };
-        let meta = std::fs::symlink_metadata(&full).map_err(|e| {
-            Error::Io(format!(
-                "Checking file '{p}': lstat {p}: {}",
-                go_io_error(&e)
-            ))
-        })?;
-        if meta.is_dir() {
-            let mut files = Vec::new();
-            // Unsorted: the list is sorted by relative path below.
-            for (rel, entry) in files_under(&full, |e| {
-                Error::Io(format!("listing directory '{p}': {e}"))
-            })? {
-                if entry.path_is_symlink() {
-                    let shown = format!("{}/{rel}", p.trim_end_matches('/'));
-                    symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
-                        Error::Io(format!(
-                            "Listing files '{p}': Checking symlink file '{shown}': {m}"
-                        ))
-                    })?;
+        match list_local(&p, cwd, symlinks)? {
+            Local::Dir(files) => {
+                for f in files {
+                    let bytes = read_input(&f.path, &f.shown, &f.rel)?;
+                    out.push(new_file(f.rel, bytes));
                 }
-                files.push((rel, entry.path().to_path_buf()));
             }
-            files.sort_by(|a, b| a.0.cmp(&b.0));
-            for (rel, path) in files {
-                let bytes = read_shared(&path)
-                    .map_err(|e| Error::Io(format!("reading file '{rel}': {e}")))?;
-                out.push(new_file(rel, bytes));
+            Local::File(full) => {
+                let rel = Path::new(&p)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| p.clone());
+                let bytes = read_input(&full, &p, named.as_deref().unwrap_or(&rel))?;
+                let mut f = new_file(rel, bytes);
+                if let Some(name) = named {
+                    f.rename(name);
+                }
+                out.push(f);
             }
-        } else {
-            if meta.file_type().is_symlink() {
-                symlinks
-                    .check(&p, &full, cwd)
-                    .map_err(|m| Error::Io(format!("Checking symlink file '{p}': {m}")))?;
-            }
-            let bytes =
-                read_shared(&full).map_err(|e| Error::Io(format!("reading file '{p}': {e}")))?;
-            let rel = Path::new(&p)
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.clone());
-            let mut f = new_file(rel, bytes);
-            if let Some(name) = named {
-                f.rename(name);
-            }
-            out.push(f);
         }
     }
     Ok(out)
 }
 
-/// The contents of the file at `path`, read straight into shared memory (reading into a
-/// `Vec` and converting it would copy every input once more).
+/// `NAME=PATH` split as ytt splits a file argument (of `-f` or a data values flag): the
+/// relative path to give the file (none when empty or not given) and the path.
+pub fn split_named(arg: &str) -> Result<(Option<String>, String), Error> {
+    match arg.split('=').collect::<Vec<_>>().as_slice() {
+        [p] => Ok((None, p.to_string())),
+        [name, p] => Ok((
+            Some(name.to_string()).filter(|n| !n.is_empty()),
+            p.to_string(),
+        )),
+        _ => Err(Error::Io(format!(
+            "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
+        ))),
+    }
+}
+
+/// What a local path names, checked (not read) as ytt's `NewSortedFilesFromPaths`
+/// checks it.
+pub enum Local {
+    /// A directory's files, in relative path order.
+    Dir(Vec<WalkedFile>),
+    /// A file (or a symlink, allowed, or a named pipe).
+    File(PathBuf),
+}
+
+/// A file found walking a directory.
+pub struct WalkedFile {
+    /// Its path relative to the directory.
+    pub rel: String,
+    pub path: PathBuf,
+    /// Its path as Go's `filepath.Walk` gives it (the directory as given joined with
+    /// `rel`), for messages.
+    pub shown: String,
+}
+
+/// Checks the local path `p` (relative to `cwd`): it must exist (`os.Lstat`), and each
+/// file it names (the path itself, or every file under it when it is a directory) must
+/// be a regular file, a named pipe or a symlink the symlink flags allow.
+pub fn list_local(p: &str, cwd: &Path, symlinks: &SymlinkPolicy) -> Result<Local, Error> {
+    if p.is_empty() {
+        // Go's `os.Lstat("")`.
+        return Err(Error::Io(
+            "Checking file '': lstat : no such file or directory".into(),
+        ));
+    }
+    let full = if Path::new(p).is_absolute() {
+        PathBuf::from(p)
+    } else {
+        cwd.join(p)
+    };
+    let meta = std::fs::symlink_metadata(&full).map_err(|e| {
+        Error::Io(format!(
+            "Checking file '{p}': lstat {p}: {}",
+            go_io_error(&e)
+        ))
+    })?;
+    if !meta.is_dir() {
+        if !readable_kind(meta.file_type()) {
+            return Err(Error::Io(not_regular(p)));
+        }
+        if meta.file_type().is_symlink() {
+            symlinks
+                .check(p, &full, cwd)
+                .map_err(|m| Error::Io(format!("Checking symlink file '{p}': {m}")))?;
+        }
+        return Ok(Local::File(full));
+    }
+    let mut files = Vec::new();
+    for (rel, entry) in files_under(&full, |e| {
+        Error::Io(format!("listing directory '{p}': {e}"))
+    })? {
+        let shown = go_join(p, &rel);
+        if !readable_kind(entry.file_type()) {
+            return Err(Error::Io(format!(
+                "Listing files '{p}': {}",
+                not_regular(&shown)
+            )));
+        }
+        if entry.path_is_symlink() {
+            symlinks.check(&shown, entry.path(), cwd).map_err(|m| {
+                Error::Io(format!(
+                    "Listing files '{p}': Checking symlink file '{shown}': {m}"
+                ))
+            })?;
+        }
+        files.push(WalkedFile {
+            rel,
+            path: entry.path().to_path_buf(),
+            shown,
+        });
+    }
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    Ok(Local::Dir(files))
+}
+
+/// What ytt says when standard input is named by a second `-` (in `-f` or a data values
+/// flag): it reads standard input once.
+pub const STDIN_READ_TWICE: &str = "Standard input has been already read once (has the '-' argument been used in more than one flags?)";
+
+/// The words of an error reading standard input: [`STDIN_READ_TWICE`] as it is.
+pub fn stdin_error(e: &std::io::Error) -> String {
+    match e.to_string() {
+        s if s == STDIN_READ_TWICE => s,
+        s => format!("reading stdin: {s}"),
+    }
+}
+
+/// The contents of the input file at `full` (`shown` as the user gave it or as walked,
+/// `name` its relative path). ytt reads a file when it is first used, so a file no
+/// template reads by its kind (a data file, such as a symlink to a directory given to
+/// `-f`) fails nothing and reads as empty; any other failure is worded as Go's
+/// `os.ReadFile` words it.
+fn read_input(full: &Path, shown: &str, name: &str) -> Result<Arc<[u8]>, Error> {
+    match read_shared(full) {
+        Ok(bytes) => Ok(bytes),
+        Err(_) if kind_of(name).0 == FileKind::Data => Ok(Arc::from(Vec::new())),
+        Err(e) if e.kind() == std::io::ErrorKind::IsADirectory => {
+            Err(Error::Io(format!("read {shown}: is a directory")))
+        }
+        Err(e) => Err(Error::Io(format!("open {shown}: {}", go_io_error(&e)))),
+    }
+}
+
+/// Whether ytt reads a file of this type (`NewRegularFileLocalSource`): a regular file,
+/// a symlink (checked against the symlink flags) or a named pipe (`-f <(...)`).
+fn readable_kind(t: std::fs::FileType) -> bool {
+    use std::os::unix::fs::FileTypeExt as _;
+    t.is_file() || t.is_symlink() || t.is_fifo()
+}
+
+fn not_regular(shown: &str) -> String {
+    format!("Expected file '{shown}' to be a regular file, but was not")
+}
+
+/// `dir` and `rel` joined and cleaned as Go's `filepath.Join` does (`./d/` and `a.yml`
+/// give `d/a.yml`; `..` drops the element before it; an absolute `rel` stays under `dir`).
+pub fn go_join(dir: &str, rel: &str) -> String {
+    let joined = match (dir.is_empty(), rel.is_empty()) {
+        (true, _) => rel.to_string(),
+        (false, true) => dir.to_string(),
+        (false, false) => format!("{dir}/{rel}"),
+    };
+    if joined.is_empty() {
+        return String::new();
+    }
+    let absolute = joined.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in joined.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            ".." if absolute => {}
+            s => parts.push(s),
+        }
+    }
+    let body = parts.join("/");
+    match (absolute, body.is_empty()) {
+        (true, _) => format!("/{body}"),
+        (false, true) => ".".to_string(),
+        (false, false) => body,
+    }
+}
+
 /// The files under `dir` (directories left out), in the walk's order, each with its
 /// path relative to `dir` (`/`-separated); `walk_error` words an error of the walk.
 pub fn files_under(
@@ -215,7 +337,9 @@ pub fn files_under(
     walk_error: impl Fn(walkdir::Error) -> Error,
 ) -> Result<Vec<(String, walkdir::DirEntry)>, Error> {
     let mut out = Vec::new();
-    for entry in walkdir::WalkDir::new(dir) {
+    // In name order within each directory, as Go's `filepath.Walk` visits them (so the
+    // first bad entry met is ytt's).
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry.map_err(&walk_error)?;
         if entry.file_type().is_dir() {
             continue;
@@ -231,6 +355,8 @@ pub fn files_under(
     Ok(out)
 }
 
+/// The contents of the file at `path`, read straight into shared memory (reading into a
+/// `Vec` and converting it would copy every input once more).
 fn read_shared(path: &Path) -> std::io::Result<Arc<[u8]>> {
     use std::io::Read as _;
     let mut file = std::fs::File::open(path)?;

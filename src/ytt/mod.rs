@@ -120,11 +120,17 @@ pub fn run_warning(
     stdin: &mut dyn FnMut() -> std::io::Result<Vec<u8>>,
     warnings: &mut Vec<String>,
 ) -> Result<Output, Error> {
-    // `-f -` and a `-` data values file each read standard input (ytt reads it anew
-    // for each, so the later one finds it empty).
+    // `-f -` and a `-` data values file each read standard input; as in ytt, only the
+    // first one gets it and any later one fails (`files.ReadStdin`).
     eval::begin_template_count();
     let stdin = std::cell::RefCell::new(stdin);
-    let read_stdin = || (*stdin.borrow_mut())();
+    let stdin_read = std::cell::Cell::new(false);
+    let read_stdin = || {
+        if stdin_read.replace(true) {
+            return Err(std::io::Error::other(files::STDIN_READ_TWICE));
+        }
+        (*stdin.borrow_mut())()
+    };
     let mut files = files::collect_with(&opts.files, cwd, &mut || read_stdin(), &opts.symlinks)?;
     file_marks::apply_marks(&mut files, &opts.file_marks)?;
     if opts.debug {
@@ -210,6 +216,7 @@ fn read_error_first(
         lib: pipeline.lib,
         cwd: pipeline.cwd,
         stdin: Some(&no_stdin),
+        symlinks: pipeline.symlinks,
     };
     if again.check_flags(flags).is_err() {
         return e;
@@ -231,15 +238,20 @@ fn run_lib(
             .iter()
             .map(|f| Value::String(f.rel.clone()))
             .collect();
-        let format = match opts.output {
-            OutputFormat::Json => OutputFormat::Json,
-            _ => OutputFormat::Yaml,
-        };
         // ytt checks `-o` only when it prints to stdout.
         if let (Some(t), None) = (&opts.unknown_output, &opts.output_files) {
             return Err(unknown_output(t));
         }
-        let s = emit(&[Value::Array(paths)], format)?;
+        let list = Value::Array(paths);
+        let s = match opts.output {
+            OutputFormat::Json => emit(&[list], OutputFormat::Json)?,
+            // A list built in memory: its nodes have no position to show.
+            OutputFormat::Pos => pos_printer::print_docs(&[node::Doc {
+                value: node::Node::from_value(&list, &node::Pos::default()),
+                meta: node::Meta::default(),
+            }])?,
+            _ => emit(&[list], OutputFormat::Yaml)?,
+        };
         return Ok(inspected(opts, s));
     }
     // As in ytt, the schema is read before the data values: `-o` and
@@ -252,6 +264,7 @@ fn run_lib(
             lib,
             cwd,
             stdin: Some(read_stdin),
+            symlinks: &opts.symlinks,
         }
         .check_flags(&opts.data_values)?;
         // ytt's schema stage reads every YAML template first.
@@ -279,6 +292,7 @@ fn run_lib(
         lib,
         cwd,
         stdin: Some(read_stdin),
+        symlinks: &opts.symlinks,
     };
     pipeline
         .run(&opts.data_values, &[], &[])
@@ -402,5 +416,15 @@ fn inspect_schema(opts: &Options, schema: Option<&schema::Type>) -> Result<Strin
         schema::openapi::Mode::Ytt048
     };
     let doc = schema::openapi::document(schema, mode);
-    crate::yaml::to_yaml_document(&doc).map_err(|e| Error::msg(format!("printing YAML: {e}")))
+    // Printed in the file format `-o` also names, as any output document is.
+    match opts.file_format {
+        OutputFormat::Json => emit(&[doc], OutputFormat::Json),
+        // A document built in memory: its nodes have no position to show.
+        OutputFormat::Pos => pos_printer::print_docs(&[node::Doc {
+            value: node::Node::from_value(&doc, &node::Pos::default()),
+            meta: node::Meta::default(),
+        }]),
+        _ => crate::yaml::to_yaml_document(&doc)
+            .map_err(|e| Error::msg(format!("printing YAML: {e}"))),
+    }
 }

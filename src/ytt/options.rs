@@ -53,6 +53,9 @@ pub struct Options {
     pub files: Vec<String>,
     pub output_files: Option<String>,
     pub output: OutputFormat,
+    /// The file format `-o` names (yaml, json or pos; yaml when none is named), which an
+    /// exported schema (`-o openapi-v3`) is printed in.
+    pub file_format: OutputFormat,
     pub data_values: Vec<DataValueFlag>,
     pub data_values_inspect: bool,
     pub strict: bool,

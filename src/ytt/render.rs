@@ -153,6 +153,7 @@ impl LibrarySteps for RunSteps {
             lib,
             cwd: Path::new("."),
             stdin: None,
+            symlinks: &crate::ytt::symlinks::SymlinkPolicy::default(),
         };
         p.run_library(refs, flag_refs, extra)
             .map(drop)

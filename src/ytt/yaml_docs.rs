@@ -12,10 +12,21 @@ pub fn parse_yaml(src: &str, file: &str) -> Result<DocumentSet, Error> {
 
 /// [`parse_yaml`], in ytt's strict YAML subset when `strict` (`--strict`).
 pub fn parse_yaml_with(src: &str, file: &str, strict: bool) -> Result<DocumentSet, Error> {
+    parse_yaml_named(src, file, strict, "template")
+}
+
+/// [`parse_yaml_with`] for a file ytt names `what` in its syntax errors
+/// (`Unmarshaling YAML data values file 'f.yml': ...` for a `--data-values-file`).
+pub fn parse_yaml_named(
+    src: &str,
+    file: &str,
+    strict: bool,
+    what: &str,
+) -> Result<DocumentSet, Error> {
     yaml::parse_ytt_document_set(src, file, strict).map_err(|e| {
         let line = e.line.unwrap_or(0);
         Error::at(
-            format!("Unmarshaling YAML template '{file}': {}", e.message),
+            format!("Unmarshaling YAML {what} '{file}': {}", e.message),
             Position::in_source(file, line, src),
         )
     })

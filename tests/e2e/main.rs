@@ -46,6 +46,7 @@ mod registry_interop;
 mod registry_plain;
 mod registry_tls;
 mod tarball;
+mod ytt_cmd_source_audit;
 mod ytt_conformance;
 mod ytt_data_values_env;
 mod ytt_data_values_errors;

@@ -151,10 +151,11 @@ fn a_library_prefix_gives_the_env_values_to_that_library() {
         &[("DV_x", "5")],
         &["-f", ".", "--data-values-env", "@:DV"],
     );
-    // A flag's value refused by the engine: exit 1, as ytt exits for every error.
+    // A flag's value refused by the engine: exit 1, as ytt exits for every error, laid
+    // out as ytt lays out every error (`NewMultiLineError`).
     assert_eq!(code, 1);
     assert_eq!(
         err,
-        "strake: error: Extracting data values from env under prefix '@:DV': Expected library ref to not be empty\n"
+        "strake: error: Extracting data values from env under prefix '@:DV':\n  Expected library ref to not be empty\n"
     );
 }

@@ -387,7 +387,7 @@ fn data_values_files_may_be_urls() {
 
 /// `sops -d values.yml | ytt -f config --data-values-file -`: a `-` data values file (or
 /// `--data-value-file key=-`) reads standard input, named `stdin.yml`; after `-f -` has
-/// read it, it is empty, as ytt reads it anew for each `-`.
+/// read it, it is refused, as ytt's `files.ReadStdin` reads standard input only once.
 #[test]
 fn a_dash_data_values_file_reads_standard_input() {
     let dir = tempfile::tempdir().unwrap();
@@ -416,7 +416,7 @@ fn a_dash_data_values_file_reads_standard_input() {
     let err = run(&["-f", "t.yml", "--data-values-file", "-"], "a: [\n").unwrap_err();
     assert!(err.contains("stdin.yml"), "{err}");
     assert_eq!(
-        run(&["-f", "-", "--data-values-file", "-"], "b: 2\n").unwrap(),
-        "b: 2\n"
+        run(&["-f", "-", "--data-values-file", "-"], "b: 2\n").unwrap_err(),
+        "Extracting data value from file: Reading file 'stdin.yml': Standard input has been already read once (has the '-' argument been used in more than one flags?)"
     );
 }

@@ -9,8 +9,9 @@ use std::path::Path;
 use super::{Pipeline, set_path_at};
 use crate::yaml::Value;
 use crate::ytt::error::Error;
-use crate::ytt::files::files_under;
+use crate::ytt::files::{Local, list_local, split_named};
 use crate::ytt::node::{Node, Pos};
+use crate::ytt::symlinks::SymlinkPolicy;
 
 impl Pipeline<'_> {
     /// The data values of one `--data-values-env PREFIX` (`yaml`: `-yaml`, the values
@@ -42,7 +43,14 @@ impl Pipeline<'_> {
             file: format!("({flag} arg) {prefix}").into(),
             line: 1,
         };
-        let vars: Vec<(String, String)> = std::env::vars()
+        // Every variable, whatever its bytes (as Go's `os.Environ` gives them).
+        let vars: Vec<(String, String)> = std::env::vars_os()
+            .map(|(k, v)| {
+                (
+                    k.to_string_lossy().into_owned(),
+                    v.to_string_lossy().into_owned(),
+                )
+            })
             .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
             .collect();
         for (k, v) in vars {
@@ -88,7 +96,7 @@ impl Pipeline<'_> {
         kind: usize,
     ) -> Result<(Option<String>, String, Node), Error> {
         let (key, raw) = kv.split_once('=').ok_or_else(|| {
-            Error::Usage(if kind == 2 {
+            Error::Io(if kind == 2 {
                 "Expected format key=/file/path".to_string()
             } else {
                 "Expected format key=value".to_string()
@@ -98,43 +106,58 @@ impl Pipeline<'_> {
             0 => Node::Scalar(Value::String(raw.to_string())),
             1 => parse_flag_yaml(raw, "--data-value-yaml", self.lib.opts.strict).map_err(|e| {
                 // ytt's words, then the flag (ytt names only the key).
-                Error::Usage(format!(
+                Error::Io(format!(
                     "Deserializing value for key '{key}': {e} (--data-value-yaml {kv})"
                 ))
             })?,
-            _ if raw == "-" && self.stdin.is_some() => {
-                let read = self.stdin.expect("checked");
-                let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
-            }
-            _ if crate::ytt::http_source::is_url(raw) => {
-                let bytes = crate::ytt::http_source::fetch(raw)
-                    .map_err(|e| Error::Io(format!("Finding file '{raw}': {e}")))?;
-                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
-            }
-            _ => {
-                let full = self.cwd.join(raw);
-                let meta = std::fs::metadata(&full).map_err(|e| {
-                    Error::Io(format!(
-                        "Finding file '{raw}': Checking file '{raw}': lstat {raw}: {}",
-                        crate::ytt::symlinks::go_io_error(&e)
-                    ))
-                })?;
-                if meta.is_dir() {
-                    return Err(Error::Usage(format!(
-                        "Expected '{raw}' to be a file, but is a directory"
-                    )));
-                }
-                let bytes =
-                    std::fs::read(&full).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
-                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
-            }
+            _ => self.file_flag_value(raw)?,
         };
         let (lib_name, key) = library_ref_and_key(key)?;
         if let Some(l) = &lib_name {
             crate::ytt::library_ref::check_ref_path(&format!("@{l}")).map_err(Error::Usage)?;
         }
         Ok((lib_name, key, val))
+    }
+
+    /// The contents of the file a `--data-value-file` names (`-` for standard input, a
+    /// URL, or a local path: a file, or a directory holding one file), as a string. As
+    /// `-f` paths, the path may be given a relative path (`NAME=PATH`), unused here.
+    fn file_flag_value(&self, raw: &str) -> Result<Node, Error> {
+        let finding = |e: Error| e.context(&format!("Finding file '{raw}'"));
+        let (_, path) = split_named(raw).map_err(finding)?;
+        let path = path.as_str();
+        Ok(match path {
+            "-" if self.stdin.is_some() => {
+                let read = self.stdin.expect("checked");
+                // ytt names no cause here (`kvFile`).
+                let bytes = read().map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
+                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+            }
+            _ if crate::ytt::http_source::is_url(path) => {
+                let bytes = crate::ytt::http_source::fetch(path)
+                    .map_err(|e| Error::Io(format!("Finding file '{raw}': {e}")))?;
+                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+            }
+            _ => {
+                // ytt lists the files a path names (checking them as `-f` paths are
+                // checked); a directory holding a single file stands for that file.
+                let found = list_local(path, self.cwd, self.symlinks).map_err(finding)?;
+                let file = match found {
+                    Local::File(full) => full,
+                    Local::Dir(files) => match files.as_slice() {
+                        [one] => one.path.clone(),
+                        _ => {
+                            return Err(Error::Io(format!(
+                                "Expected '{raw}' to be a file, but is a directory"
+                            )));
+                        }
+                    },
+                };
+                let bytes =
+                    std::fs::read(&file).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
+                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+            }
+        })
     }
 }
 
@@ -143,13 +166,13 @@ impl Pipeline<'_> {
 fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
     let (lib, key) = match arg.strip_prefix('@').and_then(|r| r.split_once(':')) {
         Some(("", _)) => {
-            return Err(Error::Usage("Expected library ref to not be empty".into()));
+            return Err(Error::Io("Expected library ref to not be empty".into()));
         }
         Some((l, k)) => (Some(l.to_string()), k),
         None => (None, arg),
     };
     if key.contains(':') {
-        return Err(Error::Usage(format!(
+        return Err(Error::Io(format!(
             "Expected at most one library-key separator ':' in '{key}'"
         )));
     }
@@ -162,7 +185,7 @@ fn library_ref_and_key(arg: &str) -> Result<(Option<String>, String), Error> {
 fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Node, Error> {
     let parsed = crate::yaml::parse_ytt_document_set(raw, flag, strict);
     let mut ds =
-        parsed.map_err(|e| Error::Usage(format!("Deserializing YAML value: {}", e.message)))?;
+        parsed.map_err(|e| Error::Io(format!("Deserializing YAML value: {}", e.message)))?;
     ds.file = "".into();
     Ok(crate::ytt::eval::plain_docs(&ds)
         .into_iter()
@@ -172,8 +195,8 @@ fn parse_flag_yaml(raw: &str, flag: &str, strict: bool) -> Result<Node, Error> {
 
 /// Where one data values file's bytes come from.
 pub(super) enum ValuesSource {
-    /// A local file.
-    Path(std::path::PathBuf),
+    /// A local file, and its path as given (or as walked) for messages.
+    Path(std::path::PathBuf, String),
     /// The body of an `http://` or `https://` URL, fetched already.
     Fetched(Vec<u8>),
 }
@@ -182,8 +205,17 @@ impl ValuesSource {
     /// The file's bytes; `display` names it in the error.
     pub(super) fn bytes(&self, display: &str) -> Result<Vec<u8>, Error> {
         match self {
-            ValuesSource::Path(p) => std::fs::read(p)
-                .map_err(|e| Error::Io(format!("reading --data-values-file '{display}': {e}"))),
+            // Go's `os.ReadFile` error, under ytt's `Reading file`.
+            ValuesSource::Path(p, shown) => std::fs::read(p).map_err(|e| {
+                let op = match e.kind() {
+                    std::io::ErrorKind::IsADirectory => "read",
+                    _ => "open",
+                };
+                Error::Io(format!(
+                    "Reading file '{display}': {op} {shown}: {}",
+                    crate::ytt::symlinks::go_io_error(&e)
+                ))
+            }),
             ValuesSource::Fetched(b) => Ok(b.clone()),
         }
     }
@@ -194,43 +226,39 @@ impl ValuesSource {
 /// the body of a URL (named by its last
 /// path element, as ytt's `HTTPSource` names it), or every file anywhere under a
 /// directory (YAML or not, as ytt 0.48 reads them), by their paths inside it and in
-/// that order.
+/// that order; files are checked as `-f` files are (symlinks by the symlink flags).
 pub(super) fn values_file_paths(
     cwd: &Path,
     arg: &str,
     stdin: Option<&dyn Fn() -> std::io::Result<Vec<u8>>>,
+    symlinks: &SymlinkPolicy,
 ) -> Result<Vec<(String, ValuesSource)>, Error> {
-    if let (Some(read), "-") = (stdin, arg) {
-        let bytes = read().map_err(|e| Error::Io(format!("reading stdin: {e}")))?;
-        return Ok(vec![("stdin.yml".into(), ValuesSource::Fetched(bytes))]);
+    let find = |e: Error| e.context(&format!("Find files '{arg}'"));
+    let (named, path) = split_named(arg).map_err(find)?;
+    let path = path.as_str();
+    if let (Some(read), "-") = (stdin, path) {
+        let name = named.unwrap_or_else(|| "stdin.yml".into());
+        let bytes = read().map_err(|e| Error::Io(format!("Reading file '{name}': {e}")))?;
+        return Ok(vec![(name, ValuesSource::Fetched(bytes))]);
     }
-    if crate::ytt::http_source::is_url(arg) {
-        let bytes = crate::ytt::http_source::fetch(arg).map_err(Error::Io)?;
-        return Ok(vec![(
-            crate::ytt::http_source::base_name(arg),
-            ValuesSource::Fetched(bytes),
-        )]);
+    if crate::ytt::http_source::is_url(path) {
+        let bytes = crate::ytt::http_source::fetch(path).map_err(Error::Io)?;
+        let name = named.unwrap_or_else(|| crate::ytt::http_source::base_name(path));
+        return Ok(vec![(name, ValuesSource::Fetched(bytes))]);
     }
-    let full = cwd.join(arg);
-    let meta = std::fs::metadata(&full).map_err(|e| {
-        Error::Io(format!(
-            "Find files '{arg}': Checking file '{arg}': lstat {arg}: {}",
-            crate::ytt::symlinks::go_io_error(&e)
-        ))
-    })?;
-    if !meta.is_dir() {
-        let name = Path::new(arg)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| arg.to_string());
-        return Ok(vec![(name, ValuesSource::Path(full))]);
-    }
-    let mut out: Vec<(String, ValuesSource)> = files_under(&full, |e| {
-        Error::Io(format!("reading --data-values-file '{arg}': {e}"))
-    })?
-    .into_iter()
-    .map(|(rel, entry)| (rel, ValuesSource::Path(entry.into_path())))
-    .collect();
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
+    Ok(match list_local(path, cwd, symlinks).map_err(find)? {
+        Local::File(full) => {
+            let name = named.unwrap_or_else(|| {
+                Path::new(path)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| path.to_string())
+            });
+            vec![(name, ValuesSource::Path(full, path.to_string()))]
+        }
+        Local::Dir(files) => files
+            .into_iter()
+            .map(|f| (f.rel, ValuesSource::Path(f.path, f.shown)))
+            .collect(),
+    })
 }

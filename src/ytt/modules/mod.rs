@@ -10,7 +10,7 @@ mod go_base64;
 mod go_regexp;
 mod hashing;
 mod json_decode;
-mod json_syntax;
+pub(crate) mod json_syntax;
 pub mod library;
 pub mod math;
 mod misc;
