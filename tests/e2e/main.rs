@@ -55,6 +55,7 @@ mod ytt_docs_examples;
 mod ytt_docs_examples_b;
 mod ytt_docs_examples_c;
 mod ytt_emitter_audit;
+mod ytt_fragments_audit;
 mod ytt_issue_reports;
 mod ytt_issue_reports_b;
 mod ytt_issue_reports_c;

@@ -368,10 +368,11 @@ impl Builder {
             && let Some(Fragment(Frag::DocSet(_))) = h.as_any().downcast_ref::<Fragment>()
         {
             // ytt's `MapItem.AddValue` and `ArrayItem.AddValue` list the allowed kinds
-            // in different orders.
+            // in different orders; `Document.AddValue` refuses a document set too.
             let what = match t.kind {
                 TKind::MapItem { .. } => Some("map items can only contain arrays, maps"),
                 TKind::ArrayItem { .. } => Some("array items can only contain maps, arrays"),
+                TKind::Doc { .. } => Some("documents can only contain arrays, maps"),
                 _ => None,
             };
             if let Some(what) = what {
@@ -488,6 +489,8 @@ impl Builder {
             Kind::Array => {
                 let items = match frag {
                     Some(Frag::Array(items)) => items,
+                    // ytt's `convertValToArrayItems` takes a list or an array node only.
+                    Some(Frag::DocSet(_)) => return Err(replace_type_error("array", v)),
                     _ => match starlark_to_node(v, &pos)? {
                         Node::Array(items) => items,
                         _ => return Err(replace_type_error("array", v)),

@@ -1,0 +1,53 @@
+//! YAML fragments (what a `def` with a YAML body returns) and node-level templating,
+//! checked against ytt 0.48's `pkg/yamltemplate` (its evaluation context and
+//! `StarlarkFragment`), `pkg/template` and `pkg/yamlmeta` (`Node.AddValue`): how a
+//! fragment of each kind lands on a map item, an array item or a document, directly or
+//! through `template.replace`, and the errors ytt gives when the kinds do not match.
+
+use crate::support::ytt::{self, failure_of};
+
+/// A def whose body is a set of documents, in a YAML template of its own.
+const DOCS: &str = "#@ def docs():\n--- {a: 1}\n--- 2\n#@ end\n";
+
+/// A document set fragment as the value of a document: `Document.AddValue` takes arrays,
+/// maps and scalars only, and names the refused value with `TypeName` ("document set"),
+/// as it does for map items and array items.
+#[test]
+fn a_document_set_fragment_as_a_document_value_is_refused() {
+    let body = format!("{DOCS}--- #@ docs()\n");
+    assert_eq!(
+        failure_of(&[("t.yml", &body)], &["-f", "t.yml"]),
+        "strake: error: \n\
+- documents can only contain arrays, maps, or scalars; this is a document set\n    \
+in <toplevel>\n      \
+t.yml:5 | --- #@ docs()\n"
+    );
+}
+
+/// `template.replace` on an array item takes a list or an array fragment only
+/// (`convertValToArrayItems`); a document set fragment is refused with its Go type.
+#[test]
+fn template_replace_of_an_array_item_refuses_a_document_set() {
+    let body = format!(
+        "#@ load(\"@ytt:template\", \"template\")\n{DOCS}---\n- #@ template.replace(docs())\n"
+    );
+    assert_eq!(
+        failure_of(&[("t.yml", &body)], &["-f", "t.yml"]),
+        "strake: error: \n\
+- template.replace: expected value to be array, but was *yamlmeta.DocumentSet\n    \
+in <toplevel>\n      \
+t.yml:7 | - #@ template.replace(docs())\n"
+    );
+}
+
+/// A document set fragment still replaces a document, one document per item.
+#[test]
+fn template_replace_of_a_document_splices_a_document_set() {
+    let body = format!(
+        "#@ load(\"@ytt:template\", \"template\")\n{DOCS}--- first\n--- #@ template.replace(docs())\n--- last\n"
+    );
+    assert_eq!(
+        ytt::render(&[("t.yml", &body)], &["-f", "t.yml"]).unwrap(),
+        "first\n---\na: 1\n---\n2\n---\nlast\n"
+    );
+}
