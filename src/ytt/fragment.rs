@@ -523,3 +523,42 @@ pub fn items_of(v: &SValue) -> SResult<(Vec<SValue>, crate::ytt::starlark::itera
     let (it, g) = crate::ytt::starlark::iteration::iterate_or_err(v)?;
     Ok((it.collect(), g))
 }
+
+/// ytt's `NewGoFromAST`, which `json.encode` and `toml.encode` run on their argument,
+/// panics on a document set fragment anywhere in it (in a list, as a dict value); ytt's
+/// builtin wrapper reports the panic as `(p) ...` followed by a Go backtrace. The same
+/// first words, and why, in place of the backtrace. Run after the value converted.
+pub fn refuse_document_sets(v: &SValue) -> SResult<()> {
+    if holds_document_set(v, MAX_VALUE_DEPTH) {
+        return Err(SError::new(
+            "(p) Unexpected docset value within document (a document set fragment cannot be encoded; ytt 0.48 panics here)",
+        ));
+    }
+    Ok(())
+}
+
+fn holds_document_set(v: &SValue, depth: usize) -> bool {
+    if depth == 0 {
+        return false;
+    }
+    match v {
+        SValue::List(l) => l.items.borrow().iter().any(|x| holds_document_set(x, depth - 1)),
+        SValue::Tuple(t) => t.iter().any(|x| holds_document_set(x, depth - 1)),
+        SValue::Dict(d) => d
+            .map
+            .borrow()
+            .entries()
+            .iter()
+            .any(|(_, x)| holds_document_set(x, depth - 1)),
+        SValue::Host(h) => {
+            if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
+                matches!(f.0, Frag::DocSet(_))
+            } else if let Some(s) = h.as_any().downcast_ref::<Struct>() {
+                s.fields.iter().any(|(_, x)| holds_document_set(x, depth - 1))
+            } else {
+                false
+            }
+        }
+        _ => false,
+    }
+}

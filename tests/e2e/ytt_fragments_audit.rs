@@ -51,3 +51,26 @@ fn template_replace_of_a_document_splices_a_document_set() {
         "first\n---\na: 1\n---\n2\n---\nlast\n"
     );
 }
+
+/// `json.encode` (and `toml.encode`) run ytt's `NewGoFromAST` on the converted value,
+/// which panics on a document set fragment anywhere inside it; the builtin's wrapper
+/// reports `(p) Unexpected docset value within document` with a Go backtrace, which
+/// strake replaces by the reason. A map or array fragment encodes as its plain value.
+#[test]
+fn json_encode_of_a_document_set_fragment_fails_as_ytt_panics() {
+    let body = format!(
+        "#@ load(\"@ytt:json\", \"json\")\n{DOCS}---\nz: #@ json.encode({{\"a\": [docs()]}})\n"
+    );
+    assert_eq!(
+        failure_of(&[("t.yml", &body)], &["-f", "t.yml"]),
+        "strake: error: \n\
+- (p) Unexpected docset value within document (a document set fragment cannot be encoded; ytt 0.48 panics here)\n    \
+in <toplevel>\n      \
+t.yml:7 | z: #@ json.encode({\"a\": [docs()]})\n"
+    );
+    let ok = "#@ load(\"@ytt:json\", \"json\")\n#@ def m():\na: 1\nb: [1, {c: 2}]\n#@ end\n---\nz: #@ json.encode([m(), m()[\"b\"]])\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", ok)], &["-f", "t.yml"]).unwrap(),
+        "z: '[{\"a\":1,\"b\":[1,{\"c\":2}]},[1,{\"c\":2}]]'\n"
+    );
+}

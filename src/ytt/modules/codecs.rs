@@ -4,7 +4,7 @@ use base64::Engine;
 
 use crate::yaml::Value as Y;
 use crate::ytt::assertions::yaml_encode;
-use crate::ytt::fragment::{plain_to_starlark, starlark_to_plain};
+use crate::ytt::fragment::{plain_to_starlark, refuse_document_sets, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
 use super::{SResult, module, native};
@@ -187,6 +187,7 @@ pub fn json_module() -> Module {
                     let v = one_arg("json.encode", args)?;
                     check_arg_names("json.encode", args, &["indent"])?;
                     let plain = starlark_to_plain(v).map_err(|e| prefixed("json.encode", e))?;
+                    refuse_document_sets(v)?;
                     let indent = int_kwarg("json.encode", args, "indent")?;
                     if !(0..=4).contains(&indent) {
                         return Err(SError::new(
@@ -229,6 +230,7 @@ pub fn toml_module() -> Module {
                     let v = one_arg("toml.encode", args)?;
                     check_arg_names("toml.encode", args, &["indent"])?;
                     let plain = starlark_to_plain(v).map_err(|e| prefixed("toml.encode", e))?;
+                    refuse_document_sets(v)?;
                     let indent = int_kwarg("toml.encode", args, "indent")?;
                     if !(0..=8).contains(&indent) {
                         return Err(SError::new(
