@@ -154,9 +154,10 @@ fn overlay_apply_refuses_mixing_documents_with_maps_and_arrays() {
             )
         );
     }
-    // A scalar overlay leaves any left value as it is, documents included.
+    // A scalar overlay leaves any left value as it is, documents included (a document
+    // set takes a document's place only through template.replace).
     let body = format!(
-        "{LOAD}#@ def docs():\n---\na: 1\n#@ end\n--- #@ overlay.apply(docs(), 5)\n---\nb: #@ overlay.apply(None, \"x\")\n"
+        "{LOAD}#@ load(\"@ytt:template\", \"template\")\n#@ def docs():\n---\na: 1\n#@ end\n--- #@ template.replace(overlay.apply(docs(), 5))\n---\nb: #@ overlay.apply(None, \"x\")\n"
     );
     assert_eq!(stdout_of(&[("a.yml", &body)]), "a: 1\n---\nb: null\n");
 }
