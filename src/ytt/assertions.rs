@@ -9,7 +9,7 @@
 use std::rc::Rc;
 
 use crate::yaml::Value as Y;
-use crate::ytt::fragment::{Frag, Fragment, starlark_to_plain};
+use crate::ytt::fragment::{Fragment, starlark_to_plain};
 use crate::ytt::starlark::ast::BinOp;
 use crate::ytt::starlark::{Error as SError, Struct, Value, ops};
 
@@ -20,7 +20,10 @@ type SResult<T> = std::result::Result<T, SError>;
 /// documents that would be printed, `---` between them.
 pub fn yaml_encode(v: &Value) -> SResult<String> {
     if let Value::Host(h) = v
-        && let Some(Fragment(Frag::DocSet(docs))) = h.as_any().downcast_ref::<Fragment>()
+        && let Some(docs) = h
+            .as_any()
+            .downcast_ref::<Fragment>()
+            .and_then(|f| f.doc_set())
     {
         let values: Vec<Y> = docs
             .iter()

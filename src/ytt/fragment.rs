@@ -3,6 +3,7 @@
 //! values, template nodes and plain YAML values.
 
 use std::any::Any;
+use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
 use crate::yaml::Value;
@@ -23,9 +24,11 @@ pub enum Frag {
     Array(Vec<ArrayItem>),
 }
 
-/// ytt's `yamlfragment`.
-#[derive(Debug, Clone)]
-pub struct Fragment(pub Frag);
+/// ytt's `yamlfragment`. ytt's fragment holds a pointer to its nodes, and
+/// `overlay.apply` edits the nodes of its left argument in place, so the fragment is a
+/// cell that [`Fragment::set`] can refill.
+#[derive(Debug)]
+pub struct Fragment(RefCell<Frag>);
 
 /// The value of `template.replace(x)`: its items replace the node it is set on.
 #[derive(Clone)]
@@ -42,11 +45,29 @@ impl HostValue for Replace {
 
 impl Fragment {
     pub fn value(f: Frag) -> SValue {
-        SValue::Host(Rc::new(Fragment(f)))
+        SValue::Host(Rc::new(Fragment(RefCell::new(f))))
+    }
+
+    /// What the fragment holds now.
+    pub fn frag(&self) -> Ref<'_, Frag> {
+        self.0.borrow()
+    }
+
+    /// Replaces what the fragment holds (ytt's in-place edit of a fragment's nodes).
+    pub fn set(&self, f: Frag) {
+        *self.0.borrow_mut() = f;
+    }
+
+    /// The document set this fragment holds, if it holds one.
+    pub fn doc_set(&self) -> Option<Vec<Doc>> {
+        match &*self.frag() {
+            Frag::DocSet(d) => Some(d.clone()),
+            _ => None,
+        }
     }
 
     fn items_as_values(&self) -> Vec<SValue> {
-        match &self.0 {
+        match &*self.frag() {
             Frag::Nil => Vec::new(),
             Frag::Map(items) => items.iter().map(|i| scalar_to_starlark(&i.key)).collect(),
             Frag::Array(items) => items.iter().map(|i| node_to_starlark(&i.value)).collect(),
@@ -62,7 +83,7 @@ impl HostValue for Fragment {
     /// ytt prints the Go type of the wrapped node (`yamlfragment(*yamlmeta.Map)`),
     /// never its contents.
     fn repr(&self) -> String {
-        let go_type = match &self.0 {
+        let go_type = match &*self.frag() {
             // No node at all: Go's `%T` of a nil value.
             Frag::Nil => "<nil>",
             Frag::Map(_) => "*yamlmeta.Map",
@@ -72,7 +93,7 @@ impl HostValue for Fragment {
         format!("yamlfragment({go_type})")
     }
     fn index(&self, key: &SValue) -> SResult<SValue> {
-        match &self.0 {
+        match &*self.frag() {
             Frag::Nil => Err(SError::new(format!(
                 "key {} not in yamlfragment",
                 key_repr(key)
@@ -114,7 +135,7 @@ impl HostValue for Fragment {
     }
     /// A map fragment is a mapping (`**m()`, `dict(m())`).
     fn items(&self) -> Option<Vec<(SValue, SValue)>> {
-        match &self.0 {
+        match &*self.frag() {
             Frag::Map(items) => Some(
                 items
                     .iter()
@@ -137,7 +158,7 @@ impl HostValue for Fragment {
         Some(self.items_as_values())
     }
     fn len(&self) -> Option<usize> {
-        Some(match &self.0 {
+        Some(match &*self.frag() {
             Frag::Nil => 0,
             Frag::Map(i) => i.len(),
             Frag::Array(i) => i.len(),
@@ -154,7 +175,7 @@ impl HostValue for Fragment {
     /// `f` has an item); a lookup that fails (a key of the wrong type) is not found, so a
     /// string is never `in` an array fragment.
     fn contains(&self, key: &SValue) -> Option<SResult<bool>> {
-        Some(Ok(match &self.0 {
+        Some(Ok(match &*self.frag() {
             Frag::Nil => false,
             Frag::Map(items) => match starlark_to_scalar(key) {
                 Ok(k) => items.iter().any(|i| i.key == k),
@@ -197,7 +218,12 @@ pub fn go_value_type(v: &SValue) -> Option<&'static str> {
         SValue::Str(_) => "string",
         SValue::List(_) | SValue::Tuple(_) | SValue::Set(_) => "[]interface {}",
         SValue::Dict(_) => "*orderedmap.Map",
-        SValue::Host(h) => match h.as_any().downcast_ref::<Fragment>().map(|f| &f.0) {
+        SValue::Host(h) => match h
+            .as_any()
+            .downcast_ref::<Fragment>()
+            .map(|f| f.frag())
+            .as_deref()
+        {
             Some(Frag::Nil) => "<nil>",
             Some(Frag::Map(_)) => "*yamlmeta.Map",
             Some(Frag::Array(_)) => "*yamlmeta.Array",
@@ -424,10 +450,10 @@ fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> 
 #[inline(never)]
 fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
     Ok(if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
-        if frag_deeper_than(&f.0, MAX_VALUE_DEPTH) {
+        if frag_deeper_than(&f.frag(), MAX_VALUE_DEPTH) {
             return Err(too_deep());
         }
-        match &f.0 {
+        match &*f.frag() {
             Frag::Nil => Node::Scalar(Value::Null),
             Frag::Map(items) => Node::Map(items.clone()),
             Frag::Array(items) => Node::Array(items.clone()),
@@ -542,7 +568,11 @@ fn holds_document_set(v: &SValue, depth: usize) -> bool {
         return false;
     }
     match v {
-        SValue::List(l) => l.items.borrow().iter().any(|x| holds_document_set(x, depth - 1)),
+        SValue::List(l) => l
+            .items
+            .borrow()
+            .iter()
+            .any(|x| holds_document_set(x, depth - 1)),
         SValue::Tuple(t) => t.iter().any(|x| holds_document_set(x, depth - 1)),
         SValue::Dict(d) => d
             .map
@@ -552,9 +582,11 @@ fn holds_document_set(v: &SValue, depth: usize) -> bool {
             .any(|(_, x)| holds_document_set(x, depth - 1)),
         SValue::Host(h) => {
             if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
-                matches!(f.0, Frag::DocSet(_))
+                matches!(*f.frag(), Frag::DocSet(_))
             } else if let Some(s) = h.as_any().downcast_ref::<Struct>() {
-                s.fields.iter().any(|(_, x)| holds_document_set(x, depth - 1))
+                s.fields
+                    .iter()
+                    .any(|(_, x)| holds_document_set(x, depth - 1))
             } else {
                 false
             }

@@ -74,3 +74,25 @@ t.yml:7 | z: #@ json.encode({\"a\": [docs()]})\n"
         "z: '[{\"a\":1,\"b\":[1,{\"c\":2}]},[1,{\"c\":2}]]'\n"
     );
 }
+
+/// `overlay.apply` hands its left fragment's nodes to ytt's `Op.Apply`, which edits them
+/// in place ("left is modified") and returns them: a variable holding the left fragment
+/// sees the result afterwards, and a second apply on it starts from the first one's
+/// result. A fresh call of the def gives fresh nodes.
+#[test]
+fn overlay_apply_edits_its_left_fragment_in_place() {
+    let body = "#@ load(\"@ytt:overlay\", \"overlay\")\n\
+#@ def base():\na: 1\n#@ end\n\
+#@ def o1():\n#@overlay/match missing_ok=True\nb: 2\n#@ end\n\
+#@ def o2():\n#@overlay/match missing_ok=True\nc: 3\n#@ end\n\
+#@ f = base()\n\
+#@ first = overlay.apply(f, o1())\n\
+second: #@ overlay.apply(f, o2())\n\
+f: #@ f\n\
+first: #@ first\n\
+fresh: #@ overlay.apply(base(), o2())\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", body)], &["-f", "t.yml"]).unwrap(),
+        "second:\n  a: 1\n  b: 2\n  c: 3\nf:\n  a: 1\n  b: 2\n  c: 3\nfirst:\n  a: 1\n  b: 2\n  c: 3\nfresh:\n  a: 1\n  c: 3\n"
+    );
+}

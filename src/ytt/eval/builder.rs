@@ -365,7 +365,11 @@ impl Builder {
             return self.splice(t, &inner, placeholder_key);
         }
         if let SValue::Host(h) = v
-            && let Some(Fragment(Frag::DocSet(_))) = h.as_any().downcast_ref::<Fragment>()
+            && let Some(Frag::DocSet(_)) = h
+                .as_any()
+                .downcast_ref::<Fragment>()
+                .map(|f| f.frag())
+                .as_deref()
         {
             // ytt's `MapItem.AddValue` and `ArrayItem.AddValue` list the allowed kinds
             // in different orders; `Document.AddValue` refuses a document set too.
@@ -445,7 +449,10 @@ impl Builder {
         let y = self.yaml_ctx()?;
         let pkind = y.slots[parent].kind;
         let frag = match v {
-            SValue::Host(h) => h.as_any().downcast_ref::<Fragment>().map(|f| f.0.clone()),
+            SValue::Host(h) => h
+                .as_any()
+                .downcast_ref::<Fragment>()
+                .map(|f| f.frag().clone()),
             _ => None,
         };
         match pkind {

@@ -63,7 +63,12 @@ fn encode(v: &Value) -> SResult<Value> {
         // ytt's struct.encode does not know YAML fragments.
         Value::Host(h) if h.as_any().is::<crate::ytt::fragment::Fragment>() => {
             use crate::ytt::fragment::{Frag, Fragment};
-            let go_type = match h.as_any().downcast_ref::<Fragment>().map(|f| &f.0) {
+            let go_type = match h
+                .as_any()
+                .downcast_ref::<Fragment>()
+                .map(|f| f.frag())
+                .as_deref()
+            {
                 Some(Frag::Map(_)) => "*yamlmeta.Map",
                 Some(Frag::Array(_)) => "*yamlmeta.Array",
                 _ => "*yamlmeta.DocumentSet",

@@ -18,9 +18,12 @@ fn m(x: Matcher) -> Value {
 
 fn docs_of(v: &Value) -> Result<(Vec<Doc>, bool), SError> {
     if let Value::Host(h) = v
-        && let Some(Fragment(Frag::DocSet(d))) = h.as_any().downcast_ref::<Fragment>()
+        && let Some(d) = h
+            .as_any()
+            .downcast_ref::<Fragment>()
+            .and_then(|f| f.doc_set())
     {
-        return Ok((d.clone(), true));
+        return Ok((d, true));
     }
     let n = starlark_to_node(v, &Pos::default())?;
     Ok((
@@ -149,16 +152,30 @@ pub fn module() -> Module {
                         }
                         .map_err(|e| SError::new(format!("overlay.apply: {}", e.flat_message())))?;
                     }
-                    Ok(if is_docset {
-                        Fragment::value(Frag::DocSet(docs))
+                    let result = if is_docset {
+                        Frag::DocSet(docs)
                     } else {
                         match docs.into_iter().next().map(|d| d.value) {
-                            Some(Node::Map(i)) => Fragment::value(Frag::Map(i)),
-                            Some(Node::Array(i)) => Fragment::value(Frag::Array(i)),
-                            Some(Node::Scalar(v)) => crate::ytt::fragment::scalar_to_starlark(&v),
-                            None => Value::None,
+                            Some(Node::Map(i)) => Frag::Map(i),
+                            Some(Node::Array(i)) => Frag::Array(i),
+                            Some(Node::Scalar(v)) => {
+                                return Ok(crate::ytt::fragment::scalar_to_starlark(&v));
+                            }
+                            None => return Ok(Value::None),
                         }
-                    })
+                    };
+                    // ytt edits the nodes of a fragment given as the left argument in
+                    // place (`Op.Apply` works on the pointer the fragment holds) and
+                    // returns a fragment of those same nodes: the variable that held the
+                    // left fragment sees the result, and so do later applies on it.
+                    if let Value::Host(h) = left
+                        && let Some(f) = h.as_any().downcast_ref::<Fragment>()
+                        && !matches!(*f.frag(), Frag::Nil)
+                    {
+                        f.set(result);
+                        return Ok(left.clone());
+                    }
+                    Ok(Fragment::value(result))
                 }),
             ),
         ],
