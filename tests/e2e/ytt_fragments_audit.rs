@@ -96,3 +96,21 @@ fresh: #@ overlay.apply(base(), o2())\n";
         "second:\n  a: 1\n  b: 2\n  c: 3\nf:\n  a: 1\n  b: 2\n  c: 3\nfirst:\n  a: 1\n  b: 2\n  c: 3\nfresh:\n  a: 1\n  c: 3\n"
     );
 }
+
+/// ytt's `extractMetas` knows five node-scoped keywords, not two: besides `if/end` and
+/// `for/end`, `def/end NAME(...):` makes the node the whole body of a function (a
+/// fragment, fresh at each call), and `elif/end COND:` / `else/end:` are the last
+/// branch of an `if`, closed by the `end` ytt adds after the node.
+#[test]
+fn def_elif_and_else_node_sugar() {
+    let def = "#@ def/end f(x):\na: #@ x\nb: #@ f(1)\nc: #@ f(2)\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", def)], &["-f", "t.yml"]).unwrap(),
+        "b:\n  a: 1\nc:\n  a: 2\n"
+    );
+    let branches = "#@ for v in [1, 2, 3]:\n#@ if v == 1:\n- one\n#@ elif/end v == 2:\n- two\n#@ end\n---\n#@ for v in [1, 2]:\n#@ if v == 1:\n- one\n#@ else/end:\n- other\n#@ end\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", branches)], &["-f", "t.yml"]).unwrap(),
+        "- one\n- two\n---\n- one\n- other\n"
+    );
+}

@@ -518,20 +518,25 @@ struct NodeComments {
     value: Option<(String, usize)>,
     /// Strings below are text templates.
     templated: bool,
-    /// The line of an `#@ if/end` or `#@ for/end` whose block ends after the node.
+    /// The line of an `#@ if/end` (`for/end`, `elif/end`, `else/end`, `def/end`) whose
+    /// block ends after the node.
     sugar_line: Option<usize>,
 }
 
 /// The code of a node-scoped block opener: `if/end COND:` is `if COND:` and
 /// `for/end X in XS:` is `for X in XS:`, blocks that guard or repeat the next node
-/// only and need no `#@ end`.
+/// only and need no `#@ end`. As in ytt's `extractMetas`, `elif/end COND:` and
+/// `else/end:` are the last branch of an `if` (the `end` after the node closes it), and
+/// `def/end NAME(…):` makes the node the whole body of a function.
 fn node_sugar(code: &str) -> Option<String> {
     let body = code.trim_start();
     let indent = &code[..code.len() - body.len()];
-    ["if", "for"].into_iter().find_map(|keyword| {
-        let rest = body.strip_prefix(keyword)?.strip_prefix("/end")?;
-        Some(format!("{indent}{keyword}{rest}"))
-    })
+    ["if", "else", "elif", "for", "def"]
+        .into_iter()
+        .find_map(|keyword| {
+            let rest = body.strip_prefix(keyword)?.strip_prefix("/end")?;
+            Some(format!("{indent}{keyword}{rest}"))
+        })
 }
 
 /// The source text of template line `line`, for error messages.
