@@ -114,3 +114,14 @@ fn def_elif_and_else_node_sugar() {
         "- one\n- two\n---\n- one\n- other\n"
     );
 }
+
+/// `template.replace` on a document takes any value ytt converts to a Go slice
+/// (`convertValToDocSetItems`): a list, a tuple or a set, one document per item.
+#[test]
+fn template_replace_of_a_document_takes_a_set() {
+    let body = "#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(set([1, \"a\"]))\n--- #@ template.replace((3,))\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", body)], &["-f", "t.yml"]).unwrap(),
+        "1\n---\na\n---\n3\n"
+    );
+}

@@ -516,11 +516,12 @@ impl Builder {
                 }
             }
             // A document is replaced by the documents of a document set fragment or by
-            // one document per item of a list; ytt refuses anything else.
+            // one document per item of a list (a tuple or a set too: ytt converts all
+            // three to a Go slice); ytt refuses anything else.
             Kind::DocSet => {
                 let docs = match (frag, v) {
                     (Some(Frag::DocSet(docs)), _) => docs,
-                    (None, SValue::List(_) | SValue::Tuple(_)) => {
+                    (None, SValue::List(_) | SValue::Tuple(_) | SValue::Set(_)) => {
                         let (vals, _g) = crate::ytt::fragment::items_of(v)?;
                         let mut docs = Vec::new();
                         for x in vals {
