@@ -263,3 +263,29 @@ fn an_else_branch_picks_the_default_of_a_same_named_key() {
         "strake: error: \n- assert.fail: fail: Invalid webhook server port!!\n    in port\n      9 |         assert.fail(\"Invalid webhook server port!!\")\n    in <toplevel>\n      up/mgr.yml:6 |     - #@ \"--port={}\".format(port())\n"
     );
 }
+
+/// ytt's `Template.build` compiles every string under `@yaml/text-templated-strings`
+/// (keys too, even when the value is code), and its text scanner refuses an `@)` met
+/// outside code: a string holding only a closing directive fails to compile, at the
+/// line and column (in characters) ytt's `Parser.parse` counts from the node's line.
+#[test]
+fn a_lone_closing_directive_in_a_templated_string_fails_to_compile() {
+    let fails = |body: &str| ytt::failure_of(&[("d.yml", body)], &["-f", "d.yml"]);
+    assert_eq!(
+        fails("#@yaml/text-templated-strings\nk: \"é@)\"\n"),
+        "strake: error: Compiling YAML template 'd.yml': Unexpected code closing '@)' at line 2 col 3\n    in d.yml:2\n      d.yml:2 | k: \"é@)\"\n"
+    );
+    assert_eq!(
+        fails("---\n#@yaml/text-templated-strings\n\"k@)\": #@ 1\n"),
+        "strake: error: Compiling YAML template 'd.yml': Unexpected code closing '@)' at line 3 col 3\n    in d.yml:3\n      d.yml:3 | \"k@)\": #@ 1\n"
+    );
+    assert_eq!(
+        fails("#@yaml/text-templated-strings\nk:\n- |\n  line1\n  x@)\n"),
+        "strake: error: Compiling YAML template 'd.yml': Unexpected code closing '@)' at line 4 col 3\n    in d.yml:4\n      d.yml:4 |   line1\n"
+    );
+    // Without the annotation the string is plain text.
+    assert_eq!(
+        ytt::render(&[("d.yml", "k: \"é@)\"\n")], &["-f", "d.yml"]).unwrap(),
+        "k: é@)\n"
+    );
+}
