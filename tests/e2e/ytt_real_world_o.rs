@@ -289,3 +289,72 @@ fn a_lone_closing_directive_in_a_templated_string_fails_to_compile() {
         "k: é@)\n"
     );
 }
+
+/// A cloud-provider package's overlay: an annotation written above an `#@ if` line
+/// still belongs to the key below both (ytt's `extractMetas` emits the block code, then
+/// the annotation, for that node). `@schema/nullable` keys default to null, so the
+/// `if/end ... != None` items drop out and leave an empty map; a `nodeSelector` of
+/// `@schema/type any=True` is iterated key by key into text-templated keys.
+#[test]
+fn nullable_schema_defaults_drop_the_items_their_if_guards() {
+    let schema = "#! schema.yaml\n\n#@data/values-schema\n#@schema/desc \"OpenAPIv3 Schema\"\n---\n#@schema/type any=True\nnodeSelector:\ndeployment:\n  #@schema/nullable\n  updateStrategy: \"\"\n  rollingUpdate:\n    #@schema/nullable\n    maxUnavailable: 1\n    #@schema/nullable\n    maxSurge: 0\n";
+    let base = "kind: Deployment\nspec:\n  template:\n    spec:\n      containers: []\n";
+    let overlay = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ load(\"@ytt:data\", \"data\")\n\n#@overlay/match expects=\"0+\",by=overlay.subset({\"kind\":\"Deployment\"})\n---\nkind: Deployment\nspec:\n  #@ if data.values.deployment.updateStrategy != None:\n  #@overlay/match missing_ok=True\n  strategy:\n    type: #@ data.values.deployment.updateStrategy\n    #@overlay/match missing_ok=True\n    #@ if data.values.deployment.updateStrategy == \"RollingUpdate\":\n    rollingUpdate:\n      #@ if/end data.values.deployment.rollingUpdate.maxUnavailable != None:\n      maxUnavailable: #@ data.values.deployment.rollingUpdate.maxUnavailable\n      #@ if/end data.values.deployment.rollingUpdate.maxSurge != None:\n      maxSurge: #@ data.values.deployment.rollingUpdate.maxSurge\n    #@ end\n  #@ end\n  #@ if data.values.nodeSelector != None:\n  template:\n    spec:\n      #@overlay/match missing_ok=True\n      nodeSelector:\n        #@ for key in data.values.nodeSelector:\n        #@overlay/match missing_ok=True\n        #@yaml/text-templated-strings\n        (@= key @): #@ data.values.nodeSelector[key]\n        #@ end\n  #@ end\n";
+    let files = [
+        ("schema.yml", schema),
+        ("up/deploy.yml", base),
+        ("ov/deploy.yml", overlay),
+    ];
+    assert_eq!(render(&files), base);
+    let set = ytt::render(
+        &files,
+        &[
+            "-f",
+            ".",
+            "-v",
+            "deployment.updateStrategy=RollingUpdate",
+            "--data-value-yaml",
+            "nodeSelector={a: b, \"x/y\": \"\"}",
+        ],
+    )
+    .unwrap();
+    assert_eq!(
+        set,
+        "kind: Deployment\nspec:\n  template:\n    spec:\n      containers: []\n      nodeSelector:\n        a: b\n        x/y: \"\"\n  strategy:\n    type: RollingUpdate\n    rollingUpdate: {}\n"
+    );
+}
+
+/// An identity package's helper takes a data-value struct as its annotations map and
+/// then sets a key on it: Starlark's `setIndex` refuses a value with no `SetKey`, and
+/// ytt's struct has none ("struct value does not support item assignment"). With no
+/// annotations given, the helper's own dict is filled. The `.star` file loads a
+/// `.lib.yaml` for a function before it validates at its top level.
+#[test]
+fn setting_a_key_on_a_data_value_struct_is_refused() {
+    let constants = "#@ load(\"@ytt:data\", \"data\")\n\n#@ def is_dex_required():\n#@   return data.values.identity_management_type == \"ldap\"\n#@ end\n";
+    let star = "load(\"@ytt:data\", \"data\")\nload(\"@ytt:assert\", \"assert\")\nload(\"/libs/constants.lib.yaml\", \"is_dex_required\")\n\ndef get_annotations():\n  annotations = {}\n  if hasattr(data.values.dex.service, \"annotations\") and data.values.dex.service.annotations:\n     annotations = data.values.dex.service.annotations\n  end\n  if data.values.provider == \"aws\":\n    annotations[\"aws-load-balancer-backend-protocol\"] = \"ssl\"\n  end\n  return annotations\nend\n\nvalues = data.values\n\nif is_dex_required():\n  data.values.role in (\"management\", \"workload\") or assert.fail(\"role must be either 'management' or 'workload'\")\nend\n";
+    let values = "#@data/values\n---\nrole: management\nprovider: aws\nidentity_management_type: ldap\ndex:\n  service:\n    annotations: {}\n";
+    let svc = "#@ load(\"/values.star\", \"get_annotations\")\nkind: Service\nmetadata:\n  annotations: #@ get_annotations()\n";
+    let files = [
+        ("libs/constants.lib.yaml", constants),
+        ("values.star", star),
+        ("values.yaml", values),
+        ("svc.yaml", svc),
+    ];
+    assert_eq!(
+        render(&files),
+        "kind: Service\nmetadata:\n  annotations:\n    aws-load-balancer-backend-protocol: ssl\n"
+    );
+    assert_eq!(
+        ytt::failure_of(
+            &files,
+            &[
+                "-f",
+                ".",
+                "--data-value-yaml",
+                "dex.service.annotations={a: b}"
+            ]
+        ),
+        "strake: error: \n- struct value does not support item assignment\n    in get_annotations\n      11 |     annotations[\"aws-load-balancer-backend-protocol\"] = \"ssl\"\n    in <toplevel>\n      svc.yaml:4 |   annotations: #@ get_annotations()\n"
+    );
+}
