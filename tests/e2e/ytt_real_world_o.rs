@@ -358,3 +358,62 @@ fn setting_a_key_on_a_data_value_struct_is_refused() {
         "strake: error: \n- struct value does not support item assignment\n    in get_annotations\n      11 |     annotations[\"aws-load-balancer-backend-protocol\"] = \"ssl\"\n    in <toplevel>\n      svc.yaml:4 |   annotations: #@ get_annotations()\n"
     );
 }
+
+/// A jq-like wrapper script runs a user's `main` over YAML input: `--file-mark` gives
+/// the program and the input fixed paths (the input a data file), data values under
+/// `_` come only from `--data-value-yaml` flags (which may add keys), and a text
+/// template of `-@)`-trimmed code lines prints `json.encode`/`yaml.encode` of the
+/// result with no trailing newline. `str.strip("---\n")` strips those characters from
+/// both ends before the input is split into documents; iterating a struct gives its
+/// keys. `json.encode` goes through Go maps, so its keys come out sorted, while
+/// `yaml.encode` keeps the given order.
+#[test]
+fn a_text_template_wrapper_runs_a_program_over_marked_input() {
+    let output = "(@ load(\"@ytt:data\", \"data\") -@)\n(@ load(\"@ytt:yaml\", \"yaml\") -@)\n(@ load(\"@ytt:json\", \"json\") -@)\n(@ load(\"_/program.star\", \"main\") -@)\n(@ input = [yaml.decode(d) for d in data.read(\"_/input.yaml\").strip(\"---\\n\").split(\"---\\n\")] -@)\n(@ result = main(input) -@)\n(@ if data.values._.output == \"yaml\": -@)\n(@=    yaml.encode(result) -@)\n(@ elif data.values._.output == \"yaml-document-set\": -@)\n(@   for item in result: -@)\n(@=      \"---\\n\" -@)\n(@=      yaml.encode(item) -@)\n(@   end -@)\n(@ else: -@)\n(@=  json.encode(result) -@)\n(@ end -@)\n";
+    let input = "---\nkind: A\nmetadata: {name: a}\n---\nkind: B\nlist: [1, 2]\n";
+    let length = "def main(input):\n    return len(input)\nend\n";
+    let values =
+        "load(\"@ytt:data\", \"data\")\n\ndef main(objects):\n    return data.values\nend\n";
+    let run = |program: &str, format: &str| {
+        let files = [
+            ("prog.star", program),
+            ("input.yaml", input),
+            ("output.txt", output),
+        ];
+        let format = format!("_.output={format}");
+        let out = ytt::render_output(
+            &files,
+            &[
+                "--data-value-yaml",
+                "_.raw=false",
+                "--data-value-yaml",
+                &format,
+                "-f",
+                "prog.star",
+                "--file-mark",
+                "prog.star:path=_/program.star",
+                "-f",
+                "input.yaml",
+                "--file-mark",
+                "input.yaml:path=_/input.yaml",
+                "--file-mark",
+                "input.yaml:type=data",
+                "-f",
+                "output.txt",
+                "--output-files",
+                "out",
+            ],
+        )
+        .unwrap();
+        let names: Vec<&str> = out.files.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["output.txt"]);
+        String::from_utf8(out.files[0].1.clone()).unwrap()
+    };
+    assert_eq!(run(length, "json"), "2");
+    assert_eq!(
+        run(values, "json"),
+        "{\"_\":{\"output\":\"json\",\"raw\":false}}"
+    );
+    assert_eq!(run(values, "yaml"), "_:\n  raw: false\n  output: yaml\n");
+    assert_eq!(run(values, "yaml-document-set"), "---\n_\n");
+}
