@@ -86,6 +86,7 @@ mod ytt_real_world_k;
 mod ytt_real_world_l;
 mod ytt_real_world_m;
 mod ytt_real_world_n;
+mod ytt_real_world_o;
 mod ytt_schema;
 mod ytt_schema_errors;
 mod ytt_schema_source_audit;

@@ -163,9 +163,11 @@ fn parse(src: &str, first_line: usize) -> Result<Vec<Piece>, TextError> {
     Ok(pieces)
 }
 
-/// True when `s` holds a `(@` directive (only then is a string worth compiling).
+/// True when `s` holds a `(@` or `@)` directive: only then is a string worth compiling
+/// (ytt compiles every templated string, and a lone `@)` is an error of its scanner;
+/// any other string compiles to itself).
 pub fn has_directives(s: &str) -> bool {
-    s.contains("(@")
+    s.contains("(@") || s.contains("@)")
 }
 
 /// Appends the statements of text template `src` to `prog`. The caller opens and closes
