@@ -63,10 +63,31 @@ fn plan(
     json(&out)["plan"].clone()
 }
 
+/// `cmd` run at the lowest CPU priority (`nice -n 19`, which execs it, so the
+/// process is still the copy's): on a loaded machine the polling test thread then
+/// runs before the copy does, and sees its progress in time.
+fn niced(cmd: &std::process::Command) -> std::process::Command {
+    let mut niced = std::process::Command::new("nice");
+    niced
+        .args(["-n", "19"])
+        .arg(cmd.get_program())
+        .args(cmd.get_args());
+    for (key, value) in cmd.get_envs() {
+        match value {
+            Some(v) => niced.env(key, v),
+            None => niced.env_remove(key),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        niced.current_dir(dir);
+    }
+    niced
+}
+
 /// Runs the copy and kills it with SIGKILL once `measure` reaches `threshold`
 /// bytes; returns false when the copy finished first.
-fn kill_at(mut cmd: std::process::Command, threshold: u64, measure: &dyn Fn() -> u64) -> bool {
-    let mut child = cmd
+fn kill_at(cmd: std::process::Command, threshold: u64, measure: &dyn Fn() -> u64) -> bool {
+    let mut child = niced(&cmd)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -219,8 +240,11 @@ fn killed_and_resumed_with(dest: &Dest, fraction: f64, concurrency: Option<usize
                 } else {
                     ("written ", "done ")
                 };
+                // The kill may land before the first entry is complete (the bytes
+                // then are all in `part` lines), never with the other kind of line.
                 assert!(
-                    text.lines().any(|l| l.starts_with(kept))
+                    text.lines()
+                        .any(|l| l.starts_with(kept) || l.starts_with("part "))
                         && !text.lines().any(|l| l.starts_with(other)),
                     "{text}"
                 );
