@@ -34,7 +34,8 @@ fn output(schema_body: &str, extra_files: &[(&str, &str)], args: &[&str]) -> Str
     stdout
 }
 
-const PREFIX: &str = "strake: error: Overlaying data values schema (in following order: schema.yml): \n";
+const PREFIX: &str =
+    "strake: error: Overlaying data values schema (in following order: schema.yml): \n";
 
 /// `createPosInfo` in ytt's `error.go` marks a gap (`...`) between two quoted lines only
 /// when `Position.IsNextTo` is false, and `IsNextTo` holds for lines at most one apart,
@@ -54,4 +55,124 @@ fn an_annotation_on_its_values_own_line_is_quoted_twice_without_a_gap() {
             "{PREFIX}Invalid schema - @schema/default is wrong type\n==============================================\n\nschema.yml:\n    |\n  3 | foo: 1 #@schema/default \"x\"\n  3 | foo: 1 #@schema/default \"x\"\n    |\n\n    = found: string (at schema.yml:3)\n    = expected: integer (by schema.yml:3)\n"
         )
     );
+}
+
+/// The stderr of a schema whose `@schema/validation` on `f: ""` is `ann`.
+fn validation_failure(ann: &str) -> String {
+    failure(&format!("#@schema/validation {ann}\nf: \"\"\n"), &[], &[])
+}
+
+/// `NewValidationFromAnn` (`pkg/validations/annotations.go`) reads the positional rules
+/// first, each a 2-tuple of a string and a callable (or a value with a callable
+/// `check`), then the keyword arguments; each problem is one line after ytt's
+/// `Invalid @schema/validation annotation - `, naming the annotation with `(by ...)` or
+/// `(at ...)` as each message does, and `one_of`'s and `one_not_null`'s messages name no
+/// place at all.
+#[test]
+fn validation_annotation_argument_errors_are_worded_as_ytt_words_them() {
+    let head = "strake: error: Overlaying data values schema (in following order: schema.yml):\n  Invalid @schema/validation annotation - ";
+    let cases = [
+        (
+            "(\"x\", lambda v: True, 1)",
+            "expected 2-tuple, but found tuple with length 3 (by schema.yml:3)",
+        ),
+        (
+            "()",
+            "expected 2-tuple, but found tuple with length 0 (by schema.yml:3)",
+        ),
+        (
+            "(1, lambda v: True)",
+            "expected first item in the 2-tuple to be a string describing a valid value, but was int (at schema.yml:3)",
+        ),
+        (
+            "[\"x\", lambda v: True]",
+            "expected annotation to have 2-tuple as argument(s), but found: [\"x\", <function lambda>] (by schema.yml:3)",
+        ),
+        (
+            "(\"x\", lambda v: True), [\"z\"]",
+            "expected annotation to have 2-tuple as argument(s), but found: [\"z\"] (by schema.yml:3)",
+        ),
+        (
+            "one_of=\"abc\"",
+            "expected keyword argument one_of to be a sequence, but was string",
+        ),
+        (
+            "one_not_null=3",
+            "expected True or a sequence of keys, but was a 'int'",
+        ),
+        ("one_not_null=False", "one_not_null= cannot be False"),
+        (
+            "min_len=1, max_len=True",
+            "expected keyword argument \"max_len\" to be a number, but was bool (at schema.yml:3)",
+        ),
+        (
+            "min=1, foo=1",
+            "unknown keyword argument \"foo\" (at schema.yml:3)",
+        ),
+    ];
+    for (ann, msg) in cases {
+        assert_eq!(validation_failure(ann), format!("{head}{msg}\n"), "{ann}");
+    }
+}
+
+/// `assertionFromCheckAttr` accepts a value whose `check` attribute is callable: a struct
+/// without `check` is "an assertion function or assertion object, but was a struct", and
+/// one whose `check` is not callable names the attribute's type.
+#[test]
+fn a_validation_rule_object_needs_a_callable_check() {
+    const LIB: (&str, &str) = (
+        "lib.star",
+        "load(\"@ytt:struct\", \"struct\")\nno_check = struct.make(a=1)\nbad_check = struct.make(check=1)\n",
+    );
+    let run = |rule: &str| {
+        let schema = format!(
+            "#@ load(\"lib.star\", \"no_check\", \"bad_check\")\n#@data/values-schema\n---\n#@schema/validation (\"x\", {rule})\nf: \"\"\n"
+        );
+        failure_dot(&[CONFIG, LIB, ("schema.yml", &schema)], &[])
+    };
+    let head = "strake: error: Overlaying data values schema (in following order: schema.yml):\n  Invalid @schema/validation annotation - ";
+    assert_eq!(
+        run("no_check"),
+        format!(
+            "{head}expected second item in tuple to be an assertion function or assertion object, but was a struct (at schema.yml:4)\n"
+        )
+    );
+    assert_eq!(
+        run("bad_check"),
+        format!("{head}expected struct with attribute check(), but was int (at schema.yml:4)\n")
+    );
+}
+
+/// `NewTypeAnnotation` reports a non-boolean `any=` with Go's `%T` of the Starlark value:
+/// the starlark-go type names, pointers for the mutable ones (`*starlark.List`,
+/// `*starlark.Dict`, `*starlark.Function`), and ytt's own types for its structs and
+/// YAML fragments.
+#[test]
+fn a_non_boolean_any_is_named_by_its_go_type() {
+    let cases = [
+        ("1", "starlark.Int"),
+        ("1.5", "starlark.Float"),
+        ("\"yes\"", "starlark.String"),
+        ("None", "starlark.NoneType"),
+        ("[1]", "*starlark.List"),
+        ("{}", "*starlark.Dict"),
+        ("(1,)", "starlark.Tuple"),
+        ("lambda x: x", "*starlark.Function"),
+        ("len", "*starlark.Builtin"),
+        ("range(2)", "starlark.rangeValue"),
+        ("struct.make()", "*core.StarlarkStruct"),
+        ("frag()", "*yamltemplate.StarlarkFragment"),
+    ];
+    for (value, go_type) in cases {
+        let schema = format!(
+            "#@ load(\"@ytt:struct\", \"struct\")\n#@ def frag():\na: 1\n#@ end\n#@data/values-schema\n---\n#@schema/type any={value}\nfoo: 1\n"
+        );
+        assert_eq!(
+            failure_dot(&[CONFIG, ("schema.yml", &schema)], &[]),
+            format!(
+                "{PREFIX}Invalid schema\n==============\n\nunknown @schema/type annotation keyword argument\nschema.yml:\n    |\n  7 | #@schema/type any={value}\n  8 | foo: 1\n    |\n\n    = found: {go_type} (by schema.yml:7)\n    = expected: starlark.Bool\n    = hint: Supported kwargs are 'any'\n"
+            ),
+            "{value}"
+        );
+    }
 }
