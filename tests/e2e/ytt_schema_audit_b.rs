@@ -176,3 +176,57 @@ fn a_non_boolean_any_is_named_by_its_go_type() {
         );
     }
 }
+
+/// `ScalarType.CheckType` lets an integer stand where a float is declared (it stays an
+/// integer) but never a float where an integer is: a `@schema/default` integer on a
+/// float is kept, a float example of an integer is refused under "@schema/examples has
+/// wrong type" (the example's `found` naming the annotation with `by`), and floats print
+/// as Go's `strconv` shortest form (`1e+21`, `2` for `2.0`) in values and in the export.
+#[test]
+fn ints_stand_for_floats_but_floats_never_for_ints() {
+    let body = "#@schema/default 3\nf: 1.5\ng: 1e21\n#@schema/default 2.0\nh: 0.5\n";
+    assert_eq!(output(body, &[], &[]), "v:\n  f: 3\n  g: 1e+21\n  h: 2\n");
+    let export = output(
+        body,
+        &[],
+        &["--data-values-schema-inspect", "-o", "openapi-v3"],
+    );
+    assert!(
+        export.ends_with("      properties:\n        f:\n          type: number\n          format: float\n          default: 3\n        g:\n          type: number\n          format: float\n          default: 1e+21\n        h:\n          type: number\n          format: float\n          default: 2\n"),
+        "{export}"
+    );
+    assert_eq!(
+        failure(
+            "#@schema/examples (\"e\", None), (\"f\", 1.5), (\"g\", 2)\nf: 1\n",
+            &[],
+            &[]
+        ),
+        format!(
+            "{PREFIX}Invalid schema - @schema/examples has wrong type\n================================================\n\nschema.yml:\n    |\n  3 | #@schema/examples (\"e\", None), (\"f\", 1.5), (\"g\", 2)\n  4 | f: 1\n    |\n\n    = found: null (by schema.yml:3)\n    = expected: integer (by schema.yml:4)\n\nschema.yml:\n    |\n  3 | #@schema/examples (\"e\", None), (\"f\", 1.5), (\"g\", 2)\n  4 | f: 1\n    |\n\n    = found: float (by schema.yml:3)\n    = expected: integer (by schema.yml:4)\n"
+        )
+    );
+    assert_eq!(
+        failure("f: 1\n", &[], &["--data-value-yaml", "f=1e3"]),
+        "strake: error: Overlaying data values (in following order: additional data values): \nOne or more data values were invalid\n====================================\n\n(data-value-yaml arg):\n    |\n  1 | f=1e3\n    |\n\n    = found: float\n    = expected: integer (by schema.yml:3)\n"
+    );
+}
+
+/// With `@schema/type any=True`, ytt 0.48's `getTypeFromAnnotations` takes the any type
+/// and lets a following `@schema/nullable` only set its default to null, so the value
+/// is never used to infer a type: an empty array (which alone is "wrong number of items
+/// in array definition") is a valid schema, null by default.
+#[test]
+fn any_and_nullable_together_never_infer_from_the_value() {
+    assert_eq!(
+        output(
+            "#@schema/type any=True\n#@schema/nullable\narr: []\n",
+            &[],
+            &[]
+        ),
+        "v:\n  arr: null\n"
+    );
+    assert!(
+        failure("#@schema/nullable\narr: []\n", &[], &[])
+            .contains("Invalid schema - wrong number of items in array definition\n")
+    );
+}
