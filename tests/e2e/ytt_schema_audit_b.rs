@@ -230,3 +230,35 @@ fn any_and_nullable_together_never_infer_from_the_value() {
             .contains("Invalid schema - wrong number of items in array definition\n")
     );
 }
+
+/// ytt type-checks the data values after each values document is overlaid
+/// (`typeAndCheck` of the merged document in `DataValuesPreProcessing.apply`), so a
+/// scalar an `#@overlay/replace via=` function returns is held to the schema: a wrong
+/// one is reported at the item that carried the function (`replaceMapItem` copies the
+/// overlay's item), while a right one passes whatever the overlay's own placeholder was.
+#[test]
+fn a_scalar_computed_by_a_replace_function_is_type_checked() {
+    let values = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@data/values\n---\n#@overlay/replace via=lambda l, r: len(l)\na: 0\n#@overlay/replace via=lambda l, r: str(r)\nb: 0\nm:\n  #@overlay/replace via=lambda l, r: \"x\" if l else 1\n  k: true\n";
+    assert_eq!(
+        failure(
+            "a: \"abc\"\nb: \"\"\nm:\n  k: true\n",
+            &[("values.yml", values)],
+            &[]
+        ),
+        "strake: error: Overlaying data values (in following order: values.yml): \nOne or more data values were invalid\n====================================\n\nvalues.yml:\n     |\n   5 | a: 0\n     |\n\n     = found: integer\n     = expected: string (by schema.yml:3)\n\nvalues.yml:\n     |\n  10 |   k: true\n     |\n\n     = found: string\n     = expected: boolean (by schema.yml:6)\n"
+    );
+    assert_eq!(
+        output(
+            "a: 1\nb: \"\"\nm:\n  k: true\n",
+            &[(
+                "values.yml",
+                values
+                    .replace("len(l)", "l + 1")
+                    .replace("\"x\" if l else 1", "not l")
+                    .as_str()
+            )],
+            &[]
+        ),
+        "v:\n  a: 2\n  b: \"0\"\n  m:\n    k: false\n"
+    );
+}
