@@ -239,6 +239,9 @@ impl Pipeline<'_> {
             // an undeclared key is named as such.
             checker.check_doc(&d).map_err(|e| stage.wrap(e))?;
             apply_values_doc(&mut values, &d).map_err(|e| stage.wrap(e))?;
+            checker
+                .check_merged(&d, &values)
+                .map_err(|e| stage.wrap(e))?;
             doc_pos.note(&values, || Some(d.meta.pos.clone()));
             checker.fill(&mut values);
             if let (Some(s), Some(v)) = (schema, &values) {
@@ -257,6 +260,7 @@ impl Pipeline<'_> {
             apply_values_doc(&mut values, d).map_err(w)?;
             doc_pos.note(&values, || Some(d.meta.pos.clone()));
             checker.check_doc(d).map_err(w)?;
+            checker.check_merged(d, &values).map_err(w)?;
             checker.fill(&mut values);
         }
         for (key, node) in lib_flags {
@@ -289,6 +293,7 @@ impl Pipeline<'_> {
             apply_values_doc(&mut values, d).map_err(w)?;
             doc_pos.note(&values, || Some(d.meta.pos.clone()));
             checker.check_doc(d).map_err(w)?;
+            checker.check_merged(d, &values).map_err(w)?;
             checker.fill(&mut values);
         }
         self.apply_flags(&mut values, flags, &mut checker, &stage, &mut doc_pos)?;

@@ -88,6 +88,7 @@ mod ytt_real_world_m;
 mod ytt_real_world_n;
 mod ytt_real_world_o;
 mod ytt_schema;
+mod ytt_schema_audit_b;
 mod ytt_schema_errors;
 mod ytt_schema_source_audit;
 mod ytt_source_audit;

@@ -171,6 +171,34 @@ fn skip_value(meta: &Meta) -> bool {
         || meta.has("overlay/assert")
 }
 
+/// Checks the values an overlay function computed (`#@overlay/replace via=...` in the
+/// overlay `right`) where they landed in the merged values `merged`: ytt type-checks the
+/// data values after each overlay (`typeAndCheck` of the merged document), so a scalar
+/// a function returns is held to the schema like any other. Map items are followed by
+/// key; a computed map or array is left alone.
+pub fn check_computed(right: &Node, merged: &Node, ty: &Type, out: &mut Vec<Violation>) {
+    let (Kind::Map(fields), Node::Map(items), Node::Map(merged_items)) = (&ty.kind, right, merged)
+    else {
+        return;
+    };
+    for it in items {
+        let Some(f) = fields.iter().find(|f| f.key == it.key) else {
+            continue;
+        };
+        let Some(m) = merged_items.iter().find(|m| m.key == it.key) else {
+            continue;
+        };
+        if skip_value(&it.meta) {
+            if matches!(m.value, Node::Scalar(_)) {
+                let lead = format!("{}:", it.key.to_display_string());
+                check_at(&m.value, &f.ty, &m.meta.pos, Some(&lead), out);
+            }
+        } else {
+            check_computed(&it.value, &m.value, &f.ty, out);
+        }
+    }
+}
+
 /// Checks a whole node against `ty` (the node's own position is unknown).
 pub fn check_node(node: &Node, ty: &Type) -> Vec<Violation> {
     check_doc(node, ty, &ty.pos)

@@ -214,13 +214,13 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
                 let mut prev: Option<usize> = None;
                 for p in &anns {
                     let line = sources.line(&p.file, p.line).unwrap_or_default();
-                    if prev.is_some_and(|l| l + 1 != p.line) {
+                    if prev.is_some_and(|l| !next_to(l, p.line)) {
                         out.push_str(&format!("{} ...\n", pad("|", "")));
                     }
                     out.push_str(&format!("{} {line}\n", pad("|", &p.line.to_string())));
                     prev = Some(p.line);
                 }
-                if prev.is_some_and(|l| l + 1 != f.pos.line) {
+                if prev.is_some_and(|l| !next_to(l, f.pos.line)) {
                     out.push_str(&format!("{} ...\n", pad("|", "")));
                 }
                 out.push_str(&format!("{} {t}\n", pad("|", &f.pos.line.to_string())));
@@ -244,6 +244,13 @@ pub fn render(summary: &str, failures: &[Failure], sources: &Sources) -> String 
         }
     }
     out
+}
+
+/// Whether two lines of one file are shown without `...` between them: ytt's
+/// `Position.IsNextTo` holds for lines at most one apart, the same line included (an
+/// annotation written after the value on the value's own line).
+fn next_to(a: usize, b: usize) -> bool {
+    a.abs_diff(b) <= 1
 }
 
 /// An engine error holding a rendered report, positioned at the first failure.

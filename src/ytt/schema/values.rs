@@ -9,7 +9,7 @@ use crate::ytt::error::Error;
 use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::starlark::Thread;
 
-use super::check::{check_doc, fill_defaults};
+use super::check::{check_computed, check_doc, fill_defaults};
 use super::error::{Sources, compact, to_error};
 use super::source::SchemaSource;
 use super::types::{Kind, Type};
@@ -69,6 +69,21 @@ impl ValuesChecker {
             warn_deprecated(&d.value, root);
         }
         Ok(())
+    }
+
+    /// Type-checks what the overlay functions of `#@data/values` document `d` computed,
+    /// once `d` is merged into `values`.
+    pub fn check_merged(&self, d: &Doc, values: &Option<Node>) -> Result<(), Error> {
+        let (Some(root), Some(merged)) = (&self.root, values) else {
+            return Ok(());
+        };
+        let mut v = Vec::new();
+        check_computed(&d.value, merged, root, &mut v);
+        if v.is_empty() {
+            return Ok(());
+        }
+        let f: Vec<_> = v.iter().map(|v| v.failure()).collect();
+        Err(to_error(INVALID, &f, &self.sources))
     }
 
     /// Type-checks values from a flag or file: `label` names the source in messages and
