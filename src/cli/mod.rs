@@ -138,7 +138,7 @@ pub fn main() -> ExitCode {
         Command::Tag(command) => tag::run(command),
         Command::Copy(args) => copy::run(*args),
         Command::Bundle(args) => bundle::run(*args),
-        Command::Template(args) => on_deep_stack(&|| template::run(&args)),
+        Command::Template(args) => template::run(&args),
         Command::Lock(args) => lock::run(*args),
         Command::Values(cmd) => values::run(&cmd),
         Command::Package(cmd) => package::run(cmd),
@@ -155,17 +155,18 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// Stack of the thread that renders templates: Starlark functions may recurse as deep
-/// as ytt lets them (Go grows a goroutine's stack up to 1 GB). Only the pages used are
-/// committed.
+/// Stack of the thread that renders templates whose Starlark functions recurse deeper
+/// than the main thread's stack allows (ytt lets them: Go grows a goroutine's stack up
+/// to 1 GB). Only the pages used are committed.
 const DEEP_STACK: usize = 1 << 30;
 
 /// Starlark call depth allowed on [`DEEP_STACK`], far below what fills it.
 const DEEP_CALLS: usize = 10_000;
 
 /// Runs `f` on a thread with [`DEEP_STACK`] and [`DEEP_CALLS`], or here when no such
-/// thread can be made.
-fn on_deep_stack(f: &(dyn Fn() -> ExitCode + Sync)) -> ExitCode {
+/// thread can be made. Only for runs that need it: a thread of its own gets a malloc
+/// arena of its own, which makes an ordinary render about a tenth slower.
+pub(crate) fn on_deep_stack<R: Send>(f: &(dyn Fn() -> R + Sync)) -> R {
     use crate::ytt::starlark::eval::with_max_depth;
     std::thread::scope(|s| {
         let spawned = std::thread::Builder::new()

@@ -223,6 +223,23 @@ pub fn run(args: &TemplateArgs) -> ExitCode {
     code
 }
 
+/// Standard input's bytes, read on the first call and kept for later ones (a render
+/// that is run again must see what the first one read).
+fn read_stdin_once(
+    cache: &std::sync::OnceLock<Result<Vec<u8>, (std::io::ErrorKind, String)>>,
+) -> std::io::Result<Vec<u8>> {
+    cache
+        .get_or_init(|| {
+            let mut b = Vec::new();
+            std::io::stdin()
+                .read_to_end(&mut b)
+                .map(|_| b)
+                .map_err(|e| (e.kind(), e.to_string()))
+        })
+        .clone()
+        .map_err(|(kind, message)| std::io::Error::new(kind, message))
+}
+
 fn run_timed(args: &TemplateArgs) -> ExitCode {
     let mut opts = args.to_options();
     // As ytt picks its sources: bulk input (when given) instead of `-f`, bulk output
@@ -242,22 +259,31 @@ fn run_timed(args: &TemplateArgs) -> ExitCode {
         // Collect the output files as `--output-files` does; they are printed below.
         opts.output_files = Some(String::new());
     }
+    // Standard input is read once, whichever render asks for it first.
+    let stdin_bytes = std::sync::OnceLock::new();
+    let render = || {
+        let mut warnings = Vec::new();
+        let rendered = std::env::current_dir()
+            .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))
+            .and_then(|cwd| {
+                crate::ytt::run_warning(
+                    &opts,
+                    &cwd,
+                    &mut || read_stdin_once(&stdin_bytes),
+                    &mut warnings,
+                )
+            });
+        (rendered, warnings)
+    };
+    // The render runs here, on the main thread. When its Starlark recursed past the
+    // depth this stack allows, it runs again, whole, on a thread whose stack fits the
+    // recursion ytt allows; a render has no effects of its own, so the second one
+    // gives what a single deep run would.
+    let (mut rendered, mut warnings) = render();
+    if crate::ytt::starlark::eval::take_depth_limit_hit() {
+        (rendered, warnings) = super::on_deep_stack(&render);
+    }
     // ytt's warnings come before its output or its error.
-    let mut warnings = Vec::new();
-    let rendered = std::env::current_dir()
-        .map_err(|e| crate::ytt::Error::Io(format!("current directory: {e}")))
-        .and_then(|cwd| {
-            crate::ytt::run_warning(
-                &opts,
-                &cwd,
-                &mut || {
-                    let mut b = Vec::new();
-                    std::io::stdin().read_to_end(&mut b)?;
-                    Ok(b)
-                },
-                &mut warnings,
-            )
-        });
     for w in &warnings {
         eprintln!("{w}");
     }

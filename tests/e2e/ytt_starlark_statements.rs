@@ -385,6 +385,34 @@ fn recursion_runs_thousands_of_calls_deep() {
     );
 }
 
+/// The deep recursion works whatever the template's source: a template read from
+/// standard input, whose recursion is first refused on the main thread's stack and
+/// caught there by `assert.try_to`, still renders as one run on a deep stack would (the
+/// rerun sees the same input, and the caught refusal does not leak into the output).
+#[test]
+fn deep_recursion_from_standard_input_and_under_try_to_gives_the_deep_result() {
+    use std::io::Write as _;
+    let template = "#@ load(\"@ytt:assert\", \"assert\")\n#@ def count(n):\n#@   return 0 if n == 0 else 1 + count(n - 1)\n#@ end\na: #@ assert.try_to(lambda: count(3000))[0]\n";
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("strake"))
+        .current_dir(dir.path())
+        .env_remove("RUST_LOG")
+        .args(["template", "-f", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(template.as_bytes()).unwrap();
+    drop(stdin);
+    let (code, stdout, stderr) = ytt::outcome(child.wait_with_output().unwrap());
+    assert_eq!(
+        (code, stdout.as_str(), stderr.as_str()),
+        (0, "a: 3000\n", "")
+    );
+}
+
 /// A top-level `load` binds its names in starlark-go's file block (`LoadBindsGlobally`
 /// is off, ytt does not turn it on): the file and its functions use them, but they are
 /// no globals of the module, so another file cannot load them from it; assigning the

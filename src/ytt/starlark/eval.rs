@@ -95,6 +95,20 @@ pub const DEFAULT_MAX_DEPTH: usize = 250;
 thread_local! {
     /// The call depth limit that [`Thread::new`] gives threads made on this OS thread.
     static MAX_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(DEFAULT_MAX_DEPTH) };
+    /// Set when a call on this OS thread was refused at the depth limit.
+    static DEPTH_LIMIT_HIT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Notes that a call on this OS thread was refused at its depth limit.
+pub(crate) fn note_depth_limit_hit() {
+    DEPTH_LIMIT_HIT.with(|h| h.set(true));
+}
+
+/// Whether a call on this OS thread was refused at the depth limit since the last call
+/// (even when the error was caught, as `assert.try_to` does): a host that can run
+/// deeper may then evaluate again with a higher limit.
+pub fn take_depth_limit_hit() -> bool {
+    DEPTH_LIMIT_HIT.with(|h| h.replace(false))
 }
 
 /// Runs `f` with `max_depth` as the call depth limit of every [`Thread`] it makes on this
