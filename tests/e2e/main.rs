@@ -100,6 +100,7 @@ mod ytt_starlark_builtins;
 mod ytt_starlark_runtime;
 mod ytt_starlark_statements;
 mod ytt_template_errors;
+mod ytt_text_templates_audit;
 mod ytt_workspace_source_audit;
 mod ytt_yamlmeta_audit;
 
