@@ -1,8 +1,9 @@
 //! Constructs met while rendering another round of public ytt directories (the
-//! kapp-controller rebase rule that decides between two package repositories offering
-//! the same package, a GitOps generator's environment schemas and Argo CD templates, an
-//! HTTP bridge that calls a Starlark handler with a request decoded from JSON), each
-//! reduced to a small case of its own: what ytt 0.48 prints for them.
+//! kapp-controller package-repository passes: the clean-up overlay and the rebase rule
+//! that decides between two repositories offering the same package; a GitOps
+//! generator's environment schemas and Argo CD templates; a Cartographer supply chain fed
+//! plain YAML values; an HTTP bridge that calls a Starlark handler with a request decoded
+//! from JSON), each reduced to a small case of its own: what ytt 0.48 prints for them.
 
 use crate::support::ytt;
 
@@ -174,5 +175,68 @@ fn a_handler_is_called_with_keyword_arguments_from_a_decoded_struct() {
         )
         .unwrap(),
         "method: GET\nid: \"42\"\nbody: null\n"
+    );
+}
+
+/// The repository clean-up pass reads the packages from standard input: a document
+/// overlay whose matcher is `not_op(or_op(...))` with `expects="0+"` removes every other
+/// kind (and the same kind at another apiVersion), an `@overlay/remove` with
+/// `missing_ok=True` drops `namespace` where present and does nothing elsewhere, a
+/// merged annotation keeps its place and takes the overlay's value, and new ones follow.
+#[test]
+fn the_repository_clean_up_pass_keeps_only_packages_and_stamps_them() {
+    let files = [(
+        "kapp-controller-clean-up.yml",
+        "\n#@ load(\"@ytt:overlay\", \"overlay\")\n\n#@ pkg = overlay.subset({\"apiVersion\":\"data.packaging.carvel.dev/v1alpha1\", \"kind\": \"Package\"})\n#@ pkgm = overlay.subset({\"apiVersion\":\"data.packaging.carvel.dev/v1alpha1\", \"kind\": \"PackageMetadata\"})\n\n#@overlay/match by=overlay.not_op(overlay.or_op(pkg, pkgm)),expects=\"0+\"\n#@overlay/remove\n---\n\n#@overlay/match by=overlay.all,expects=\"0+\"\n---\nmetadata:\n  #! Ensure that all resources do not set some random namespace\n  #! so that all resource end in the PackageRepository's namespace\n  #@overlay/match missing_ok=True\n  #@overlay/remove\n  namespace:\n\n  #@overlay/match missing_ok=True\n  annotations:\n    #@overlay/match missing_ok=True\n    kapp.k14s.io/disable-original: \"\"\n\n    #@overlay/match missing_ok=True\n    kapp.k14s.io/disable-wait: \"\"\n\n    #@overlay/match missing_ok=True\n    packaging.carvel.dev/package-repository-ref: ns/repo\n\n    #@overlay/match missing_ok=True\n    kapp.k14s.io/create-strategy: \"fallback-on-update-or-noop\"\n",
+    )];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        std::fs::write(dir.path().join(name), body).unwrap();
+    }
+    let out = assert_cmd::Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .args(["template", "-f", "-", "-f", "kapp-controller-clean-up.yml"])
+        .write_stdin("apiVersion: data.packaging.carvel.dev/v1alpha1\nkind: PackageMetadata\nmetadata:\n  name: pkg.test\n  namespace: elsewhere\nspec:\n  displayName: Test\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stray\n---\napiVersion: data.packaging.carvel.dev/v1alpha1\nkind: Package\nmetadata:\n  name: pkg.test.1.0.0\n  annotations:\n    kapp.k14s.io/disable-wait: \"keep\"\nspec:\n  refName: pkg.test\n---\napiVersion: data.packaging.carvel.dev/v1alpha2\nkind: Package\nmetadata:\n  name: future\n")
+        .output()
+        .unwrap();
+    assert_eq!(ytt::outcome(out), (0, "apiVersion: data.packaging.carvel.dev/v1alpha1\nkind: PackageMetadata\nmetadata:\n  name: pkg.test\n  annotations:\n    kapp.k14s.io/disable-original: \"\"\n    kapp.k14s.io/disable-wait: \"\"\n    packaging.carvel.dev/package-repository-ref: ns/repo\n    kapp.k14s.io/create-strategy: fallback-on-update-or-noop\nspec:\n  displayName: Test\n---\napiVersion: data.packaging.carvel.dev/v1alpha1\nkind: Package\nmetadata:\n  name: pkg.test.1.0.0\n  annotations:\n    kapp.k14s.io/disable-wait: \"\"\n    kapp.k14s.io/disable-original: \"\"\n    packaging.carvel.dev/package-repository-ref: ns/repo\n    kapp.k14s.io/create-strategy: fallback-on-update-or-noop\nspec:\n  refName: pkg.test\n".to_string(), String::new()));
+}
+
+/// A supply chain whose values come from a plain YAML file (`--data-values-file`):
+/// top-level `x or assert.fail(...)` statements pass, `"key" in struct` chooses between
+/// an `if` and an `elif` (neither applies when the secret name is empty), `if/end` items
+/// nest inside an `if` block, a struct value prints as a map, a key left empty after a
+/// trailing space is null, and a literal block's whitespace-only lines come out empty.
+#[test]
+fn a_supply_chain_picks_its_params_by_key_presence_in_plain_values() {
+    let files = [
+        (
+            "config/supply-chain.yaml",
+            "#@ load(\"@ytt:data\", \"data\")\n#@ load(\"@ytt:assert\", \"assert\")\n\n#@ data.values.registry.server or assert.fail(\"missing registry.server\")\n#@ data.values.supported_workloads or assert.fail(\"missing supported_workloads\")\n#@ len(data.values.supported_workloads) or assert.fail(\"one or more supported_workloads should be supplied\")\n\n#@ def publisher_sa_name():\n#@   if hasattr(data.values.scanning.service_account, \"publisher\"):\n#@     return data.values.scanning.service_account.publisher\n#@   end\n#@   return data.values.service_account\n#@ end\n\n---\napiVersion: carto.run/v1alpha1\nkind: ClusterSupplyChain\nmetadata:\n  name: source-sign-scan-to-helm\nspec:\n  selectorMatchExpressions:\n    - key: 'apps.tanzu.vmware.com/workload-type'\n      operator: In\n      values:\n      #@ for supported_workload in data.values.supported_workloads:\n      - #@ supported_workload.type\n      #@ end\n\n  params:\n    - name: ca_cert_data\n      default: #@ data.values.ca_cert_data\n\n    #@ if \"secretRef\" in data.values.maven.repository and \"name\" in data.values.maven.repository.secretRef and data.values.maven.repository.secretRef.name != \"\":\n    - name: maven_repository_secret_name\n      value: #@ data.values.maven.repository.secretRef.name\n    #@ elif \"secret_name\" in data.values.maven.repository:\n    #! NOTE: deprecated\n    - name: maven_repository_secret_name\n      value: #@ data.values.maven.repository.secret_name\n    #@ end\n\n    - name: gitops_branch\n      default: #@ data.values.gitops.branch\n    #@ if/end data.values.gitops.repository_prefix:\n    - name: gitops_repository_prefix\n      default: #@ data.values.gitops.repository_prefix\n    #@ if data.values.gitops.pull_request:\n    #@ if/end data.values.gitops.pull_request.server_kind:\n    - name: gitops_server_kind\n      default: #@ data.values.gitops.pull_request.server_kind\n    #@ if/end \"commit_branch\" in data.values.gitops.pull_request:\n    - name: gitops_commit_branch\n      default: #@ data.values.gitops.pull_request.commit_branch\n    #@ end\n    - name: image_scanning_service_account_publisher\n      value: #@ publisher_sa_name()\n    - name: image_scanning_cli\n      value: #@ data.values.image_scanning_cli\n    - name: image_scanning_workspace_bindings\n      value: #@ data.values.scanning.workspace.bindings\n\n  resources:\n  - name: image-provider\n    params:\n      - name: registry\n        value: #@ data.values.registry\n      - name: docker_build_extra_args\n        default: []\n",
+        ),
+        (
+            "config/templates/task.yaml",
+            "#@ load(\"@ytt:data\", \"data\")\n\n---\napiVersion: tekton.dev/v1beta1\nkind: Task\nmetadata:\n  name: helm-writer\nspec:\n  description: |-\n    A task that packages and publishes a helm chart.\n  params:\n    - name: source-url\n      type: string\n      description: \n  steps:\n    - name: tools\n      env:      \n      - name: \"YQ_VERSION\"\n        value: \"v4.40.5\"\n      script: |-\n        #!/usr/bin/env bash\n        set -o errexit\n\n        export HELM_INSTALL_DIR=\"/tools\"\n    - name: helm-publish\n      script: |-\n        #!/usr/bin/env bash\n        \n        set -o xtrace\n        echo $(params.image)\n        \n        for chart in $(find ./helm -name 'Chart.yaml'); do\n          chart_tgz=$chart_name-$chart_version.tgz\n        done\n  volumes:\n    - name: source-dir\n      emptyDir: {}\n",
+        ),
+        (
+            "supply-chain-values.yaml",
+            "label_propagation_exclusions: [\"kapp.k14s.io/app\", \"kapp.k14s.io/association\"]\nca_cert_data: \"\"\nregistry:\n  ca_cert_data: \"\"\n  server: cxscssa.azurecr.io\n  repository: tap-build/workloads\nimage_scanning_cli:\n  image: cxscssa.azurecr.io/tap-1-7-0/tap-packages@sha256:675673a6d495d6f6a688497b754cee304960d9ad56e194cf4f4ea6ab53ca71d6\ngitops:\n  ssh_secret: \"\"\n  server_address:\n  branch: \"\"\n  repository_prefix:\n  pull_request:\n    server_kind:\n    commit_branch: \"\"\n    pull_request_title:\n\nscanning:\n  service_account:\n    publisher: default\n  workspace:\n    bindings: []\n\nservice_account: default\n\nsupported_workloads:\n- type: helm\n  cluster_config_template_name: config-template\nmaven:\n  repository:\n    url: \"https://repo.maven.apache.org/maven2\"\n    secretRef:\n      name: \"\"\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::render(
+            &files,
+            &[
+                "-f",
+                "config/supply-chain.yaml",
+                "-f",
+                "config/templates",
+                "--data-values-file",
+                "supply-chain-values.yaml",
+            ]
+        )
+        .unwrap(),
+        "apiVersion: carto.run/v1alpha1\nkind: ClusterSupplyChain\nmetadata:\n  name: source-sign-scan-to-helm\nspec:\n  selectorMatchExpressions:\n  - key: apps.tanzu.vmware.com/workload-type\n    operator: In\n    values:\n    - helm\n  params:\n  - name: ca_cert_data\n    default: \"\"\n  - name: gitops_branch\n    default: \"\"\n  - name: gitops_commit_branch\n    default: \"\"\n  - name: image_scanning_service_account_publisher\n    value: default\n  - name: image_scanning_cli\n    value:\n      image: cxscssa.azurecr.io/tap-1-7-0/tap-packages@sha256:675673a6d495d6f6a688497b754cee304960d9ad56e194cf4f4ea6ab53ca71d6\n  - name: image_scanning_workspace_bindings\n    value: []\n  resources:\n  - name: image-provider\n    params:\n    - name: registry\n      value:\n        ca_cert_data: \"\"\n        server: cxscssa.azurecr.io\n        repository: tap-build/workloads\n    - name: docker_build_extra_args\n      default: []\n---\napiVersion: tekton.dev/v1beta1\nkind: Task\nmetadata:\n  name: helm-writer\nspec:\n  description: A task that packages and publishes a helm chart.\n  params:\n  - name: source-url\n    type: string\n    description: null\n  steps:\n  - name: tools\n    env:\n    - name: YQ_VERSION\n      value: v4.40.5\n    script: |-\n      #!/usr/bin/env bash\n      set -o errexit\n\n      export HELM_INSTALL_DIR=\"/tools\"\n  - name: helm-publish\n    script: |-\n      #!/usr/bin/env bash\n\n      set -o xtrace\n      echo $(params.image)\n\n      for chart in $(find ./helm -name 'Chart.yaml'); do\n        chart_tgz=$chart_name-$chart_version.tgz\n      done\n  volumes:\n  - name: source-dir\n    emptyDir: {}\n"
     );
 }
