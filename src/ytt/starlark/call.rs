@@ -37,7 +37,7 @@ impl Thread {
     #[inline(never)]
     pub fn call(&mut self, f: &Value, args: Args) -> Result<Value> {
         if self.depth >= self.max_depth {
-            super::eval::note_depth_limit_hit();
+            super::limits::note_depth_limit_hit();
             return Err(Error::new("Starlark stack overflow"));
         }
         self.step()?;

@@ -83,6 +83,7 @@ pub mod format;
 pub mod int_args;
 pub mod iteration;
 pub mod lexer;
+mod limits;
 pub mod methods;
 pub mod number_cmp;
 pub mod ops;
