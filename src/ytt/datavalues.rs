@@ -625,8 +625,8 @@ fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
 fn set_path_at(values: &mut Option<Node>, key: &str, leaf: &Node, at: &Pos) {
     let root = values.get_or_insert_with(|| Node::Map(Vec::new()));
     let mut cur = root;
-    let last = key.split('.').next_back();
-    for part in key.split('.') {
+    let parts = key.split('.').count();
+    for (i, part) in key.split('.').enumerate() {
         if !matches!(cur, Node::Map(_)) {
             *cur = Node::Map(Vec::new());
         }
@@ -645,7 +645,7 @@ fn set_path_at(values: &mut Option<Node>, key: &str, leaf: &Node, at: &Pos) {
                 items.len() - 1
             }
         };
-        if last == Some(part) && !at.file.is_empty() {
+        if i + 1 == parts && !at.file.is_empty() {
             items[idx].meta.pos = at.clone();
         }
         cur = &mut items[idx].value;

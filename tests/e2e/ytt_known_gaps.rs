@@ -45,6 +45,35 @@ fn data_values_inspect_pos_places_each_value_where_it_was_last_given() {
     assert_eq!(out, want);
 }
 
+/// A flag's key path whose parts repeat a name (`a.a`): only the last key takes the
+/// flag's place, as ytt's overlay of the flag replaces the leaf and merges the maps
+/// above it (which keep the place they were given at).
+#[test]
+fn a_repeated_name_in_a_flags_key_path_moves_only_the_leaf() {
+    let values = "#@data/values\n---\na:\n  a: 0\n  b: 2\n";
+    let files = [("values.yml", values)];
+    let out = ytt::render(
+        &files,
+        &[
+            "-f",
+            ".",
+            "--data-values-inspect",
+            "-o",
+            "pos",
+            "-v",
+            "a.a=1",
+        ],
+    )
+    .unwrap();
+    let want = concat!(
+        "          values.yml:2 | [doc]\n",
+        "          values.yml:3 |   a:\n",
+        "    (data-value arg):1 |     a: \"1\"\n",
+        "          values.yml:5 |     b: 2\n",
+    );
+    assert_eq!(out, want);
+}
+
 #[test]
 fn data_values_inspect_pos_starts_from_the_schema_defaults() {
     let schema = "#@data/values-schema\n---\nname: nm\nports:\n- 80\nextra: e\n";
