@@ -4,41 +4,8 @@
 //! regular file, standard input read only once and named `stdin.yml`, and
 //! `--data-value-file` given a directory.
 
-use std::io::Write as _;
-use std::path::Path;
-
 use crate::support::ytt;
-
-/// Runs `strake template ARGS` in `dir` with `input` on standard input; gives (exit
-/// status, stdout, stderr).
-fn run_in(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("strake"))
-        .current_dir(dir)
-        .env_remove("RUST_LOG")
-        .arg("template")
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    // The run may fail before it reads its input.
-    let _ = stdin.write_all(input.as_bytes());
-    drop(stdin);
-    ytt::outcome(child.wait_with_output().unwrap())
-}
-
-/// A fresh directory holding `files`.
-fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, body).unwrap();
-    }
-    dir
-}
+use crate::support::ytt::{dir_with, run_in};
 
 const SHOW: &str = "#@ load(\"@ytt:data\", \"data\")\n---\nv: #@ data.values\n";
 

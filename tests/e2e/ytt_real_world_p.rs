@@ -189,18 +189,13 @@ fn the_repository_clean_up_pass_keeps_only_packages_and_stamps_them() {
         "kapp-controller-clean-up.yml",
         "\n#@ load(\"@ytt:overlay\", \"overlay\")\n\n#@ pkg = overlay.subset({\"apiVersion\":\"data.packaging.carvel.dev/v1alpha1\", \"kind\": \"Package\"})\n#@ pkgm = overlay.subset({\"apiVersion\":\"data.packaging.carvel.dev/v1alpha1\", \"kind\": \"PackageMetadata\"})\n\n#@overlay/match by=overlay.not_op(overlay.or_op(pkg, pkgm)),expects=\"0+\"\n#@overlay/remove\n---\n\n#@overlay/match by=overlay.all,expects=\"0+\"\n---\nmetadata:\n  #! Ensure that all resources do not set some random namespace\n  #! so that all resource end in the PackageRepository's namespace\n  #@overlay/match missing_ok=True\n  #@overlay/remove\n  namespace:\n\n  #@overlay/match missing_ok=True\n  annotations:\n    #@overlay/match missing_ok=True\n    kapp.k14s.io/disable-original: \"\"\n\n    #@overlay/match missing_ok=True\n    kapp.k14s.io/disable-wait: \"\"\n\n    #@overlay/match missing_ok=True\n    packaging.carvel.dev/package-repository-ref: ns/repo\n\n    #@overlay/match missing_ok=True\n    kapp.k14s.io/create-strategy: \"fallback-on-update-or-noop\"\n",
     )];
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        std::fs::write(dir.path().join(name), body).unwrap();
-    }
-    let out = assert_cmd::Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["template", "-f", "-", "-f", "kapp-controller-clean-up.yml"])
-        .write_stdin("apiVersion: data.packaging.carvel.dev/v1alpha1\nkind: PackageMetadata\nmetadata:\n  name: pkg.test\n  namespace: elsewhere\nspec:\n  displayName: Test\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stray\n---\napiVersion: data.packaging.carvel.dev/v1alpha1\nkind: Package\nmetadata:\n  name: pkg.test.1.0.0\n  annotations:\n    kapp.k14s.io/disable-wait: \"keep\"\nspec:\n  refName: pkg.test\n---\napiVersion: data.packaging.carvel.dev/v1alpha2\nkind: Package\nmetadata:\n  name: future\n")
-        .output()
-        .unwrap();
-    assert_eq!(ytt::outcome(out), (0, "apiVersion: data.packaging.carvel.dev/v1alpha1\nkind: PackageMetadata\nmetadata:\n  name: pkg.test\n  annotations:\n    kapp.k14s.io/disable-original: \"\"\n    kapp.k14s.io/disable-wait: \"\"\n    packaging.carvel.dev/package-repository-ref: ns/repo\n    kapp.k14s.io/create-strategy: fallback-on-update-or-noop\nspec:\n  displayName: Test\n---\napiVersion: data.packaging.carvel.dev/v1alpha1\nkind: Package\nmetadata:\n  name: pkg.test.1.0.0\n  annotations:\n    kapp.k14s.io/disable-wait: \"\"\n    kapp.k14s.io/disable-original: \"\"\n    packaging.carvel.dev/package-repository-ref: ns/repo\n    kapp.k14s.io/create-strategy: fallback-on-update-or-noop\nspec:\n  refName: pkg.test\n".to_string(), String::new()));
+    let dir = ytt::dir_with(&files);
+    let out = ytt::run_in(
+        dir.path(),
+        &["-f", "-", "-f", "kapp-controller-clean-up.yml"],
+        "apiVersion: data.packaging.carvel.dev/v1alpha1\nkind: PackageMetadata\nmetadata:\n  name: pkg.test\n  namespace: elsewhere\nspec:\n  displayName: Test\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: stray\n---\napiVersion: data.packaging.carvel.dev/v1alpha1\nkind: Package\nmetadata:\n  name: pkg.test.1.0.0\n  annotations:\n    kapp.k14s.io/disable-wait: \"keep\"\nspec:\n  refName: pkg.test\n---\napiVersion: data.packaging.carvel.dev/v1alpha2\nkind: Package\nmetadata:\n  name: future\n",
+    );
+    assert_eq!(out, (0, "apiVersion: data.packaging.carvel.dev/v1alpha1\nkind: PackageMetadata\nmetadata:\n  name: pkg.test\n  annotations:\n    kapp.k14s.io/disable-original: \"\"\n    kapp.k14s.io/disable-wait: \"\"\n    packaging.carvel.dev/package-repository-ref: ns/repo\n    kapp.k14s.io/create-strategy: fallback-on-update-or-noop\nspec:\n  displayName: Test\n---\napiVersion: data.packaging.carvel.dev/v1alpha1\nkind: Package\nmetadata:\n  name: pkg.test.1.0.0\n  annotations:\n    kapp.k14s.io/disable-wait: \"\"\n    kapp.k14s.io/disable-original: \"\"\n    packaging.carvel.dev/package-repository-ref: ns/repo\n    kapp.k14s.io/create-strategy: fallback-on-update-or-noop\nspec:\n  refName: pkg.test\n".to_string(), String::new()));
 }
 
 /// A supply chain whose values come from a plain YAML file (`--data-values-file`):

@@ -5,9 +5,7 @@
 //! starlark template: ` / `Evaluating text template: ` leads, and other errors split into
 //! one line per `: Capital` step, each indented two more spaces.
 
-use assert_cmd::Command;
-
-use crate::support::ytt::failure_of;
+use crate::support::ytt::{failure_of, run_in};
 
 /// Runs `strake template ARGS` in a fresh directory holding `files`; gives stderr and
 /// checks that the run failed with nothing on stdout.
@@ -84,18 +82,6 @@ fn other_errors_are_split_at_colon_capital_steps() {
     );
 }
 
-/// Runs `strake template ARGS` in `dir`; gives (exit status, stdout, stderr).
-fn run_in(dir: &std::path::Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir)
-        .arg("template")
-        .args(args)
-        .output()
-        .unwrap();
-    crate::support::ytt::outcome(out)
-}
-
 #[test]
 fn a_file_may_be_given_its_relative_path_and_output_files_are_announced() {
     let dir = tempfile::tempdir().unwrap();
@@ -113,6 +99,7 @@ fn a_file_may_be_given_its_relative_path_and_output_files_are_announced() {
             "--output-files",
             "./out/",
         ],
+        "",
     );
     assert_eq!(code, 0);
     // Text templates' files first, then the YAML files in file order.
@@ -124,7 +111,7 @@ fn a_file_may_be_given_its_relative_path_and_output_files_are_announced() {
         std::fs::read_to_string(dir.path().join("out/sub/renamed.yml")).unwrap(),
         "b: 2\n"
     );
-    let (code, _, stderr) = run_in(dir.path(), &["-f", "a=b=x.yml"]);
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "a=b=x.yml"], "");
     assert_eq!(code, 1);
     assert_eq!(
         stderr,
@@ -137,7 +124,7 @@ fn text_templates_left_out_of_stdout_get_ytts_warning() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("c.yml"), "a: 1\n").unwrap();
     std::fs::write(dir.path().join("t.txt"), "(@= \"hi\" @)\n").unwrap();
-    let (code, stdout, stderr) = run_in(dir.path(), &["-f", "."]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["-f", "."], "");
     assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
     assert_eq!(
         stderr,
@@ -154,12 +141,14 @@ fn the_emptied_output_directory_is_deleted_first_and_never_the_current_one() {
     let (code, stdout, _) = run_in(
         dir.path(),
         &["-f", "c.yml", "--dangerous-emptied-output-directory", "out"],
+        "",
     );
     assert_eq!((code, stdout.as_str()), (0, "creating: out/c.yml\n"));
     assert!(!dir.path().join("out/old.yml").exists());
     let (code, _, stderr) = run_in(
         dir.path(),
         &["-f", "c.yml", "--dangerous-emptied-output-directory", "."],
+        "",
     );
     assert_eq!(code, 1);
     assert_eq!(
@@ -175,7 +164,7 @@ fn symlinked_inputs_need_an_allowed_destination() {
     std::fs::create_dir(dir.path().join("shared")).unwrap();
     std::fs::write(dir.path().join("shared/c.yml"), "a: 1\n").unwrap();
     std::os::unix::fs::symlink("../shared/c.yml", dir.path().join("d/l.yml")).unwrap();
-    let (code, _, stderr) = run_in(dir.path(), &["-f", "d"]);
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "d"], "");
     assert_eq!(code, 1);
     assert_eq!(
         stderr,
@@ -184,11 +173,13 @@ fn symlinked_inputs_need_an_allowed_destination() {
     let (code, stdout, _) = run_in(
         dir.path(),
         &["-f", "d", "--allow-symlink-destination", "shared"],
+        "",
     );
     assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
     let (code, stdout, _) = run_in(
         dir.path(),
         &["-f", "d", "--dangerous-allow-all-symlink-destinations"],
+        "",
     );
     assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
 }
@@ -196,7 +187,7 @@ fn symlinked_inputs_need_an_allowed_destination() {
 #[test]
 fn a_missing_input_is_reported_as_go_reports_it() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run_in(dir.path(), &["-f", "nope.yml"]);
+    let (code, _, stderr) = run_in(dir.path(), &["-f", "nope.yml"], "");
     assert_eq!(code, 1);
     assert_eq!(
         stderr,
@@ -231,6 +222,7 @@ fn file_marks_follow_ytt() {
             "--file-mark",
             "c.lib.yml:exclusive-for-output=true",
         ],
+        "",
     );
     assert_eq!(
         (code, stdout.as_str()),
@@ -251,6 +243,7 @@ fn file_marks_follow_ytt() {
             "--file-mark",
             "a.yml:exclude=true",
         ],
+        "",
     );
     assert_eq!((code, stdout.as_str()), (0, "b: 2\n---\nc: 3\n"));
     for (mark, message) in [
@@ -279,7 +272,7 @@ fn file_marks_follow_ytt() {
             "Expected file mark 'nope.yml:exclude=true' to match at least one file by path, but did not",
         ),
     ] {
-        let (code, _, stderr) = run_in(dir.path(), &["-f", "d", "--file-mark", mark]);
+        let (code, _, stderr) = run_in(dir.path(), &["-f", "d", "--file-mark", mark], "");
         assert_eq!(code, 1, "{mark}");
         assert_eq!(stderr, format!("strake: error: {message}\n"));
     }
@@ -301,9 +294,10 @@ fn files_inspect_lists_the_root_librarys_files() {
             "--file-mark",
             "c.yml:path=z.yml",
         ],
+        "",
     );
     assert_eq!((code, stdout.as_str()), (0, "- README.md\n- z.yml\n"));
-    let (code, stdout, stderr) = run_in(dir.path(), &["-f", ".", "--debug"]);
+    let (code, stdout, stderr) = run_in(dir.path(), &["-f", ".", "--debug"], "");
     assert_eq!((code, stdout.as_str()), (0, "a: 1\n"));
     assert!(
         stderr.contains("## file c.yml") && stderr.contains("total: "),

@@ -5,20 +5,6 @@
 
 use crate::support::ytt;
 
-/// The whole stderr of `strake template -f .` over a one-line template `x: #@ EXPR`
-/// that fails at run time with `message`.
-fn top_level_failure(expr: &str, message: &str) {
-    let line = format!("x: #@ {expr}\n");
-    let stderr = ytt::failure_of(&[("config.yml", &line)], &["-f", "."]);
-    assert_eq!(
-        stderr,
-        format!(
-            "strake: error: \n- {message}\n    in <toplevel>\n      config.yml:1 | x: #@ {expr}\n"
-        ),
-        "for {expr}"
-    );
-}
-
 /// The whole stderr for a one-line template `x: #@ EXPR` that starlark-go's scanner
 /// or parser rejects with `message` (no stack: nothing ran).
 fn syntax_failure(expr: &str, message: &str) {
@@ -66,31 +52,31 @@ fn frozen_failure(expr: &str, message: &str) {
 /// parameter is named bare when given by position, quoted when given by keyword.
 #[test]
 fn sorted_checks_positional_arguments_before_keywords() {
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "sorted(1, x=1)",
         "sorted: for parameter iterable: got int, want iterable",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "sorted([1], x=1)",
         "sorted: unexpected keyword argument \"x\"",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "sorted([2, 1], key=1, x=1)",
         "sorted: for parameter \"key\": got int, want callable",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "sorted([2, 1], None)",
         "sorted: for parameter key: got NoneType, want callable",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "sorted([2, 1], reverse=1)",
         "sorted: for parameter \"reverse\": got int, want bool",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "sorted(iterable=1)",
         "sorted: for parameter \"iterable\": got int, want iterable",
     );
-    top_level_failure("sorted()", "sorted: missing argument for iterable");
+    ytt::assert_top_level_failure("sorted()", "sorted: missing argument for iterable");
     assert_eq!(
         value_of("sorted([1, 3, 2], int, True)"),
         "x:\n- 3\n- 2\n- 1\n"
@@ -101,7 +87,7 @@ fn sorted_checks_positional_arguments_before_keywords() {
 /// "base?", &base)`): `int()` fails rather than giving 0.
 #[test]
 fn int_without_an_argument_is_missing_it() {
-    top_level_failure("int()", "int: missing argument for x");
+    ytt::assert_top_level_failure("int()", "int: missing argument for x");
     assert_eq!(value_of("int(x=\"0x1f\", base=0)"), "x: 31\n");
 }
 
@@ -110,11 +96,11 @@ fn int_without_an_argument_is_missing_it() {
 #[test]
 fn float_of_a_string_with_underscores() {
     assert_eq!(value_of("float(\"1_000.5\")"), "x: 1000.5\n");
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "float(\"1__0\")",
         "float: strconv.ParseFloat: parsing \"1__0\": invalid syntax",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "float(\"_1\")",
         "float: strconv.ParseFloat: parsing \"_1\": invalid syntax",
     );
@@ -128,7 +114,7 @@ fn float_modulo_keeps_the_sign_of_the_dividend() {
     assert_eq!(value_of("7.5 % -2"), "x: 1.5\n");
     assert_eq!(value_of("-7 % 2.0"), "x: -1\n");
     assert_eq!(value_of("-7 % 2"), "x: 1\n");
-    top_level_failure("5.0 % 0", "float modulo by zero");
+    ytt::assert_top_level_failure("5.0 % 0", "float modulo by zero");
 }
 
 /// `CompareDepth` compares an int with a float exactly (as rationals), and answers
@@ -161,11 +147,11 @@ fn membership_in_dicts_and_ranges() {
     assert_eq!(value_of("1.0 in range(3)"), "x: true\n");
     assert_eq!(value_of("2.5 in range(3)"), "x: true\n");
     assert_eq!(value_of("3000000000 in range(3)"), "x: false\n");
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"a\" in range(3)",
         "'in <range>' requires integer as left operand, not string",
     );
-    top_level_failure("{}[[]]", "unhashable type: list");
+    ytt::assert_top_level_failure("{}[[]]", "unhashable type: list");
 }
 
 /// The fork's `quote.go`: an octal escape over 255 and a bad or short `\x` escape fail
@@ -203,10 +189,10 @@ fn a_raw_string_keeps_a_backslash_before_a_line_break() {
 /// failure of `AsInt32` as a type error (an int past 32 bits included).
 #[test]
 fn slice_bounds_and_steps_that_are_no_32_bit_ints() {
-    top_level_failure("[1][:3000000000]", "invalid end index: got int, want int");
-    top_level_failure("\"abc\"[::3000000000]", "got int for slice step, want int");
-    top_level_failure("[1][::None and 1 or 0]", "zero is not a valid slice step");
-    top_level_failure(
+    ytt::assert_top_level_failure("[1][:3000000000]", "invalid end index: got int, want int");
+    ytt::assert_top_level_failure("\"abc\"[::3000000000]", "got int for slice step, want int");
+    ytt::assert_top_level_failure("[1][::None and 1 or 0]", "zero is not a valid slice step");
+    ytt::assert_top_level_failure(
         "\"abc\".find(\"a\", 3000000000)",
         "find: invalid start index: got int, want int",
     );
@@ -245,21 +231,21 @@ fn frozen_dicts_fail_on_the_first_entry_set() {
 /// for built-in types and ytt's structs and modules alike.
 #[test]
 fn a_missing_attribute_hints_at_the_nearest_name() {
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"abc\".uper",
         "string has no .uper field or method (did you mean .upper?)",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "[].apend",
         "list has no .apend field or method (did you mean .append?)",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "{}.item",
         "dict has no .item field or method (did you mean .items?)",
     );
-    top_level_failure("{}.zzzzzz", "dict has no .zzzzzz field or method");
+    ytt::assert_top_level_failure("{}.zzzzzz", "dict has no .zzzzzz field or method");
     // `getattr` gives no hint.
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "getattr(\"a\", \"uper\")",
         "getattr: string has no .uper field or method",
     );
@@ -298,7 +284,7 @@ fn none_is_ordered_against_none() {
     assert_eq!(value_of("None <= None"), "x: true\n");
     assert_eq!(value_of("None < None"), "x: false\n");
     assert_eq!(value_of("sorted([None, None])"), "x:\n- null\n- null\n");
-    top_level_failure("None < 1", "NoneType < int not implemented");
+    ytt::assert_top_level_failure("None < 1", "NoneType < int not implemented");
 }
 
 /// `stringRepeat`/`tupleRepeat`: an empty sequence stays empty whatever the count, a
@@ -306,16 +292,16 @@ fn none_is_ordered_against_none() {
 /// a string) is refused before anything is allocated.
 #[test]
 fn repetition_counts_and_sizes() {
-    top_level_failure("\"a\" * 3000000000", "repeat count 3000000000 too large");
-    top_level_failure(
+    ytt::assert_top_level_failure("\"a\" * 3000000000", "repeat count 3000000000 too large");
+    ytt::assert_top_level_failure(
         "\"a\" * -30000000000000000000000",
         "repeat count -30000000000000000000000 too large",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"ab\" * 600000000",
         "excessive repeat (1200000000 elements)",
     );
-    top_level_failure("[1] * 2000000000", "excessive repeat (2000000000 elements)");
+    ytt::assert_top_level_failure("[1] * 2000000000", "excessive repeat (2000000000 elements)");
     assert_eq!(value_of("\"\" * 3000000000"), "x: \"\"\n");
     assert_eq!(value_of("[] * 30000000000000000000000"), "x: []\n");
     assert_eq!(value_of("(1,) * -1"), "x: []\n");
@@ -337,15 +323,15 @@ fn membership_in_a_struct_ignores_keys_that_are_no_strings() {
 /// or NaN float in words.
 #[test]
 fn integer_conversions_of_infinite_floats_in_interpolation() {
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"%d\" % float(\"inf\")",
         "%d format requires integer: cannot convert float infinity to integer",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"%x\" % float(\"nan\")",
         "%x format requires integer: cannot convert float NaN to integer",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"%d\" % True",
         "%d format requires integer: cannot convert bool to int",
     );
@@ -390,7 +376,7 @@ fn arity_errors_of_starlark_functions() {
 /// `Mapping`, ytt's structs included.
 #[test]
 fn interpolation_with_mappings() {
-    top_level_failure("\"abc\" % {}", "too many arguments for format string");
+    ytt::assert_top_level_failure("\"abc\" % {}", "too many arguments for format string");
     assert_eq!(value_of("\"%(a)s\" % {\"a\": 1}"), "x: \"1\"\n");
     let text =
         "#@ load(\"@ytt:struct\", \"struct\")\na: #@ \"%(a)s-%(b)s\" % struct.make(a=1, b=2)\n";
@@ -403,7 +389,7 @@ fn interpolation_with_mappings() {
 /// Go's `ParseFloat` takes a sign before "inf" and "infinity" but not before "nan".
 #[test]
 fn float_of_signed_nan_is_no_float() {
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "float(\"-nan\")",
         "float: strconv.ParseFloat: parsing \"-nan\": invalid syntax",
     );

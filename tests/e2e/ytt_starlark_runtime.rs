@@ -4,20 +4,6 @@
 
 use crate::support::ytt;
 
-/// The whole stderr of `strake template -f .` over a one-line template `x: #@ EXPR`
-/// that fails with `message` at top level.
-fn top_level_failure(expr: &str, message: &str) {
-    let line = format!("x: #@ {expr}\n");
-    let stderr = ytt::failure_of(&[("config.yml", &line)], &["-f", "."]);
-    assert_eq!(
-        stderr,
-        format!(
-            "strake: error: \n- {message}\n    in <toplevel>\n      config.yml:1 | x: #@ {expr}\n"
-        ),
-        "for {expr}"
-    );
-}
-
 /// The stdout of a one-line template `x: #@ EXPR`.
 fn value_of(expr: &str) -> String {
     let line = format!("x: #@ {expr}\n");
@@ -28,11 +14,11 @@ fn value_of(expr: &str) -> String {
 /// fixed word for the value, not its printed form.
 #[test]
 fn int_of_an_infinite_or_nan_float_names_it_in_words() {
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "int(float(\"-inf\"))",
         "int: cannot convert float infinity to integer",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "int(float(\"nan\"))",
         "int: cannot convert float NaN to integer",
     );
@@ -42,19 +28,19 @@ fn int_of_an_infinite_or_nan_float_names_it_in_words() {
 /// `list.index` go through starlark-go's `indices`, which says which bound was bad.
 #[test]
 fn a_bad_start_or_end_argument_says_which_bound() {
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"abc\".count(\"a\", \"x\")",
         "count: invalid start index: got string, want int",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"abc\".find(\"a\", 0, [])",
         "find: invalid end index: got list, want int",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"abc\".startswith(\"a\", None, 1.5)",
         "startswith: invalid end index: got float, want int",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "[1, 2].index(1, \"a\")",
         "index: invalid start index: got string, want int",
     );
@@ -64,8 +50,8 @@ fn a_bad_start_or_end_argument_says_which_bound() {
 /// for slice step, want int".
 #[test]
 fn a_bad_slice_step() {
-    top_level_failure("\"abc\"[::\"c\"]", "got string for slice step, want int");
-    top_level_failure("[1][\"a\":]", "invalid start index: got string, want int");
+    ytt::assert_top_level_failure("\"abc\"[::\"c\"]", "got string for slice step, want int");
+    ytt::assert_top_level_failure("[1][\"a\":]", "invalid start index: got string, want int");
 }
 
 /// starlark-go's ints hold the 32-bit range apart, and `AsInt32` (behind int
@@ -73,40 +59,40 @@ fn a_bad_slice_step() {
 /// a slice bound goes through `asIndex`, which words any failure as a type error.
 #[test]
 fn ints_past_the_32_bit_range_are_out_of_range_as_arguments_and_indices() {
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "range(2147483648)",
         "range: for parameter 1: 2147483648 out of range",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "enumerate([1], -2147483649)",
         "enumerate: for parameter 2: -2147483649 out of range",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "[1].pop(2147483648)",
         "pop: for parameter 1: 2147483648 out of range",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "[1].insert(8589934592, 2)",
         "insert: for parameter 1: 8589934592 out of range",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"aaa\".replace(\"a\", \"b\", 8589934592)",
         "replace: for parameter 3: 8589934592 out of range",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"a b\".split(\" \", 8589934592)",
         "split: for parameter 2: 8589934592 out of range",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"abc\"[2147483648]",
         "string index: 2147483648 out of range",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "\"abc\"[1:2147483648]",
         "invalid end index: got int, want int",
     );
     // `chr` reports any failure of AsInt32 as a type error.
-    top_level_failure("chr(2147483648)", "chr: got int, want int");
+    ytt::assert_top_level_failure("chr(2147483648)", "chr: got int, want int");
     // Within the range all is well.
     assert_eq!(value_of("[1, 2][-2147483648:2147483647]"), "x:\n- 1\n- 2\n");
 }
@@ -129,12 +115,12 @@ fn a_list_element_assigned_by_a_non_int_index() {
 /// their name, and a keyword given twice (once through `**`) is an error there.
 #[test]
 fn dict_update_errors_are_named_and_duplicate_keywords_refused() {
-    top_level_failure("dict([([1], 2)])", "dict: unhashable type: list");
-    top_level_failure(
+    ytt::assert_top_level_failure("dict([([1], 2)])", "dict: unhashable type: list");
+    ytt::assert_top_level_failure(
         "dict(a=1, **{\"a\": 2})",
         "dict: duplicate keyword arg: \"a\"",
     );
-    top_level_failure(
+    ytt::assert_top_level_failure(
         "{}.update(b=1, **{\"b\": 2})",
         "update: duplicate keyword arg: \"b\"",
     );
@@ -166,13 +152,13 @@ fn list_plus_equals_a_non_iterable_is_an_unknown_binary_op() {
 /// `sliceCompare` calls `CompareDepth` on them).
 #[test]
 fn ordering_sequences_fails_on_the_first_differing_elements() {
-    top_level_failure("(1, \"a\") < (1, 2)", "string < int not implemented");
-    top_level_failure("[[1, 2]] >= [[1, \"a\"]]", "int >= string not implemented");
-    top_level_failure(
+    ytt::assert_top_level_failure("(1, \"a\") < (1, 2)", "string < int not implemented");
+    ytt::assert_top_level_failure("[[1, 2]] >= [[1, \"a\"]]", "int >= string not implemented");
+    ytt::assert_top_level_failure(
         "max([(1, \"a\"), (1, 2)])",
         "max: int > string not implemented",
     );
-    top_level_failure("{} < {}", "dict < dict not implemented");
+    ytt::assert_top_level_failure("{} < {}", "dict < dict not implemented");
 }
 
 /// Comparisons with NaN are all False (Go float compare), and ints compare with

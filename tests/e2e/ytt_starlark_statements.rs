@@ -391,22 +391,9 @@ fn recursion_runs_thousands_of_calls_deep() {
 /// rerun sees the same input, and the caught refusal does not leak into the output).
 #[test]
 fn deep_recursion_from_standard_input_and_under_try_to_gives_the_deep_result() {
-    use std::io::Write as _;
     let template = "#@ load(\"@ytt:assert\", \"assert\")\n#@ def count(n):\n#@   return 0 if n == 0 else 1 + count(n - 1)\n#@ end\na: #@ assert.try_to(lambda: count(3000))[0]\n";
     let dir = tempfile::tempdir().unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("strake"))
-        .current_dir(dir.path())
-        .env_remove("RUST_LOG")
-        .args(["template", "-f", "-"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(template.as_bytes()).unwrap();
-    drop(stdin);
-    let (code, stdout, stderr) = ytt::outcome(child.wait_with_output().unwrap());
+    let (code, stdout, stderr) = ytt::run_in(dir.path(), &["-f", "-"], template);
     assert_eq!(
         (code, stdout.as_str(), stderr.as_str()),
         (0, "a: 3000\n", "")

@@ -1,18 +1,28 @@
 //! Rendering a ytt case end to end in a fresh temporary directory: the files of the case
 //! are written (subdirectories made as needed), the arguments parsed as `strake template`
-//! parses them, and the templates run with empty standard input.
+//! parses them, and the templates run with empty standard input. Also the `strake`
+//! binary run as a user's shell runs it, and the assertions the template tests share.
+
+use std::io::Write as _;
+use std::path::Path;
 
 use strake::cli::template::parse_options;
 use strake::ytt::{Output, run};
 
-/// Renders `files` (name, body) with `args` in a fresh directory, giving the whole output.
-pub fn render_output(files: &[(&str, &str)], args: &[&str]) -> Result<Output, String> {
+/// A fresh directory holding `files` (name, body), subdirectories made as needed.
+pub fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (name, body) in files {
         let path = dir.path().join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, body).unwrap();
     }
+    dir
+}
+
+/// Renders `files` (name, body) with `args` in a fresh directory, giving the whole output.
+pub fn render_output(files: &[(&str, &str)], args: &[&str]) -> Result<Output, String> {
+    let dir = dir_with(files);
     let opts = parse_options(args).unwrap();
     run(&opts, dir.path(), &mut || Ok(Vec::new())).map_err(|e| e.to_string())
 }
@@ -25,21 +35,28 @@ pub fn render(files: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
 /// Runs the `strake` binary as `strake template ARGS` in a fresh directory holding
 /// `files`: gives the exit code, stdout and stderr, as a user's shell sees them.
 pub fn run_binary(files: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, body) in files {
-        let path = dir.path().join(name);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, body).unwrap();
-    }
-    let out = assert_cmd::Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
+    let dir = dir_with(files);
+    run_in(dir.path(), args, "")
+}
+
+/// Runs `strake template ARGS` in `dir` with `input` on standard input; gives the exit
+/// code, stdout and stderr.
+pub fn run_in(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("strake"))
+        .current_dir(dir)
         .env_remove("RUST_LOG")
         .arg("template")
         .args(args)
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
-    outcome(out)
+    let mut stdin = child.stdin.take().unwrap();
+    // The run may fail before it reads its input.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    outcome(child.wait_with_output().unwrap())
 }
 
 /// A finished process as the tests compare it: exit code (-1 when a signal ended
@@ -85,4 +102,18 @@ pub fn failure_dot(files: &[(&str, &str)], extra: &[&str]) -> String {
     let mut args = vec!["-f", "."];
     args.extend_from_slice(extra);
     failure_of(files, &args)
+}
+
+/// Asserts the whole stderr of `strake template -f .` over a one-line template
+/// `x: #@ EXPR` that fails at top level with `message`.
+pub fn assert_top_level_failure(expr: &str, message: &str) {
+    let line = format!("x: #@ {expr}\n");
+    let stderr = failure_of(&[("config.yml", &line)], &["-f", "."]);
+    assert_eq!(
+        stderr,
+        format!(
+            "strake: error: \n- {message}\n    in <toplevel>\n      config.yml:1 | x: #@ {expr}\n"
+        ),
+        "for {expr}"
+    );
 }
