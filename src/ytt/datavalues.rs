@@ -47,6 +47,19 @@ pub struct Pipeline<'a> {
 
 /// The pipeline with an optional schema.
 impl Pipeline<'_> {
+    /// Keeps a flag's value for private library `lib` (at `key`, empty for a whole
+    /// document), with the place ytt names it by when no `library.get` takes it.
+    fn keep_for_library(&self, lib: &str, key: String, value: Node, place: String) {
+        self.lib
+            .flag_refs
+            .borrow_mut()
+            .push((lib.to_string(), key, value));
+        self.lib
+            .flag_ref_places
+            .borrow_mut()
+            .push((format!("@{lib}"), place));
+    }
+
     /// Like [`Pipeline::run`], starting from and checking against `schema`.
     pub fn run_with_schema(
         &self,
@@ -387,15 +400,7 @@ impl Pipeline<'_> {
                             // ytt checks the library path as it addresses each document.
                             check_ref_path(&format!("@{lib_name}"))
                                 .map_err(|m| extracting(Error::Usage(m)))?;
-                            self.lib.flag_refs.borrow_mut().push((
-                                lib_name.to_string(),
-                                String::new(),
-                                d,
-                            ));
-                            self.lib
-                                .flag_ref_places
-                                .borrow_mut()
-                                .push((format!("@{lib_name}"), place.to_string()));
+                            self.keep_for_library(lib_name, String::new(), d, place.to_string());
                         }
                     }
                     continue;
@@ -462,16 +467,7 @@ impl Pipeline<'_> {
                 };
                 let leaf = val;
                 match lib_name {
-                    Some(l) => {
-                        self.lib
-                            .flag_refs
-                            .borrow_mut()
-                            .push((l.clone(), key.to_string(), leaf));
-                        self.lib
-                            .flag_ref_places
-                            .borrow_mut()
-                            .push((format!("@{l}"), at.to_string()));
-                    }
+                    Some(l) => self.keep_for_library(&l, key.to_string(), leaf, at.to_string()),
                     None => {
                         let label = format!("({} arg)", flag.trim_start_matches("--"));
                         schema.check_flag(key, &leaf, &label, kv).map_err(w)?;

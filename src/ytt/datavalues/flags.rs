@@ -68,11 +68,7 @@ impl Pipeline<'_> {
                     // ytt checks the library path as it addresses each variable's value.
                     crate::ytt::library_ref::check_ref_path(&format!("@{l}"))
                         .map_err(|m| extracting(Error::Usage(m)))?;
-                    self.lib.flag_refs.borrow_mut().push((l.clone(), key, leaf));
-                    self.lib
-                        .flag_ref_places
-                        .borrow_mut()
-                        .push((format!("@{l}"), at.to_string()));
+                    self.keep_for_library(l, key, leaf, at.to_string());
                 }
                 None => {
                     schema
