@@ -19,7 +19,9 @@ use crate::ytt::starlark::Thread;
 use crate::ytt::yaml_docs::{parse_yaml, parse_yaml_named};
 
 mod flags;
+mod key_path;
 use flags::values_file_paths;
+use key_path::{dotted_key_path, set_path, set_path_at};
 
 /// What a values schema contributes to the pipeline (implemented by the schema
 /// module; `None` means "no schema": the first `#@data/values` document then defines
@@ -49,7 +51,7 @@ pub struct Pipeline<'a> {
 impl Pipeline<'_> {
     /// Keeps a flag's value for private library `lib` (at `key`, empty for a whole
     /// document), with the place ytt names it by when no `library.get` takes it.
-    fn keep_for_library(&self, lib: &str, key: String, value: Node, place: String) {
+    fn keep_for_library(&self, lib: &str, key: Vec<String>, value: Node, place: String) {
         self.lib
             .flag_refs
             .borrow_mut()
@@ -156,7 +158,7 @@ impl Pipeline<'_> {
     pub fn run_library(
         &self,
         refs: &[Doc],
-        lib_flags: &[(String, Node)],
+        lib_flags: &[(Vec<String>, Node)],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         self.run_inner(None, &[], refs, lib_flags, extra)
@@ -167,7 +169,7 @@ impl Pipeline<'_> {
         schema: Option<&dyn ValuesSchema>,
         flags: &[DataValueFlag],
         refs: &[Doc],
-        lib_flags: &[(String, Node)],
+        lib_flags: &[(Vec<String>, Node)],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
@@ -283,7 +285,7 @@ impl Pipeline<'_> {
                 plain_merge_into(&mut values, node);
             } else {
                 checker
-                    .check_flag(key, node, "(data-value arg)", key)
+                    .check_flag(key, node, "(data-value arg)", &key.join("."))
                     .map_err(w)?;
                 set_path(&mut values, key, node);
             }
@@ -400,7 +402,7 @@ impl Pipeline<'_> {
                             // ytt checks the library path as it addresses each document.
                             check_ref_path(&format!("@{lib_name}"))
                                 .map_err(|m| extracting(Error::Usage(m)))?;
-                            self.keep_for_library(lib_name, String::new(), d, place.to_string());
+                            self.keep_for_library(lib_name, Vec::new(), d, place.to_string());
                         }
                     }
                     continue;
@@ -452,7 +454,7 @@ impl Pipeline<'_> {
                         "Extracting data value from KV"
                     })
                 })?;
-                let key = key.as_str();
+                let path = dotted_key_path(&key);
                 // ytt places a flag's value at line 1 of a file named after the flag.
                 let at = Pos {
                     file: match k {
@@ -467,11 +469,11 @@ impl Pipeline<'_> {
                 };
                 let leaf = val;
                 match lib_name {
-                    Some(l) => self.keep_for_library(&l, key.to_string(), leaf, at.to_string()),
+                    Some(l) => self.keep_for_library(&l, path, leaf, at.to_string()),
                     None => {
                         let label = format!("({} arg)", flag.trim_start_matches("--"));
-                        schema.check_flag(key, &leaf, &label, kv).map_err(w)?;
-                        set_path_at(values, key, &leaf, &at);
+                        schema.check_flag(&path, &leaf, &label, kv).map_err(w)?;
+                        set_path_at(values, &path, &leaf, &at);
                         doc_pos.note(values, || Some(at.clone()));
                         schema.fill(values);
                     }
@@ -610,45 +612,6 @@ fn check_values_kwargs(d: &Doc) -> Result<(), Error> {
     Ok(())
 }
 
-/// Sets `a.b.c` to `leaf`, creating maps along the way (the leaf replaces).
-fn set_path(values: &mut Option<Node>, key: &str, leaf: &Node) {
-    set_path_at(values, key, leaf, &Pos::default());
-}
-
-/// [`set_path`] for a value given at `at`: the map items it creates are placed there,
-/// and so is the item whose value the leaf replaces, as ytt's overlay of a flag's value
-/// (a replace of the last key) does, so a failed validation names the flag.
-fn set_path_at(values: &mut Option<Node>, key: &str, leaf: &Node, at: &Pos) {
-    let root = values.get_or_insert_with(|| Node::Map(Vec::new()));
-    let mut cur = root;
-    let parts = key.split('.').count();
-    for (i, part) in key.split('.').enumerate() {
-        if !matches!(cur, Node::Map(_)) {
-            *cur = Node::Map(Vec::new());
-        }
-        let Node::Map(items) = cur else {
-            unreachable!()
-        };
-        let k = Value::String(part.to_string());
-        let idx = match items.iter().position(|i| i.key == k) {
-            Some(i) => i,
-            None => {
-                items.push(MapItem {
-                    key: k,
-                    value: Node::null(),
-                    meta: Meta::at(at.clone()),
-                });
-                items.len() - 1
-            }
-        };
-        if i + 1 == parts && !at.file.is_empty() {
-            items[idx].meta.pos = at.clone();
-        }
-        cur = &mut items[idx].value;
-    }
-    *cur = leaf.clone();
-}
-
 /// True when a value `right` laid over `left` replaces it rather than merging into it
 /// (a scalar or null right value, or a null left one): ytt then moves the map item to
 /// the right value's position.
@@ -755,8 +718,12 @@ mod tests {
                 ("c", Value::Int(2)),
             ]),
         )])));
-        set_path(&mut values, "a.b", &node(map(vec![("new", Value::Int(3))])));
-        set_path(&mut values, "x.y", &node(Value::str("z")));
+        set_path(
+            &mut values,
+            &dotted_key_path("a.b"),
+            &node(map(vec![("new", Value::Int(3))])),
+        );
+        set_path(&mut values, &dotted_key_path("x.y"), &node(Value::str("z")));
         assert_eq!(
             values.unwrap().to_value(),
             map(vec![

@@ -147,7 +147,7 @@ impl LibrarySteps for RunSteps {
         lib: &LibRef,
         refs: &[Doc],
         extra: &[(Node, bool)],
-        flag_refs: &[(String, Node)],
+        flag_refs: &[(Vec<String>, Node)],
     ) -> Result<(), Error> {
         let p = Pipeline {
             lib,

@@ -159,3 +159,37 @@ fn a_library_prefix_gives_the_env_values_to_that_library() {
         "strake: error: Extracting data values from env under prefix '@:DV':\n  Expected library ref to not be empty\n"
     );
 }
+
+/// ytt's `env` splits a variable's name at `__` alone: a dot is part of the key
+/// (`DV_a.b` sets the key `a.b`), unlike `-v a.b=…`, whose key path is split at dots.
+/// The same holds for the values a `@lib:` prefix gives to a library.
+#[test]
+fn a_dot_in_an_env_variable_name_is_part_of_the_key() {
+    let (code, out, err) = run(
+        &[("t.yml", TEMPLATE)],
+        &[("DV_a.b", "1"), ("DV_c__d.e", "2")],
+        &["-f", ".", "--data-values-env", "DV", "-v", "x.y=3"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "v:\n  a.b: \"1\"\n  c:\n    d.e: \"2\"\n  x:\n    \"y\": \"3\"\n"
+    );
+    let files = [
+        (
+            "_ytt_lib/lib/t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\n---\nlv: #@ data.values\n",
+        ),
+        (
+            "main.yml",
+            "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"lib\").eval())\n",
+        ),
+    ];
+    let (code, out, err) = run(
+        &files,
+        &[("DV_k.l__m", "5")],
+        &["-f", ".", "--data-values-env-yaml", "@lib:DV"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "lv:\n  k.l:\n    m: 5\n");
+}

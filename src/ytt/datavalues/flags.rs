@@ -55,7 +55,12 @@ impl Pipeline<'_> {
             .collect();
         for (k, v) in vars {
             let line = format!("{k}={v}");
-            let key = k[prefix.len() + 1..].replace("__", ".");
+            // Only `__` separates the keys of a variable's name (`PREFIX_a__b`); a dot
+            // is part of a key, as ytt's `env` reads it.
+            let key: Vec<String> = k[prefix.len() + 1..]
+                .split("__")
+                .map(str::to_string)
+                .collect();
             let leaf = if yaml {
                 parse_flag_yaml(&v, &k, self.lib.opts.strict).map_err(|e| {
                     extracting(e.context(&format!("Extracting data value from env variable '{k}'")))

@@ -66,7 +66,7 @@ pub struct Lib {
     /// Indexes in `refs` of the documents a `library.get` took (ytt refuses unused ones).
     pub refs_used: RefCell<std::collections::BTreeSet<usize>>,
     /// `--data-value @name:key=value` flags meant for private libraries.
-    pub flag_refs: RefCell<Vec<(String, String, Node)>>,
+    pub flag_refs: RefCell<Vec<(String, Vec<String>, Node)>>,
     /// Each of `flag_refs`'s whole library path as given on the command line (`@a@b`)
     /// and where it came from, as ytt names it (`(data-value arg):1`).
     pub flag_ref_places: RefCell<Vec<(String, String)>>,

@@ -29,7 +29,7 @@ pub trait LibrarySteps {
         lib: &LibRef,
         refs: &[Doc],
         extra: &[(Node, bool)],
-        flag_refs: &[(String, Node)],
+        flag_refs: &[(Vec<String>, Node)],
     ) -> Result<(), Error>;
     /// Templates `lib`'s output files and applies its overlays: its output documents,
     /// and the modules of its library files by relative path, in evaluation order.
@@ -231,7 +231,7 @@ impl Handle {
             parent.refs_used.borrow_mut().insert(i);
         }
         // `--data-value @ref:key=value` flags, by the same paths as `#@library/ref`.
-        let mut flag_refs: Vec<(String, Node)> = Vec::new();
+        let mut flag_refs: Vec<(Vec<String>, Node)> = Vec::new();
         for (i, (r, k, n)) in parent.flag_refs.borrow().iter().enumerate() {
             match ref_rest(&format!("@{r}"), name, alias) {
                 Some("") => flag_refs.push((k.clone(), n.clone())),

@@ -360,7 +360,7 @@ impl Walk<'_> {
 }
 
 impl ValuesChecker {
-    /// Type-checks a `--data-value*` flag setting dotted `key` to `leaf`; `label` names
+    /// Type-checks a `--data-value*` flag setting the value at key path `key` to `leaf`; `label` names
     /// the place ytt gives the flag (`(data-value arg)`, `(data-values-env arg) PREFIX`)
     /// and `text` is its line there (the argument, the environment variable), both shown
     /// in messages.
@@ -368,7 +368,13 @@ impl ValuesChecker {
     /// As ytt's flag overlay does, only the map items of the key path sit at the flag's
     /// place; what a YAML value holds keeps the place its parse gave it: a line of the
     /// value, in no file (shown as such, quoting the value's text).
-    pub fn check_flag(&self, key: &str, leaf: &Node, label: &str, text: &str) -> Result<(), Error> {
+    pub fn check_flag(
+        &self,
+        key: &[String],
+        leaf: &Node,
+        label: &str,
+        text: &str,
+    ) -> Result<(), Error> {
         let Some(root) = &self.root else {
             return Ok(());
         };
@@ -377,9 +383,9 @@ impl ValuesChecker {
             line: 1,
         };
         let mut node = leaf.clone();
-        for part in key.rsplit('.') {
+        for part in key.iter().rev() {
             node = Node::Map(vec![crate::ytt::node::MapItem {
-                key: Value::String(part.to_string()),
+                key: Value::String(part.clone()),
                 value: node,
                 meta: Meta::at(at.clone()),
             }]);
