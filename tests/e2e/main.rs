@@ -68,6 +68,7 @@ mod ytt_limits;
 mod ytt_many_files;
 mod ytt_modules_audit;
 mod ytt_node_sugar;
+mod ytt_openapi_audit;
 mod ytt_output_pos;
 mod ytt_output_roundtrip;
 mod ytt_overlay_forms;

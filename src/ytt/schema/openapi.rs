@@ -1,8 +1,9 @@
 //! The OpenAPI v3 export of a values schema, as `ytt --data-values-schema-inspect -o
 //! openapi-v3` (v0.48) prints it: `openapi: 3.0.0`, `info`, `paths: {}` and
-//! `components.schemas.dataValues`, with the keys of every schema node in ytt's fixed
-//! order (title, type, additionalProperties, format, nullable, deprecated, description,
-//! x-example-description, example, items, properties, default).
+//! `components.schemas.dataValues` (an any type when there is no schema), with the keys
+//! of every schema node in ytt's fixed order (title, type, additionalProperties, format,
+//! nullable, deprecated, description, x-example-description, example, items,
+//! properties, default).
 //!
 //! [`Mode::Extended`] (`--openapi-validations`) adds what ytt v0.48 leaves out, placed
 //! after `default`: the named validation rules that have no `when=` (`minLength`/
@@ -32,12 +33,13 @@ fn s(x: &str) -> Value {
 
 /// The whole OpenAPI document for a root type (`None`: no schema, an empty object).
 pub fn document(root: Option<&Type>, mode: Mode) -> Value {
+    // With no schema document ytt's root type is its "null schema": an any type with
+    // no default (`datavalues.NewNullSchema`).
     let data_values = match root {
         Some(t) => node(t, mode),
         None => Value::Map(vec![
-            (s("type"), s("object")),
-            (s("additionalProperties"), Value::Bool(false)),
-            (s("properties"), Value::Map(vec![])),
+            (s("nullable"), Value::Bool(true)),
+            (s("default"), Value::Null),
         ]),
     };
     Value::Map(vec![
@@ -64,8 +66,9 @@ pub fn document(root: Option<&Type>, mode: Mode) -> Value {
 pub fn node(t: &Type, mode: Mode) -> Value {
     let mut m: Vec<(Value, Value)> = Vec::new();
     let mut put = |k: &str, v: Value| m.push((s(k), v));
-    // ytt keeps documentation as strings, empty when not given: an empty title,
-    // description or example description is left out.
+    // ytt keeps documentation as strings, empty when not given: an empty title or
+    // description is left out. The first example's description is always written
+    // (`collectDocumentation`), even when empty.
     if let Some(title) = t.docs.title.as_ref().filter(|x| !x.is_empty()) {
         put("title", s(title));
     }
@@ -94,9 +97,7 @@ pub fn node(t: &Type, mode: Mode) -> Value {
         put("description", s(d));
     }
     if let Some((d, v)) = t.docs.examples.first() {
-        if !d.is_empty() {
-            put("x-example-description", s(d));
-        }
+        put("x-example-description", s(d));
         put("example", v.clone());
     }
     if mode == Mode::Extended && !t.docs.examples.is_empty() {
