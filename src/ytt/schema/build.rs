@@ -9,14 +9,10 @@ use super::annotations::{self, NodeAnns, Site};
 use super::error::{SchemaProblem, compact, invalid, invalid_ann};
 use super::types::{Field, Kind, Type};
 
-/// Builds the root type of a schema document.
+/// Builds the root type of a schema document. As ytt's `getType` does for any node, an
+/// empty document (a null value) is refused unless it is annotated
+/// `@schema/type any=True`: "null value not allowed here".
 pub fn build_doc(doc: &Doc) -> Result<Type, SchemaProblem> {
-    // An empty schema document declares no data values: an empty map.
-    if matches!(doc.value, Node::Scalar(Value::Null))
-        && !doc.meta.anns.iter().any(|a| a.name.starts_with("schema/"))
-    {
-        return build(&Node::Map(Vec::new()), &doc.meta, &doc.meta.pos, Site::Doc);
-    }
     build(&doc.value, &doc.meta, &doc.meta.pos, Site::Doc)
 }
 

@@ -81,7 +81,7 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
             order.join(", ")
         ))
     };
-    let Some(doc) = merge_schema_files(lib, &files, &extra).map_err(stage)? else {
+    let Some(doc) = merge_schema_files(lib, &files, &extra, &sources).map_err(stage)? else {
         return Ok((None, sources));
     };
     // ytt builds schema types while gathering the documents, so a schema problem is
@@ -96,9 +96,12 @@ fn merge_schema_files<L: SchemaSource + Clone + 'static>(
     lib: &L,
     files: &[crate::ytt::files::InputFile],
     extra: &[Doc],
+    sources: &Sources,
 ) -> Result<Option<Doc>, Error> {
     // As ytt's `collectSchemaDocs` does, every schema file is templated (and each
-    // document's library ref read) before any document is overlaid.
+    // document's library ref read, then the document built as a schema of its own:
+    // `NewSchemaEnvelope`) before any document is overlaid. A document that is no
+    // valid schema alone is refused at its own lines, even where the merge would hide it.
     let mut own = Vec::new();
     for f in files {
         let name = lib.display(&f.rel);
@@ -116,13 +119,15 @@ fn merge_schema_files<L: SchemaSource + Clone + 'static>(
             )));
         }
         for d in docs.into_iter().filter(|d| d.meta.has(SCHEMA_ANN)) {
-            match d.meta.ann("library/ref") {
+            let lib_ref = match d.meta.ann("library/ref") {
+                Some(r) => Some(crate::ytt::library_ref::library_ref(r)?),
+                None => None,
+            };
+            build::build_doc(&d).map_err(|p| Error::msg(p.message(sources)))?;
+            match lib_ref {
                 // Meant for a private library: `library.get` overlays it on that
                 // library's schema.
-                Some(r) => {
-                    let path = crate::ytt::library_ref::library_ref(r)?;
-                    lib.keep_schema_ref(path, d);
-                }
+                Some(path) => lib.keep_schema_ref(path, d),
                 None => own.push(d),
             }
         }
