@@ -243,7 +243,8 @@ fn run_lib(
             return Err(unknown_output(t));
         }
         let list = Value::Array(paths);
-        let s = match opts.output {
+        // Printed in the file format `-o` names, whatever schema type it also names.
+        let s = match opts.file_format {
             OutputFormat::Json => emit(&[list], OutputFormat::Json)?,
             // A list built in memory: its nodes have no position to show.
             OutputFormat::Pos => pos_printer::print_docs(&[node::Doc {

@@ -172,3 +172,22 @@ fn each_schema_document_is_checked_alone_before_the_merge() {
         )
     );
 }
+
+/// `-o` takes a file format and a schema type together (`OutputType.Format()` and
+/// `.Schema()` each pick their own kind from the list). `--files-inspect` returns before
+/// the schema type is looked at, and its list is printed in the file format named, JSON
+/// here, the `openapi-v3` beside it changing nothing.
+#[test]
+fn files_inspect_prints_in_the_file_format_named_beside_openapi() {
+    let files = [("config.yml", "a: 1\n")];
+    for o in ["openapi-v3,json", "json,openapi-v3"] {
+        assert_eq!(
+            ytt::render(&files, &["-f", ".", "--files-inspect", "-o", o]).unwrap(),
+            "[\"config.yml\"]"
+        );
+    }
+    assert_eq!(
+        ytt::render(&files, &["-f", ".", "--files-inspect", "-o", "openapi-v3"]).unwrap(),
+        "- config.yml\n"
+    );
+}
