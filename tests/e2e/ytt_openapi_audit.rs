@@ -191,3 +191,23 @@ fn files_inspect_prints_in_the_file_format_named_beside_openapi() {
         "- config.yml\n"
     );
 }
+
+/// Every node's keys are sorted by `propOrder` (title, type, additionalProperties,
+/// format, nullable, deprecated, description, x-example-description, example, items,
+/// properties, default) whatever node made them: an `AnyType` (no `type`, always
+/// `nullable: true`, its value as `default`), a `NullType` (its own documentation and
+/// `nullable: true` merged with the keys of the type it wraps; a map keeps no
+/// `default`, an array's `default` is null), `@schema/deprecated ""` (an empty notice
+/// still deprecates), and a `None` example of a nullable node (`example: null`).
+#[test]
+fn documentation_keys_sort_in_ytts_fixed_order_on_every_kind_of_node() {
+    let s = schema(
+        "#@schema/examples (\"e\", {\"k\": 1})\n#@schema/deprecated \"old\"\n#@schema/desc \"anything\"\n#@schema/title \"Any\"\n#@schema/type any=True\nany: {k: 0}\n#@schema/examples (\"m\", None)\n#@schema/deprecated \"\"\n#@schema/desc \"map\"\n#@schema/title \"Map\"\n#@schema/nullable\nmap:\n  k: 0.5\n#@schema/deprecated \"\"\n#@schema/examples (\"a\", [[1]])\narr:\n#@schema/nullable\n- - 1\n",
+    );
+    assert_eq!(
+        export(&[("schema.yml", &s)], &[]),
+        format!(
+            "{HEADER}      type: object\n      additionalProperties: false\n      properties:\n        any:\n          title: Any\n          nullable: true\n          deprecated: true\n          description: anything\n          x-example-description: e\n          example:\n            k: 1\n          default:\n            k: 0\n        map:\n          title: Map\n          type: object\n          additionalProperties: false\n          nullable: true\n          deprecated: true\n          description: map\n          x-example-description: m\n          example: null\n          properties:\n            k:\n              type: number\n              format: float\n              default: 0.5\n        arr:\n          type: array\n          deprecated: true\n          x-example-description: a\n          example:\n          - - 1\n          items:\n            type: array\n            nullable: true\n            items:\n              type: integer\n              default: 1\n            default: null\n          default: []\n"
+        )
+    );
+}
