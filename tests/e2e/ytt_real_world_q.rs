@@ -1,0 +1,105 @@
+//! Constructs met while rendering another round of public ytt directories (a Spring Cloud
+//! Data Flow installer built from private libraries and `.star` checks, the Tanzu
+//! Application Platform reference service bundles for Azure and Google Cloud, a GitOps
+//! repository that puts a logo into its values, a homelab's vendir prototype, Concourse
+//! and GitHub workflow generators, TKG cluster overlays), each reduced to a small case of
+//! its own: what ytt 0.48 prints for them.
+
+use std::path::Path;
+
+use crate::support::ytt;
+
+/// Writes `files` (name, bytes) into a fresh directory and runs `strake template ARGS`
+/// there; gives the exit code, stdout and stderr.
+fn run_bytes(files: &[(&str, &[u8])], args: &[&str]) -> (i32, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, body).unwrap();
+    }
+    ytt::run_in(Path::new(dir.path()), args, "")
+}
+
+/// Bytes that are no UTF-8, as an image or a keystore holds them.
+const BINARY: &[u8] = b"ab\xff\xfecd\xc3\xa9";
+
+/// `data.read` gives a file's bytes as a string (`starlark.String(string(fileBs))` in
+/// ytt's `DataLoader`): bytes that are no UTF-8 stay bytes, so `base64.encode` of a PNG
+/// read this way is the PNG's base64 and `len` counts bytes. Printed as YAML, such a string
+/// is `!!binary` (go-yaml's encoder for invalid UTF-8).
+#[test]
+fn data_read_keeps_the_bytes_of_a_binary_file() {
+    let tpl = concat!(
+        "#@ load(\"@ytt:data\", \"data\")\n",
+        "#@ load(\"@ytt:base64\", \"base64\")\n",
+        "logo: #@ base64.encode(data.read(\"tap-logo.png\"))\n",
+        "len: #@ len(data.read(\"tap-logo.png\"))\n",
+        "raw: #@ data.read(\"tap-logo.png\")\n",
+    );
+    let (code, out, err) = run_bytes(
+        &[("config.yml", tpl.as_bytes()), ("tap-logo.png", BINARY)],
+        &["-f", "."],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "logo: YWL//mNkw6k=\nlen: 8\nraw: !!binary YWL//mNkw6k=\n"
+    );
+}
+
+/// `sha256.sum` and `md5.sum` hash a string's bytes (`[]byte(val)` in ytt's modules),
+/// those of a binary file included.
+#[test]
+fn digests_of_a_binary_file_are_of_its_bytes() {
+    let tpl = concat!(
+        "#@ load(\"@ytt:data\", \"data\")\n",
+        "#@ load(\"@ytt:sha256\", \"sha256\")\n",
+        "#@ load(\"@ytt:md5\", \"md5\")\n",
+        "sha: #@ sha256.sum(data.read(\"ks.jks\"))\n",
+        "md5: #@ md5.sum(data.read(\"ks.jks\"))\n",
+    );
+    let (code, out, err) = run_bytes(
+        &[("config.yml", tpl.as_bytes()), ("ks.jks", BINARY)],
+        &["-f", "."],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "sha: 7d7e1145e7e4dbe12987b42d8a9eb4967a32167fb3217f44b2e9f1a4ce31676a\nmd5: bb2bf9917fb9165e791c5ff05ea8d1dc\n"
+    );
+}
+
+/// `base64.decode` returns the decoded bytes as a string (`starlark.String(string(val))`):
+/// bytes that are no UTF-8 are kept (printed `!!binary`), and encoding them again gives the
+/// same text back.
+#[test]
+fn base64_decode_keeps_bytes_that_are_no_utf8() {
+    let tpl = concat!(
+        "#@ load(\"@ytt:base64\", \"base64\")\n",
+        "a: #@ base64.decode(\"/w==\")\n",
+        "b: #@ base64.encode(base64.decode(\"YWL//mNkw6k=\"))\n",
+        "c: #@ len(base64.decode(\"YWL//mNkw6k=\"))\n",
+    );
+    assert_eq!(
+        ytt::render(&[("config.yml", tpl)], &["-f", "."]).unwrap(),
+        "a: !!binary /w==\nb: YWL//mNkw6k=\nc: 8\n"
+    );
+}
+
+/// `--data-value-file KEY=PATH` sets the key to the file's contents as a string
+/// (`string(contents)` in ytt's `DataValuesFlags`): a binary file's bytes are kept.
+#[test]
+fn a_data_value_file_keeps_the_bytes_of_a_binary_file() {
+    let tpl = concat!(
+        "#@ load(\"@ytt:data\", \"data\")\n",
+        "#@ load(\"@ytt:base64\", \"base64\")\n",
+        "logo: #@ base64.encode(data.values.logo)\n",
+    );
+    let (code, out, err) = run_bytes(
+        &[("config.yml", tpl.as_bytes()), ("logo.png", BINARY)],
+        &["-f", "config.yml", "--data-value-file", "logo=logo.png"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "logo: YWL//mNkw6k=\n");
+}
