@@ -103,3 +103,88 @@ fn a_data_value_file_keeps_the_bytes_of_a_binary_file() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "logo: YWL//mNkw6k=\n");
 }
+
+/// go-yaml's reader refuses control characters anywhere in a YAML file (a comment
+/// included) before its scanner reads a token: `yaml_parser_update_buffer` sets the
+/// problem `control characters are not allowed`, and a reader error carries no line
+/// (`parser.fail` names a line only from the problem or context mark).
+#[test]
+fn a_control_character_in_a_yaml_file_is_the_readers_error() {
+    let (code, out, err) = run_bytes(
+        &[("t.yml", b"a: 1\n# colour \x1b[0m reset\nb: 2\n")],
+        &["-f", "."],
+    );
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        "strake: error: Unmarshaling YAML template 't.yml': yaml: control characters are not allowed\n"
+    );
+}
+
+/// A Latin-1 file (`é` as the single byte 0xE9) is no UTF-8: go-yaml's reader takes 0xE9
+/// for the lead of a three-byte sequence and refuses the next byte (`invalid trailing
+/// UTF-8 octet`); at the very end of the input the sequence is `incomplete`. A data
+/// values file and a schema file are refused the same way, when ytt first reads the
+/// templates.
+#[test]
+fn a_latin1_yaml_file_is_refused_by_the_reader() {
+    let run = |name: &str, body: &[u8]| {
+        let (code, _, err) = run_bytes(&[(name, body), ("t.yml", b"a: 1\n")], &["-f", "."]);
+        assert_eq!(code, 1);
+        err
+    };
+    assert_eq!(
+        run("v.yml", b"greeting: caf\xe9 ole\n"),
+        "strake: error: Unmarshaling YAML template 'v.yml': yaml: invalid trailing UTF-8 octet\n"
+    );
+    assert_eq!(
+        run("v.yml", b"#@data/values\n---\ngreeting: caf\xe9\n"),
+        "strake: error: Unmarshaling YAML template 'v.yml': yaml: incomplete UTF-8 octet sequence\n"
+    );
+    assert_eq!(
+        run("s.yml", b"#@data/values-schema\n---\ngreeting: \xff\n"),
+        "strake: error: Unmarshaling YAML template 's.yml': yaml: invalid leading UTF-8 octet\n"
+    );
+}
+
+/// The same reader error for a `--data-values-file` and for `yaml.decode` of a string
+/// holding a control character.
+#[test]
+fn the_readers_error_in_values_files_and_yaml_decode() {
+    let (code, _, err) = run_bytes(
+        &[("t.yml", b"a: 1\n"), ("dv.yml", b"a: \x01\n")],
+        &["-f", "t.yml", "--data-values-file", "dv.yml"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "strake: error: Extracting data value from file:\n  Unmarshaling YAML data values file 'dv.yml': yaml: control characters are not allowed\n"
+    );
+    let tpl = "#@ load(\"@ytt:yaml\", \"yaml\")\na: #@ yaml.decode(\"x: \\x07\")\n";
+    assert_eq!(
+        ytt::failure_of(&[("t.yml", tpl)], &["-f", "."]),
+        "strake: error: \n- yaml.decode: yaml: control characters are not allowed\n    in <toplevel>\n      t.yml:2 | a: #@ yaml.decode(\"x: \\x07\")\n"
+    );
+}
+
+/// The reader decodes its input 512 bytes at a time, when the scanner first needs a
+/// character of a chunk: a syntax error whose tokens all lie in an earlier chunk is met
+/// first, while a control character in the first chunk is met before any token.
+#[test]
+fn the_reader_meets_a_later_chunk_after_an_earlier_syntax_error() {
+    let pad = "x".repeat(600);
+    let late = format!("a: 1\nb: c: d\n#{pad}\nz: \x07\n");
+    let (_, _, err) = run_bytes(&[("t.yml", late.as_bytes())], &["-f", "."]);
+    assert!(
+        err.starts_with(
+            "strake: error: Unmarshaling YAML template 't.yml': yaml: line 2: mapping values are not allowed in this context\n"
+        ),
+        "{err}"
+    );
+    let early = format!("z: \x07\nb: c: d\n#{pad}\n");
+    let (_, _, err) = run_bytes(&[("t.yml", early.as_bytes())], &["-f", "."]);
+    assert_eq!(
+        err,
+        "strake: error: Unmarshaling YAML template 't.yml': yaml: control characters are not allowed\n"
+    );
+}

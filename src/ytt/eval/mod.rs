@@ -230,6 +230,15 @@ impl Lib {
     }
 }
 
+/// The text of a YAML file as go-yaml reads it: its bytes, those that are no UTF-8
+/// carried as [`crate::go_bytes`] says, for go-yaml's reader to refuse in its words.
+pub(crate) fn yaml_text(f: &InputFile) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(&f.bytes) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => std::borrow::Cow::Owned(crate::go_bytes::from_bytes(&f.bytes)),
+    }
+}
+
 fn utf8(f: &InputFile) -> Result<&str, Error> {
     std::str::from_utf8(&f.bytes)
         .map_err(|_| Error::msg(format!("File '{}' is not valid UTF-8", f.rel)))
@@ -528,7 +537,8 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
     } else {
         next_template_id()
     };
-    let src = utf8(f)?;
+    let text = yaml_text(f);
+    let src: &str = &text;
     let name = lib.display(&f.rel);
     let cached = match reuse {
         Reuse::Keep => lib.prepared.borrow().get(&f.key()).cloned(),
