@@ -188,3 +188,35 @@ fn the_reader_meets_a_later_chunk_after_an_earlier_syntax_error() {
         "strake: error: Unmarshaling YAML template 't.yml': yaml: control characters are not allowed\n"
     );
 }
+
+/// A text template or a Starlark file that is no UTF-8 (a Latin-1 `é`) is read as bytes
+/// by ytt, not refused: the text template writes the byte back as it is, and a Starlark
+/// string literal keeps it (starlark-go's `unquote` copies the literal's raw bytes).
+#[test]
+fn latin1_text_templates_and_starlark_literals_keep_their_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: [(&str, &[u8]); 3] = [
+        ("notes.txt", b"Caf\xe9 (@= \"ok\" @)\n"),
+        ("h.star", b"x = \"caf\xe9\"\n"),
+        (
+            "t.yml",
+            b"#@ load(\"h.star\", \"x\")\nlen: #@ len(x)\nx: #@ x\n",
+        ),
+    ];
+    for (name, body) in files {
+        std::fs::write(dir.path().join(name), body).unwrap();
+    }
+    let (code, out, _) = ytt::run_in(dir.path(), &["-f", ".", "--output-files", "out"], "");
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "creating: out/notes.txt\ncreating: out/t.yml\n")
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("out/notes.txt")).unwrap(),
+        b"Caf\xe9 ok\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out/t.yml")).unwrap(),
+        "len: 4\nx: !!binary Y2Fm6Q==\n"
+    );
+}

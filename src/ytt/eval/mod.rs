@@ -230,18 +230,14 @@ impl Lib {
     }
 }
 
-/// The text of a YAML file as go-yaml reads it: its bytes, those that are no UTF-8
-/// carried as [`crate::go_bytes`] says, for go-yaml's reader to refuse in its words.
-pub(crate) fn yaml_text(f: &InputFile) -> std::borrow::Cow<'_, str> {
+/// The text of a file as ytt reads it: its bytes, those that are no UTF-8 carried as
+/// [`crate::go_bytes`] says (go-yaml's reader refuses them in a YAML file, in its words;
+/// a text template or a Starlark string literal keeps them as bytes).
+pub(crate) fn go_text(f: &InputFile) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(&f.bytes) {
         Ok(s) => std::borrow::Cow::Borrowed(s),
         Err(_) => std::borrow::Cow::Owned(crate::go_bytes::from_bytes(&f.bytes)),
     }
-}
-
-fn utf8(f: &InputFile) -> Result<&str, Error> {
-    std::str::from_utf8(&f.bytes)
-        .map_err(|_| Error::msg(format!("File '{}' is not valid UTF-8", f.rel)))
 }
 
 /// Converts a parsed (untemplated) document set into output documents. Duplicate map
@@ -537,7 +533,7 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
     } else {
         next_template_id()
     };
-    let text = yaml_text(f);
+    let text = go_text(f);
     let src: &str = &text;
     let name = lib.display(&f.rel);
     let cached = match reuse {
@@ -623,7 +619,8 @@ fn prepare_yaml(
 pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     // A text template takes a number of ytt's template count too.
     next_template_id();
-    let src = utf8(f)?;
+    let text = go_text(f);
+    let src: &str = &text;
     let name = lib.display(&f.rel);
     let mut prog = Program::new("text");
     text::compile_into(&mut prog, src, 1)
@@ -650,7 +647,8 @@ pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
 
 /// Evaluates a Starlark file of `lib`.
 pub fn eval_star(lib: &LibRef, f: &InputFile) -> Result<Module, Error> {
-    let src = utf8(f)?;
+    let text = go_text(f);
+    let src: &str = &text;
     let name = lib.display(&f.rel);
     let mut prog = Program::new("yaml");
     for (i, l) in src.split('\n').enumerate() {
