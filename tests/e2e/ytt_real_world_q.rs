@@ -220,3 +220,20 @@ fn latin1_text_templates_and_starlark_literals_keep_their_bytes() {
         "len: 4\nx: !!binary Y2Fm6Q==\n"
     );
 }
+
+/// `@ytt:url` decodes `%XX` into bytes (Go's `url.QueryUnescape`), so a Latin-1 escape
+/// gives a byte that is no UTF-8, kept as such, and encoding it again escapes that byte.
+#[test]
+fn url_decoding_keeps_bytes_that_are_no_utf8() {
+    let tpl = concat!(
+        "#@ load(\"@ytt:url\", \"url\")\n",
+        "a: #@ url.query_param_value_decode(\"caf%E9\")\n",
+        "b: #@ url.path_segment_encode(url.query_param_value_decode(\"caf%E9\"))\n",
+        "c: #@ url.query_param_value_decode(\"%C3%A9\")\n",
+        "d: #@ url.query_params_decode(\"x=%FF\")\n",
+    );
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap(),
+        "a: !!binary Y2Fm6Q==\nb: caf%E9\nc: é\nd:\n  x:\n  - !!binary /w==\n"
+    );
+}
