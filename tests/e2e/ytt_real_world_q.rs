@@ -237,3 +237,188 @@ fn url_decoding_keeps_bytes_that_are_no_utf8() {
         "a: !!binary Y2Fm6Q==\nb: caf%E9\nc: é\nd:\n  x:\n  - !!binary /w==\n"
     );
 }
+
+/// A struct is a mapping to Starlark (ytt's `StarlarkStruct` implements
+/// `IterableMapping`), so `**data.values` passes the data values as keyword arguments,
+/// as a workshop fix-up helper does with `str.format`; `**` of a list and `*` of an int
+/// are refused in starlark-go's words.
+#[test]
+fn data_values_unpack_as_keyword_arguments() {
+    let files = [
+        (
+            "values.yml",
+            "#@data/values\n---\ndomain: example.com\nrepo: registry.io\n",
+        ),
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\ntitle: #@ \"Lab on {domain} from {repo}\".format(**data.values)\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "title: Lab on example.com from registry.io\n"
+    );
+    assert_eq!(
+        ytt::failure_of(
+            &[("t.yml", "#@ def f(**kw): return kw\nx: #@ f(**[1])\n")],
+            &["-f", "."]
+        ),
+        "strake: error: \n- argument after ** must be a mapping, not list\n    in <toplevel>\n      t.yml:2 | x: #@ f(**[1])\n"
+    );
+    assert_eq!(
+        ytt::failure_of(
+            &[("t.yml", "#@ def f(*a): return a\nx: #@ f(*3)\n")],
+            &["-f", "."]
+        ),
+        "strake: error: \n- argument after * must be iterable, not int\n    in <toplevel>\n      t.yml:2 | x: #@ f(*3)\n"
+    );
+}
+
+/// Statements in a `.star` file may end in `;` and share a line (`a = 1; b = 2;`), and a
+/// triple-quoted string may start with a backslash-newline, which joins the lines (the
+/// list of required parameters a Data Flow installer splits).
+#[test]
+fn star_statements_with_semicolons_and_a_continued_triple_quoted_string() {
+    let star = concat!(
+        "def ok(v):\n",
+        "  return type(v) == \"string\" and len(v) > 0;\n",
+        "end\n",
+        "a = 1; b = 2;\n",
+        "names = '''\\\n",
+        "one\n",
+        "two'''.split(\"\\n\")\n",
+    );
+    let tpl = concat!(
+        "#@ load(\"h.star\", \"ok\", \"a\", \"b\", \"names\")\n",
+        "ok: #@ [ok(\"x\"), ok(\"\"), ok(3)]\n",
+        "sum: #@ a + b\n",
+        "names: #@ names\n",
+    );
+    assert_eq!(
+        ytt::render(&[("h.star", star), ("t.yml", tpl)], &["-f", "."]).unwrap(),
+        "ok:\n- true\n- false\n- false\nsum: 3\nnames:\n- one\n- two\n"
+    );
+}
+
+/// `dict.setdefault(key)` without a default sets `None` when the key is missing and
+/// leaves a present key alone; `dict.update` takes a list of pairs, whose values may be
+/// YAML fragments (a workflow generator keys one job fragment per environment).
+#[test]
+fn setdefault_without_a_default_and_update_with_fragment_pairs() {
+    let tpl = concat!(
+        "#@ def job(env):\n",
+        "runs-on: ubuntu-latest\n",
+        "env: #@ env\n",
+        "#@ end\n",
+        "#@ d = {\"debug\": True}\n",
+        "#@ d.setdefault(\"secrets\")\n",
+        "#@ d.setdefault(\"debug\", False)\n",
+        "#@ jobs = {}\n",
+        "#@ for name in [\"staging\", \"production\"]:\n",
+        "#@   jobs.update([(\"deploy-\" + name, job(name))])\n",
+        "#@ end\n",
+        "d: #@ d\n",
+        "\"on\": [push]\n",
+        "jobs: #@ jobs\n",
+    );
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "."]).unwrap(),
+        concat!(
+            "d:\n  debug: true\n  secrets: null\n",
+            "\"on\":\n- push\n",
+            "jobs:\n  deploy-staging:\n    runs-on: ubuntu-latest\n    env: staging\n",
+            "  deploy-production:\n    runs-on: ubuntu-latest\n    env: production\n",
+        )
+    );
+}
+
+/// An `if` over the map items of a file's first document (which has no `---`) whose
+/// `#@ end` sits just above the next `---`: the `end` belongs to that next document, so
+/// the first document's own completion is inside the `if`, and a false condition leaves
+/// the whole document out (no empty document is printed).
+#[test]
+fn an_if_over_the_first_implicit_document_leaves_it_out_when_false() {
+    let files = [
+        (
+            "config.yaml",
+            "#@ load(\"@ytt:data\",\"data\")\n#@ if data.values.ns != \"\":\nkind: Namespace\nname: #@ data.values.ns\n#@ end\n\n---\nkind: Service\nnamespace: #@ data.values.ns\n",
+        ),
+        ("schema.yml", "#@data/values-schema\n---\nns: \"\"\n"),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "kind: Service\nnamespace: \"\"\n"
+    );
+    assert_eq!(
+        ytt::render(&files, &["-f", ".", "-v", "ns=demo"]).unwrap(),
+        "kind: Namespace\nname: demo\n---\nkind: Service\nnamespace: demo\n"
+    );
+}
+
+/// A misspelled schema annotation (`#@schmea/title`) is only an annotation ytt does not
+/// know: schema processing reads the `schema/...` ones and leaves it alone, so the value
+/// keeps its default and gets no title.
+#[test]
+fn a_misspelled_schema_annotation_is_ignored() {
+    let files = [
+        (
+            "schema.yml",
+            "#@data/values-schema\n---\n#@schmea/title \"Database Version\"\n#@schema/desc \"The version\"\nversion: POSTGRES_14\n",
+        ),
+        (
+            "t.yml",
+            "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.values.version\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "v: POSTGRES_14\n"
+    );
+    assert_eq!(
+        ytt::render(
+            &files,
+            &[
+                "-f",
+                ".",
+                "--data-values-schema-inspect",
+                "-o",
+                "openapi-v3"
+            ]
+        )
+        .unwrap(),
+        concat!(
+            "openapi: 3.0.0\ninfo:\n  version: 0.1.0\n  title: Schema for data values, generated by ytt\n",
+            "paths: {}\ncomponents:\n  schemas:\n    dataValues:\n      type: object\n",
+            "      additionalProperties: false\n      properties:\n        version:\n",
+            "          type: string\n          description: The version\n          default: POSTGRES_14\n",
+        )
+    );
+}
+
+/// `@overlay/replace via=` appending indented lines to a block string: splitting the new
+/// string at `\n` leaves a last empty line, indented to two spaces, so the result ends in
+/// spaces; go-yaml can then print it neither plain nor as a block (a trailing space rules
+/// both out), and it is double-quoted, on one line (ytt's emitter does not fold).
+#[test]
+fn a_replaced_block_string_ending_in_spaces_is_double_quoted() {
+    let files = [
+        (
+            "tmpl.yml",
+            "kind: ClusterConfigTemplate\nmetadata:\n  name: config-template\nspec:\n  ytt: |\n    config.yaml: |\n      name: x\n",
+        ),
+        (
+            "overlay.yml",
+            concat!(
+                "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+                "#@overlay/match by=overlay.subset({\"kind\":\"ClusterConfigTemplate\"})\n",
+                "---\nspec:\n",
+                "  #@overlay/replace via=lambda left, right: \"{}\\n{}\".format(left, '\\n'.join(['  {}'.format(x) for x in right.split('\\n')]))\n",
+                "  ytt: |\n    pdb.yaml: |\n      (@ if True: @)\n      kind: PodDisruptionBudget\n      (@ end @)\n",
+            ),
+        ),
+    ];
+    assert_eq!(
+        ytt::render(&files, &["-f", "."]).unwrap(),
+        "kind: ClusterConfigTemplate\nmetadata:\n  name: config-template\nspec:\n  ytt: \"config.yaml: |\\n  name: x\\n\\n  pdb.yaml: |\\n    (@ if True: @)\\n    kind: PodDisruptionBudget\\n    (@ end @)\\n  \"\n"
+    );
+}
