@@ -422,3 +422,39 @@ fn a_replaced_block_string_ending_in_spaces_is_double_quoted() {
         "kind: ClusterConfigTemplate\nmetadata:\n  name: config-template\nspec:\n  ytt: \"config.yaml: |\\n  name: x\\n\\n  pdb.yaml: |\\n    (@ if True: @)\\n    kind: PodDisruptionBudget\\n    (@ end @)\\n  \"\n"
     );
 }
+
+/// Two `@overlay/match` annotations on one document (a kpack overlay narrowing by kind,
+/// then by name): a node's annotations are a map by name (`NodeAnnotations`), so the
+/// later one replaces the earlier and only the name is matched; one without `by` then
+/// leaves the document with no matcher.
+#[test]
+fn the_later_of_two_overlay_match_annotations_is_the_one_applied() {
+    let base = concat!(
+        "kind: Deployment\nmetadata:\n  name: kpack-controller\nspec:\n  containers:\n  - name: controller\n",
+        "---\nkind: Deployment\nmetadata:\n  name: kpack-webhook\nspec:\n  containers:\n  - name: webhook\n",
+    );
+    let overlay = concat!(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+        "#@overlay/match by=overlay.subset({\"kind\":\"Deployment\"})\n",
+        "#@overlay/match by=overlay.subset({\"metadata\":{\"name\":\"kpack-controller\"}})\n",
+        "---\nspec:\n  containers:\n  #@overlay/match by=overlay.subset({\"name\": \"controller\"})\n",
+        "  -\n    #@overlay/match missing_ok=True\n    env:\n    - name: SSL_CERT_DIR\n      value: /certs\n",
+    );
+    assert_eq!(
+        ytt::render(
+            &[("add_all.yml", overlay), ("release.yaml", base)],
+            &["-f", "add_all.yml", "-f", "release.yaml"]
+        )
+        .unwrap(),
+        concat!(
+            "kind: Deployment\nmetadata:\n  name: kpack-controller\nspec:\n  containers:\n  - name: controller\n",
+            "    env:\n    - name: SSL_CERT_DIR\n      value: /certs\n",
+            "---\nkind: Deployment\nmetadata:\n  name: kpack-webhook\nspec:\n  containers:\n  - name: webhook\n",
+        )
+    );
+    let no_by = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@overlay/match by=overlay.all\n#@overlay/match missing_ok=True\n---\nb: 2\n";
+    assert_eq!(
+        ytt::failure_of(&[("base.yml", "a: 1\n"), ("ov.yml", no_by)], &["-f", "."]),
+        "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:4:\n    Expected 'overlay/match' annotation keyword argument 'by'  to be specified\n"
+    );
+}
