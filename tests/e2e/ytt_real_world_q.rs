@@ -458,3 +458,26 @@ fn the_later_of_two_overlay_match_annotations_is_the_one_applied() {
         "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:4:\n    Expected 'overlay/match' annotation keyword argument 'by'  to be specified\n"
     );
 }
+
+/// A file marked `type=text-plain` is copied to the output directory as it is, bytes that
+/// are no UTF-8 included.
+#[test]
+fn a_plain_text_file_is_written_out_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"Caf\xe9 (@= \"x\" @)\n").unwrap();
+    std::fs::write(dir.path().join("t.yml"), b"a: 1\n").unwrap();
+    let args = [
+        "-f",
+        ".",
+        "--file-mark",
+        "notes.txt:type=text-plain",
+        "--output-files",
+        "out",
+    ];
+    let (code, _, err) = ytt::run_in(dir.path(), &args, "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(dir.path().join("out/notes.txt")).unwrap(),
+        b"Caf\xe9 (@= \"x\" @)\n"
+    );
+}
