@@ -481,3 +481,51 @@ fn a_plain_text_file_is_written_out_byte_for_byte() {
         b"Caf\xe9 (@= \"x\" @)\n"
     );
 }
+
+/// `-f NAME=<(command)` (a process substitution, as kapp and ytt users chain tools):
+/// on Linux `/dev/fd/N` is a link that resolves to `/proc/PID/fd/pipe:[INODE]`, which
+/// Go's `EvalSymlinks` cannot `lstat`; ytt's symlink check lets exactly that failure pass
+/// (`symlinkPipeErr`), since such a file is on no file system. Unnamed, the file is
+/// called `N` and has no YAML extension, so it is not rendered.
+#[test]
+fn process_substitution_files_are_read_as_ytt_reads_pipes() {
+    let strake = assert_cmd::cargo::cargo_bin("strake");
+    let script = format!(
+        "{} template -f t.yml=<(printf '#@ load(\"@ytt:data\", \"data\")\\na: #@ data.values.x\\n') --data-values-file <(printf 'x: 5\\n') && {} template -f <(printf 'b: 1\\n')",
+        strake.display(),
+        strake.display()
+    );
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = ytt::outcome(out);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "a: 5\n");
+}
+
+/// A symlink whose destination does not exist is refused with the path Go's
+/// `EvalSymlinks` walk could not `lstat` (a relative link is joined to its directory,
+/// `..` kept when there is nothing to drop), and a link through a file with `not a
+/// directory` (`syscall.ENOTDIR`).
+#[test]
+fn a_dangling_symlink_names_the_path_its_walk_could_not_find() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    std::os::unix::fs::symlink("../nowhere/x.yml", dir.path().join("d/l.yml")).unwrap();
+    std::fs::write(dir.path().join("f.yml"), "a: 1\n").unwrap();
+    std::os::unix::fs::symlink("f.yml/x", dir.path().join("g.yml")).unwrap();
+    let (code, _, err) = ytt::run_in(dir.path(), &["-f", "d"], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "strake: error: Listing files 'd':\n  Checking symlink file 'd/l.yml':\n    Eval symlink: lstat d/../nowhere: no such file or directory\n"
+    );
+    let (code, _, err) = ytt::run_in(dir.path(), &["-f", "g.yml"], "");
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "strake: error: Checking symlink file 'g.yml':\n  Eval symlink: not a directory\n"
+    );
+}
