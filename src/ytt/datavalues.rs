@@ -122,7 +122,7 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
     if !f.mentions_data_values {
         return Ok(false);
     }
-    let ds = lib.parsed_yaml(f, &crate::ytt::eval::go_text(f))?;
+    let ds = lib.parsed_yaml(f, &f.go_text())?;
     crate::ytt::yaml_docs::check_doc_only_annotation(&ds, "data/values")?;
     Ok(crate::ytt::yaml_docs::has_doc_annotation(
         &ds,

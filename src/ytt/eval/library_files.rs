@@ -45,7 +45,7 @@ pub fn first_read_error(lib: &LibRef) -> Option<Error> {
         .filter(|f| f.kind == FileKind::YamlTemplate && (f.marked_template || !f.library))
         .collect();
     for f in templates {
-        let text = super::go_text(f);
+        let text = f.go_text();
         let src: &str = &text;
         let cached = lib.parsed.borrow().get(&f.key()).cloned();
         let parsed = match cached {

@@ -230,16 +230,6 @@ impl Lib {
     }
 }
 
-/// The text of a file as ytt reads it: its bytes, those that are no UTF-8 carried as
-/// [`crate::go_bytes`] says (go-yaml's reader refuses them in a YAML file, in its words;
-/// a text template or a Starlark string literal keeps them as bytes).
-pub(crate) fn go_text(f: &InputFile) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(&f.bytes) {
-        Ok(s) => std::borrow::Cow::Borrowed(s),
-        Err(_) => std::borrow::Cow::Owned(crate::go_bytes::from_bytes(&f.bytes)),
-    }
-}
-
 /// Converts a parsed (untemplated) document set into output documents. Duplicate map
 /// keys collapse as [`DocumentSet::override_map_keys`] does (the last item wins, in the
 /// place of the first).
@@ -533,7 +523,7 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
     } else {
         next_template_id()
     };
-    let text = go_text(f);
+    let text = f.go_text();
     let src: &str = &text;
     let name = lib.display(&f.rel);
     let cached = match reuse {
@@ -619,7 +609,7 @@ fn prepare_yaml(
 pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     // A text template takes a number of ytt's template count too.
     next_template_id();
-    let text = go_text(f);
+    let text = f.go_text();
     let src: &str = &text;
     let name = lib.display(&f.rel);
     let mut prog = Program::new("text");
@@ -647,7 +637,7 @@ pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
 
 /// Evaluates a Starlark file of `lib`.
 pub fn eval_star(lib: &LibRef, f: &InputFile) -> Result<Module, Error> {
-    let text = go_text(f);
+    let text = f.go_text();
     let src: &str = &text;
     let name = lib.display(&f.rel);
     let mut prog = Program::new("yaml");

@@ -59,7 +59,7 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
         {
             continue;
         }
-        let ds = lib.parsed_yaml(f, &crate::ytt::eval::go_text(f))?;
+        let ds = lib.parsed_yaml(f, &f.go_text())?;
         crate::ytt::yaml_docs::check_doc_only_annotation(&ds, SCHEMA_ANN)?;
         if has_doc_annotation(&ds, SCHEMA_ANN) {
             files.push(f.clone());
