@@ -529,3 +529,49 @@ fn a_dangling_symlink_names_the_path_its_walk_could_not_find() {
         "strake: error: Checking symlink file 'g.yml':\n  Eval symlink: not a directory\n"
     );
 }
+
+/// An ingress package edits the YAML file held in a ConfigMap string with three overlays
+/// in a row: `@overlay/replace via=` decodes the string (the right side, empty, is
+/// ignored), `@overlay/match-child-defaults missing_ok=True` merges a map-typed data value
+/// into the decoded map (new keys appended, nested maps merged, a `null` kept), and a
+/// last `via=` encodes it again; the string's own comments are gone after decoding.
+#[test]
+fn an_embedded_yaml_string_is_decoded_merged_and_encoded_by_overlays() {
+    let upstream = concat!(
+        "kind: ConfigMap\nmetadata:\n  name: contour\ndata:\n  contour.yaml: |\n",
+        "    #\n    # server: which XDS server to use\n",
+        "    gateway:\n      controllerName: projectcontour.io/gateway-controller\n",
+        "    disablePermitInsecure: false\n    tls:\n      fallback-certificate:\n",
+    );
+    let overlays = concat!(
+        "#@ load(\"@ytt:data\", \"data\")\n#@ load(\"@ytt:overlay\", \"overlay\")\n#@ load(\"@ytt:yaml\", \"yaml\")\n\n",
+        "#@overlay/match by=overlay.subset({\"kind\":\"ConfigMap\", \"metadata\":{\"name\":\"contour\"}})\n",
+        "---\ndata:\n  #@overlay/replace via=lambda left, _: yaml.decode(left)\n  contour.yaml:\n\n",
+        "#@overlay/match by=overlay.subset({\"kind\":\"ConfigMap\", \"metadata\":{\"name\":\"contour\"}})\n",
+        "---\ndata:\n  #@overlay/match-child-defaults missing_ok=True\n  contour.yaml: #@ data.values.contour.configFileContents\n\n",
+        "#@overlay/match by=overlay.subset({\"kind\":\"ConfigMap\", \"metadata\":{\"name\":\"contour\"}})\n",
+        "---\ndata:\n  #@overlay/replace via=lambda left, _: yaml.encode(left)\n  contour.yaml:\n",
+    );
+    let schema =
+        "#@data/values-schema\n---\ncontour:\n  #@schema/type any=True\n  configFileContents: {}\n";
+    let values = "contour:\n  configFileContents:\n    disablePermitInsecure: true\n    tls:\n      minimum-protocol-version: \"1.3\"\n    accesslog-format: json\n";
+    let files = [
+        ("config/upstream.yaml", upstream),
+        ("config/overlays.yml", overlays),
+        ("config/schema.yml", schema),
+        ("values.yml", values),
+    ];
+    assert_eq!(
+        ytt::render(
+            &files,
+            &["-f", "config", "--data-values-file", "values.yml"]
+        )
+        .unwrap(),
+        concat!(
+            "kind: ConfigMap\nmetadata:\n  name: contour\ndata:\n  contour.yaml: |\n",
+            "    gateway:\n      controllerName: projectcontour.io/gateway-controller\n",
+            "    disablePermitInsecure: true\n    tls:\n      fallback-certificate: null\n",
+            "      minimum-protocol-version: \"1.3\"\n    accesslog-format: json\n",
+        )
+    );
+}
