@@ -75,6 +75,7 @@ mod go_errors;
 pub mod json;
 pub mod parse;
 pub mod plain;
+mod reader;
 mod relaxed;
 pub mod resolve;
 mod scalar_style;

@@ -44,13 +44,13 @@ pub struct YamlError {
 /// start with a `---` marker is parsed as if `---\n` were prepended, so comments above a later
 /// `---` belong to the documents that follow.
 pub fn parse_document_set(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, false, false, 0)
+    read_checked(src, file, false, false)
 }
 
 /// [`parse_document_set`] in ytt's strict YAML subset (`--strict`): an ambiguous plain
 /// scalar (see [`super::strict`]) is an error at its line.
 pub fn parse_document_set_strict(src: &str, file: &str) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, true, false, 0)
+    read_checked(src, file, true, false)
 }
 
 /// Parses YAML as ytt 0.48's `yamlmeta.Parser` reads it (strict when `strict`). A leading
@@ -63,7 +63,66 @@ pub fn parse_ytt_document_set(
     file: &str,
     strict: bool,
 ) -> Result<DocumentSet, YamlError> {
-    parse_document_set_with(src, file, strict, true, 0)
+    read_checked(src, file, strict, true)
+}
+
+/// Parses `src` after go-yaml's reader has looked at its bytes ([`super::reader`]): a
+/// reader problem in the first chunk of the input (as go-yaml gets it, `---\n` put in
+/// front when ytt puts it there) is reported before anything is parsed; one further on
+/// only when no syntax error comes before that chunk. Strings carry bytes that are no
+/// UTF-8 as [`crate::go_bytes`] says; the reader sees those bytes.
+fn read_checked(
+    src: &str,
+    file: &str,
+    strict: bool,
+    bom_is_content: bool,
+) -> Result<DocumentSet, YamlError> {
+    let bytes = crate::go_bytes::to_bytes(src);
+    let Some(found) = super::reader::reader_problem(&bytes) else {
+        return parse_document_set_with(src, file, strict, bom_is_content, 0);
+    };
+    let unmarked = if bom_is_content {
+        src
+    } else {
+        src.strip_prefix('\u{feff}').unwrap_or(src)
+    };
+    let shift = if !starts_with_doc_marker(unmarked) && !starts_with_directive(unmarked) {
+        PREPENDED.len()
+    } else {
+        0
+    };
+    let reader_error = YamlError {
+        file: file.to_string(),
+        line: None,
+        message: format!("yaml: {}", found.problem),
+    };
+    let chunk_start = (found.offset + shift) / super::reader::CHUNK * super::reader::CHUNK;
+    if chunk_start == 0 {
+        return Err(reader_error);
+    }
+    // The bytes of lines before the problem's line are read before its chunk is.
+    let problem_line = bytes[..found.offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    let line_start = |line: usize| -> usize {
+        bytes
+            .split_inclusive(|&b| b == b'\n')
+            .take(line - 1)
+            .map(<[u8]>::len)
+            .sum::<usize>()
+            + shift
+    };
+    match parse_document_set_with(src, file, strict, bom_is_content, 0) {
+        Err(e)
+            if e.line
+                .is_some_and(|l| l < problem_line && line_start(l) < chunk_start) =>
+        {
+            Err(e)
+        }
+        _ => Err(reader_error),
+    }
 }
 
 /// Texts rewritten for granit ([`super::relaxed`]) one spot at a time, at most: each

@@ -16,7 +16,7 @@ use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
-use crate::ytt::yaml_docs::{parse_yaml, parse_yaml_named};
+use crate::ytt::yaml_docs::parse_yaml_named;
 
 mod flags;
 mod key_path;
@@ -122,14 +122,7 @@ pub fn is_values_file(lib: &LibRef, f: &InputFile) -> Result<bool, Error> {
     if !f.mentions_data_values {
         return Ok(false);
     }
-    let ds = match std::str::from_utf8(&f.bytes) {
-        Ok(src) => lib.parsed_yaml(f, src)?,
-        // not cached: evaluating the file reports the encoding error later
-        Err(_) => std::rc::Rc::new(parse_yaml(
-            &String::from_utf8_lossy(&f.bytes),
-            &lib.display(&f.rel),
-        )?),
-    };
+    let ds = lib.parsed_yaml(f, &f.go_text())?;
     crate::ytt::yaml_docs::check_doc_only_annotation(&ds, "data/values")?;
     Ok(crate::ytt::yaml_docs::has_doc_annotation(
         &ds,
@@ -527,7 +520,7 @@ impl Pipeline<'_> {
         source: &flags::ValuesSource,
     ) -> Result<ValuesFileDocs, Error> {
         let bytes = source.bytes(display)?;
-        let src = String::from_utf8_lossy(&bytes).into_owned();
+        let src = crate::go_bytes::from_bytes(&bytes);
         let ds = parse_yaml_named(&src, display, self.lib.opts.strict, "data values file")?;
         reject_duplicate_keys(&ds, display, &src)?;
         // As ytt's `AnnotateForPlainMerge`, only documents with a value are checked: `#@`

@@ -55,6 +55,16 @@ pub struct InputFile {
 }
 
 impl InputFile {
+    /// The text of the file as ytt reads it: its bytes, those that are no UTF-8 carried
+    /// as [`crate::go_bytes`] says (go-yaml's reader refuses them in a YAML file, in its
+    /// words; a text template or a Starlark string literal keeps them as bytes).
+    pub fn go_text(&self) -> std::borrow::Cow<'_, str> {
+        match std::str::from_utf8(&self.bytes) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => std::borrow::Cow::Owned(crate::go_bytes::from_bytes(&self.bytes)),
+        }
+    }
+
     /// Identifies this file among the inputs of a run: two `-f` directories may each hold
     /// a file of the same relative path, and ytt reads both. Clones of the file (its
     /// content shared) give the same key.

@@ -77,10 +77,8 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                 texts.push((f.rel.clone(), ev.text.unwrap_or_default()));
             }
             FileKind::TextPlain => {
-                texts.push((
-                    f.rel.clone(),
-                    String::from_utf8_lossy(&f.bytes).into_owned(),
-                ));
+                // Written back byte for byte: bytes that are no UTF-8 are carried.
+                texts.push((f.rel.clone(), crate::go_bytes::from_bytes(&f.bytes)));
             }
             _ => {}
         }

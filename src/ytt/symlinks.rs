@@ -19,8 +19,22 @@ impl SymlinkPolicy {
         if self.allow_all {
             return Ok(());
         }
-        let dst = std::fs::canonicalize(full)
-            .map_err(|e| format!("Eval symlink: lstat {shown}: {}", go_io_error(&e)))?;
+        let dst = match std::fs::canonicalize(full) {
+            Ok(dst) => dst,
+            Err(e) => {
+                return match walk_symlinks(shown, cwd) {
+                    // A process substitution (`-f <(...)`) on Linux: `/dev/fd/N` leads to
+                    // `/proc/PID/fd/pipe:[INODE]`, which is on no file system, so it could
+                    // not have been a trick to include a file (ytt's `symlinkPipeErr`).
+                    Err(Walk::Lstat(at, _)) if is_pipe_link(&at) => Ok(()),
+                    Err(Walk::Lstat(at, e)) => {
+                        Err(format!("Eval symlink: lstat {at}: {}", go_io_error(&e)))
+                    }
+                    Err(Walk::Other(m)) => Err(format!("Eval symlink: {m}")),
+                    Ok(_) => Err(format!("Eval symlink: lstat {shown}: {}", go_io_error(&e))),
+                };
+            }
+        };
         for allowed in &self.allowed_destinations {
             let allowed = lexical_clean(&cwd.join(allowed));
             if dst.starts_with(&allowed) {
@@ -34,11 +48,36 @@ impl SymlinkPolicy {
     }
 }
 
-/// `path` with its symlinks resolved as Go's `filepath.EvalSymlinks` words the result:
-/// walked one component at a time (relative paths from `cwd`), a relative path stays
-/// relative unless a link on the way points at an absolute path, `..` drops the
-/// component before it, and the result is cleaned. `None` when the walk fails.
+/// Why Go's `filepath.EvalSymlinks` walk stopped: the path it could not `lstat` (as the
+/// walk spells it), or another cause in Go's words.
+enum Walk {
+    Lstat(String, std::io::Error),
+    Other(&'static str),
+}
+
+/// Whether `path` is where Linux leads a `/dev/fd/N` link of a pipe:
+/// `/proc/PID/fd/pipe:[INODE]`.
+fn is_pipe_link(path: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let Some(rest) = path.strip_prefix("/proc/") else {
+        return false;
+    };
+    let Some((pid, rest)) = rest.split_once("/fd/pipe:[") else {
+        return false;
+    };
+    digits(pid) && rest.strip_suffix(']').is_some_and(digits)
+}
+
+/// `path` with its symlinks resolved as Go's `filepath.EvalSymlinks` words the result.
+/// `None` when the walk fails.
 fn eval_symlinks(path: &str, cwd: &Path) -> Option<String> {
+    walk_symlinks(path, cwd).ok()
+}
+
+/// Go's `filepath.EvalSymlinks` walk: one component at a time (relative paths from
+/// `cwd`), a relative path stays relative unless a link on the way points at an absolute
+/// path, `..` drops the component before it, and the result is cleaned.
+fn walk_symlinks(path: &str, cwd: &Path) -> Result<String, Walk> {
     let on_disk = |p: &str| cwd.join(p);
     let mut path = path.to_string();
     let mut root = path.starts_with('/');
@@ -77,19 +116,23 @@ fn eval_symlinks(path: &str, cwd: &Path) -> Option<String> {
             dest.push('/');
         }
         dest.push_str(&piece);
-        let meta = std::fs::symlink_metadata(on_disk(&dest)).ok()?;
+        let meta =
+            std::fs::symlink_metadata(on_disk(&dest)).map_err(|e| Walk::Lstat(dest.clone(), e))?;
         if !meta.file_type().is_symlink() {
             if !meta.is_dir() && end < path.len() {
-                return None;
+                return Err(Walk::Other("not a directory"));
             }
             continue;
         }
         links += 1;
         if links > 255 {
-            return None;
+            return Err(Walk::Other("EvalSymlinks: too many links"));
         }
-        let link = std::fs::read_link(on_disk(&dest)).ok()?;
-        let link = link.to_str()?.to_string();
+        let link = std::fs::read_link(on_disk(&dest)).map_err(|e| Walk::Lstat(dest.clone(), e))?;
+        let link = link
+            .to_str()
+            .ok_or(Walk::Other("invalid argument"))?
+            .to_string();
         path = format!("{link}{}", &path[end..]);
         if link.starts_with('/') {
             root = true;
@@ -103,7 +146,7 @@ fn eval_symlinks(path: &str, cwd: &Path) -> Option<String> {
             start = 0;
         }
     }
-    Some(go_clean(&dest))
+    Ok(go_clean(&dest))
 }
 
 /// Go's `filepath.Clean` of a `/`-separated path: `.` and empty pieces dropped, `..`

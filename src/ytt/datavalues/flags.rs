@@ -121,7 +121,8 @@ impl Pipeline<'_> {
     }
 
     /// The contents of the file a `--data-value-file` names (`-` for standard input, a
-    /// URL, or a local path: a file, or a directory holding one file), as a string. As
+    /// URL, or a local path: a file, or a directory holding one file), as a string (of its
+    /// bytes: bytes that are no UTF-8 are kept, as Go's string keeps them). As
     /// `-f` paths, the path may be given a relative path (`NAME=PATH`), unused here.
     fn file_flag_value(&self, raw: &str) -> Result<Node, Error> {
         let finding = |e: Error| e.context(&format!("Finding file '{raw}'"));
@@ -132,12 +133,12 @@ impl Pipeline<'_> {
                 let read = self.stdin.expect("checked");
                 // ytt names no cause here (`kvFile`).
                 let bytes = read().map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
-                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+                Node::Scalar(Value::String(crate::go_bytes::from_bytes(&bytes)))
             }
             _ if crate::ytt::http_source::is_url(path) => {
                 let bytes = crate::ytt::http_source::fetch(path)
                     .map_err(|e| Error::Io(format!("Finding file '{raw}': {e}")))?;
-                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+                Node::Scalar(Value::String(crate::go_bytes::from_bytes(&bytes)))
             }
             _ => {
                 // ytt lists the files a path names (checking them as `-f` paths are
@@ -156,7 +157,7 @@ impl Pipeline<'_> {
                 };
                 let bytes =
                     std::fs::read(&file).map_err(|_| Error::Io(format!("Reading file '{raw}'")))?;
-                Node::Scalar(Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+                Node::Scalar(Value::String(crate::go_bytes::from_bytes(&bytes)))
             }
         })
     }

@@ -45,9 +45,8 @@ pub fn first_read_error(lib: &LibRef) -> Option<Error> {
         .filter(|f| f.kind == FileKind::YamlTemplate && (f.marked_template || !f.library))
         .collect();
     for f in templates {
-        let Ok(src) = std::str::from_utf8(&f.bytes) else {
-            continue;
-        };
+        let text = f.go_text();
+        let src: &str = &text;
         let cached = lib.parsed.borrow().get(&f.key()).cloned();
         let parsed = match cached {
             Some(ds) => Ok(ds),

@@ -230,11 +230,6 @@ impl Lib {
     }
 }
 
-fn utf8(f: &InputFile) -> Result<&str, Error> {
-    std::str::from_utf8(&f.bytes)
-        .map_err(|_| Error::msg(format!("File '{}' is not valid UTF-8", f.rel)))
-}
-
 /// Converts a parsed (untemplated) document set into output documents. Duplicate map
 /// keys collapse as [`DocumentSet::override_map_keys`] does (the last item wins, in the
 /// place of the first).
@@ -528,7 +523,8 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
     } else {
         next_template_id()
     };
-    let src = utf8(f)?;
+    let text = f.go_text();
+    let src: &str = &text;
     let name = lib.display(&f.rel);
     let cached = match reuse {
         Reuse::Keep => lib.prepared.borrow().get(&f.key()).cloned(),
@@ -613,7 +609,8 @@ fn prepare_yaml(
 pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
     // A text template takes a number of ytt's template count too.
     next_template_id();
-    let src = utf8(f)?;
+    let text = f.go_text();
+    let src: &str = &text;
     let name = lib.display(&f.rel);
     let mut prog = Program::new("text");
     text::compile_into(&mut prog, src, 1)
@@ -640,7 +637,8 @@ pub fn eval_text(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
 
 /// Evaluates a Starlark file of `lib`.
 pub fn eval_star(lib: &LibRef, f: &InputFile) -> Result<Module, Error> {
-    let src = utf8(f)?;
+    let text = f.go_text();
+    let src: &str = &text;
     let name = lib.display(&f.rel);
     let mut prog = Program::new("yaml");
     for (i, l) in src.split('\n').enumerate() {

@@ -90,7 +90,7 @@ fn base64_encode(s: &str, o: &Base64Opts) -> String {
         base64::alphabet::STANDARD
     };
     let config = GeneralPurposeConfig::new().with_encode_padding(!o.raw);
-    GeneralPurpose::new(&alphabet, config).encode(s.as_bytes())
+    GeneralPurpose::new(&alphabet, config).encode(crate::go_bytes::to_bytes(s))
 }
 pub fn yaml_module() -> Module {
     module(
@@ -281,7 +281,8 @@ pub fn base64_module() -> Module {
                                 "base64.decode: illegal base64 data at input byte {at}"
                             ))
                         })?;
-                    Ok(Value::str(&String::from_utf8_lossy(&b)))
+                    // Decoded bytes that are no UTF-8 stay bytes, as in Go's string.
+                    Ok(Value::Str(crate::ytt::starlark::value::byte_str(&b)))
                 }),
             ),
         ],

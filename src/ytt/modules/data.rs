@@ -76,8 +76,9 @@ fn read(lib: &LibRef, current: Option<&str>, path: &str) -> SResult<Value> {
     let f = lib
         .file(&rel)
         .expect("find_file returns one of the library's files");
-    let s = String::from_utf8_lossy(&f.bytes);
-    Ok(Value::str(&s))
+    // ytt gives the file's bytes as a string: bytes that are no UTF-8 (an image, a
+    // keystore) are kept as bytes, not replaced.
+    Ok(Value::Str(crate::ytt::starlark::value::byte_str(&f.bytes)))
 }
 
 /// `data.list(path)`: the files under the directory `path`, as ytt lists a library

@@ -1,6 +1,9 @@
-//! `@ytt:sha256` and `@ytt:md5`: hex digests of strings.
+//! `@ytt:sha256` and `@ytt:md5`: hex digests of strings (of their Go bytes, so a string
+//! holding bytes that are no UTF-8 is hashed as those bytes).
 
 use sha2::Digest;
+
+use crate::go_bytes::to_bytes;
 
 use crate::ytt::starlark::{Module, Value};
 
@@ -13,7 +16,7 @@ pub fn sha256_module() -> Module {
             "sum",
             native("sha256.sum", |_t, a| {
                 let s = single_string_arg("sha256.sum", a)?;
-                Ok(Value::str(&hex::encode(sha2::Sha256::digest(s.as_bytes()))))
+                Ok(Value::str(&hex::encode(sha2::Sha256::digest(to_bytes(s)))))
             }),
         )],
     )
@@ -26,7 +29,7 @@ pub fn md5_module() -> Module {
             "sum",
             native("md5.sum", |_t, a| {
                 let s = single_string_arg("md5.sum", a)?;
-                Ok(Value::str(&hex::encode(md5(s.as_bytes()))))
+                Ok(Value::str(&hex::encode(md5(&to_bytes(s)))))
             }),
         )],
     )

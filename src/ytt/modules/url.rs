@@ -246,7 +246,8 @@ fn should_escape(c: u8, mode: Mode) -> bool {
 
 fn go_escape(s: &str, mode: Mode) -> String {
     let mut out = String::new();
-    for &b in s.as_bytes() {
+    // The string's Go bytes: a carried byte (no UTF-8) is escaped as itself.
+    for &b in crate::go_bytes::to_bytes(s).iter() {
         if b == b' ' && mode == Mode::QueryComponent {
             out.push('+');
         } else if should_escape(b, mode) {
@@ -260,7 +261,8 @@ fn go_escape(s: &str, mode: Mode) -> String {
 
 /// Go's `unescape`: `%XX` sequences decoded, bad ones an error.
 fn go_unescape(s: &str, mode: Mode) -> Result<String, String> {
-    let b = s.as_bytes();
+    let bytes = crate::go_bytes::to_bytes(s);
+    let b: &[u8] = &bytes;
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
@@ -293,7 +295,8 @@ fn go_unescape(s: &str, mode: Mode) -> Result<String, String> {
             }
         }
     }
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    // Decoded bytes that are no UTF-8 (`%FF`) stay bytes, as in Go's string.
+    Ok(crate::go_bytes::from_bytes(&out))
 }
 
 /// Go's `validEncoded`: the raw text may be printed as it is.

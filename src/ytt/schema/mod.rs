@@ -26,7 +26,7 @@ use crate::ytt::files::FileKind;
 use crate::ytt::node::Doc;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
-use crate::ytt::yaml_docs::{has_doc_annotation, parse_yaml};
+use crate::ytt::yaml_docs::has_doc_annotation;
 
 pub use source::SchemaSource;
 pub use types::Type;
@@ -59,12 +59,7 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
         {
             continue;
         }
-        let name = lib.display(&f.rel);
-        let ds = match std::str::from_utf8(&f.bytes) {
-            Ok(src) => lib.parsed_yaml(f, src)?,
-            // not cached: evaluating the file reports the encoding error
-            Err(_) => std::rc::Rc::new(parse_yaml(&String::from_utf8_lossy(&f.bytes), &name)?),
-        };
+        let ds = lib.parsed_yaml(f, &f.go_text())?;
         crate::ytt::yaml_docs::check_doc_only_annotation(&ds, SCHEMA_ANN)?;
         if has_doc_annotation(&ds, SCHEMA_ANN) {
             files.push(f.clone());
