@@ -335,7 +335,7 @@ pub fn starlark_error(e: &SError) -> Error {
             .stack
             .iter()
             .rev()
-            .filter(|f| f.pos.line > 0)
+            .filter(|f| f.pos.line > 0 && !crate::ytt::assertions::is_internal_source(&f.pos.file))
             .map(|f| frame(Some(f.function.clone()), &f.pos))
             .collect(),
     };

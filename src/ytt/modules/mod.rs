@@ -5,6 +5,7 @@
 
 mod assert;
 mod codecs;
+pub use codecs::yaml_module;
 mod data;
 mod go_base64;
 mod go_regexp;

@@ -1,0 +1,38 @@
+//! Differences between strake and ytt 0.48 settled from ytt's source: the identity of
+//! the YAML nodes a fragment places (ytt's `yamlmeta` nodes are pointers that a
+//! placement does not copy), `template.replace` running when it is called, the check
+//! functions of `@ytt:assert`'s assertions, and which of several failing data values
+//! files ytt reports.
+
+use crate::support::ytt;
+
+/// ytt's `NewAssertionFromSource` evaluates the check of `min`, `max`, `min_len`,
+/// `max_len`, `not_null` and `one_of` from a Starlark lambda, so it is a function named
+/// `lambda` (`<function lambda>`, type `function`) whose missing argument is reported
+/// with the lambda's parameter name; `one_not_null`'s check is the built-in
+/// `assert.one_not_null` (`NewAssertionFromStarlarkFunc`).
+#[test]
+fn assertion_checks_are_lambdas_except_one_not_null() {
+    let body = "#@ load(\"@ytt:assert\", \"assert\")\n\
+min: #@ [str(assert.min(1).check), type(assert.min(1).check)]\n\
+others: #@ [str(assert.max(1).check), str(assert.min_len(1).check), str(assert.max_len(1).check), str(assert.not_null().check), str(assert.one_of([1]).check)]\n\
+one_not_null: #@ [str(assert.one_not_null().check), type(assert.one_not_null().check)]\n\
+in_list: #@ str([\"x\", assert.max(2).check])\n\
+no_arg: #@ assert.try_to(lambda: assert.min(3).check())\n\
+no_seq: #@ assert.try_to(lambda: assert.max_len(3).check())\n\
+no_value: #@ assert.try_to(lambda: assert.not_null().check())\n\
+kwarg: #@ assert.min(3).check(val=5)\n\
+fails: #@ assert.try_to(lambda: assert.max(3).check(5))\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", body)], &["-f", "t.yml"]).unwrap(),
+        "min:\n- <function lambda>\n- function\n\
+others:\n- <function lambda>\n- <function lambda>\n- <function lambda>\n- <function lambda>\n- <function lambda>\n\
+one_not_null:\n- <built-in function assert.one_not_null>\n- builtin_function_or_method\n\
+in_list: '[\"x\", <function lambda>]'\n\
+no_arg:\n- null\n- function lambda missing 1 argument (val)\n\
+no_seq:\n- null\n- function lambda missing 1 argument (sequence)\n\
+no_value:\n- null\n- function lambda missing 1 argument (value)\n\
+kwarg: true\n\
+fails:\n- null\n- 'fail: value > 3'\n"
+    );
+}
