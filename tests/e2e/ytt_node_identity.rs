@@ -36,3 +36,76 @@ kwarg: true\n\
 fails:\n- null\n- 'fail: value > 3'\n"
     );
 }
+
+/// ytt's `RunWithFiles` reads every data value flag (`DataValuesFlags.AsOverlays`)
+/// before the schema and data values stages read or template any file, so a bad flag
+/// is reported over a values file that fails to template and over a template that is
+/// not YAML at all.
+#[test]
+fn a_bad_data_value_flag_is_reported_before_any_file_fails() {
+    let files = [
+        ("a.yml", "#@data/values\n---\na: #@ nope\n"),
+        ("b.yml", "#@data/values\n---\nb: #@ nope\n"),
+        ("t.yml", "x: 1\n"),
+    ];
+    assert_eq!(
+        ytt::failure_of(
+            &files,
+            &[
+                "-f",
+                "a.yml",
+                "-f",
+                "b.yml",
+                "-f",
+                "t.yml",
+                "--data-value-yaml",
+                "x=["
+            ]
+        ),
+        "strake: error: Extracting data value from KV: Deserializing value for key 'x': Deserializing YAML value: yaml: line 1: did not find expected node content (--data-value-yaml x=[)\n"
+    );
+    let files = [
+        ("a.yml", "#@data/values\n---\na: #@ nope\n"),
+        ("z.yml", "x: [\n"),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "a.yml", "-f", "z.yml", "--data-value", "y"]),
+        "strake: error: Extracting data value from KV:\n  Expected format key=value\n"
+    );
+}
+
+/// `AsOverlays` reads the values files, then every `--data-value`, then every
+/// `--data-value-yaml`, then every `--data-value-file`, whatever their order on the
+/// command line: the first of those groups with a bad flag is the one reported.
+#[test]
+fn data_value_flags_fail_in_ytts_reading_order() {
+    let files = [("t.yml", "x: 1\n")];
+    assert_eq!(
+        ytt::failure_of(
+            &files,
+            &[
+                "-f",
+                "t.yml",
+                "--data-value-yaml",
+                "x=[",
+                "--data-value",
+                "y"
+            ]
+        ),
+        "strake: error: Extracting data value from KV:\n  Expected format key=value\n"
+    );
+    assert_eq!(
+        ytt::failure_of(
+            &files,
+            &[
+                "-f",
+                "t.yml",
+                "--data-value-file",
+                "x=/nonexist",
+                "--data-value-yaml",
+                "x=["
+            ]
+        ),
+        "strake: error: Extracting data value from KV: Deserializing value for key 'x': Deserializing YAML value: yaml: line 1: did not find expected node content (--data-value-yaml x=[)\n"
+    );
+}
