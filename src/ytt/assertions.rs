@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use crate::yaml::Value as Y;
 use crate::ytt::fragment::{Fragment, starlark_to_plain};
-use crate::ytt::starlark::{Env, Error as SError, Struct, Thread, Value};
+use crate::ytt::starlark::{Args, Env, Error as SError, Struct, Thread, Value};
 
 type SResult<T> = std::result::Result<T, SError>;
 
@@ -80,22 +80,56 @@ pub fn one_of(seq: &Value) -> SResult<Value> {
     Ok(from_source(
         "assert.one_of",
         "lambda val: yaml.decode(yaml.encode(val)) in yaml.decode(yaml.encode(enum)) or fail(\"not one of allowed values\")",
-        vec![("enum", seq.clone()), ("yaml", yaml_module_value())],
+        vec![("enum", seq.clone()), ("yaml", yaml_value())],
     ))
 }
 
-/// Whether `file` names the source of an assertion's check (`<assert.min>`): ytt cannot
-/// show the lines of its checks in an error (it has no template of that name), so their
-/// frames are left out, as those of built-ins are.
-pub fn is_internal_source(file: &str) -> bool {
-    file.starts_with("<assert.") && file.ends_with('>')
-}
-
-/// The `yaml` value of `@ytt:yaml`, which the checks of ytt's assertions call.
-fn yaml_module_value() -> Value {
-    crate::ytt::modules::yaml_module()
-        .get("yaml")
-        .unwrap_or(Value::None)
+/// The `yaml` value of `@ytt:yaml` (`encode` and `decode`), which the checks of ytt's
+/// assertions call too.
+pub fn yaml_value() -> Value {
+    let one_arg = |fname: &str, args: &Args| -> SResult<Value> {
+        match args.pos.as_slice() {
+            [v] => Ok(v.clone()),
+            _ => Err(SError::new(format!(
+                "{fname}: expected exactly one argument"
+            ))),
+        }
+    };
+    let encode = Value::native("yaml.encode", move |_t, args| {
+        let v = one_arg("yaml.encode", args)?;
+        let s = yaml_encode(&v).map_err(|e| SError::new(format!("yaml.encode: {}", e.msg)))?;
+        Ok(Value::str(&s))
+    });
+    let decode = Value::native("yaml.decode", move |_t, args| {
+        let v = one_arg("yaml.decode", args)?;
+        let s = v.as_str().ok_or_else(|| {
+            SError::new(format!(
+                "yaml.decode: expected a string, but was {}",
+                v.type_name()
+            ))
+        })?;
+        let ds = crate::yaml::parse_ytt_document_set(s, "yaml.decode", false)
+            .map_err(|e| SError::new(format!("yaml.decode: {}", e.message)))?;
+        if let Some((key, _)) = ds.first_duplicate_key() {
+            return Err(SError::new(format!(
+                "yaml.decode: Unexpected duplicate key: {}",
+                crate::ytt::go_type::percent_s(&key)
+            )));
+        }
+        let docs: Vec<_> = ds.docs.iter().filter(|d| !d.injected).collect();
+        if docs.len() > 1 {
+            return Err(SError::new(format!(
+                "yaml.decode: Expected to find exactly one YAML document, but found {}",
+                docs.len()
+            )));
+        }
+        let v = docs.first().map(|d| d.value.to_value()).unwrap_or(Y::Null);
+        Ok(crate::ytt::fragment::plain_to_starlark(&v))
+    });
+    Value::host(Struct::module(
+        "yaml",
+        vec![("encode".into(), encode), ("decode".into(), decode)],
+    ))
 }
 
 /// An assertion whose `check` is the Starlark lambda `src`, evaluated with `env` as its
@@ -104,7 +138,7 @@ fn yaml_module_value() -> Value {
 /// function named `lambda` (`<function lambda>`), whose parameter is named by the
 /// source and whose failures are Starlark's.
 fn from_source(name: &str, src: &str, env: Vec<(&str, Value)>) -> Value {
-    let name = format!("<{name}>");
+    let name = crate::ytt::error::internal_source(name);
     let mut predeclared = Env::default();
     for (k, v) in env {
         predeclared.insert(k.to_string(), v);
@@ -174,7 +208,7 @@ pub fn bound_assertion(bound: &Value, min: bool) -> Value {
     from_source(
         name,
         src,
-        vec![(var, bound.clone()), ("yaml", yaml_module_value())],
+        vec![(var, bound.clone()), ("yaml", yaml_value())],
     )
 }
 

@@ -43,6 +43,39 @@ impl HostValue for Replace {
     }
 }
 
+/// What `template.replace(x)` returns once it has replaced the current node (ytt's
+/// `StarlarkNoop`): of type `noop`, printed `noop`, false, unhashable. Set as a node's
+/// value, it leaves the node as it is.
+pub struct Noop;
+
+impl HostValue for Noop {
+    fn type_name(&self) -> String {
+        "noop".into()
+    }
+    fn repr(&self) -> String {
+        "noop".into()
+    }
+    fn truth(&self) -> bool {
+        false
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The thread-local key under which a file's evaluation hands `@ytt:template` its
+/// [`ReplaceHook`].
+pub const REPLACE_HOOK: &str = "ytt.template.replace";
+
+/// What `template.replace(x)` calls, bound to the file that loaded `@ytt:template`, as
+/// ytt binds the module to its compiled template: replaces the current node of the YAML
+/// that file is building (called with the caller's call depth), or answers false when
+/// it builds none any more (its evaluation is over, or it is a text template).
+pub struct ReplaceHook(pub Box<ReplaceFn>);
+
+/// The function of a [`ReplaceHook`]: the replacing value and the caller's call depth.
+pub type ReplaceFn = dyn Fn(&SValue, usize) -> SResult<bool>;
+
 impl Fragment {
     pub fn value(f: Frag) -> SValue {
         SValue::Host(Rc::new(Fragment(RefCell::new(f))))

@@ -109,3 +109,61 @@ fn data_value_flags_fail_in_ytts_reading_order() {
         "strake: error: Extracting data value from KV: Deserializing value for key 'x': Deserializing YAML value: yaml: line 1: did not find expected node content (--data-value-yaml x=[)\n"
     );
 }
+
+/// ytt's `TplReplace` runs when `template.replace(x)` is called: x takes the place of
+/// the current node (the one whose value is being computed, else the one started
+/// last), and the call returns a `noop` (type `noop`, printed `noop`, false) that,
+/// set as a value, leaves the node alone. Wrapping the call in `type()` or `str()`, or
+/// indexing a list holding it, replaces the node all the same.
+#[test]
+fn template_replace_replaces_the_current_node_when_called() {
+    let body = concat!(
+        "#@ load(\"@ytt:template\", \"template\")\n",
+        "m:\n",
+        "  _: #@ template.replace({\"z\": 1})\n",
+        "  t: #@ type(template.replace({\"q\": 2}))\n",
+        "  after: 1\n",
+        "  #@ template.replace({\"s\": 3})\n",
+        "  u: #@ [template.replace({\"w\": 4})][0] or \"x\"\n",
+        "arr:\n",
+        "- #@ str(template.replace([1, 2]))\n",
+        "- 3\n",
+        "--- #@ template.replace([{\"d\": 1}, {\"e\": 2}])\n",
+        "--- #@ type(template.replace([{\"f\": 1}]))\n",
+    );
+    assert_eq!(
+        ytt::render(&[("t.yml", body)], &["-f", "t.yml"]).unwrap(),
+        "m:\n  z: 1\n  q: 2\n  s: 3\n  w: 4\narr:\n- 1\n- 2\n- 3\n---\nd: 1\n---\ne: 2\n---\nf: 1\n"
+    );
+}
+
+/// A `template.replace(x)` assigned on a code line replaces the node started last at
+/// that moment (here `a`, whose place `k` takes); the `noop` it returned leaves the
+/// node it is later set on null. What it returns prints as `noop` and is false.
+#[test]
+fn template_replace_assigned_to_a_variable_acts_where_it_is_called() {
+    let body = "#@ load(\"@ytt:template\", \"template\")\n\
+m:\n  a: 1\n  #@ x = template.replace({\"k\": 1})\n  b: #@ x\n  c: #@ [str(x), repr(x), bool(x)]\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", body)], &["-f", "t.yml"]).unwrap(),
+        "m:\n  k: 1\n  b: null\n  c:\n  - noop\n  - noop\n  - false\n"
+    );
+}
+
+/// With no map item, array item or document current, `replaceItem…` has nothing to
+/// replace: ytt names the Go type of the node on top of its stack (the map whose first
+/// item is about to start). A second replace from the same node finds its placeholder
+/// gone.
+#[test]
+fn template_replace_without_a_replaceable_node_and_twice_from_one_node() {
+    let body = "#@ load(\"@ytt:template\", \"template\")\nm:\n  #@ x = template.replace({\"k\": 1})\n  a: 1\n";
+    assert_eq!(
+        ytt::failure_of(&[("t.yml", body)], &["-f", "t.yml"]),
+        "strake: error: \n- template.replace: expected to replace document value, map item or array item, but found *yamlmeta.Map\n    in <toplevel>\n      t.yml:3 |   #@ x = template.replace({\"k\": 1})\n"
+    );
+    let body = "#@ load(\"@ytt:template\", \"template\")\nm:\n  a: 1\n  b: #@ [template.replace({\"k\": 1}), template.replace({\"j\": 1})]\n";
+    assert_eq!(
+        ytt::failure_of(&[("t.yml", body)], &["-f", "t.yml"]),
+        "strake: error: \n- template.replace: expected to find placeholder map item in map\n    in <toplevel>\n      t.yml:4 |   b: #@ [template.replace({\"k\": 1}), template.replace({\"j\": 1})]\n"
+    );
+}

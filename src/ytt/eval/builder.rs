@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::yaml::Value;
 use crate::ytt::compile::yaml::{AnnSlot, TKind, TNode};
-use crate::ytt::fragment::{Frag, Fragment, Replace, starlark_to_node, starlark_to_scalar};
+use crate::ytt::fragment::{Frag, Fragment, Noop, Replace, starlark_to_node, starlark_to_scalar};
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::{Error as SError, Value as SValue};
 
@@ -49,6 +49,12 @@ struct YamlCtx {
     /// The node started (or set) last, as (slot, tag): what a `template.replace(...)`
     /// statement replaces.
     last: Option<(usize, usize)>,
+    /// The node whose value expression is running (`__ytt_at`): ytt's current node then,
+    /// what a `template.replace(...)` in that expression replaces.
+    target: Option<usize>,
+    /// The kind of the node a `template.replace(...)` took out of its parent: it stays
+    /// ytt's current node, orphaned, until another node starts.
+    orphan: Option<Kind>,
 }
 
 #[derive(Debug)]
@@ -69,6 +75,8 @@ pub struct Builder {
     /// The number in the names of this template's instructions (`__ytt_tpl{N}_...`), as
     /// ytt counts its compiled templates.
     tpl_id: usize,
+    /// The file's program has run: its top level builds nothing any more.
+    ran: bool,
 }
 
 impl Builder {
@@ -80,6 +88,7 @@ impl Builder {
             implicit_overrides,
             depths: vec![0],
             tpl_id: 2,
+            ran: false,
         }
     }
 
@@ -98,6 +107,7 @@ impl Builder {
             implicit_overrides: false,
             depths: vec![0],
             tpl_id: 2,
+            ran: false,
         }
     }
 
@@ -345,7 +355,22 @@ impl Builder {
         attach(y, parent, idx, implicit)?;
         y.inst.insert(tag, idx);
         y.last = Some((idx, tag));
+        y.target = None;
+        y.orphan = None;
         Ok(())
+    }
+
+    /// `__ytt_at(tag)`: the value expression of `tag` is about to run.
+    pub fn at(&mut self, tag: usize) {
+        if let Ok(y) = self.yaml_ctx() {
+            y.target = Some(tag);
+            y.orphan = None;
+        }
+    }
+
+    /// The file's program has run.
+    pub fn finish_run(&mut self) {
+        self.ran = true;
     }
 
     /// `__ytt_set(tag, value[, key])`.
@@ -353,6 +378,24 @@ impl Builder {
         let nodes = self.nodes.clone();
         let t = Self::tnode(&nodes, tag)?;
         let anns = self.take_anns(t, tag);
+        if let Ok(y) = self.yaml_ctx() {
+            // A `template.replace(...)` of its own expression took the node out: ytt sets
+            // the value on the orphaned node, which nothing shows.
+            let replaced = y.target.take() == Some(tag) && y.orphan.is_some();
+            if replaced {
+                return Ok(());
+            }
+            y.orphan = None;
+        }
+        // A `noop` (what `template.replace` returns) leaves the node's value unset.
+        let noop;
+        let v = match v {
+            SValue::Host(h) if h.as_any().is::<Noop>() => {
+                noop = SValue::None;
+                &noop
+            }
+            v => v,
+        };
         if let SValue::Host(h) = v
             && let Some(r) = h.as_any().downcast_ref::<Replace>()
         {
@@ -431,6 +474,64 @@ impl Builder {
             _ => None,
         };
         self.splice(t, &inner, placeholder_key)
+    }
+
+    /// `template.replace(x)` called while this context builds YAML, as ytt's
+    /// `TplReplace` runs it: x takes the place of the current node (the one whose value
+    /// expression is running, else the one started last), which stays current, orphaned.
+    /// False when this builder builds nothing any more (its file has run and no def
+    /// body is being built), or builds text.
+    pub fn replace_now(&mut self, v: &SValue) -> SResult<bool> {
+        if self.ran && self.stack.len() == 1 {
+            return Ok(false);
+        }
+        let nodes = self.nodes.clone();
+        let Some(Ctx::Yaml(y)) = self.stack.last_mut() else {
+            return Ok(false);
+        };
+        if let Some(kind) = y.orphan {
+            return Err(SError::new(format!(
+                "template.replace: expected to find placeholder {}",
+                match kind {
+                    Kind::MapItem => "map item in map",
+                    Kind::ArrayItem => "array item in array",
+                    _ => "doc in docset",
+                }
+            )));
+        }
+        let found = |what: &str| {
+            SError::new(format!(
+                "template.replace: expected to replace document value, map item or array item, but found {what}"
+            ))
+        };
+        let (tag, started) = match (y.target, y.last) {
+            (Some(tag), _) => (tag, None),
+            (None, Some((idx, tag))) => (tag, Some(idx)),
+            (None, None) if y.root.is_some() => return Err(found("*yamlmeta.DocumentSet")),
+            (None, None) => return Err(found("<nil>")),
+        };
+        let t = Self::tnode(&nodes, tag)?;
+        let (kind, mut placeholder_key) = match &t.kind {
+            TKind::MapItem { key, .. } => (Kind::MapItem, Some(key.clone())),
+            TKind::ArrayItem { .. } => (Kind::ArrayItem, None),
+            TKind::Doc { .. } => (Kind::Doc, None),
+            TKind::Map => return Err(found("*yamlmeta.Map")),
+            TKind::Array => return Err(found("*yamlmeta.Array")),
+            TKind::DocSet => return Err(found("*yamlmeta.DocumentSet")),
+        };
+        if let Some(idx) = started {
+            let parent = self.parent_slot(t)?;
+            let y = self.yaml_ctx()?;
+            if let Some(p) = y.slots[parent].children.iter().rposition(|&c| c == idx) {
+                y.slots[parent].children.remove(p);
+            }
+            if kind == Kind::MapItem {
+                placeholder_key = Some(y.slots[idx].key.clone());
+            }
+        }
+        self.splice(t, v, placeholder_key)?;
+        self.yaml_ctx()?.orphan = Some(kind);
+        Ok(true)
     }
 
     /// `template.replace(x)` set on a node: x's items take the node's place. In a map, an

@@ -19,6 +19,7 @@ use crate::ytt::compile::program::Program;
 use crate::ytt::compile::{program, text};
 use crate::ytt::error::{Error, Position, starlark_error};
 use crate::ytt::files::{FileKind, InputFile};
+use crate::ytt::fragment::ReplaceHook;
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::ast::LineOrigin;
 use crate::ytt::starlark::error::Position as SPosition;
@@ -379,6 +380,16 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
         }),
     );
     let bb = b.clone();
+    env.insert(
+        compile_names::AT.into(),
+        SValue::native(compile_names::AT, move |t, args| {
+            let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().at(tag);
+            Ok(SValue::Int(tag as i128))
+        }),
+    );
+    let bb = b.clone();
     let f2 = file.clone();
     env.insert(
         compile_names::ANNOT.into(),
@@ -470,7 +481,7 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
 }
 
 mod compile_names {
-    pub use crate::ytt::compile::yaml::{ANNOT, SET, START};
+    pub use crate::ytt::compile::yaml::{ANNOT, AT, SET, START};
 }
 
 fn tag_arg(args: &crate::ytt::starlark::Args) -> Result<usize, SError> {
@@ -572,7 +583,7 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
                     .with_tpl_id(tpl_id),
             ));
             let env = Rc::new(builder_env(&b, &name));
-            let module = run_resolved(lib, &f.rel, file, env)?;
+            let module = run_resolved(lib, &f.rel, file, env, &b)?;
             let docs = b.borrow_mut().finish_docs();
             Ok(Evaluated {
                 module,
@@ -663,21 +674,37 @@ fn exec_program(
     let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
         .and_then(|file| crate::ytt::starlark::resolve_names(file, &|n| env.contains_key(n)))
         .map_err(|e| starlark_error(&e))?;
-    run_resolved(lib, rel, &file, env)
+    run_resolved(lib, rel, &file, env, b)
 }
 
 /// Executes a resolved program of `lib` with the builder calls in `env`.
+///
+/// The file's `@ytt:template` replaces nodes of `b` while the file runs (see
+/// [`ReplaceHook`]).
 fn run_resolved(
     lib: &LibRef,
     rel: &str,
     file: &crate::ytt::starlark::ast::File,
     env: Rc<Env>,
+    b: &Rc<RefCell<Builder>>,
 ) -> Result<Module, Error> {
     let mut thread = Thread::new();
     let l2 = lib.clone();
     thread.set_loader(move |t, module| l2.loader.load(&l2, t, module));
+    let builder = Rc::downgrade(b);
+    thread.set_local(
+        crate::ytt::fragment::REPLACE_HOOK,
+        Rc::new(ReplaceHook(Box::new(move |v, depth| {
+            let Some(b) = builder.upgrade() else {
+                return Ok(false);
+            };
+            b.borrow_mut().unwind(depth, false);
+            b.borrow_mut().replace_now(v)
+        }))),
+    );
     lib.loading.borrow_mut().push(rel.to_string());
     let r = thread.exec_resolved(file, env);
+    b.borrow_mut().finish_run();
     lib.loading.borrow_mut().pop();
     r.map_err(|e| starlark_error(&e))
 }
