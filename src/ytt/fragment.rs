@@ -7,7 +7,7 @@ use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
 use crate::yaml::Value;
-use crate::ytt::node::{ArrayItem, Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::node::{ArrayItem, Doc, MapItem, Meta, Node, Pos, Shared};
 use crate::ytt::starlark::deep::{Level, MAX_VALUE_DEPTH};
 use crate::ytt::starlark::{Error as SError, HostValue, OrderedMap, Struct, Value as SValue};
 
@@ -26,9 +26,11 @@ pub enum Frag {
 
 /// ytt's `yamlfragment`. ytt's fragment holds a pointer to its nodes, and
 /// `overlay.apply` edits the nodes of its left argument in place, so the fragment is a
-/// cell that [`Fragment::set`] can refill.
+/// cell that [`Fragment::set`] can refill. A map or array fragment placed as a value is
+/// placed as one shared node ([`Fragment::placed`]), the same at every place, which a
+/// refill updates too.
 #[derive(Debug)]
-pub struct Fragment(RefCell<Frag>);
+pub struct Fragment(RefCell<Frag>, RefCell<Option<Shared>>);
 
 /// The value of `template.replace(x)`: its items replace the node it is set on.
 #[derive(Clone)]
@@ -78,7 +80,7 @@ pub type ReplaceFn = dyn Fn(&SValue, usize) -> SResult<bool>;
 
 impl Fragment {
     pub fn value(f: Frag) -> SValue {
-        SValue::Host(Rc::new(Fragment(RefCell::new(f))))
+        SValue::Host(Rc::new(Fragment(RefCell::new(f), RefCell::new(None))))
     }
 
     /// What the fragment holds now.
@@ -86,9 +88,36 @@ impl Fragment {
         self.0.borrow()
     }
 
-    /// Replaces what the fragment holds (ytt's in-place edit of a fragment's nodes).
+    /// Replaces what the fragment holds (ytt's in-place edit of a fragment's nodes): the
+    /// places it was put at see the new contents.
     pub fn set(&self, f: Frag) {
+        if let Some(cell) = &*self.1.borrow() {
+            let n = match &f {
+                Frag::Map(items) => Some(Node::Map(items.clone())),
+                Frag::Array(items) => Some(Node::Array(items.clone())),
+                _ => None,
+            };
+            if let Some(n) = n {
+                *cell.0.borrow_mut() = n;
+            }
+        }
         *self.0.borrow_mut() = f;
+    }
+
+    /// The node a map or array fragment is placed as: one cell for every place (ytt
+    /// sets the fragment's own `*yamlmeta.Map` or `*yamlmeta.Array` as the value).
+    fn placed(&self) -> Option<Node> {
+        if let Some(cell) = &*self.1.borrow() {
+            return Some(Node::Shared(cell.clone()));
+        }
+        let n = match &*self.frag() {
+            Frag::Map(items) => Node::Map(items.clone()),
+            Frag::Array(items) => Node::Array(items.clone()),
+            _ => return None,
+        };
+        let cell = Shared::new(n);
+        *self.1.borrow_mut() = Some(cell.clone());
+        Some(Node::Shared(cell))
     }
 
     /// The document set this fragment holds, if it holds one.
@@ -323,6 +352,7 @@ pub fn node_to_starlark(n: &Node) -> SValue {
         Node::Scalar(v) => scalar_to_starlark(v),
         Node::Map(items) => Fragment::value(Frag::Map(items.clone())),
         Node::Array(items) => Fragment::value(Frag::Array(items.clone())),
+        Node::Shared(s) => node_to_starlark(&s.0.borrow()),
     }
 }
 
@@ -430,6 +460,19 @@ pub fn starlark_to_scalar(v: &SValue) -> SResult<Value> {
 /// deeper than [`MAX_VALUE_DEPTH`] (or one that contains itself) is refused, so that the
 /// walks of the tree (overlays, schema checks, emitting) stay within the stack.
 pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
+    let mut n = to_node(v, pos, false)?;
+    n.unshare();
+    Ok(n)
+}
+
+/// [`starlark_to_node`] for a value a template sets on a node: a map or array fragment
+/// in it is placed as the one node the fragment's places share ([`Node::Shared`]), as
+/// ytt sets the fragment's own node.
+pub fn starlark_to_placed_node(v: &SValue, pos: &Pos) -> SResult<Node> {
+    to_node(v, pos, true)
+}
+
+fn to_node(v: &SValue, pos: &Pos, share: bool) -> SResult<Node> {
     let Some(_level) = Level::enter() else {
         return Err(too_deep());
     };
@@ -440,14 +483,14 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         | SValue::BigInt(_)
         | SValue::Float(_)
         | SValue::Str(_) => Node::Scalar(starlark_to_scalar(v)?),
-        SValue::List(l) => array_node(&l.items.borrow(), pos)?,
-        SValue::Tuple(t) => array_node(t, pos)?,
+        SValue::List(l) => array_node(&l.items.borrow(), pos, share)?,
+        SValue::Tuple(t) => array_node(t, pos, share)?,
         SValue::Set(_) => {
             let (items, _g) = items_of(v)?;
-            array_node(&items, pos)?
+            array_node(&items, pos, share)?
         }
-        SValue::Dict(d) => dict_node(d, pos)?,
-        SValue::Host(h) => host_node(h, pos)?,
+        SValue::Dict(d) => dict_node(d, pos, share)?,
+        SValue::Host(h) => host_node(h, pos, share)?,
         // ytt converts the kinds above only; a range, a function or a string's
         // elems() stop it with the Go type it had no case for.
         other => return Err(not_convertible(other)),
@@ -465,14 +508,14 @@ fn not_convertible(v: &SValue) -> SError {
 /// A dict as a map node (kept out of [`starlark_to_node`]: its frame is on every level of
 /// a deep value's conversion).
 #[inline(never)]
-fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> {
+fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos, share: bool) -> SResult<Node> {
     // Converting reads the values only, so the dict stays borrowed meanwhile.
     let map = d.map.borrow();
     let mut items = Vec::with_capacity(map.len());
     for (k, v) in map.entries() {
         items.push(MapItem {
             key: starlark_to_scalar(k)?,
-            value: starlark_to_node(v, pos)?,
+            value: to_node(v, pos, share)?,
             meta: Meta::at(pos.clone()),
         });
     }
@@ -481,10 +524,13 @@ fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> 
 
 /// A host value (fragment or struct) as a node; out of [`starlark_to_node`] as [`dict_node`].
 #[inline(never)]
-fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
+fn host_node(h: &Rc<dyn HostValue>, pos: &Pos, share: bool) -> SResult<Node> {
     Ok(if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
         if frag_deeper_than(&f.frag(), MAX_VALUE_DEPTH) {
             return Err(too_deep());
+        }
+        if share && let Some(n) = f.placed() {
+            return Ok(n);
         }
         match &*f.frag() {
             Frag::Nil => Node::Scalar(Value::Null),
@@ -518,7 +564,7 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
         for (k, v) in &s.fields {
             items.push(MapItem {
                 key: Value::String(k.clone()),
-                value: starlark_to_node(v, pos)?,
+                value: to_node(v, pos, share)?,
                 meta: Meta::at(pos.clone()),
             });
         }
@@ -557,14 +603,15 @@ fn node_deeper_than(n: &Node, limit: usize) -> bool {
         _ if limit == 0 => true,
         Node::Map(items) => items.iter().any(|i| node_deeper_than(&i.value, limit - 1)),
         Node::Array(items) => items.iter().any(|i| node_deeper_than(&i.value, limit - 1)),
+        Node::Shared(s) => node_deeper_than(&s.0.borrow(), limit),
     }
 }
 
-fn array_node(items: &[SValue], pos: &Pos) -> SResult<Node> {
+fn array_node(items: &[SValue], pos: &Pos, share: bool) -> SResult<Node> {
     let mut out = Vec::with_capacity(items.len());
     for v in items {
         out.push(ArrayItem {
-            value: starlark_to_node(v, pos)?,
+            value: to_node(v, pos, share)?,
             meta: Meta::at(pos.clone()),
         });
     }

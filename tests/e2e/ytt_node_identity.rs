@@ -167,3 +167,152 @@ fn template_replace_without_a_replaceable_node_and_twice_from_one_node() {
         "strake: error: \n- template.replace: expected to find placeholder map item in map\n    in <toplevel>\n      t.yml:4 |   b: #@ [template.replace({\"k\": 1}), template.replace({\"j\": 1})]\n"
     );
 }
+
+/// ytt sets a fragment's own `*yamlmeta.Map` as the value of each node it is placed on
+/// (`TplSetNode` → `MapItem.SetValue`, no copy), and the overlay post-processing edits
+/// the left documents in place (`mergeMapItem` appends to the matched map): a label an
+/// overlay adds to one place of a labels fragment held in a variable shows at every
+/// place that fragment went, in every document; a fresh call of the def is a map of
+/// its own.
+#[test]
+fn an_overlay_edit_of_a_placed_fragment_shows_at_all_its_places() {
+    let t = concat!(
+        "#@ def labels():\n",
+        "app: web\n",
+        "#@ end\n",
+        "#@ l = labels()\n",
+        "---\n",
+        "kind: Deployment\n",
+        "metadata:\n",
+        "  labels: #@ l\n",
+        "spec:\n",
+        "  selector:\n",
+        "    matchLabels: #@ l\n",
+        "  template:\n",
+        "    metadata:\n",
+        "      labels: #@ labels()\n",
+        "---\n",
+        "kind: Service\n",
+        "spec:\n",
+        "  selector: #@ l\n",
+    );
+    let o = concat!(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+        "#@overlay/match by=overlay.subset({\"kind\": \"Deployment\"})\n",
+        "---\n",
+        "metadata:\n",
+        "  labels:\n",
+        "    #@overlay/match missing_ok=True\n",
+        "    tier: frontend\n",
+    );
+    assert_eq!(
+        ytt::render(
+            &[("t.yml", t), ("o.yml", o)],
+            &["-f", "t.yml", "-f", "o.yml"]
+        )
+        .unwrap(),
+        "kind: Deployment\nmetadata:\n  labels:\n    app: web\n    tier: frontend\nspec:\n  selector:\n    matchLabels:\n      app: web\n      tier: frontend\n  template:\n    metadata:\n      labels:\n        app: web\n---\nkind: Service\nspec:\n  selector:\n    app: web\n    tier: frontend\n"
+    );
+}
+
+/// An array fragment placed in two documents is one array: an overlay matching both
+/// documents appends to it once per document (`appendArrayItem` on the same
+/// `*yamlmeta.Array`), so both show both appends; a fresh call shows one.
+#[test]
+fn an_array_fragment_in_two_documents_takes_an_append_per_document() {
+    let t = concat!(
+        "#@ def ports():\n",
+        "- 80\n",
+        "#@ end\n",
+        "#@ p = ports()\n",
+        "---\n",
+        "kind: A\n",
+        "ports: #@ p\n",
+        "---\n",
+        "kind: B\n",
+        "ports: #@ p\n",
+        "---\n",
+        "kind: C\n",
+        "ports: #@ ports()\n",
+    );
+    let o = concat!(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+        "#@overlay/match by=overlay.all, expects=\"1+\"\n",
+        "---\n",
+        "ports:\n",
+        "#@overlay/append\n",
+        "- 443\n",
+    );
+    assert_eq!(
+        ytt::render(
+            &[("t.yml", t), ("o.yml", o)],
+            &["-f", "t.yml", "-f", "o.yml"]
+        )
+        .unwrap(),
+        "kind: A\nports:\n- 80\n- 443\n- 443\n---\nkind: B\nports:\n- 80\n- 443\n- 443\n---\nkind: C\nports:\n- 80\n- 443\n"
+    );
+}
+
+/// `overlay.apply(x, ...)` edits the nodes of fragment `x` in place (`Op.Apply`, "left
+/// is modified"), and a place `x` was set on before holds those very nodes: it shows
+/// the result too.
+#[test]
+fn overlay_apply_on_a_placed_fragment_changes_where_it_was_placed() {
+    let t = concat!(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+        "#@ def base():\n",
+        "a: 1\n",
+        "#@ end\n",
+        "#@ def extra():\n",
+        "#@overlay/match missing_ok=True\n",
+        "b: 2\n",
+        "#@ end\n",
+        "#@ x = base()\n",
+        "first: #@ x\n",
+        "inner: #@ {\"k\": x}\n",
+        "#@ y = overlay.apply(x, extra())\n",
+        "second: #@ y\n",
+    );
+    assert_eq!(
+        ytt::render(&[("t.yml", t)], &["-f", "t.yml"]).unwrap(),
+        "first:\n  a: 1\n  b: 2\ninner:\n  k:\n    a: 1\n    b: 2\nsecond:\n  a: 1\n  b: 2\n"
+    );
+}
+
+/// What ytt copies on placement stays apart: a `data.values` subtree is a struct whose
+/// Go value (`orderedmap`) is made anew at each place, and so is a dict such as
+/// `yaml.decode`'s result; an overlay editing one place leaves the other alone.
+#[test]
+fn data_values_and_dicts_are_copied_at_each_place() {
+    let t = concat!(
+        "#@ load(\"@ytt:data\", \"data\")\n",
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n",
+        "#@ d = yaml.decode(\"x: 1\")\n",
+        "---\n",
+        "kind: D\n",
+        "a: #@ data.values.labels\n",
+        "b: #@ data.values.labels\n",
+        "c: #@ d\n",
+        "e: #@ d\n",
+    );
+    let v = "#@data/values\n---\nlabels:\n  app: web\n";
+    let o = concat!(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+        "#@overlay/match by=overlay.subset({\"kind\": \"D\"})\n",
+        "---\n",
+        "a:\n",
+        "  #@overlay/match missing_ok=True\n",
+        "  new: 1\n",
+        "c:\n",
+        "  #@overlay/match missing_ok=True\n",
+        "  new: 2\n",
+    );
+    assert_eq!(
+        ytt::render(
+            &[("t.yml", t), ("v.yml", v), ("o.yml", o)],
+            &["-f", "t.yml", "-f", "v.yml", "-f", "o.yml"]
+        )
+        .unwrap(),
+        "kind: D\na:\n  app: web\n  new: 1\nb:\n  app: web\nc:\n  x: 1\n  new: 2\ne:\n  x: 1\n"
+    );
+}

@@ -530,7 +530,20 @@ fn next_template_id() -> usize {
 }
 
 /// [`eval_yaml`], keeping the compiled file for a later evaluation when `reuse` says so.
+/// The documents are trees of their own (no node in them shared with another place).
 pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
+    let mut ev = eval_yaml_shared(lib, f, reuse)?;
+    ev.docs.iter_mut().for_each(|d| d.value.unshare());
+    Ok(ev)
+}
+
+/// Evaluates a YAML template for output: a fragment placed at several places stays one
+/// node there ([`Node::Shared`]), for the overlays that follow.
+pub fn eval_yaml_for_output(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
+    eval_yaml_shared(lib, f, Reuse::Last)
+}
+
+fn eval_yaml_shared(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
     // ytt compiles every YAML template it evaluates, templated or not; a plain one
     // (`yaml-plain`) only parses, unless it is a library file (`TemplateLoader.EvalYAML`
     // templates what is a template or a library).
