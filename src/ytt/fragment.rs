@@ -110,6 +110,7 @@ impl Fragment {
         if let Some(cell) = &*self.1.borrow() {
             return Some(Node::Shared(cell.clone()));
         }
+        self.share_nodes();
         let n = match &*self.frag() {
             Frag::Map(items) => Node::Map(items.clone()),
             Frag::Array(items) => Node::Array(items.clone()),
@@ -118,6 +119,25 @@ impl Fragment {
         let cell = Shared::new(n);
         *self.1.borrow_mut() = Some(cell.clone());
         Some(Node::Shared(cell))
+    }
+
+    /// Turns the maps and arrays the fragment holds into shared cells (see
+    /// [`Node::share_below`]): every place it goes to, and every fragment read out of it,
+    /// then holds the same nodes, as in ytt.
+    fn share_nodes(&self) {
+        match &mut *self.0.borrow_mut() {
+            Frag::Nil => {}
+            Frag::Map(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Frag::Array(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Frag::DocSet(docs) => docs.iter_mut().for_each(|d| d.value.share()),
+        }
+    }
+
+    /// What the fragment holds, its nodes shared with every other place they go to
+    /// (`template.replace` splices them).
+    pub fn shared_frag(&self) -> Frag {
+        self.share_nodes();
+        self.frag().clone()
     }
 
     /// The document set this fragment holds, if it holds one.
@@ -352,7 +372,18 @@ pub fn node_to_starlark(n: &Node) -> SValue {
         Node::Scalar(v) => scalar_to_starlark(v),
         Node::Map(items) => Fragment::value(Frag::Map(items.clone())),
         Node::Array(items) => Fragment::value(Frag::Array(items.clone())),
-        Node::Shared(s) => node_to_starlark(&s.0.borrow()),
+        // A fragment of the very node: placing it, or overlaying it, shares it.
+        Node::Shared(s) => {
+            let f = match &*s.0.borrow() {
+                Node::Map(items) => Frag::Map(items.clone()),
+                Node::Array(items) => Frag::Array(items.clone()),
+                n => return node_to_starlark(n),
+            };
+            SValue::Host(Rc::new(Fragment(
+                RefCell::new(f),
+                RefCell::new(Some(s.clone())),
+            )))
+        }
     }
 }
 

@@ -212,6 +212,25 @@ impl Node {
         }
     }
 
+    /// Turns every map and array below this node into a shared cell, as every ytt node
+    /// is a pointer: what is placed again from the tree shares them.
+    pub fn share_below(&mut self) {
+        match self {
+            Node::Map(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Node::Array(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Node::Scalar(_) | Node::Shared(_) => {}
+        }
+    }
+
+    /// [`Node::share_below`], then the node itself (a map or array) becomes a cell.
+    pub fn share(&mut self) {
+        if matches!(self, Node::Map(_) | Node::Array(_)) {
+            self.share_below();
+            let n = std::mem::replace(self, Node::Scalar(Value::Null));
+            *self = Node::Shared(Shared::new(n));
+        }
+    }
+
     /// The node with every shared cell in it copied out: a tree of its own.
     pub fn unshared(&self) -> Node {
         let mut n = self.clone();

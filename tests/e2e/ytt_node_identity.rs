@@ -316,3 +316,44 @@ fn data_values_and_dicts_are_copied_at_each_place() {
         "kind: D\na:\n  app: web\n  new: 1\nb:\n  app: web\nc:\n  x: 1\n  new: 2\ne:\n  x: 1\n"
     );
 }
+
+/// Every ytt node is a pointer: indexing a fragment (`StarlarkFragment.Get` wraps the
+/// item's own value) and splicing it with `template.replace` (`convertValToMapItems`
+/// takes the map's own items) hand out the nodes of the fragment itself. An overlay
+/// adding a label to the placed fragment shows in the indexed and spliced copies too.
+#[test]
+fn indexed_and_spliced_parts_of_a_fragment_are_its_own_nodes() {
+    let t = concat!(
+        "#@ load(\"@ytt:template\", \"template\")\n",
+        "#@ def dep():\n",
+        "kind: Deployment\n",
+        "metadata:\n",
+        "  labels:\n",
+        "    app: web\n",
+        "#@ end\n",
+        "#@ d = dep()\n",
+        "--- #@ d\n",
+        "---\n",
+        "kind: Other\n",
+        "labels: #@ d[\"metadata\"][\"labels\"]\n",
+        "m:\n",
+        "  _: #@ template.replace(d[\"metadata\"])\n",
+    );
+    let o = concat!(
+        "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+        "#@overlay/match by=overlay.subset({\"kind\": \"Deployment\"})\n",
+        "---\n",
+        "metadata:\n",
+        "  labels:\n",
+        "    #@overlay/match missing_ok=True\n",
+        "    tier: x\n",
+    );
+    assert_eq!(
+        ytt::render(
+            &[("t.yml", t), ("o.yml", o)],
+            &["-f", "t.yml", "-f", "o.yml"]
+        )
+        .unwrap(),
+        "kind: Deployment\nmetadata:\n  labels:\n    app: web\n    tier: x\n---\nkind: Other\nlabels:\n  app: web\n  tier: x\nm:\n  labels:\n    app: web\n    tier: x\n"
+    );
+}

@@ -117,7 +117,7 @@ impl Builder {
             SValue::Host(h) => h
                 .as_any()
                 .downcast_ref::<Fragment>()
-                .map(|f| f.frag().clone()),
+                .map(|f| f.shared_frag()),
             _ => None,
         };
         match pkind {
