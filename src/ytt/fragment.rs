@@ -149,6 +149,8 @@ impl Fragment {
     }
 
     fn items_as_values(&self) -> Vec<SValue> {
+        // What is read out is the fragment's own node, shared.
+        self.share_nodes();
         match &*self.frag() {
             Frag::Nil => Vec::new(),
             Frag::Map(items) => items.iter().map(|i| scalar_to_starlark(&i.key)).collect(),
@@ -175,6 +177,8 @@ impl HostValue for Fragment {
         format!("yamlfragment({go_type})")
     }
     fn index(&self, key: &SValue) -> SResult<SValue> {
+        // What is read out is the fragment's own node, shared.
+        self.share_nodes();
         match &*self.frag() {
             Frag::Nil => Err(SError::new(format!(
                 "key {} not in yamlfragment",
@@ -217,6 +221,8 @@ impl HostValue for Fragment {
     }
     /// A map fragment is a mapping (`**m()`, `dict(m())`).
     fn items(&self) -> Option<Vec<(SValue, SValue)>> {
+        // What is read out is the fragment's own node, shared.
+        self.share_nodes();
         match &*self.frag() {
             Frag::Map(items) => Some(
                 items

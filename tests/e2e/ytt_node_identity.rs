@@ -356,4 +356,27 @@ fn indexed_and_spliced_parts_of_a_fragment_are_its_own_nodes() {
         .unwrap(),
         "kind: Deployment\nmetadata:\n  labels:\n    app: web\n    tier: x\n---\nkind: Other\nlabels:\n  app: web\n  tier: x\nm:\n  labels:\n    app: web\n    tier: x\n"
     );
+    // Read out before the fragment is placed, the part is its node all the same.
+    let t = concat!(
+        "#@ def dep():\n",
+        "kind: Deployment\n",
+        "metadata:\n",
+        "  labels:\n",
+        "    app: web\n",
+        "#@ end\n",
+        "#@ d = dep()\n",
+        "#@ l = d[\"metadata\"][\"labels\"]\n",
+        "---\n",
+        "kind: Other\n",
+        "labels: #@ l\n",
+        "--- #@ d\n",
+    );
+    assert_eq!(
+        ytt::render(
+            &[("t.yml", t), ("o.yml", o)],
+            &["-f", "t.yml", "-f", "o.yml"]
+        )
+        .unwrap(),
+        "kind: Other\nlabels:\n  app: web\n  tier: x\n---\nkind: Deployment\nmetadata:\n  labels:\n    app: web\n    tier: x\n"
+    );
 }
