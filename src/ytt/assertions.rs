@@ -10,8 +10,7 @@ use std::rc::Rc;
 
 use crate::yaml::Value as Y;
 use crate::ytt::fragment::{Fragment, starlark_to_plain};
-use crate::ytt::starlark::ast::BinOp;
-use crate::ytt::starlark::{Error as SError, Struct, Value, ops};
+use crate::ytt::starlark::{Args, Env, Error as SError, Struct, Thread, Value};
 
 type SResult<T> = std::result::Result<T, SError>;
 
@@ -49,12 +48,12 @@ pub fn fail(msg: String) -> SError {
 /// `@ytt:assert.assertion` value whose `check` returns True or fails.
 /// `assert.min(bound)`.
 pub fn min(bound: &Value) -> SResult<Value> {
-    bound_assertion(bound, BinOp::Ge, "<")
+    Ok(bound_assertion(bound, true))
 }
 
 /// `assert.max(bound)`.
 pub fn max(bound: &Value) -> SResult<Value> {
-    bound_assertion(bound, BinOp::Le, ">")
+    Ok(bound_assertion(bound, false))
 }
 
 /// `assert.min_len(n)` (`min`) or `assert.max_len(n)`.
@@ -64,7 +63,11 @@ pub fn len_bound(n: i128, min: bool) -> Value {
 
 /// `assert.not_null()`.
 pub fn not_null() -> Value {
-    assertion(not_null_check)
+    from_source(
+        "assert.not_null",
+        "lambda value: value != None or fail(\"value is null\")",
+        vec![],
+    )
 }
 
 /// `assert.one_not_null(keys)`; `None` checks every key.
@@ -74,13 +77,87 @@ pub fn one_not_null(keys: Option<&Value>) -> SResult<Value> {
 
 /// `assert.one_of(seq)`.
 pub fn one_of(seq: &Value) -> SResult<Value> {
-    one_of_assertion(seq)
+    Ok(from_source(
+        "assert.one_of",
+        "lambda val: yaml.decode(yaml.encode(val)) in yaml.decode(yaml.encode(enum)) or fail(\"not one of allowed values\")",
+        vec![("enum", seq.clone()), ("yaml", yaml_value())],
+    ))
 }
 
-/// An assertion value: `check(value)` runs `check` and returns True.
-pub fn assertion(check: impl Fn(&Value) -> SResult<()> + 'static) -> Value {
+/// The `yaml` value of `@ytt:yaml` (`encode` and `decode`), which the checks of ytt's
+/// assertions call too.
+pub fn yaml_value() -> Value {
+    let one_arg = |fname: &str, args: &Args| -> SResult<Value> {
+        match args.pos.as_slice() {
+            [v] => Ok(v.clone()),
+            _ => Err(SError::new(format!(
+                "{fname}: expected exactly one argument"
+            ))),
+        }
+    };
+    let encode = Value::native("yaml.encode", move |_t, args| {
+        let v = one_arg("yaml.encode", args)?;
+        let s = yaml_encode(&v).map_err(|e| SError::new(format!("yaml.encode: {}", e.msg)))?;
+        Ok(Value::str(&s))
+    });
+    let decode = Value::native("yaml.decode", move |_t, args| {
+        let v = one_arg("yaml.decode", args)?;
+        let s = v.as_str().ok_or_else(|| {
+            SError::new(format!(
+                "yaml.decode: expected a string, but was {}",
+                v.type_name()
+            ))
+        })?;
+        let ds = crate::yaml::parse_ytt_document_set(s, "yaml.decode", false)
+            .map_err(|e| SError::new(format!("yaml.decode: {}", e.message)))?;
+        if let Some((key, _)) = ds.first_duplicate_key() {
+            return Err(SError::new(format!(
+                "yaml.decode: Unexpected duplicate key: {}",
+                crate::ytt::go_type::percent_s(&key)
+            )));
+        }
+        let docs: Vec<_> = ds.docs.iter().filter(|d| !d.injected).collect();
+        if docs.len() > 1 {
+            return Err(SError::new(format!(
+                "yaml.decode: Expected to find exactly one YAML document, but found {}",
+                docs.len()
+            )));
+        }
+        let v = docs.first().map(|d| d.value.to_value()).unwrap_or(Y::Null);
+        Ok(crate::ytt::fragment::plain_to_starlark(&v))
+    });
+    Value::host(Struct::module(
+        "yaml",
+        vec![("encode".into(), encode), ("decode".into(), decode)],
+    ))
+}
+
+/// An assertion whose `check` is the Starlark lambda `src`, evaluated with `env` as its
+/// only predeclared names, as ytt's `NewAssertionFromSource` makes the assertions of
+/// `min`, `max`, `min_len`, `max_len`, `not_null` and `one_of`: the check is a
+/// function named `lambda` (`<function lambda>`), whose parameter is named by the
+/// source and whose failures are Starlark's.
+fn from_source(name: &str, src: &str, env: Vec<(&str, Value)>) -> Value {
+    let name = crate::ytt::error::internal_source(name);
+    let mut predeclared = Env::default();
+    for (k, v) in env {
+        predeclared.insert(k.to_string(), v);
+    }
+    let check = Thread::new()
+        .eval_expr(&name, src, Rc::new(predeclared))
+        .unwrap_or(Value::None);
+    Value::host(Struct::typed(
+        "@ytt:assert.assertion",
+        None,
+        vec![("check".into(), check)],
+    ))
+}
+
+/// An assertion value whose `check(value)` is the built-in `name` (ytt's
+/// `NewAssertionFromStarlarkFunc`): it runs `check` and returns True.
+fn builtin_assertion(name: &str, check: impl Fn(&Value) -> SResult<()> + 'static) -> Value {
     let check = Rc::new(check);
-    let f = Value::native("check", move |_t, a| {
+    let f = Value::native(name, move |_t, a| {
         let v = a.positional("check", 1, 1)?;
         check(v[0].as_ref().expect("value"))?;
         Ok(Value::Bool(true))
@@ -107,49 +184,49 @@ pub fn yaml_roundtrip(v: &Value) -> SResult<Value> {
     Ok(crate::ytt::fragment::plain_to_starlark(&plain))
 }
 
-/// `x op bound` (`>=` for min, `<=` for max) on the YAML round trips, with Starlark's
-/// comparison errors.
-fn within(x: &Value, op: BinOp, bound: &Value) -> SResult<bool> {
-    Ok(matches!(
-        ops::binary(op, &yaml_roundtrip(x)?, bound)?,
-        Value::Bool(true)
-    ))
-}
-
-fn length(x: &Value) -> SResult<usize> {
-    x.len()
-        .ok_or_else(|| SError::new(format!("len: value of type {} has no len", x.type_name())))
-}
-
 /// A Starlark sequence (what ytt's `starlark.Sequence` accepts): iterable with a length.
 pub fn is_sequence(v: &Value) -> bool {
     !matches!(v, Value::Str(_)) && v.len().is_some() && crate::ytt::fragment::items_of(v).is_ok()
 }
 
-/// The assertion of `assert.min(b)` (`op` `>=`, `sign` `<`) or `assert.max(b)`.
-pub fn bound_assertion(bound: &Value, op: BinOp, sign: &'static str) -> SResult<Value> {
-    let b = yaml_roundtrip(bound)?;
-    Ok(assertion(move |x| {
-        if within(x, op, &b)? {
-            Ok(())
-        } else {
-            Err(fail(format!(
-                "value {sign} {}",
-                crate::ytt::starlark::to_str(&b)
-            )))
-        }
-    }))
+/// The assertion of `assert.min(b)` (`min`) or `assert.max(b)`: the bound is compared
+/// through its YAML encoding when the check runs.
+pub fn bound_assertion(bound: &Value, min: bool) -> Value {
+    let (name, src, var) = if min {
+        (
+            "assert.min",
+            "lambda val: yaml.decode(yaml.encode(val)) >= yaml.decode(yaml.encode(min)) or fail(\"value < {}\".format(yaml.decode(yaml.encode(min))))",
+            "min",
+        )
+    } else {
+        (
+            "assert.max",
+            "lambda val: yaml.decode(yaml.encode(val)) <= yaml.decode(yaml.encode(max)) or fail(\"value > {}\".format(yaml.decode(yaml.encode(max))))",
+            "max",
+        )
+    };
+    from_source(
+        name,
+        src,
+        vec![(var, bound.clone()), ("yaml", yaml_value())],
+    )
 }
 
 fn len_assertion(n: i128, min: bool) -> Value {
-    assertion(move |x| {
-        let len = length(x)? as i128;
-        if (min && len >= n) || (!min && len <= n) {
-            Ok(())
-        } else {
-            Err(fail(format!("length = {len}")))
-        }
-    })
+    let (name, src, var) = if min {
+        (
+            "assert.min_len",
+            "lambda sequence: True if len(sequence) >= minimum else fail (\"length = {}\".format(len(sequence)))",
+            "minimum",
+        )
+    } else {
+        (
+            "assert.max_len",
+            "lambda sequence: True if len(sequence) <= maximum else fail (\"length = {}\".format(len(sequence)))",
+            "maximum",
+        )
+    };
+    from_source(name, src, vec![(var, Value::Int(n))])
 }
 
 pub fn not_null_check(x: &Value) -> SResult<()> {
@@ -167,7 +244,7 @@ fn one_not_null_assertion(keys: Option<&Value>) -> SResult<Value> {
             Some(ks.iter().map(yaml_roundtrip).collect::<SResult<_>>()?)
         }
     };
-    Ok(assertion(move |x| {
+    Ok(builtin_assertion("assert.one_not_null", move |x| {
         let v = yaml_roundtrip(x)?;
         let Value::Dict(d) = &v else {
             return Err(SError::new(format!(
@@ -193,18 +270,6 @@ fn one_not_null_assertion(keys: Option<&Value>) -> SResult<Value> {
                 "check: {} are not null",
                 crate::ytt::starlark::repr(&Value::list(not_nulls))
             ))),
-        }
-    }))
-}
-
-fn one_of_assertion(enum_value: &Value) -> SResult<Value> {
-    let allowed = yaml_roundtrip(enum_value)?;
-    Ok(assertion(move |x| {
-        let v = yaml_roundtrip(x)?;
-        if matches!(ops::binary(BinOp::In, &v, &allowed)?, Value::Bool(true)) {
-            Ok(())
-        } else {
-            Err(fail("not one of allowed values".into()))
         }
     }))
 }

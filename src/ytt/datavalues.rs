@@ -342,13 +342,17 @@ impl Pipeline<'_> {
                 }
             }
         }
-        for fl in flags {
-            let (kv, k) = match fl {
-                DataValueFlag::String(kv) => (kv, 0),
-                DataValueFlag::Yaml(kv) => (kv, 1),
-                DataValueFlag::File(kv) => (kv, 2),
-                _ => continue,
-            };
+        // ytt's `AsOverlays` reads every `--data-value`, then every `--data-value-yaml`,
+        // then every `--data-value-file`, whatever their order on the command line.
+        let kvs = |kind: u8| {
+            flags.iter().filter_map(move |fl| match fl {
+                DataValueFlag::String(kv) if kind == 0 => Some((kv, 0)),
+                DataValueFlag::Yaml(kv) if kind == 1 => Some((kv, 1)),
+                DataValueFlag::File(kv) if kind == 2 => Some((kv, 2)),
+                _ => None,
+            })
+        };
+        for (kv, k) in kvs(0).chain(kvs(1)).chain(kvs(2)) {
             self.flag_value(kv, k).map_err(|e| {
                 e.context(if k == 2 {
                     "Extracting data value from file"

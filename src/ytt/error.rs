@@ -335,7 +335,7 @@ pub fn starlark_error(e: &SError) -> Error {
             .stack
             .iter()
             .rev()
-            .filter(|f| f.pos.line > 0)
+            .filter(|f| f.pos.line > 0 && !is_internal_source(&f.pos.file))
             .map(|f| frame(Some(f.function.clone()), &f.pos))
             .collect(),
     };
@@ -442,6 +442,19 @@ fn split_first_line(line: &str) -> Option<String> {
 fn line_ends_with(chars: &[char], suffix: &str) -> bool {
     let n = suffix.chars().count();
     chars.len() >= n && chars[chars.len() - n..].iter().copied().eq(suffix.chars())
+}
+
+/// The file name under which the engine evaluates Starlark source of its own (the
+/// lambda of an `@ytt:assert` assertion, `<assert.min>`).
+pub fn internal_source(name: &str) -> String {
+    format!("<{name}>")
+}
+
+/// Whether `file` names Starlark source of the engine's own ([`internal_source`]): ytt
+/// cannot show such lines in an error (it has no template of that name), so their
+/// frames are left out, as those of built-ins are.
+pub fn is_internal_source(file: &str) -> bool {
+    file.starts_with('<') && file.ends_with('>') && file.len() > 2
 }
 
 #[cfg(test)]

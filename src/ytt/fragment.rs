@@ -7,7 +7,7 @@ use std::cell::{Ref, RefCell};
 use std::rc::Rc;
 
 use crate::yaml::Value;
-use crate::ytt::node::{ArrayItem, Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::node::{ArrayItem, Doc, MapItem, Meta, Node, Pos, Shared};
 use crate::ytt::starlark::deep::{Level, MAX_VALUE_DEPTH};
 use crate::ytt::starlark::{Error as SError, HostValue, OrderedMap, Struct, Value as SValue};
 
@@ -26,9 +26,11 @@ pub enum Frag {
 
 /// ytt's `yamlfragment`. ytt's fragment holds a pointer to its nodes, and
 /// `overlay.apply` edits the nodes of its left argument in place, so the fragment is a
-/// cell that [`Fragment::set`] can refill.
+/// cell that [`Fragment::set`] can refill. A map or array fragment placed as a value is
+/// placed as one shared node ([`Fragment::placed`]), the same at every place, which a
+/// refill updates too.
 #[derive(Debug)]
-pub struct Fragment(RefCell<Frag>);
+pub struct Fragment(RefCell<Frag>, RefCell<Option<Shared>>);
 
 /// The value of `template.replace(x)`: its items replace the node it is set on.
 #[derive(Clone)]
@@ -43,9 +45,42 @@ impl HostValue for Replace {
     }
 }
 
+/// What `template.replace(x)` returns once it has replaced the current node (ytt's
+/// `StarlarkNoop`): of type `noop`, printed `noop`, false, unhashable. Set as a node's
+/// value, it leaves the node as it is.
+pub struct Noop;
+
+impl HostValue for Noop {
+    fn type_name(&self) -> String {
+        "noop".into()
+    }
+    fn repr(&self) -> String {
+        "noop".into()
+    }
+    fn truth(&self) -> bool {
+        false
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The thread-local key under which a file's evaluation hands `@ytt:template` its
+/// [`ReplaceHook`].
+pub const REPLACE_HOOK: &str = "ytt.template.replace";
+
+/// What `template.replace(x)` calls, bound to the file that loaded `@ytt:template`, as
+/// ytt binds the module to its compiled template: replaces the current node of the YAML
+/// that file is building (called with the caller's call depth), or answers false when
+/// it builds none any more (its evaluation is over, or it is a text template).
+pub struct ReplaceHook(pub Box<ReplaceFn>);
+
+/// The function of a [`ReplaceHook`]: the replacing value and the caller's call depth.
+pub type ReplaceFn = dyn Fn(&SValue, usize) -> SResult<bool>;
+
 impl Fragment {
     pub fn value(f: Frag) -> SValue {
-        SValue::Host(Rc::new(Fragment(RefCell::new(f))))
+        SValue::Host(Rc::new(Fragment(RefCell::new(f), RefCell::new(None))))
     }
 
     /// What the fragment holds now.
@@ -53,9 +88,56 @@ impl Fragment {
         self.0.borrow()
     }
 
-    /// Replaces what the fragment holds (ytt's in-place edit of a fragment's nodes).
+    /// Replaces what the fragment holds (ytt's in-place edit of a fragment's nodes): the
+    /// places it was put at see the new contents.
     pub fn set(&self, f: Frag) {
+        if let Some(cell) = &*self.1.borrow() {
+            let n = match &f {
+                Frag::Map(items) => Some(Node::Map(items.clone())),
+                Frag::Array(items) => Some(Node::Array(items.clone())),
+                _ => None,
+            };
+            if let Some(n) = n {
+                *cell.0.borrow_mut() = n;
+            }
+        }
         *self.0.borrow_mut() = f;
+    }
+
+    /// The node a map or array fragment is placed as: one cell for every place (ytt
+    /// sets the fragment's own `*yamlmeta.Map` or `*yamlmeta.Array` as the value).
+    fn placed(&self) -> Option<Node> {
+        if let Some(cell) = &*self.1.borrow() {
+            return Some(Node::Shared(cell.clone()));
+        }
+        self.share_nodes();
+        let n = match &*self.frag() {
+            Frag::Map(items) => Node::Map(items.clone()),
+            Frag::Array(items) => Node::Array(items.clone()),
+            _ => return None,
+        };
+        let cell = Shared::new(n);
+        *self.1.borrow_mut() = Some(cell.clone());
+        Some(Node::Shared(cell))
+    }
+
+    /// Turns the maps and arrays the fragment holds into shared cells (see
+    /// [`Node::share_below`]): every place it goes to, and every fragment read out of it,
+    /// then holds the same nodes, as in ytt.
+    fn share_nodes(&self) {
+        match &mut *self.0.borrow_mut() {
+            Frag::Nil => {}
+            Frag::Map(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Frag::Array(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Frag::DocSet(docs) => docs.iter_mut().for_each(|d| d.value.share()),
+        }
+    }
+
+    /// What the fragment holds, its nodes shared with every other place they go to
+    /// (`template.replace` splices them).
+    pub fn shared_frag(&self) -> Frag {
+        self.share_nodes();
+        self.frag().clone()
     }
 
     /// The document set this fragment holds, if it holds one.
@@ -67,6 +149,8 @@ impl Fragment {
     }
 
     fn items_as_values(&self) -> Vec<SValue> {
+        // What is read out is the fragment's own node, shared.
+        self.share_nodes();
         match &*self.frag() {
             Frag::Nil => Vec::new(),
             Frag::Map(items) => items.iter().map(|i| scalar_to_starlark(&i.key)).collect(),
@@ -93,6 +177,8 @@ impl HostValue for Fragment {
         format!("yamlfragment({go_type})")
     }
     fn index(&self, key: &SValue) -> SResult<SValue> {
+        // What is read out is the fragment's own node, shared.
+        self.share_nodes();
         match &*self.frag() {
             Frag::Nil => Err(SError::new(format!(
                 "key {} not in yamlfragment",
@@ -135,6 +221,8 @@ impl HostValue for Fragment {
     }
     /// A map fragment is a mapping (`**m()`, `dict(m())`).
     fn items(&self) -> Option<Vec<(SValue, SValue)>> {
+        // What is read out is the fragment's own node, shared.
+        self.share_nodes();
         match &*self.frag() {
             Frag::Map(items) => Some(
                 items
@@ -290,6 +378,18 @@ pub fn node_to_starlark(n: &Node) -> SValue {
         Node::Scalar(v) => scalar_to_starlark(v),
         Node::Map(items) => Fragment::value(Frag::Map(items.clone())),
         Node::Array(items) => Fragment::value(Frag::Array(items.clone())),
+        // A fragment of the very node: placing it, or overlaying it, shares it.
+        Node::Shared(s) => {
+            let f = match &*s.0.borrow() {
+                Node::Map(items) => Frag::Map(items.clone()),
+                Node::Array(items) => Frag::Array(items.clone()),
+                n => return node_to_starlark(n),
+            };
+            SValue::Host(Rc::new(Fragment(
+                RefCell::new(f),
+                RefCell::new(Some(s.clone())),
+            )))
+        }
     }
 }
 
@@ -397,6 +497,19 @@ pub fn starlark_to_scalar(v: &SValue) -> SResult<Value> {
 /// deeper than [`MAX_VALUE_DEPTH`] (or one that contains itself) is refused, so that the
 /// walks of the tree (overlays, schema checks, emitting) stay within the stack.
 pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
+    let mut n = to_node(v, pos, false)?;
+    n.unshare();
+    Ok(n)
+}
+
+/// [`starlark_to_node`] for a value a template sets on a node: a map or array fragment
+/// in it is placed as the one node the fragment's places share ([`Node::Shared`]), as
+/// ytt sets the fragment's own node.
+pub fn starlark_to_placed_node(v: &SValue, pos: &Pos) -> SResult<Node> {
+    to_node(v, pos, true)
+}
+
+fn to_node(v: &SValue, pos: &Pos, share: bool) -> SResult<Node> {
     let Some(_level) = Level::enter() else {
         return Err(too_deep());
     };
@@ -407,14 +520,14 @@ pub fn starlark_to_node(v: &SValue, pos: &Pos) -> SResult<Node> {
         | SValue::BigInt(_)
         | SValue::Float(_)
         | SValue::Str(_) => Node::Scalar(starlark_to_scalar(v)?),
-        SValue::List(l) => array_node(&l.items.borrow(), pos)?,
-        SValue::Tuple(t) => array_node(t, pos)?,
+        SValue::List(l) => array_node(&l.items.borrow(), pos, share)?,
+        SValue::Tuple(t) => array_node(t, pos, share)?,
         SValue::Set(_) => {
             let (items, _g) = items_of(v)?;
-            array_node(&items, pos)?
+            array_node(&items, pos, share)?
         }
-        SValue::Dict(d) => dict_node(d, pos)?,
-        SValue::Host(h) => host_node(h, pos)?,
+        SValue::Dict(d) => dict_node(d, pos, share)?,
+        SValue::Host(h) => host_node(h, pos, share)?,
         // ytt converts the kinds above only; a range, a function or a string's
         // elems() stop it with the Go type it had no case for.
         other => return Err(not_convertible(other)),
@@ -432,14 +545,14 @@ fn not_convertible(v: &SValue) -> SError {
 /// A dict as a map node (kept out of [`starlark_to_node`]: its frame is on every level of
 /// a deep value's conversion).
 #[inline(never)]
-fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> {
+fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos, share: bool) -> SResult<Node> {
     // Converting reads the values only, so the dict stays borrowed meanwhile.
     let map = d.map.borrow();
     let mut items = Vec::with_capacity(map.len());
     for (k, v) in map.entries() {
         items.push(MapItem {
             key: starlark_to_scalar(k)?,
-            value: starlark_to_node(v, pos)?,
+            value: to_node(v, pos, share)?,
             meta: Meta::at(pos.clone()),
         });
     }
@@ -448,10 +561,13 @@ fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos) -> SResult<Node> 
 
 /// A host value (fragment or struct) as a node; out of [`starlark_to_node`] as [`dict_node`].
 #[inline(never)]
-fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
+fn host_node(h: &Rc<dyn HostValue>, pos: &Pos, share: bool) -> SResult<Node> {
     Ok(if let Some(f) = h.as_any().downcast_ref::<Fragment>() {
         if frag_deeper_than(&f.frag(), MAX_VALUE_DEPTH) {
             return Err(too_deep());
+        }
+        if share && let Some(n) = f.placed() {
+            return Ok(n);
         }
         match &*f.frag() {
             Frag::Nil => Node::Scalar(Value::Null),
@@ -485,7 +601,7 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos) -> SResult<Node> {
         for (k, v) in &s.fields {
             items.push(MapItem {
                 key: Value::String(k.clone()),
-                value: starlark_to_node(v, pos)?,
+                value: to_node(v, pos, share)?,
                 meta: Meta::at(pos.clone()),
             });
         }
@@ -524,14 +640,15 @@ fn node_deeper_than(n: &Node, limit: usize) -> bool {
         _ if limit == 0 => true,
         Node::Map(items) => items.iter().any(|i| node_deeper_than(&i.value, limit - 1)),
         Node::Array(items) => items.iter().any(|i| node_deeper_than(&i.value, limit - 1)),
+        Node::Shared(s) => node_deeper_than(&s.0.borrow(), limit),
     }
 }
 
-fn array_node(items: &[SValue], pos: &Pos) -> SResult<Node> {
+fn array_node(items: &[SValue], pos: &Pos, share: bool) -> SResult<Node> {
     let mut out = Vec::with_capacity(items.len());
     for v in items {
         out.push(ArrayItem {
-            value: starlark_to_node(v, pos)?,
+            value: to_node(v, pos, share)?,
             meta: Meta::at(pos.clone()),
         });
     }

@@ -13,6 +13,7 @@ pub fn of_node(n: &Node) -> &'static str {
         Node::Map(_) => "*yamlmeta.Map",
         Node::Array(_) => "*yamlmeta.Array",
         Node::Scalar(v) => of_scalar(v),
+        Node::Shared(s) => of_node(&s.0.borrow()),
     }
 }
 
@@ -27,6 +28,7 @@ pub fn friendly_name(n: &Node) -> &'static str {
         Node::Scalar(Value::Int(_)) => "integer",
         Node::Scalar(Value::Float(_)) => "float",
         Node::Scalar(v) => of_scalar(v),
+        Node::Shared(s) => friendly_name(&s.0.borrow()),
     }
 }
 

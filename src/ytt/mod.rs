@@ -206,11 +206,10 @@ fn read_error_first(
     flags: &[options::DataValueFlag],
     e: Error,
 ) -> Error {
-    let Some(read) = eval::first_read_error(pipeline.lib) else {
-        return e;
-    };
-    // The flags are read again, standard input (already consumed) as empty: a bad flag
-    // is `e` itself.
+    // The flags are read again, standard input (already consumed) as empty. ytt reads
+    // every data values flag (`DataValuesFlags.AsOverlays`) before it reads or
+    // templates any file, so a bad flag is reported whatever failed in the files:
+    // `e` itself when it is that flag's error.
     let no_stdin = || Ok(Vec::new());
     let again = datavalues::Pipeline {
         lib: pipeline.lib,
@@ -218,10 +217,14 @@ fn read_error_first(
         stdin: Some(&no_stdin),
         symlinks: pipeline.symlinks,
     };
-    if again.check_flags(flags).is_err() {
-        return e;
+    if let Err(flag_error) = again.check_flags(flags) {
+        return if flag_error.to_string() == e.to_string() {
+            e
+        } else {
+            flag_error
+        };
     }
-    read
+    eval::first_read_error(pipeline.lib).unwrap_or(e)
 }
 
 fn run_lib(

@@ -2,7 +2,14 @@
 //! their template position and their evaluated annotations (`overlay/match` with its
 //! Starlark arguments, `data/values`, ...). Overlays and data values work on this tree;
 //! [`Node::to_value`] turns it into a plain [`crate::yaml::Value`] for the emitter.
+//!
+//! A map or array a fragment placed is a [`Node::Shared`] cell: ytt places a fragment's
+//! `yamlmeta` node by pointer, so every place holding the same fragment holds the same
+//! node, and an overlay that edits it at one place edits it at all. Only the overlays
+//! edit through the cell; every other reader of a template's result gets it with the
+//! cells copied out ([`Node::unshare`]).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::yaml::Value;
@@ -101,6 +108,41 @@ pub enum Node {
     Scalar(Value),
     Map(Vec<MapItem>),
     Array(Vec<ArrayItem>),
+    /// A map or array held by several places (cloning the node shares it, as copying a
+    /// Go pointer does).
+    Shared(Shared),
+}
+
+/// The cell of a [`Node::Shared`]: a map or array node.
+#[derive(Clone)]
+pub struct Shared(pub Rc<RefCell<Node>>);
+
+impl Shared {
+    pub fn new(n: Node) -> Shared {
+        Shared(Rc::new(RefCell::new(n)))
+    }
+}
+
+/// A node seen through its cell when it is shared: derefs to a map, array or scalar.
+pub enum View<'a> {
+    Plain(&'a Node),
+    Cell(std::cell::Ref<'a, Node>),
+}
+
+impl std::ops::Deref for View<'_> {
+    type Target = Node;
+    fn deref(&self) -> &Node {
+        match self {
+            View::Plain(n) => n,
+            View::Cell(r) => r,
+        }
+    }
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Shared({:?})", self.0.borrow())
+    }
 }
 
 /// A key/value pair of a map.
@@ -149,6 +191,64 @@ impl Node {
                     .collect(),
             ),
             Node::Array(items) => Value::Array(items.iter().map(|i| i.value.to_value()).collect()),
+            Node::Shared(s) => s.0.borrow().to_value(),
+        }
+    }
+
+    /// The node itself, or the contents of its cell when it is shared (never a cell).
+    pub fn view(&self) -> View<'_> {
+        match self {
+            Node::Shared(s) => View::Cell(s.0.borrow()),
+            n => View::Plain(n),
+        }
+    }
+
+    /// A node placed at several places: a map or array becomes one cell they share
+    /// (a cell stays the same cell); a scalar is simply copied.
+    pub fn into_shared(self) -> Node {
+        match self {
+            Node::Map(_) | Node::Array(_) => Node::Shared(Shared::new(self)),
+            n => n,
+        }
+    }
+
+    /// Turns every map and array below this node into a shared cell, as every ytt node
+    /// is a pointer: what is placed again from the tree shares them.
+    pub fn share_below(&mut self) {
+        match self {
+            Node::Map(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Node::Array(items) => items.iter_mut().for_each(|i| i.value.share()),
+            Node::Scalar(_) | Node::Shared(_) => {}
+        }
+    }
+
+    /// [`Node::share_below`], then the node itself (a map or array) becomes a cell.
+    pub fn share(&mut self) {
+        if matches!(self, Node::Map(_) | Node::Array(_)) {
+            self.share_below();
+            let n = std::mem::replace(self, Node::Scalar(Value::Null));
+            *self = Node::Shared(Shared::new(n));
+        }
+    }
+
+    /// The node with every shared cell in it copied out: a tree of its own.
+    pub fn unshared(&self) -> Node {
+        let mut n = self.clone();
+        n.unshare();
+        n
+    }
+
+    /// Replaces every shared cell in the tree by a copy of its contents.
+    pub fn unshare(&mut self) {
+        match self {
+            Node::Scalar(_) => {}
+            Node::Map(items) => items.iter_mut().for_each(|i| i.value.unshare()),
+            Node::Array(items) => items.iter_mut().for_each(|i| i.value.unshare()),
+            Node::Shared(s) => {
+                let mut n = s.0.borrow().clone();
+                n.unshare();
+                *self = n;
+            }
         }
     }
 
@@ -166,6 +266,7 @@ impl Node {
             Node::Array(items) => {
                 Value::Array(items.into_iter().map(|i| i.value.into_value()).collect())
             }
+            Node::Shared(s) => s.0.borrow().to_value(),
         }
     }
 
@@ -201,6 +302,7 @@ impl Node {
             Node::Scalar(v) => v.type_name(),
             Node::Map(_) => "map",
             Node::Array(_) => "array",
+            Node::Shared(s) => s.0.borrow().type_name(),
         }
     }
 
@@ -210,6 +312,7 @@ impl Node {
             Node::Scalar(Value::Null) => true,
             Node::Map(i) => i.is_empty(),
             Node::Array(i) => i.is_empty(),
+            Node::Shared(s) => s.0.borrow().is_empty_doc(),
             _ => false,
         }
     }

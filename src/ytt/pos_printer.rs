@@ -68,6 +68,7 @@ impl PosPrinter {
                 self.out.push_str(&col);
                 self.out.push_str(&go_printf_without_args(&text));
             }
+            Node::Shared(s) => self.node(&s.0.borrow(), indent)?,
         }
         Ok(())
     }

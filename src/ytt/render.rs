@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::ytt::datavalues::{Pipeline, is_values_file};
 use crate::ytt::error::Error;
 use crate::ytt::eval::{
-    LibRef, ModuleLoader, eval_library_file, eval_text, eval_yaml, first_read_error,
+    LibRef, ModuleLoader, eval_library_file, eval_text, eval_yaml_for_output, first_read_error,
 };
 use crate::ytt::files::FileKind;
 use crate::ytt::lookup::accessible_order;
@@ -68,7 +68,7 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                 if f.kind == FileKind::YamlTemplate && is_values_file(lib, f)? {
                     continue;
                 }
-                let ev = eval_yaml(lib, f)?;
+                let ev = eval_yaml_for_output(lib, f)?;
                 let origin: Rc<str> = Rc::from(lib.display(&f.rel).as_str());
                 per_file.push((i, origin, ev.docs));
             }
@@ -126,6 +126,8 @@ pub fn render(lib: &LibRef) -> Result<Rendered, Error> {
                 .map_err(|e| e.without_pos().context(&order))?;
         }
     }
+    // Overlays done, the nodes fragments placed at several places are copied out.
+    docs.iter_mut().for_each(|d| d.value.unshare());
     docs.retain(kept);
     Ok(Rendered {
         docs,

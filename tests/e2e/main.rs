@@ -67,6 +67,7 @@ mod ytt_library_values_audit;
 mod ytt_limits;
 mod ytt_many_files;
 mod ytt_modules_audit;
+mod ytt_node_identity;
 mod ytt_node_sugar;
 mod ytt_openapi_audit;
 mod ytt_output_pos;

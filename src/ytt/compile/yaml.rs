@@ -20,6 +20,11 @@ use crate::ytt::node::{Ann, Pos};
 pub use super::program::START;
 /// Sets a node's value from an expression: `__ytt_set(tag, value)`.
 pub const SET: &str = "__ytt_set";
+/// Name of the host function that names the node whose value expression follows:
+/// `__ytt_set(__ytt_at(tag), (expr))`, so that a `template.replace(...)` the expression
+/// calls replaces that node, as ytt starts the node before it evaluates its value.
+/// Left out when the expression calls nothing.
+pub const AT: &str = "__ytt_at";
 /// Records an annotation for the next instance of a node: `__ytt_annot(tag, name, line, args…)`.
 pub const ANNOT: &str = "__ytt_annot";
 
@@ -294,8 +299,7 @@ impl Compiler {
         let nc = self.comments(&doc.comments, &doc.pos, tag, false)?;
         if let Some((expr, vline)) = nc.value {
             both_values(&self.file, &doc.value, vline)?;
-            self.prog
-                .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
+            self.prog.push_builder(set_call(tag, &expr, None), vline);
         } else {
             self.start_with_value(tag, &doc.value, line, nc.templated)?;
         }
@@ -404,10 +408,8 @@ impl Compiler {
             match key_expr {
                 Some(k) => self
                     .prog
-                    .push_builder(host_call(SET, tag, &[", (", &expr, "), ", &k]), vline),
-                None => self
-                    .prog
-                    .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline),
+                    .push_builder(set_call(tag, &expr, Some(&k)), vline),
+                None => self.prog.push_builder(set_call(tag, &expr, None), vline),
             }
             return Ok(());
         }
@@ -483,12 +485,25 @@ impl Compiler {
         let nc = self.comments(&item.comments, &item.pos, tag, templated)?;
         if let Some((expr, vline)) = nc.value {
             both_values(&self.file, &item.value, vline)?;
-            self.prog
-                .push_builder(host_call(SET, tag, &[", (", &expr, ")"]), vline);
+            self.prog.push_builder(set_call(tag, &expr, None), vline);
         } else {
             self.start_with_value(tag, &item.value, line, nc.templated)?;
         }
         self.close_sugar(nc.sugar_line)
+    }
+}
+
+/// `__ytt_set(tag, (expr)[, key])`, naming the node first (see [`AT`]) when `expr` may
+/// call a function.
+fn set_call(tag: usize, expr: &str, key: Option<&str>) -> String {
+    let tag = if expr.contains('(') {
+        format!("{AT}({tag})")
+    } else {
+        tag.to_string()
+    };
+    match key {
+        Some(k) => format!("{SET}({tag}, ({expr}), {k})"),
+        None => format!("{SET}({tag}, ({expr}))"),
     }
 }
 

@@ -19,6 +19,7 @@ use crate::ytt::compile::program::Program;
 use crate::ytt::compile::{program, text};
 use crate::ytt::error::{Error, Position, starlark_error};
 use crate::ytt::files::{FileKind, InputFile};
+use crate::ytt::fragment::ReplaceHook;
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::ast::LineOrigin;
 use crate::ytt::starlark::error::Position as SPosition;
@@ -374,6 +375,16 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
         }),
     );
     let bb = b.clone();
+    env.insert(
+        compile_names::AT.into(),
+        SValue::native(compile_names::AT, move |t, args| {
+            let tag = tag_arg(args)?;
+            bb.borrow_mut().unwind(t.depth(), false);
+            bb.borrow_mut().at(tag);
+            Ok(SValue::Int(tag as i128))
+        }),
+    );
+    let bb = b.clone();
     let f2 = file.clone();
     env.insert(
         compile_names::ANNOT.into(),
@@ -465,7 +476,7 @@ fn builder_env(b: &Rc<RefCell<Builder>>, file: &str) -> Env {
 }
 
 mod compile_names {
-    pub use crate::ytt::compile::yaml::{ANNOT, SET, START};
+    pub use crate::ytt::compile::yaml::{ANNOT, AT, SET, START};
 }
 
 fn tag_arg(args: &crate::ytt::starlark::Args) -> Result<usize, SError> {
@@ -514,7 +525,20 @@ fn next_template_id() -> usize {
 }
 
 /// [`eval_yaml`], keeping the compiled file for a later evaluation when `reuse` says so.
+/// The documents are trees of their own (no node in them shared with another place).
 pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
+    let mut ev = eval_yaml_shared(lib, f, reuse)?;
+    ev.docs.iter_mut().for_each(|d| d.value.unshare());
+    Ok(ev)
+}
+
+/// Evaluates a YAML template for output: a fragment placed at several places stays one
+/// node there ([`Node::Shared`]), for the overlays that follow.
+pub fn eval_yaml_for_output(lib: &LibRef, f: &InputFile) -> Result<Evaluated, Error> {
+    eval_yaml_shared(lib, f, Reuse::Last)
+}
+
+fn eval_yaml_shared(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evaluated, Error> {
     // ytt compiles every YAML template it evaluates, templated or not; a plain one
     // (`yaml-plain`) only parses, unless it is a library file (`TemplateLoader.EvalYAML`
     // templates what is a template or a library).
@@ -568,7 +592,7 @@ pub fn eval_yaml_with(lib: &LibRef, f: &InputFile, reuse: Reuse) -> Result<Evalu
                     .with_tpl_id(tpl_id),
             ));
             let env = Rc::new(builder_env(&b, &name));
-            let module = run_resolved(lib, &f.rel, file, env)?;
+            let module = run_resolved(lib, &f.rel, file, env, &b)?;
             let docs = b.borrow_mut().finish_docs();
             Ok(Evaluated {
                 module,
@@ -661,21 +685,37 @@ fn exec_program(
     let file = parse_with_origins(name, &prog.source(), origins(prog, name, src))
         .and_then(|file| crate::ytt::starlark::resolve_names(file, &|n| env.contains_key(n)))
         .map_err(|e| starlark_error(&e))?;
-    run_resolved(lib, rel, &file, env)
+    run_resolved(lib, rel, &file, env, b)
 }
 
 /// Executes a resolved program of `lib` with the builder calls in `env`.
+///
+/// The file's `@ytt:template` replaces nodes of `b` while the file runs (see
+/// [`ReplaceHook`]).
 fn run_resolved(
     lib: &LibRef,
     rel: &str,
     file: &crate::ytt::starlark::ast::File,
     env: Rc<Env>,
+    b: &Rc<RefCell<Builder>>,
 ) -> Result<Module, Error> {
     let mut thread = Thread::new();
     let l2 = lib.clone();
     thread.set_loader(move |t, module| l2.loader.load(&l2, t, module));
+    let builder = Rc::downgrade(b);
+    thread.set_local(
+        crate::ytt::fragment::REPLACE_HOOK,
+        Rc::new(ReplaceHook(Box::new(move |v, depth| {
+            let Some(b) = builder.upgrade() else {
+                return Ok(false);
+            };
+            b.borrow_mut().unwind(depth, false);
+            b.borrow_mut().replace_now(v)
+        }))),
+    );
     lib.loading.borrow_mut().push(rel.to_string());
     let r = thread.exec_resolved(file, env);
+    b.borrow_mut().finish_run();
     lib.loading.borrow_mut().pop();
     r.map_err(|e| starlark_error(&e))
 }

@@ -13,10 +13,11 @@ use crate::ytt::yaml_docs::parse_yaml_with;
 
 /// The names a compiled YAML template may call besides the built-ins: the host calls
 /// bound by [`super::builder_env`] (a test checks that the two agree).
-pub(super) const BUILDER_NAMES: [&str; 10] = [
+pub(super) const BUILDER_NAMES: [&str; 11] = [
     crate::ytt::compile::yaml::START,
     crate::ytt::compile::program::STARTS,
     crate::ytt::compile::yaml::SET,
+    crate::ytt::compile::yaml::AT,
     crate::ytt::compile::yaml::ANNOT,
     crate::ytt::compile::program::BEGIN_CTX,
     crate::ytt::compile::program::END_CTX,

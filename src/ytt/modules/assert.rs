@@ -6,11 +6,10 @@
 //! As in ytt, an error raised by a module function is prefixed with its name
 //! (`assert.fail: fail: ...`), while `check` failures are not (`fail: value < 3`).
 
-use crate::ytt::starlark::ast::BinOp;
 use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Value};
 
 use super::{SResult, module, native};
-use crate::ytt::assertions::{self, assertion, fail, is_sequence, not_null_check, yaml_encode};
+use crate::ytt::assertions::{self, fail, is_sequence, not_null_check, yaml_encode};
 use crate::ytt::overlay::go_type;
 
 /// A module function whose errors carry its name, as ytt's builtins do.
@@ -79,10 +78,10 @@ fn try_to(t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
     })
 }
 
-fn bound(name: &'static str, op: BinOp, sign: &'static str) -> Value {
+fn bound(name: &'static str, min: bool) -> Value {
     named(name, move |_t, a| {
         arg_count(a, 1, false)?;
-        assertions::bound_assertion(&a.pos[0], op, sign)
+        Ok(assertions::bound_assertion(&a.pos[0], min))
     })
 }
 
@@ -112,7 +111,7 @@ fn not_null(_t: &mut dyn Interpreter, a: &Args) -> SResult<Value> {
             not_null_check(x)?;
             Ok(Value::Bool(true))
         }
-        None => Ok(assertion(not_null_check)),
+        None => Ok(assertions::not_null()),
     }
 }
 
@@ -171,8 +170,8 @@ pub fn assert_module() -> Module {
             ),
             ("equals", named("assert.equals", equals)),
             ("try_to", named("assert.try_to", try_to)),
-            ("min", bound("assert.min", BinOp::Ge, "<")),
-            ("max", bound("assert.max", BinOp::Le, ">")),
+            ("min", bound("assert.min", true)),
+            ("max", bound("assert.max", false)),
             ("min_len", len_bound("assert.min_len", true)),
             ("max_len", len_bound("assert.max_len", false)),
             ("not_null", named("assert.not_null", not_null)),

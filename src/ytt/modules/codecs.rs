@@ -3,7 +3,6 @@
 use base64::Engine;
 
 use crate::yaml::Value as Y;
-use crate::ytt::assertions::yaml_encode;
 use crate::ytt::fragment::{plain_to_starlark, refuse_document_sets, starlark_to_plain};
 use crate::ytt::starlark::{Args, Error as SError, Module, Value};
 
@@ -93,42 +92,9 @@ fn base64_encode(s: &str, o: &Base64Opts) -> String {
     GeneralPurpose::new(&alphabet, config).encode(crate::go_bytes::to_bytes(s))
 }
 pub fn yaml_module() -> Module {
-    module(
+    Module::from_values(
         "@ytt:yaml",
-        vec![
-            (
-                "encode",
-                native("yaml.encode", |_t, args| {
-                    let v = one_arg("yaml.encode", args)?;
-                    let s = yaml_encode(v)
-                        .map_err(|e| SError::new(format!("yaml.encode: {}", e.msg)))?;
-                    Ok(Value::str(&s))
-                }),
-            ),
-            (
-                "decode",
-                native("yaml.decode", |_t, args| {
-                    let s = str_arg("yaml.decode", args)?;
-                    let ds = crate::yaml::parse_ytt_document_set(s, "yaml.decode", false)
-                        .map_err(|e| SError::new(format!("yaml.decode: {}", e.message)))?;
-                    if let Some((key, _)) = ds.first_duplicate_key() {
-                        return Err(SError::new(format!(
-                            "yaml.decode: Unexpected duplicate key: {}",
-                            crate::ytt::go_type::percent_s(&key)
-                        )));
-                    }
-                    let docs: Vec<_> = ds.docs.iter().filter(|d| !d.injected).collect();
-                    if docs.len() > 1 {
-                        return Err(SError::new(format!(
-                            "yaml.decode: Expected to find exactly one YAML document, but found {}",
-                            docs.len()
-                        )));
-                    }
-                    let v = docs.first().map(|d| d.value.to_value()).unwrap_or(Y::Null);
-                    Ok(plain_to_starlark(&v))
-                }),
-            ),
-        ],
+        vec![("yaml".to_string(), crate::ytt::assertions::yaml_value())],
     )
 }
 

@@ -2,23 +2,34 @@
 
 use std::rc::Rc;
 
-use crate::ytt::fragment::Replace;
+use std::any::Any;
+
+use crate::ytt::fragment::{Noop, Replace, ReplaceHook};
 use crate::ytt::starlark::{Args, Error as SError, Interpreter, Module, Struct, Value};
 
 use super::{SResult, module, native, string_arg, unconvertible_value};
 
-pub fn template_module() -> Module {
+/// `@ytt:template` for the file whose thread carries `hook` (see [`ReplaceHook`]):
+/// `template.replace(x)` replaces the current node at once and returns a `noop`, as
+/// ytt's `TplReplace` does; without a node being built it returns a marker that replaces
+/// the node it is set on.
+pub fn template_module(hook: Option<Rc<dyn Any>>) -> Module {
     module(
         "@ytt:template",
         vec![(
             "replace",
-            native("template.replace", |_t, a| {
+            native("template.replace", move |t, a| {
                 // As in ytt, keyword arguments are ignored.
                 let [v] = a.pos.as_slice() else {
                     return Err(SError::new(
                         "template.replace: expected exactly one argument",
                     ));
                 };
+                if let Some(h) = hook.as_ref().and_then(|h| h.downcast_ref::<ReplaceHook>())
+                    && (h.0)(v, t.depth())?
+                {
+                    return Ok(Value::Host(Rc::new(Noop)));
+                }
                 Ok(Value::Host(Rc::new(Replace(v.clone()))))
             }),
         )],

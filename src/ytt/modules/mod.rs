@@ -5,6 +5,7 @@
 
 mod assert;
 mod codecs;
+pub use codecs::yaml_module;
 mod data;
 mod go_base64;
 mod go_regexp;
@@ -112,14 +113,14 @@ impl ModuleLoader for Modules {
 /// Resolves `load(name)` for a file of `lib`.
 fn load(
     lib: &LibRef,
-    _thread: &mut Thread,
+    thread: &mut Thread,
     name: &str,
     steps: &Rc<dyn LibrarySteps>,
 ) -> SResult<Module> {
     if let Some(m) = name.strip_prefix("@ytt:") {
         return Ok(match m {
             "data" => data::module(lib)?,
-            "template" => misc::template_module(),
+            "template" => misc::template_module(thread.local(crate::ytt::fragment::REPLACE_HOOK)),
             "struct" => misc::struct_module(),
             "module" => misc::module_module(),
             "yaml" => codecs::yaml_module(),

@@ -120,7 +120,10 @@ pub fn module() -> Module {
                     let in_apply = |e: SError| SError::new(format!("overlay.apply: {}", e.msg));
                     let (mut docs, is_docset) = docs_of(left).map_err(in_apply)?;
                     for right in &a.pos[1..] {
-                        let (rdocs, r_is_docset) = docs_of(right).map_err(in_apply)?;
+                        let (mut rdocs, r_is_docset) = docs_of(right).map_err(in_apply)?;
+                        // ytt copies what it takes from an overlay: nothing of it is
+                        // shared with the left side.
+                        rdocs.iter_mut().for_each(|d| d.value.unshare());
                         // As in ytt, an overlay that is neither a map, an array nor
                         // documents (None, an empty fragment, a scalar) changes nothing.
                         if !r_is_docset && matches!(rdocs[0].value, Node::Scalar(_)) {
@@ -158,6 +161,11 @@ pub fn module() -> Module {
                         match docs.into_iter().next().map(|d| d.value) {
                             Some(Node::Map(i)) => Frag::Map(i),
                             Some(Node::Array(i)) => Frag::Array(i),
+                            Some(Node::Shared(s)) => match &*s.0.borrow() {
+                                Node::Map(i) => Frag::Map(i.clone()),
+                                Node::Array(i) => Frag::Array(i.clone()),
+                                _ => Frag::Nil,
+                            },
                             Some(Node::Scalar(v)) => {
                                 return Ok(crate::ytt::fragment::scalar_to_starlark(&v));
                             }

@@ -9,6 +9,8 @@ use crate::ytt::node::Node;
 /// `Ok(())` when `right` is contained in `left`, else why not (in ytt's words).
 pub fn contains(left: &Node, right: &Node) -> Result<(), String> {
     match (left, right) {
+        (Node::Shared(l), r) => contains(&l.0.borrow(), r),
+        (l, Node::Shared(r)) => contains(l, &r.0.borrow()),
         (Node::Map(l), Node::Map(r)) => {
             for ri in r {
                 let mut found = false;

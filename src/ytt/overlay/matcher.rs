@@ -108,8 +108,9 @@ impl Matcher {
             Matcher::Subset(expected) => subset_of_node(expected, left),
             Matcher::Index(i) => matches!(call, MatchCall::Indexed(j) if j as i128 == *i),
             Matcher::MapKey(k) => {
-                let l = map_get(left, k)?;
-                let r = map_get(right, k)?;
+                let (left, right) = (left.view(), right.view());
+                let l = map_get(&left, k)?;
+                let r = map_get(&right, k)?;
                 match (l, r) {
                     (Some(l), Some(r)) => l.to_value() == r.to_value(),
                     _ => {
@@ -167,6 +168,7 @@ fn go_value_type(n: &Node) -> &'static str {
 /// (overlays test every document against every matcher).
 fn subset_of_node(expected: &Value, actual: &Node) -> bool {
     match (expected, actual) {
+        (e, Node::Shared(a)) => subset_of_node(e, &a.0.borrow()),
         (Value::Map(e), Node::Map(a)) => e.iter().all(|(k, ev)| {
             a.iter()
                 .find(|item| &item.key == k)

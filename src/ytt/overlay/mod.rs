@@ -119,6 +119,11 @@ impl Overlay<'_> {
     /// Applies overlay documents `right` to `left` in order.
     pub fn apply_docs(&mut self, left: &mut Vec<Doc>, right: &[Doc]) -> Result<(), Error> {
         for r in right {
+            // ytt copies what it takes from an overlay (`DeepCopy`): nothing of it is
+            // shared with the left side, or between two places it goes to.
+            let mut r = r.clone();
+            r.value.unshare();
+            let r = &r;
             self.apply_doc(left, r)
                 .map_err(|e| e.context(&format!("Document on line {}", r.meta.pos)))?;
         }
@@ -307,6 +312,16 @@ impl Overlay<'_> {
         match (right, left) {
             (Node::Map(r), Node::Map(l)) => self.apply_map(l, r, defaults),
             (Node::Array(r), Node::Array(l)) => self.apply_array(l, r, defaults),
+            // A node several places hold is edited in place, for all of them.
+            (r, Node::Shared(s)) => {
+                let s = s.clone();
+                let mut l = s.0.borrow_mut();
+                self.apply_node(&mut l, r, defaults, meta)
+            }
+            (Node::Shared(r), l) => {
+                let r = r.0.borrow().unshared();
+                self.apply_node(l, &r, defaults, meta)
+            }
             (Node::Map(_), other) => Err(err_at(
                 format!("Expected map, but was {}", go_type::friendly_name(other)),
                 meta,

@@ -120,6 +120,7 @@ fn value_type_name(value: &Node, anns: &NodeAnns) -> &'static str {
         Node::Scalar(Value::Float(_)) => "float",
         Node::Scalar(Value::Bool(_)) => "boolean",
         Node::Scalar(_) => "null",
+        Node::Shared(s) => value_type_name(&s.0.borrow(), anns),
     }
 }
 

@@ -84,6 +84,7 @@ fn no_schema_within_any(value: &Node) -> Result<(), SchemaProblem> {
         Node::Map(items) => items.iter().map(|it| (&it.meta, &it.value)).collect(),
         Node::Array(items) => items.iter().map(|it| (&it.meta, &it.value)).collect(),
         Node::Scalar(_) => Vec::new(),
+        Node::Shared(s) => return no_schema_within_any(&s.0.borrow()),
     };
     for (meta, child) in children {
         let found: Vec<_> = ["schema/nullable", "schema/type", "schema/default"]
@@ -111,6 +112,7 @@ fn no_schema_within_any(value: &Node) -> Result<(), SchemaProblem> {
 
 fn infer(value: &Node, pos: &Pos) -> Result<Kind, SchemaProblem> {
     Ok(match value {
+        Node::Shared(s) => return infer(&s.0.borrow(), pos),
         Node::Map(items) => {
             let mut fields: Vec<Field> = Vec::with_capacity(items.len());
             for it in items {

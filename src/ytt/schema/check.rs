@@ -93,6 +93,7 @@ fn memory_line(lead: Option<&str>, pos: &Pos, value: &Node) -> Option<String> {
         Node::Scalar(v) => v.to_display_string(),
         Node::Map(_) => "&yamlmeta.Map{}".to_string(),
         Node::Array(_) => "&yamlmeta.Array{}".to_string(),
+        Node::Shared(s) => return memory_line(Some(lead), pos, &s.0.borrow()),
     };
     Some(format!("{lead} {v}"))
 }

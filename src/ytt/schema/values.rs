@@ -224,6 +224,7 @@ fn reposition(node: &mut Node, pos: &Pos) {
             }
         }
         Node::Scalar(_) => {}
+        Node::Shared(s) => reposition(&mut s.0.borrow_mut(), pos),
     }
 }
 
@@ -252,7 +253,7 @@ fn collect_asserts(
             out.push((path.to_string(), v));
         }
     }
-    match node {
+    match &*node.view() {
         Node::Map(items) => {
             for i in items {
                 collect_asserts(&i.value, &i.meta, &child_path(path, &i.key), out)?;
@@ -263,7 +264,7 @@ fn collect_asserts(
                 collect_asserts(&i.value, &i.meta, &format!("{path}[{n}]"), out)?;
             }
         }
-        Node::Scalar(_) => {}
+        Node::Scalar(_) | Node::Shared(_) => {}
     }
     Ok(())
 }
@@ -353,7 +354,8 @@ impl Walk<'_> {
                     )?;
                 }
             }
-            Node::Scalar(_) => {}
+            // Data values reach the checks unshared.
+            Node::Scalar(_) | Node::Shared(_) => {}
         }
         Ok(())
     }

@@ -8,7 +8,9 @@ use std::rc::Rc;
 
 use crate::yaml::Value;
 use crate::ytt::compile::yaml::{AnnSlot, TKind, TNode};
-use crate::ytt::fragment::{Frag, Fragment, Replace, starlark_to_node, starlark_to_scalar};
+use crate::ytt::fragment::{
+    Frag, Fragment, Noop, Replace, starlark_to_node, starlark_to_placed_node, starlark_to_scalar,
+};
 use crate::ytt::node::{Ann, ArrayItem, Doc, MapItem, Meta, Node, Pos};
 use crate::ytt::starlark::{Error as SError, Value as SValue};
 
@@ -49,6 +51,12 @@ struct YamlCtx {
     /// The node started (or set) last, as (slot, tag): what a `template.replace(...)`
     /// statement replaces.
     last: Option<(usize, usize)>,
+    /// The node whose value expression is running (`__ytt_at`): ytt's current node then,
+    /// what a `template.replace(...)` in that expression replaces.
+    target: Option<usize>,
+    /// The kind of the node a `template.replace(...)` took out of its parent: it stays
+    /// ytt's current node, orphaned, until another node starts.
+    orphan: Option<Kind>,
 }
 
 #[derive(Debug)]
@@ -69,6 +77,8 @@ pub struct Builder {
     /// The number in the names of this template's instructions (`__ytt_tpl{N}_...`), as
     /// ytt counts its compiled templates.
     tpl_id: usize,
+    /// The file's program has run: its top level builds nothing any more.
+    ran: bool,
 }
 
 impl Builder {
@@ -80,6 +90,7 @@ impl Builder {
             implicit_overrides,
             depths: vec![0],
             tpl_id: 2,
+            ran: false,
         }
     }
 
@@ -98,6 +109,7 @@ impl Builder {
             implicit_overrides: false,
             depths: vec![0],
             tpl_id: 2,
+            ran: false,
         }
     }
 
@@ -143,6 +155,7 @@ impl Builder {
                     Built::Node(Node::Map(i)) => Fragment::value(Frag::Map(i)),
                     Built::Node(Node::Array(i)) => Fragment::value(Frag::Array(i)),
                     Built::Node(Node::Scalar(v)) => crate::ytt::fragment::scalar_to_starlark(&v),
+                    Built::Node(n @ Node::Shared(_)) => crate::ytt::fragment::node_to_starlark(&n),
                     Built::Doc(d) => Fragment::value(Frag::DocSet(vec![d])),
                     Built::Item(n) => crate::ytt::fragment::node_to_starlark(&n),
                 },
@@ -345,7 +358,22 @@ impl Builder {
         attach(y, parent, idx, implicit)?;
         y.inst.insert(tag, idx);
         y.last = Some((idx, tag));
+        y.target = None;
+        y.orphan = None;
         Ok(())
+    }
+
+    /// `__ytt_at(tag)`: the value expression of `tag` is about to run.
+    pub fn at(&mut self, tag: usize) {
+        if let Ok(y) = self.yaml_ctx() {
+            y.target = Some(tag);
+            y.orphan = None;
+        }
+    }
+
+    /// The file's program has run.
+    pub fn finish_run(&mut self) {
+        self.ran = true;
     }
 
     /// `__ytt_set(tag, value[, key])`.
@@ -353,6 +381,24 @@ impl Builder {
         let nodes = self.nodes.clone();
         let t = Self::tnode(&nodes, tag)?;
         let anns = self.take_anns(t, tag);
+        if let Ok(y) = self.yaml_ctx() {
+            // A `template.replace(...)` of its own expression took the node out: ytt sets
+            // the value on the orphaned node, which nothing shows.
+            let replaced = y.target.take() == Some(tag) && y.orphan.is_some();
+            if replaced {
+                return Ok(());
+            }
+            y.orphan = None;
+        }
+        // A `noop` (what `template.replace` returns) leaves the node's value unset.
+        let noop;
+        let v = match v {
+            SValue::Host(h) if h.as_any().is::<Noop>() => {
+                noop = SValue::None;
+                &noop
+            }
+            v => v,
+        };
         if let SValue::Host(h) = v
             && let Some(r) = h.as_any().downcast_ref::<Replace>()
         {
@@ -385,7 +431,7 @@ impl Builder {
                 )));
             }
         }
-        let node = starlark_to_node(v, &t.pos)?;
+        let node = starlark_to_placed_node(v, &t.pos)?;
         let mut slot = Self::new_slot(t, anns);
         if let Some(k) = key {
             slot.key = starlark_to_scalar(k)?;
@@ -402,159 +448,9 @@ impl Builder {
         y.last = Some((idx, tag));
         Ok(())
     }
-
-    /// `__ytt_replace_here(value)`: a `template.replace(x)` evaluated as a statement of its
-    /// own. As in ytt, x takes the place of the node started last in the current context
-    /// (the latest child of its parent, since nothing was started after it); any other
-    /// value is left alone.
-    pub fn replace_here(&mut self, v: &SValue) -> SResult<()> {
-        let SValue::Host(h) = v else { return Ok(()) };
-        let Some(r) = h.as_any().downcast_ref::<Replace>() else {
-            return Ok(());
-        };
-        let inner = r.0.clone();
-        let nodes = self.nodes.clone();
-        let y = self.yaml_ctx()?;
-        let Some((idx, tag)) = y.last.take() else {
-            return Err(SError::new(
-                "template.replace can only be used on map items, array items and documents",
-            ));
-        };
-        let t = Self::tnode(&nodes, tag)?;
-        let parent = self.parent_slot(t)?;
-        let y = self.yaml_ctx()?;
-        if let Some(p) = y.slots[parent].children.iter().rposition(|&c| c == idx) {
-            y.slots[parent].children.remove(p);
-        }
-        let placeholder_key = match y.slots[idx].kind {
-            Kind::MapItem => Some(y.slots[idx].key.clone()),
-            _ => None,
-        };
-        self.splice(t, &inner, placeholder_key)
-    }
-
-    /// `template.replace(x)` set on a node: x's items take the node's place. In a map, an
-    /// item with the key of an earlier item replaces it: freely when x is a plain value (a
-    /// dict or a struct), and for a YAML fragment only with `yaml/map-key-override` (or
-    /// implicit overrides). As in ytt, an item with the placeholder's own key
-    /// (`placeholder_key`) is an error: it takes the placeholder's place before the
-    /// placeholder is replaced.
-    fn splice(&mut self, t: &TNode, v: &SValue, placeholder_key: Option<Value>) -> SResult<()> {
-        let implicit_overrides = self.implicit_overrides;
-        if let Ok(y) = self.yaml_ctx() {
-            y.last = None;
-        }
-        let parent = self.parent_slot(t)?;
-        let pos = t.pos.clone();
-        let y = self.yaml_ctx()?;
-        let pkind = y.slots[parent].kind;
-        let frag = match v {
-            SValue::Host(h) => h
-                .as_any()
-                .downcast_ref::<Fragment>()
-                .map(|f| f.frag().clone()),
-            _ => None,
-        };
-        match pkind {
-            Kind::Map => {
-                let carries_meta = matches!(frag, Some(Frag::Map(_)));
-                let items = match frag {
-                    Some(Frag::Map(items)) => items,
-                    _ => match starlark_to_node(v, &pos)? {
-                        Node::Map(items) => items,
-                        _ => return Err(replace_type_error("map", v)),
-                    },
-                };
-                for item in items {
-                    let may_override = implicit_overrides
-                        || !carries_meta
-                        || item.meta.has("yaml/map-key-override");
-                    if placeholder_key.as_ref() == Some(&item.key) {
-                        return Err(SError::new(if may_override {
-                            "template.replace: expected to find placeholder map item in map"
-                                .to_string()
-                        } else {
-                            format!(
-                                "template.replace: expected key '{}' to not be specified again (unless 'yaml/map-key-override' annotation is added)",
-                                crate::ytt::go_type::percent_s(&item.key)
-                            )
-                        }));
-                    }
-                    y.slots.push(Slot {
-                        kind: Kind::MapItem,
-                        meta: item.meta,
-                        key: item.key,
-                        value: SlotVal::Built(item.value),
-                        children: Vec::new(),
-                    });
-                    let idx = y.slots.len() - 1;
-                    // The replacement's own errors are the built-in's.
-                    attach(y, parent, idx, may_override)
-                        .map_err(|e| SError::new(format!("template.replace: {}", e.msg)))?;
-                }
-            }
-            Kind::Array => {
-                let items = match frag {
-                    Some(Frag::Array(items)) => items,
-                    // ytt's `convertValToArrayItems` takes a list or an array node only.
-                    Some(Frag::DocSet(_)) => return Err(replace_type_error("array", v)),
-                    _ => match starlark_to_node(v, &pos)? {
-                        Node::Array(items) => items,
-                        _ => return Err(replace_type_error("array", v)),
-                    },
-                };
-                for item in items {
-                    y.slots.push(Slot {
-                        kind: Kind::ArrayItem,
-                        meta: item.meta,
-                        key: Value::Null,
-                        value: SlotVal::Built(item.value),
-                        children: Vec::new(),
-                    });
-                    let idx = y.slots.len() - 1;
-                    y.slots[parent].children.push(idx);
-                }
-            }
-            // A document is replaced by the documents of a document set fragment or by
-            // one document per item of a list (a tuple or a set too: ytt converts all
-            // three to a Go slice); ytt refuses anything else.
-            Kind::DocSet => {
-                let docs = match (frag, v) {
-                    (Some(Frag::DocSet(docs)), _) => docs,
-                    (None, SValue::List(_) | SValue::Tuple(_) | SValue::Set(_)) => {
-                        let (vals, _g) = crate::ytt::fragment::items_of(v)?;
-                        let mut docs = Vec::new();
-                        for x in vals {
-                            docs.push(Doc {
-                                value: starlark_to_node(&x, &pos)?,
-                                meta: Meta::at(pos.clone()),
-                            });
-                        }
-                        docs
-                    }
-                    _ => return Err(replace_type_error("docset", v)),
-                };
-                for d in docs {
-                    y.slots.push(Slot {
-                        kind: Kind::Doc,
-                        meta: d.meta,
-                        key: Value::Null,
-                        value: SlotVal::Built(d.value),
-                        children: Vec::new(),
-                    });
-                    let idx = y.slots.len() - 1;
-                    y.slots[parent].children.push(idx);
-                }
-            }
-            _ => {
-                return Err(SError::new(
-                    "template.replace can only be used on map items, array items and documents",
-                ));
-            }
-        }
-        Ok(())
-    }
 }
+
+mod replace;
 
 fn scalar_val(s: &Option<Value>) -> SlotVal {
     match s {
@@ -746,15 +642,4 @@ fn last_of_each_name(mut anns: Vec<Ann>) -> Vec<Ann> {
         }
     }
     anns
-}
-
-/// ytt's refusal of a `template.replace` value of the wrong kind (`expected value to be
-/// map, but was int64`), naming the Go type ytt turned the value into.
-fn replace_type_error(wanted: &str, v: &SValue) -> SError {
-    let go = crate::ytt::fragment::go_value_type(v)
-        .map(str::to_string)
-        .unwrap_or_else(|| crate::ytt::overlay::go_type::of_starlark(v));
-    SError::new(format!(
-        "template.replace: expected value to be {wanted}, but was {go}"
-    ))
 }
