@@ -143,7 +143,7 @@ fn chr(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 
 fn dict(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let mut m = OrderedMap::new();
-    update_dict(&mut m, a, "dict", &|| Ok(()))?;
+    update_dict(a, "dict", &mut |k, v| m.insert(k, v))?;
     Ok(Value::dict(m))
 }
 

@@ -7,7 +7,6 @@ use std::rc::Rc;
 use super::error::{Error, Result, bail};
 use super::int_args::int_param;
 use super::iteration::iterate;
-use super::orderedmap::OrderedMap;
 use super::value::*;
 
 pub const LIST_METHODS: &[&str] = &[
@@ -257,13 +256,13 @@ fn dict_setdefault(name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn dict_update(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let d = dict_of(r);
-    let mut m = d.map.borrow().clone();
-    // A frozen dict fails at the first entry set: `update()` with nothing to set is
-    // no mutation for starlark-go.
-    update_dict(&mut m, a, name, &|| {
-        d.check_mutable("insert into").map_err(|e| named(name, e))
+    // Entries are set one by one, as starlark-go's `updateDict` does: those set before
+    // a failing one stay set. A frozen dict fails at the first entry set, so `update()`
+    // with nothing to set is no mutation.
+    update_dict(a, name, &mut |k, v| {
+        d.check_mutable("insert into")?;
+        d.map.borrow_mut().insert(k, v)
     })?;
-    *d.map.borrow_mut() = m;
     Ok(Value::None)
 }
 
@@ -286,13 +285,13 @@ fn set_union(name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::Set(Rc::new(out)))
 }
 
-/// Shared by `dict(...)` and `dict.update(...)`; `may_set` is asked before each entry
-/// is set (starlark-go's `SetKey` checks whether the dict may be mutated).
+/// Shared by `dict(...)` and `dict.update(...)`: `set` sets one entry (starlark-go's
+/// `SetKey`, which checks whether the dict may be mutated); its errors are named
+/// `fname` like every error here.
 pub(crate) fn update_dict(
-    m: &mut OrderedMap<Value, Value>,
     a: &Args,
     fname: &str,
-    may_set: &dyn Fn() -> Result<()>,
+    set: &mut dyn FnMut(Value, Value) -> Result<()>,
 ) -> Result<()> {
     if a.pos.len() > 1 {
         bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
@@ -300,16 +299,15 @@ pub(crate) fn update_dict(
     if let Some(src) = a.pos.first() {
         match src {
             Value::Dict(d) => {
-                for (k, v) in d.map.borrow().entries() {
-                    may_set()?;
-                    m.insert(k.clone(), v.clone())
-                        .map_err(|e| named(fname, e))?;
+                // A copy of the items: the source may be the dict being updated.
+                let items = d.map.borrow().to_vec();
+                for (k, v) in items {
+                    set(k, v).map_err(|e| named(fname, e))?;
                 }
             }
             Value::Host(h) if h.items().is_some() => {
                 for (k, v) in h.items().unwrap_or_default() {
-                    may_set()?;
-                    m.insert(k, v).map_err(|e| named(fname, e))?;
+                    set(k, v).map_err(|e| named(fname, e))?;
                 }
             }
             other => {
@@ -330,17 +328,14 @@ pub(crate) fn update_dict(
                         );
                     }
                     let mut kv = kv.into_iter();
-                    may_set()?;
-                    m.insert(kv.next().expect("key"), kv.next().expect("value"))
+                    set(kv.next().expect("key"), kv.next().expect("value"))
                         .map_err(|e| named(fname, e))?;
                 }
             }
         }
     }
     for (k, v) in &a.kwargs {
-        may_set()?;
-        m.insert(Value::Str(k.clone()), v.clone())
-            .map_err(|e| named(fname, e))?;
+        set(Value::Str(k.clone()), v.clone()).map_err(|e| named(fname, e))?;
     }
     // starlark-go's updateDict: a name given twice among the keyword arguments (one of
     // them from `**kwargs`) is an error, after all of them were set.
