@@ -99,3 +99,69 @@ fn percent_conversions_after_a_key_and_unknown_multibyte_ones() {
     );
     ytt::assert_top_level_failure("\"%é\" % 1", "unknown conversion %Ã");
 }
+
+/// starlark-go's `Equal` and `Compare` start with a depth of 10 (`maxdepth`) and
+/// `sliceCompare` and `dictsEqual` pass one less to the elements: comparing values
+/// nested ten levels deep fails with "comparison exceeded maximum recursion depth",
+/// for `==`, ordering and `in` alike; nine levels compare.
+#[test]
+fn comparisons_fail_past_ten_levels_of_nesting() {
+    let nest = |n: usize, inner: &str| format!("{}{inner}{}", "[".repeat(n), "]".repeat(n));
+    let (l9, l10) = (nest(9, "1"), nest(10, "1"));
+    assert_eq!(render_after(&[], &format!("{l9} == {l9}")), "x: true\n");
+    assert_eq!(
+        render_after(&[], &format!("{} < {}", nest(9, "1"), nest(9, "2"))),
+        "x: true\n"
+    );
+    // The innermost list is compared at level 9 and has no elements to compare.
+    assert_eq!(
+        render_after(&[], &format!("{} == {}", nest(10, ""), nest(10, ""))),
+        "x: true\n"
+    );
+    let message = "comparison exceeded maximum recursion depth";
+    ytt::assert_top_level_failure(&format!("{l10} == {l10}"), message);
+    ytt::assert_top_level_failure(&format!("{l10} != {l10}"), message);
+    ytt::assert_top_level_failure(&format!("{} < {}", nest(10, "1"), nest(10, "2")), message);
+    ytt::assert_top_level_failure(&format!("{l10} in [{l10}]"), message);
+    let dict = |n: usize| format!("{}1{}", "{\"a\": ".repeat(n), "}".repeat(n));
+    assert_eq!(
+        render_after(&[], &format!("{} == {}", dict(9), dict(9))),
+        "x: true\n"
+    );
+    ytt::assert_top_level_failure(&format!("{} == {}", dict(10), dict(10)), message);
+    // Lists of different lengths are unequal before any element is compared.
+    assert_eq!(
+        render_after(&[], &format!("{l10} == {}", nest(10, "1, 2"))),
+        "x: false\n"
+    );
+}
+
+/// starlark-go compares a list or dict with itself element by element (the comment on
+/// `List.CompareSameType`: a list containing NaN is not equal to itself), and a string
+/// iterable (`"ab".elems()`) is a Go struct compared by value.
+#[test]
+fn a_list_holding_nan_is_not_equal_to_itself_and_string_iterables_compare_by_value() {
+    assert_eq!(
+        render_after(
+            &["l = [float(\"nan\")]", "d = {\"a\": float(\"nan\")}",],
+            "repr([l == l, l != l, d == d, l in [l]])"
+        ),
+        "x: '[False, True, False, False]'\n"
+    );
+    assert_eq!(
+        render_after(
+            &[],
+            "repr([\"ab\".elems() == \"ab\".elems(), \"ab\".elems() == \"ab\".elem_ords(), \"a\".codepoints() == \"b\".codepoints()])"
+        ),
+        "x: '[True, False, False]'\n"
+    );
+}
+
+/// A string iterable as a dict key fails in starlark-go's `stringIterable.Hash` with
+/// "unhashable: elems" (or "codepoints"), as a range does with "unhashable: range".
+#[test]
+fn string_iterables_are_unhashable_in_their_own_words() {
+    ytt::assert_top_level_failure("{\"a\".elems(): 1}", "unhashable: elems");
+    ytt::assert_top_level_failure("{\"a\".codepoint_ords(): 1}", "unhashable: codepoints");
+    ytt::assert_top_level_failure("{range(1): 1}", "unhashable: range");
+}

@@ -74,6 +74,7 @@ pub mod bigint;
 pub mod builtins;
 mod call;
 pub mod deep;
+pub mod equality;
 pub mod error;
 pub mod eval;
 mod expr_parser;

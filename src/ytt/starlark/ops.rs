@@ -9,7 +9,6 @@ use std::rc::Rc;
 use super::bigint::BigInt;
 
 use super::ast::{BinOp, UnaryOp};
-use super::deep::MAX_VALUE_DEPTH;
 use super::error::{Error, Result, bail};
 use super::format::{interpolate, repr};
 use super::orderedmap::OrderedMap;
@@ -404,8 +403,8 @@ pub fn compare_op(op: &str, a: &Value, b: &Value) -> Result<Option<std::cmp::Ord
     compare_depth(op, a, b, 0)
 }
 
-fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<Ordering>> {
-    if depth > MAX_VALUE_DEPTH {
+fn compare_depth(op: &str, a: &Value, b: &Value, depth: u32) -> Result<Option<Ordering>> {
+    if depth >= super::equality::MAX_COMPARE_DEPTH {
         bail!("comparison exceeded maximum recursion depth");
     }
     let fail = || {
@@ -451,9 +450,9 @@ fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<
 }
 
 /// starlark-go's `sliceCompare`: the first pair of elements that differ decides.
-fn seq_cmp(op: &str, x: &[Value], y: &[Value], depth: usize) -> Result<Option<Ordering>> {
+fn seq_cmp(op: &str, x: &[Value], y: &[Value], depth: u32) -> Result<Option<Ordering>> {
     for (a, b) in x.iter().zip(y) {
-        if !equals(a, b)? {
+        if !super::equality::equals_depth(a, b, depth + 1)? {
             return compare_depth(op, a, b, depth + 1);
         }
     }
