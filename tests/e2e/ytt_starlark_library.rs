@@ -165,3 +165,23 @@ fn string_iterables_are_unhashable_in_their_own_words() {
     ytt::assert_top_level_failure("{\"a\".codepoint_ords(): 1}", "unhashable: codepoints");
     ytt::assert_top_level_failure("{range(1): 1}", "unhashable: range");
 }
+
+/// `<<` and `>>` of an int read the count with starlark-go's `AsInt32` and return its
+/// error as it is (eval.go `Binary`): a count that is no int is "got T, want int", one
+/// past the 32-bit range "N out of range" (for `>>` too, which otherwise gives 0);
+/// a left operand that is no int is an unknown binary op.
+#[test]
+fn shift_counts_are_read_as_32_bit_ints() {
+    ytt::assert_top_level_failure("1 << \"a\"", "got string, want int");
+    ytt::assert_top_level_failure("1 >> 1.0", "got float, want int");
+    ytt::assert_top_level_failure("(1 << 40) << None", "got NoneType, want int");
+    ytt::assert_top_level_failure("1 >> (1 << 40)", "1099511627776 out of range");
+    ytt::assert_top_level_failure("1 << 2147483648", "2147483648 out of range");
+    ytt::assert_top_level_failure("1 << 2147483647", "shift count too large: 2147483647");
+    ytt::assert_top_level_failure("1 >> -1", "negative shift count: -1");
+    ytt::assert_top_level_failure("\"a\" << 1", "unknown binary op: string << int");
+    assert_eq!(
+        render_after(&[], "repr([(1 << 40) >> 3, -5 >> 200, 5 >> 200, 1 << 70])"),
+        "x: '[137438953472, -1, 0, 1180591620717411303424]'\n"
+    );
+}
