@@ -185,3 +185,53 @@ fn shift_counts_are_read_as_32_bit_ints() {
         "x: '[137438953472, -1, 0, 1180591620717411303424]'\n"
     );
 }
+
+/// `sorted` runs Go's `sort.Stable` (insertion sort of blocks of 20, then merges) over
+/// starlark-go's `sortSlice`, whose `Less` keeps the error of the last comparison that
+/// failed and answers False for it, so the sort goes on: the error reported is the
+/// last one met, and a NaN, unordered with everything, stays where insertion sort
+/// leaves it. `reverse=True` swaps the operands of every comparison (`sort.Reverse`).
+#[test]
+fn sorted_reports_the_last_failed_comparison_and_sorts_as_go_does() {
+    ytt::assert_top_level_failure(
+        "sorted([1, \"a\", None])",
+        "NoneType < string not implemented",
+    );
+    ytt::assert_top_level_failure("sorted([1, \"a\", 2])", "int < string not implemented");
+    ytt::assert_top_level_failure(
+        "sorted([1, \"a\"], reverse=True)",
+        "int < string not implemented",
+    );
+    assert_eq!(
+        render_after(
+            &["nan = float(\"nan\")"],
+            "repr([sorted([3, nan, 1, 2]), sorted([nan, 3, 1, 2]), sorted([3, 1, nan, 0, 2], reverse=True)])"
+        ),
+        "x: '[[3, NaN, 1, 2], [NaN, 1, 2, 3], [3, 1, NaN, 2, 0]]'\n"
+    );
+    // Stable, in both directions, across several blocks of 20.
+    assert_eq!(
+        render_after(
+            &[],
+            "sorted(range(45), key=lambda x: -(x % 4), reverse=True)[:14]"
+        ),
+        "x:\n- 0\n- 4\n- 8\n- 12\n- 16\n- 20\n- 24\n- 28\n- 32\n- 36\n- 40\n- 44\n- 1\n- 5\n"
+    );
+}
+
+/// `list.extend` unpacks its argument (an iterable) before it checks that the list may
+/// be mutated: a frozen list extended by a non-iterable reports the argument.
+#[test]
+fn extending_a_frozen_list_by_a_non_iterable_reports_the_argument() {
+    let files = [
+        ("lib.star", "l = [1]\n"),
+        (
+            "config.yml",
+            "#@ load(\"lib.star\", \"l\")\nx: #@ l.extend(1)\n",
+        ),
+    ];
+    assert_eq!(
+        ytt::failure_of(&files, &["-f", "."]),
+        "strake: error: \n- extend: for parameter 1: got int, want iterable\n    in <toplevel>\n      config.yml:2 | x: #@ l.extend(1)\n"
+    );
+}

@@ -12,7 +12,7 @@ use super::format::{repr, to_str};
 use super::int_args::{as_int32, int_param};
 use super::iteration::iterate;
 use super::methods::update_dict;
-use super::ops::{attr_names, compare, compare_op, try_attr};
+use super::ops::{attr_names, compare_op, try_attr};
 use super::orderedmap::OrderedMap;
 use super::value::*;
 
@@ -621,13 +621,18 @@ fn sorted(t: &mut dyn Interpreter, a: &Args) -> Result<Value> {
         };
         keyed.push((k, x));
     }
+    // starlark-go's `sortSlice.Less` keeps the error of the last comparison that
+    // failed, and `sort.Reverse` swaps the operands of `Less`.
     let mut err = None;
-    keyed.sort_by(|(a, _), (b, _)| {
-        let o = compare(a, b).unwrap_or_else(|e| {
-            err.get_or_insert(e);
-            std::cmp::Ordering::Equal
-        });
-        if reverse { o.reverse() } else { o }
+    let mut less = |x: &Value, y: &Value| match compare_op("<", x, y) {
+        Ok(o) => o == Some(std::cmp::Ordering::Less),
+        Err(e) => {
+            err = Some(e);
+            false
+        }
+    };
+    super::go_sort::stable(&mut keyed, &mut |(a, _), (b, _)| {
+        if reverse { less(b, a) } else { less(a, b) }
     });
     // starlark-go returns the comparison error unprefixed.
     if let Some(e) = err {

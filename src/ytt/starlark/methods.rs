@@ -98,7 +98,7 @@ fn list_extend(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let x = v[0].as_ref().expect("iterable");
     let l = list_of(r);
-    l.check_mutable("extend").map_err(|e| named(name, e))?;
+    // The argument is checked to be iterable before the list to be mutable.
     let items = match x {
         Value::List(o) => o.items.borrow().clone(),
         other => match iterate(other) {
@@ -109,6 +109,7 @@ fn list_extend(name: &str, r: &Value, a: &Args) -> Result<Value> {
             ),
         },
     };
+    l.check_mutable("extend").map_err(|e| named(name, e))?;
     l.items.borrow_mut().extend(items);
     Ok(Value::None)
 }

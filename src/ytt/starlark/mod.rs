@@ -81,6 +81,7 @@ mod expr_parser;
 pub mod fast_hash;
 mod flat_drop;
 pub mod format;
+pub mod go_sort;
 pub mod int_args;
 pub mod iteration;
 pub mod lexer;
