@@ -235,3 +235,18 @@ fn extending_a_frozen_list_by_a_non_iterable_reports_the_argument() {
         "strake: error: \n- extend: for parameter 1: got int, want iterable\n    in <toplevel>\n      config.yml:2 | x: #@ l.extend(1)\n"
     );
 }
+
+/// `hash` is starlark-go's `javaStringHash`: 31 * h + each rune, in wrapping 32-bit
+/// arithmetic. Its UTF-16 step only splits runes that are surrogates themselves, which
+/// ranging over a Go string never yields, so a rune past U+FFFF is added whole (not as
+/// Java's surrogate pair).
+#[test]
+fn hash_adds_each_code_point_whole() {
+    assert_eq!(
+        render_after(
+            &[],
+            "[hash(\"\"), hash(\"abc\"), hash(\"é\"), hash(\"😀\"), hash(\"a😀\"), hash(\"a\" * 100)]"
+        ),
+        "x:\n- 0\n- 96354\n- 233\n- 128512\n- 131519\n- -323643840\n"
+    );
+}

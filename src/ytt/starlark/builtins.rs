@@ -368,10 +368,13 @@ fn hash(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let Value::Str(s) = v else {
         bail!("hash: for parameter 1: got {}, want string", v.type_name())
     };
-    // java.lang.String.hashCode over UTF-16, as starlark-go.
+    // starlark-go's `javaStringHash` means java.lang.String.hashCode over UTF-16, but
+    // splits a rune into surrogates only when the rune itself is a surrogate (which
+    // decoding a Go string never yields): every code point, those past U+FFFF too,
+    // is added whole.
     let mut h: i32 = 0;
-    for u in s.encode_utf16() {
-        h = h.wrapping_mul(31).wrapping_add(u as i32);
+    for c in s.chars() {
+        h = h.wrapping_mul(31).wrapping_add(c as i32);
     }
     Ok(Value::Int(h as i128))
 }
