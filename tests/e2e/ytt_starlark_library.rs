@@ -250,3 +250,21 @@ fn hash_adds_each_code_point_whole() {
         "x:\n- 0\n- 96354\n- 233\n- 128512\n- 131519\n- -323643840\n"
     );
 }
+
+/// Set intersection walks the smaller set (starlark-go's `Binary` swaps the operands
+/// when the left one is longer), so the result keeps that set's order; `union` takes
+/// at most one iterable (`UnpackPositionalArgs` with a minimum of 0).
+#[test]
+fn set_intersection_follows_the_smaller_set_and_union_takes_at_most_one_iterable() {
+    assert_eq!(
+        render_after(
+            &[],
+            "repr([set([1, 2, 3]) & set([3, 2]), set([3, 2]) & set([1, 2, 3]), set([1, 2]) & set([2, 1])])"
+        ),
+        "x: '[set([3, 2]), set([3, 2]), set([1, 2])]'\n"
+    );
+    ytt::assert_top_level_failure(
+        "set([1]).union([2], [3])",
+        "union: got 2 arguments, want at most 1",
+    );
+}

@@ -268,7 +268,12 @@ fn dict_update(name: &str, r: &Value, a: &Args) -> Result<Value> {
 }
 
 fn set_union(name: &str, r: &Value, a: &Args) -> Result<Value> {
-    let v = a.positional(name, 1, 1)?;
+    // starlark-go unpacks an optional iterable ("want at most 1"); without one its
+    // `set_union` dereferences nil, which is kept an arity error here.
+    if a.pos.is_empty() && a.kwargs.is_empty() {
+        bail!("{name}: got 0 arguments, want 1");
+    }
+    let v = a.positional(name, 0, 1)?;
     let Value::Set(s) = r else {
         unreachable!("set receiver")
     };

@@ -215,6 +215,13 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         BinOp::BitAnd => match (x, y) {
             (Int(a), Int(b)) => Some(Int(a & b)),
             (Set(a), Set(b)) => {
+                // starlark-go walks the smaller set (the left one on a tie), so the
+                // result follows its order.
+                let (a, b) = if a.map.borrow().len() > b.map.borrow().len() {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
                 let out = super::value::Set::default();
                 for v in a.items() {
                     if b.map.borrow().get(&v)?.is_some() {
