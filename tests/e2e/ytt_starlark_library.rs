@@ -268,3 +268,161 @@ fn set_intersection_follows_the_smaller_set_and_union_takes_at_most_one_iterable
         "union: got 2 arguments, want at most 1",
     );
 }
+
+/// The errors of the `%` operator as starlark-go's `interpolate` words them: argument
+/// counts (a dict is one argument unless keys are used), `%(key)` lookups, `%c` of an
+/// int and of a string, conversions it does not know (no widths or flags).
+#[test]
+fn percent_formatting_errors() {
+    for (expr, message) in [
+        (
+            "\"%s %s\" % (\"a\",)",
+            "not enough arguments for format string",
+        ),
+        ("\"%s\" % ()", "not enough arguments for format string"),
+        ("\"%s\" % (1, 2)", "too many arguments for format string"),
+        ("\"abc\" % {}", "too many arguments for format string"),
+        ("\"%(a)s\" % [1]", "format requires a mapping"),
+        ("\"%(b)s\" % {\"a\": 1}", "key not found: b"),
+        ("\"%(a\" % {\"a\": 1}", "incomplete format key"),
+        ("\"50%\" % ()", "not enough arguments for format string"),
+        ("\"50%\" % (1,)", "incomplete format"),
+        ("\"%5d\" % 1", "unknown conversion %5"),
+        (
+            "\"%c\" % \"ab\"",
+            "%c format requires a single-character string",
+        ),
+        (
+            "\"%c\" % \"\"",
+            "%c format requires a single-character string",
+        ),
+        (
+            "\"%c\" % -1",
+            "%c format requires a valid Unicode code point, got -1",
+        ),
+        (
+            "\"%c\" % 1.5",
+            "%c format requires int or single-character string, not float",
+        ),
+        (
+            "\"%d\" % \"x\"",
+            "%d format requires integer: cannot convert string to int",
+        ),
+        ("\"%e\" % \"x\"", "%e format requires float, not string"),
+    ] {
+        ytt::assert_top_level_failure(expr, message);
+    }
+    assert_eq!(
+        render_after(
+            &[],
+            "\"%s|%r|%d|%i|%o|%x|%X|%e|%f|%g|%c%c|%%\" % (\"a\", \"a\", 7.9, -3, 8, 255, 255, 1.5, 1.5, 1e20, 65, \"é\")"
+        ),
+        "x: a|\"a\"|7|-3|10|ff|FF|1.500000e+00|1.500000|1e+20|Aé|%\n"
+    );
+}
+
+/// `str.format` and the string methods' own errors (starlark-go's `string_format`,
+/// `string_partition`, `string_split`, `string_find_impl`, `string_join`,
+/// `string_startswith`), and `removeprefix`, which this starlark-go does not have.
+#[test]
+fn string_method_errors() {
+    for (expr, message) in [
+        ("\"{} {}\".format(1)", "format: tuple index out of range"),
+        (
+            "\"{0} {}\".format(1, 2)",
+            "format: cannot switch from manual field specification to automatic field numbering",
+        ),
+        (
+            "\"{} {0}\".format(1, 2)",
+            "format: cannot switch from automatic field numbering to manual field specification",
+        ),
+        ("\"{a}\".format(b=1)", "format: keyword a not found"),
+        ("\"{!x}\".format(1)", "format: unknown conversion \"x\""),
+        (
+            "\"{:>3}\".format(1)",
+            "format spec features not supported in replacement fields: >3",
+        ),
+        ("\"}\".format()", "format: single '}' in format"),
+        ("\"{\".format()", "format: unmatched '{' in format"),
+        (
+            "\"{a.b}\".format()",
+            "format: attribute syntax x.y is not supported in replacement fields: a.b",
+        ),
+        ("\"a\".partition(\"\")", "partition: empty separator"),
+        ("\"a\".rpartition(\"\")", "rpartition: empty separator"),
+        ("\"a\".split(\"\")", "split: empty separator"),
+        ("\"a\".rsplit(\"\")", "split: empty separator"),
+        (
+            "\"a\".split(1)",
+            "split: got int for separator, want string",
+        ),
+        ("\"abc\".index(\"z\")", "index: substring not found"),
+        ("\"abc\".rindex(\"z\")", "rindex: substring not found"),
+        (
+            "\",\".join([\"a\", 1])",
+            "join: in list, want string, got int",
+        ),
+        (
+            "\"a\".endswith((\"x\", 1))",
+            "endswith: want string, got int, for element 1",
+        ),
+        (
+            "\"a\".startswith(1)",
+            "startswith: got int, want string or tuple of string",
+        ),
+        (
+            "\"a\".removeprefix(\"a\")",
+            "string has no .removeprefix field or method",
+        ),
+    ] {
+        ytt::assert_top_level_failure(expr, message);
+    }
+    assert_eq!(
+        render_after(
+            &[],
+            "repr([\"{{}} {0!r} {x}\".format(\"a\", x=[1]), \" a  b \".split(None, 0), \" a  b \".rsplit(None, 1), \"a,b,c\".rsplit(\",\", 1), \"a\\nb\\n\".splitlines(True), \"hello wORLD_x1y\".title(), \"aé\".replace(\"\", \"-\")])"
+        ),
+        "x: '[\"{} \\\"a\\\" [1]\", [\"a  b \"], [\" a\", \"b\"], [\"a,b\", \"c\"], [\"a\\n\", \"b\\n\"], \"Hello World_X1Y\", \"-a-é-\"]'\n"
+    );
+}
+
+/// `int(string, base)` as starlark-go's `int_` reads it: sign, then a `0x`/`0o`/`0b`
+/// prefix that must agree with an explicit base, base 0 guessing from the prefix and
+/// refusing other leading zeros; the error shows the base in force and the string.
+#[test]
+fn int_of_a_string_with_a_base() {
+    assert_eq!(
+        render_after(
+            &[],
+            "[int(\"0x1F\", 0), int(\"-0o17\", 0), int(\"0b101\", 2), int(\"+ff\", 16), int(\"000\", 0), int(\"z\", 36), int(\"0\", 0)]"
+        ),
+        "x:\n- 31\n- -15\n- 5\n- 255\n- 0\n- 35\n- 0\n"
+    );
+    for (expr, message) in [
+        ("int(\"0755\", 0)", "int: invalid literal with base 0: 0755"),
+        (
+            "int(\"0b101\", 16)",
+            "int: invalid literal with base 16: 0b101",
+        ),
+        ("int(\"0x10\")", "int: invalid literal with base 10: 0x10"),
+        ("int(\"--5\")", "int: invalid literal with base 10: --5"),
+        ("int(\"5_0\")", "int: invalid literal with base 10: 5_0"),
+        ("int(\"\")", "int: invalid literal with base 10: "),
+        (
+            "int(\"10\", 1)",
+            "int: base must be an integer >= 2 && <= 36",
+        ),
+        (
+            "int(\"10\", 37)",
+            "int: base must be an integer >= 2 && <= 36",
+        ),
+        (
+            "int(1, 10)",
+            "int: can't convert non-string with explicit base",
+        ),
+        ("int()", "int: missing argument for x"),
+        ("int(None)", "int: cannot convert NoneType to int"),
+    ] {
+        ytt::assert_top_level_failure(expr, message);
+    }
+}
