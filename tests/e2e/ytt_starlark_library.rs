@@ -426,3 +426,21 @@ fn int_of_a_string_with_a_base() {
         ytt::assert_top_level_failure(expr, message);
     }
 }
+
+/// `dict()` and `dict.update()` take any iterable of length 2 as a pair (a set, a dict's
+/// keys, a range), but a string iterable has no length for starlark-go's `Len`:
+/// `updateDict` reports its unknown length.
+#[test]
+fn dict_pairs_of_any_sized_iterable_but_not_string_iterables() {
+    assert_eq!(
+        render_after(
+            &[],
+            "repr([dict([set([1, 2])]), dict([{1: 2, 3: 4}]), dict([range(2)])])"
+        ),
+        "x: '[{1: 2}, {1: 3}, {0: 1}]'\n"
+    );
+    ytt::assert_top_level_failure(
+        "dict([\"ab\".elems()])",
+        "dict: dictionary update sequence element #0 has unknown length (elems)",
+    );
+}

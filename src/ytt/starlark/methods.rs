@@ -327,6 +327,13 @@ pub(crate) fn update_dict(
                             pair.type_name()
                         )
                     };
+                    // A string iterable has no length for starlark-go's `Len`.
+                    if matches!(pair, Value::StrIter(..)) {
+                        bail!(
+                            "{fname}: dictionary update sequence element #{i} has unknown length ({})",
+                            pair.type_name()
+                        );
+                    }
                     if kv.len() != 2 {
                         bail!(
                             "{fname}: dictionary update sequence element #{i} has length {}, want 2",
