@@ -444,3 +444,21 @@ fn dict_pairs_of_any_sized_iterable_but_not_string_iterables() {
         "dict: dictionary update sequence element #0 has unknown length (elems)",
     );
 }
+
+/// ytt's threads set no `Print`, so starlark-go's `print` writes its line to standard
+/// error (`fmt.Fprintln(os.Stderr, ...)`): strings bare, other values as `repr`,
+/// joined by `sep`; standard output holds only the rendered YAML.
+#[test]
+fn print_writes_its_line_to_standard_error() {
+    let (code, out, err) = ytt::run_binary(
+        &[(
+            "config.yml",
+            "#@ print(\"a\", 1, [\"b\"], None, sep=\"|\")\n#@ print()\nx: 1\n",
+        )],
+        &["-f", "."],
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "x: 1\n", "a|1|[\"b\"]|None\n\n")
+    );
+}
