@@ -462,3 +462,31 @@ fn print_writes_its_line_to_standard_error() {
         (0, "x: 1\n", "a|1|[\"b\"]|None\n\n")
     );
 }
+
+/// ytt 0.48 is built with Go 1.21, whose Unicode tables are version 15.0.0: code points
+/// assigned later (Unicode 15.1 and 16.0) are unassigned to Go, so `repr` escapes them
+/// as `strconv.Quote` does and they are no letters and have no case.
+#[test]
+fn code_points_newer_than_unicode_15_are_unassigned() {
+    assert_eq!(
+        render_after(
+            &[],
+            "[repr(chr(0x1FAE9)), repr(chr(0x31EF) + chr(0x1FAE8)), chr(0x10D50).isalpha(), chr(0xA7CB).lower() == chr(0xA7CB), chr(0x10D70).upper() == chr(0x10D70)]"
+        ),
+        "x:\n- '\"\\U0001fae9\"'\n- \"\\\"\\\\u31ef\\U0001FAE8\\\"\"\n- false\n- true\n- true\n"
+    );
+}
+
+/// `istitle` asks Go's `unicode.IsLower` and `IsUpper`, which mean the categories Ll
+/// and Lu: a Roman numeral or a circled letter (Unicode's Uppercase and Lowercase
+/// properties, not those categories) is uncased there.
+#[test]
+fn istitle_reads_the_letter_categories() {
+    assert_eq!(
+        render_after(
+            &[],
+            "[\"Chapter Ⅻ\".istitle(), \"Aⓐb\".istitle(), \"Aªb\".istitle(), \"ǅa Bc\".istitle()]"
+        ),
+        "x:\n- true\n- false\n- false\n- true\n"
+    );
+}

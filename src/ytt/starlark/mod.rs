@@ -97,6 +97,7 @@ mod spell;
 pub mod strconv;
 pub mod string_methods;
 pub mod struct_value;
+mod unicode15;
 pub mod value;
 pub mod visit;
 

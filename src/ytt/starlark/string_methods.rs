@@ -1,6 +1,7 @@
 //! Methods of strings, as the starlark-go fork in ytt defines them (no `zfill`,
 //! `removeprefix`, ...). Offsets and lengths count bytes, like Go strings.
 
+use super::unicode15::newer_than_go;
 use unicode_general_category::{GeneralCategory, get_general_category};
 
 use super::error::{Error, Result, bail};
@@ -106,6 +107,9 @@ fn greek_title(c: char) -> Option<char> {
 
 /// Go's `unicode.ToUpper`: the simple (one code point) uppercase mapping.
 fn upper_char(c: char) -> char {
+    if newer_than_go(c) {
+        return c;
+    }
     if let Some(t) = greek_title(c) {
         return t;
     }
@@ -118,6 +122,9 @@ fn upper_char(c: char) -> char {
 
 /// Go's `unicode.ToLower`: the simple lowercase mapping.
 fn lower_char(c: char) -> char {
+    if newer_than_go(c) {
+        return c;
+    }
     match c {
         '\u{130}' => 'i',
         '\u{1F88}'..='\u{1F8F}' | '\u{1F98}'..='\u{1F9F}' | '\u{1FA8}'..='\u{1FAF}' => {
@@ -150,7 +157,14 @@ fn title_char(c: char) -> char {
 
 /// Titlecase letters (category Lt).
 fn is_title_case(c: char) -> bool {
-    get_general_category(c) == GeneralCategory::TitlecaseLetter
+    has_category(c, GeneralCategory::TitlecaseLetter)
+}
+
+/// Whether `c` is of general category `cat` in Go's tables: Go's `unicode.IsLower`
+/// and `IsUpper` mean the categories Ll and Lu alone (so not the circled letters or
+/// Roman numerals that Unicode's Lowercase and Uppercase properties add).
+fn has_category(c: char, cat: GeneralCategory) -> bool {
+    !newer_than_go(c) && get_general_category(c) == cat
 }
 
 /// starlark-go's `isCasedRune`: an ASCII letter or a code point with another case form.
@@ -163,7 +177,7 @@ fn is_decimal_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    get_general_category(c) == GeneralCategory::DecimalNumber
+    !newer_than_go(c) && get_general_category(c) == GeneralCategory::DecimalNumber
 }
 
 /// Go's `unicode.IsLetter` (categories Lu, Ll, Lt, Lm, Lo).
@@ -172,10 +186,11 @@ fn is_letter(c: char) -> bool {
         return c.is_ascii_alphabetic();
     }
     use GeneralCategory::*;
-    matches!(
-        get_general_category(c),
-        UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter
-    )
+    !newer_than_go(c)
+        && matches!(
+            get_general_category(c),
+            UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter
+        )
 }
 
 fn capitalize(name: &str, r: &Value, a: &Args) -> Result<Value> {
@@ -432,13 +447,13 @@ fn istitle(name: &str, r: &Value, a: &Args) -> Result<Value> {
             }
             prev = true;
             cased = true;
-        } else if c.is_lowercase() {
+        } else if has_category(c, GeneralCategory::LowercaseLetter) {
             if !prev {
                 return Ok(Value::Bool(false));
             }
             prev = true;
             cased = true;
-        } else if c.is_uppercase() {
+        } else if has_category(c, GeneralCategory::UppercaseLetter) {
             // As in starlark-go, a non-ASCII uppercase letter is never title case.
             return Ok(Value::Bool(false));
         } else {
