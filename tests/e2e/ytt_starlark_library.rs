@@ -490,3 +490,67 @@ fn istitle_reads_the_letter_categories() {
         "x:\n- true\n- false\n- false\n- true\n"
     );
 }
+
+/// Argument errors of the universal built-ins in `library.go`, each in its own words:
+/// `chr`/`ord` check by hand, `max`/`min` want a positional argument and an iterable,
+/// `zip` numbers the argument that is not iterable, `enumerate` takes no keywords.
+#[test]
+fn builtin_argument_errors() {
+    for (expr, message) in [
+        ("chr(-1)", "chr: Unicode code point -1 out of range (<0)"),
+        (
+            "chr(0x110000)",
+            "chr: Unicode code point U+110000 out of range (>0x10FFFF)",
+        ),
+        ("chr(\"a\")", "chr: got string, want int"),
+        ("chr(1 << 40)", "chr: got int, want int"),
+        ("chr(x=1)", "chr does not accept keyword arguments"),
+        (
+            "ord(\"\")",
+            "ord: string encodes 0 Unicode code points, want 1",
+        ),
+        (
+            "ord(\"ab\")",
+            "ord: string encodes 2 Unicode code points, want 1",
+        ),
+        ("ord(1)", "ord: got int, want string"),
+        ("max()", "max requires at least one positional argument"),
+        ("min(1)", "min: int value is not iterable"),
+        ("max([])", "max: argument is an empty sequence"),
+        ("max([1, \"a\"])", "max: string > int not implemented"),
+        (
+            "min([1], foo=1)",
+            "min: unexpected keyword argument \"foo\"",
+        ),
+        ("zip([1], 1)", "zip: argument #2 is not iterable: int"),
+        ("zip(x=1)", "zip does not accept keyword arguments"),
+        (
+            "enumerate([\"a\"], start=1)",
+            "enumerate: unexpected keyword arguments",
+        ),
+        ("range(1, 2, 0)", "range: step argument must not be zero"),
+        (
+            "range(1, 2, 3, 4)",
+            "range: got 4 arguments, want at most 3",
+        ),
+        ("len(1)", "len: value of type int has no len"),
+        ("str(1, 2)", "str: got 2 arguments, want exactly 1"),
+        ("type()", "type: got 0 arguments, want exactly 1"),
+        ("hash(1)", "hash: for parameter 1: got int, want string"),
+        (
+            "getattr(1, \"x\")",
+            "getattr: int has no .x field or method",
+        ),
+        ("float([])", "float got list, want number or string"),
+        ("float(1, 2)", "float got 2 arguments, wants 1"),
+    ] {
+        ytt::assert_top_level_failure(expr, message);
+    }
+    assert_eq!(
+        render_after(
+            &[],
+            "repr([enumerate([\"a\"], 5), getattr(\"\", \"x\", 3), hasattr(\"\", \"upper\"), dir(None), range(1, 3, 2), range(0, 3), range(10)[::-1], reversed(range(3)), zip([1, 2], \"ab\".elems()), max(1, 3, 2, key=lambda x: -x), min(\"ba\".elems())])"
+        ),
+        "x: '[[(5, \"a\")], 3, True, [], range(1, 3, 2), range(3), range(9, -1, -1), [2, 1, 0], [(1, \"a\"), (2, \"b\")], 1, \"a\"]'\n"
+    );
+}
