@@ -374,7 +374,12 @@ fn hash(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     // is added whole.
     let mut h: i32 = 0;
     for c in s.chars() {
-        h = h.wrapping_mul(31).wrapping_add(c as i32);
+        // A byte that is no UTF-8 decodes to U+FFFD in Go.
+        let r = match crate::go_bytes::raw_byte(c) {
+            Some(_) => 0xFFFD,
+            None => c as i32,
+        };
+        h = h.wrapping_mul(31).wrapping_add(r);
     }
     Ok(Value::Int(h as i128))
 }
