@@ -559,3 +559,17 @@ fn builtin_argument_errors() {
         "x: '[[(5, \"a\")], 3, True, [], range(1, 3, 2), range(3), range(9, -1, -1), [2, 1, 0], [(1, \"a\"), (2, \"b\")], 1, \"a\"]'\n"
     );
 }
+
+/// starlark-go's case methods go through Go's `strings.Map` (or write the decoded runes
+/// back), so a byte that is no UTF-8 comes out as U+FFFD; `islower` and `isupper`
+/// compare a string with that result and so answer False for such a string.
+#[test]
+fn case_methods_replace_bytes_that_are_no_utf8() {
+    assert_eq!(
+        render_after(
+            &[],
+            "repr([\"\\xffA\".lower(), \"\\xffa\".upper(), \"\\xffa\".capitalize(), \"a\\xff\".title(), \"A\\xff\".isupper(), \"a\\xff\".islower(), \"\\xff\".strip()])"
+        ),
+        "x: '[\"\u{fffd}a\", \"\u{fffd}A\", \"\u{fffd}a\", \"A\u{fffd}\", False, False, \"\\xff\"]'\n"
+    );
+}

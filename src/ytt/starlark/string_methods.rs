@@ -105,8 +105,19 @@ fn greek_title(c: char) -> Option<char> {
     char::from_u32(t)
 }
 
+/// The rune Go decodes for `c`: U+FFFD for a byte that is no UTF-8, which the case
+/// mappings (Go's `strings.Map`, or writing the decoded runes back) put in its place.
+fn go_rune(c: char) -> char {
+    if crate::go_bytes::raw_byte(c).is_some() {
+        '\u{FFFD}'
+    } else {
+        c
+    }
+}
+
 /// Go's `unicode.ToUpper`: the simple (one code point) uppercase mapping.
 fn upper_char(c: char) -> char {
+    let c = go_rune(c);
     if newer_than_go(c) {
         return c;
     }
@@ -122,6 +133,7 @@ fn upper_char(c: char) -> char {
 
 /// Go's `unicode.ToLower`: the simple lowercase mapping.
 fn lower_char(c: char) -> char {
+    let c = go_rune(c);
     if newer_than_go(c) {
         return c;
     }
@@ -169,6 +181,7 @@ fn has_category(c: char, cat: GeneralCategory) -> bool {
 
 /// starlark-go's `isCasedRune`: an ASCII letter or a code point with another case form.
 fn is_cased(c: char) -> bool {
+    let c = go_rune(c);
     c.is_ascii_alphabetic() || c == 'ß' || upper_char(c) != c || lower_char(c) != c
 }
 
