@@ -558,6 +558,8 @@ fn ord(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     };
     let mut cs = s.chars();
     match (cs.next(), cs.next()) {
+        // A lone byte that is no UTF-8 decodes to U+FFFD in Go.
+        (Some(c), None) if crate::go_bytes::raw_byte(c).is_some() => Ok(Value::Int(0xFFFD)),
         (Some(c), None) => Ok(Value::Int(c as i128)),
         _ => bail!(
             "ord: string encodes {} Unicode code points, want 1",
