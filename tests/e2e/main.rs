@@ -101,6 +101,7 @@ mod ytt_source_audit_c;
 mod ytt_source_sweep_core;
 mod ytt_source_sweep_lib;
 mod ytt_starlark_builtins;
+mod ytt_starlark_library;
 mod ytt_starlark_runtime;
 mod ytt_starlark_statements;
 mod ytt_template_errors;

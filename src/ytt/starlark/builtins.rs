@@ -12,7 +12,7 @@ use super::format::{repr, to_str};
 use super::int_args::{as_int32, int_param};
 use super::iteration::iterate;
 use super::methods::update_dict;
-use super::ops::{attr_names, compare, compare_op, try_attr};
+use super::ops::{attr_names, compare_op, try_attr};
 use super::orderedmap::OrderedMap;
 use super::value::*;
 
@@ -143,7 +143,7 @@ fn chr(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
 
 fn dict(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let mut m = OrderedMap::new();
-    update_dict(&mut m, a, "dict", &|| Ok(()))?;
+    update_dict(a, "dict", &mut |k, v| m.insert(k, v))?;
     Ok(Value::dict(m))
 }
 
@@ -368,10 +368,18 @@ fn hash(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     let Value::Str(s) = v else {
         bail!("hash: for parameter 1: got {}, want string", v.type_name())
     };
-    // java.lang.String.hashCode over UTF-16, as starlark-go.
+    // starlark-go's `javaStringHash` means java.lang.String.hashCode over UTF-16, but
+    // splits a rune into surrogates only when the rune itself is a surrogate (which
+    // decoding a Go string never yields): every code point, those past U+FFFF too,
+    // is added whole.
     let mut h: i32 = 0;
-    for u in s.encode_utf16() {
-        h = h.wrapping_mul(31).wrapping_add(u as i32);
+    for c in s.chars() {
+        // A byte that is no UTF-8 decodes to U+FFFD in Go.
+        let r = match crate::go_bytes::raw_byte(c) {
+            Some(_) => 0xFFFD,
+            None => c as i32,
+        };
+        h = h.wrapping_mul(31).wrapping_add(r);
     }
     Ok(Value::Int(h as i128))
 }
@@ -550,6 +558,8 @@ fn ord(_: &mut dyn Interpreter, a: &Args) -> Result<Value> {
     };
     let mut cs = s.chars();
     match (cs.next(), cs.next()) {
+        // A lone byte that is no UTF-8 decodes to U+FFFD in Go.
+        (Some(c), None) if crate::go_bytes::raw_byte(c).is_some() => Ok(Value::Int(0xFFFD)),
         (Some(c), None) => Ok(Value::Int(c as i128)),
         _ => bail!(
             "ord: string encodes {} Unicode code points, want 1",
@@ -621,13 +631,18 @@ fn sorted(t: &mut dyn Interpreter, a: &Args) -> Result<Value> {
         };
         keyed.push((k, x));
     }
+    // starlark-go's `sortSlice.Less` keeps the error of the last comparison that
+    // failed, and `sort.Reverse` swaps the operands of `Less`.
     let mut err = None;
-    keyed.sort_by(|(a, _), (b, _)| {
-        let o = compare(a, b).unwrap_or_else(|e| {
-            err.get_or_insert(e);
-            std::cmp::Ordering::Equal
-        });
-        if reverse { o.reverse() } else { o }
+    let mut less = |x: &Value, y: &Value| match compare_op("<", x, y) {
+        Ok(o) => o == Some(std::cmp::Ordering::Less),
+        Err(e) => {
+            err = Some(e);
+            false
+        }
+    };
+    super::go_sort::stable(&mut keyed, &mut |(a, _), (b, _)| {
+        if reverse { less(b, a) } else { less(a, b) }
     });
     // starlark-go returns the comparison error unprefixed.
     if let Some(e) = err {

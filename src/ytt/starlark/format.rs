@@ -285,7 +285,11 @@ pub fn interpolate(format: &str, x: &Value) -> Result<Value> {
                     v.type_name()
                 ),
             },
-            other => bail!("unknown conversion %{other}"),
+            // Reached only after a `%(key)`: a plain `%%` was copied above.
+            '%' => out.push('%'),
+            // starlark-go reads the conversion as one byte and prints it as a rune: the
+            // first byte of a multi-byte character shows as its Latin-1 reading.
+            _ => bail!("unknown conversion %{}", char::from(rest.as_bytes()[0])),
         }
         rest = &rest[c.len_utf8()..];
         index += 1;

@@ -7,7 +7,6 @@ use std::rc::Rc;
 use super::error::{Error, Result, bail};
 use super::int_args::int_param;
 use super::iteration::iterate;
-use super::orderedmap::OrderedMap;
 use super::value::*;
 
 pub const LIST_METHODS: &[&str] = &[
@@ -99,7 +98,7 @@ fn list_extend(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let v = a.positional(name, 1, 1)?;
     let x = v[0].as_ref().expect("iterable");
     let l = list_of(r);
-    l.check_mutable("extend").map_err(|e| named(name, e))?;
+    // The argument is checked to be iterable before the list to be mutable.
     let items = match x {
         Value::List(o) => o.items.borrow().clone(),
         other => match iterate(other) {
@@ -110,6 +109,7 @@ fn list_extend(name: &str, r: &Value, a: &Args) -> Result<Value> {
             ),
         },
     };
+    l.check_mutable("extend").map_err(|e| named(name, e))?;
     l.items.borrow_mut().extend(items);
     Ok(Value::None)
 }
@@ -257,18 +257,23 @@ fn dict_setdefault(name: &str, r: &Value, a: &Args) -> Result<Value> {
 
 fn dict_update(name: &str, r: &Value, a: &Args) -> Result<Value> {
     let d = dict_of(r);
-    let mut m = d.map.borrow().clone();
-    // A frozen dict fails at the first entry set: `update()` with nothing to set is
-    // no mutation for starlark-go.
-    update_dict(&mut m, a, name, &|| {
-        d.check_mutable("insert into").map_err(|e| named(name, e))
+    // Entries are set one by one, as starlark-go's `updateDict` does: those set before
+    // a failing one stay set. A frozen dict fails at the first entry set, so `update()`
+    // with nothing to set is no mutation.
+    update_dict(a, name, &mut |k, v| {
+        d.check_mutable("insert into")?;
+        d.map.borrow_mut().insert(k, v)
     })?;
-    *d.map.borrow_mut() = m;
     Ok(Value::None)
 }
 
 fn set_union(name: &str, r: &Value, a: &Args) -> Result<Value> {
-    let v = a.positional(name, 1, 1)?;
+    // starlark-go unpacks an optional iterable ("want at most 1"); without one its
+    // `set_union` dereferences nil, which is kept an arity error here.
+    if a.pos.is_empty() && a.kwargs.is_empty() {
+        bail!("{name}: got 0 arguments, want 1");
+    }
+    let v = a.positional(name, 0, 1)?;
     let Value::Set(s) = r else {
         unreachable!("set receiver")
     };
@@ -286,13 +291,13 @@ fn set_union(name: &str, r: &Value, a: &Args) -> Result<Value> {
     Ok(Value::Set(Rc::new(out)))
 }
 
-/// Shared by `dict(...)` and `dict.update(...)`; `may_set` is asked before each entry
-/// is set (starlark-go's `SetKey` checks whether the dict may be mutated).
+/// Shared by `dict(...)` and `dict.update(...)`: `set` sets one entry (starlark-go's
+/// `SetKey`, which checks whether the dict may be mutated); its errors are named
+/// `fname` like every error here.
 pub(crate) fn update_dict(
-    m: &mut OrderedMap<Value, Value>,
     a: &Args,
     fname: &str,
-    may_set: &dyn Fn() -> Result<()>,
+    set: &mut dyn FnMut(Value, Value) -> Result<()>,
 ) -> Result<()> {
     if a.pos.len() > 1 {
         bail!("{fname}: got {} arguments, want at most 1", a.pos.len());
@@ -300,16 +305,15 @@ pub(crate) fn update_dict(
     if let Some(src) = a.pos.first() {
         match src {
             Value::Dict(d) => {
-                for (k, v) in d.map.borrow().entries() {
-                    may_set()?;
-                    m.insert(k.clone(), v.clone())
-                        .map_err(|e| named(fname, e))?;
+                // A copy of the items: the source may be the dict being updated.
+                let items = d.map.borrow().to_vec();
+                for (k, v) in items {
+                    set(k, v).map_err(|e| named(fname, e))?;
                 }
             }
             Value::Host(h) if h.items().is_some() => {
                 for (k, v) in h.items().unwrap_or_default() {
-                    may_set()?;
-                    m.insert(k, v).map_err(|e| named(fname, e))?;
+                    set(k, v).map_err(|e| named(fname, e))?;
                 }
             }
             other => {
@@ -323,6 +327,13 @@ pub(crate) fn update_dict(
                             pair.type_name()
                         )
                     };
+                    // A string iterable has no length for starlark-go's `Len`.
+                    if matches!(pair, Value::StrIter(..)) {
+                        bail!(
+                            "{fname}: dictionary update sequence element #{i} has unknown length ({})",
+                            pair.type_name()
+                        );
+                    }
                     if kv.len() != 2 {
                         bail!(
                             "{fname}: dictionary update sequence element #{i} has length {}, want 2",
@@ -330,17 +341,14 @@ pub(crate) fn update_dict(
                         );
                     }
                     let mut kv = kv.into_iter();
-                    may_set()?;
-                    m.insert(kv.next().expect("key"), kv.next().expect("value"))
+                    set(kv.next().expect("key"), kv.next().expect("value"))
                         .map_err(|e| named(fname, e))?;
                 }
             }
         }
     }
     for (k, v) in &a.kwargs {
-        may_set()?;
-        m.insert(Value::Str(k.clone()), v.clone())
-            .map_err(|e| named(fname, e))?;
+        set(Value::Str(k.clone()), v.clone()).map_err(|e| named(fname, e))?;
     }
     // starlark-go's updateDict: a name given twice among the keyword arguments (one of
     // them from `**kwargs`) is an error, after all of them were set.

@@ -9,7 +9,6 @@ use std::rc::Rc;
 use super::bigint::BigInt;
 
 use super::ast::{BinOp, UnaryOp};
-use super::deep::MAX_VALUE_DEPTH;
 use super::error::{Error, Result, bail};
 use super::format::{interpolate, repr};
 use super::orderedmap::OrderedMap;
@@ -129,6 +128,7 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
     use Value::*;
     if ((matches!(x, BigInt(_)) && matches!(y, Int(_) | BigInt(_)))
         || (matches!(x, Int(_)) && matches!(y, BigInt(_))))
+        && !matches!(op, BinOp::Shl | BinOp::Shr)
         && let Some(r) = big_binary(op, x, y)
     {
         return r;
@@ -215,6 +215,13 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         BinOp::BitAnd => match (x, y) {
             (Int(a), Int(b)) => Some(Int(a & b)),
             (Set(a), Set(b)) => {
+                // starlark-go walks the smaller set (the left one on a tie), so the
+                // result follows its order.
+                let (a, b) = if a.map.borrow().len() > b.map.borrow().len() {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
                 let out = super::value::Set::default();
                 for v in a.items() {
                     if b.map.borrow().get(&v)?.is_some() {
@@ -255,30 +262,8 @@ pub fn binary(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
             }
             _ => Option::None,
         },
-        BinOp::Shl | BinOp::Shr => match (x, y) {
-            (Int(a), Int(b)) => {
-                if *b < 0 {
-                    bail!("negative shift count: {b}");
-                }
-                if op == BinOp::Shl {
-                    if *b >= 512 {
-                        bail!("shift count too large: {b}");
-                    }
-                    if *a == 0 {
-                        Some(Int(0))
-                    } else if *b >= 127 || ((a << b) >> b) != *a {
-                        Some(big_int_op(op, x, y)?)
-                    } else {
-                        Some(Int(a << b))
-                    }
-                } else {
-                    Some(Int(if *b >= 127 {
-                        if *a < 0 { -1 } else { 0 }
-                    } else {
-                        a >> b
-                    }))
-                }
-            }
+        BinOp::Shl | BinOp::Shr => match x {
+            Int(_) | BigInt(_) => Some(shift(op, x, y)?),
             _ => Option::None,
         },
         BinOp::And | BinOp::Or => {
@@ -316,9 +301,7 @@ fn big_binary(op: BinOp, x: &Value, y: &Value) -> Option<Result<Value>> {
         | BinOp::Mod
         | BinOp::BitAnd
         | BinOp::BitOr
-        | BinOp::BitXor
-        | BinOp::Shl
-        | BinOp::Shr => Some(big_int_op(op, x, y)),
+        | BinOp::BitXor => Some(big_int_op(op, x, y)),
         _ => None,
     }
 }
@@ -349,24 +332,46 @@ fn big_int_op(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
         BinOp::BitAnd => a.and(&b),
         BinOp::BitOr => a.or(&b),
         BinOp::BitXor => a.xor(&b),
-        BinOp::Shl | BinOp::Shr => {
-            let n = match y {
-                Value::Int(n) if *n < 0 => bail!("negative shift count: {n}"),
-                Value::Int(n) if op == BinOp::Shl && *n >= 512 => {
-                    bail!("shift count too large: {n}")
-                }
-                Value::Int(n) => usize::try_from(*n).unwrap_or(usize::MAX),
-                _ => bail!("got int, want int32"),
-            };
-            if op == BinOp::Shl {
-                a.shl(n)
-            } else {
-                a.shr(n.min(1 << 24))
-            }
-        }
         _ => return Err(overflow()),
     };
     Ok(Value::from_bigint(r))
+}
+
+/// `x << y` and `x >> y` for an int `x`: starlark-go reads the count with `AsInt32`,
+/// whose error ("got T, want int", "N out of range") is the operation's, then refuses
+/// a negative count and a left shift by 512 or more.
+fn shift(op: BinOp, x: &Value, y: &Value) -> Result<Value> {
+    let n = super::int_args::as_int32(y)?;
+    if n < 0 {
+        bail!("negative shift count: {n}");
+    }
+    if op == BinOp::Shl && n >= 512 {
+        bail!("shift count too large: {n}");
+    }
+    if let Value::Int(a) = x {
+        if op == BinOp::Shr {
+            return Ok(Value::Int(if n >= 127 {
+                a.signum().min(0)
+            } else {
+                a >> n
+            }));
+        }
+        if *a == 0 {
+            return Ok(Value::Int(0));
+        }
+        if n < 127 && ((a << n) >> n) == *a {
+            return Ok(Value::Int(a << n));
+        }
+    }
+    let Some(a) = x.as_bigint() else {
+        return Err(overflow());
+    };
+    let n = usize::try_from(n).unwrap_or(usize::MAX);
+    Ok(Value::from_bigint(if op == BinOp::Shl {
+        a.shl(n)
+    } else {
+        a.shr(n)
+    }))
 }
 
 fn repeat_str(s: &str, n: &Value) -> Result<String> {
@@ -404,8 +409,8 @@ pub fn compare_op(op: &str, a: &Value, b: &Value) -> Result<Option<std::cmp::Ord
     compare_depth(op, a, b, 0)
 }
 
-fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<Ordering>> {
-    if depth > MAX_VALUE_DEPTH {
+fn compare_depth(op: &str, a: &Value, b: &Value, depth: u32) -> Result<Option<Ordering>> {
+    if depth >= super::equality::MAX_COMPARE_DEPTH {
         bail!("comparison exceeded maximum recursion depth");
     }
     let fail = || {
@@ -451,9 +456,9 @@ fn compare_depth(op: &str, a: &Value, b: &Value, depth: usize) -> Result<Option<
 }
 
 /// starlark-go's `sliceCompare`: the first pair of elements that differ decides.
-fn seq_cmp(op: &str, x: &[Value], y: &[Value], depth: usize) -> Result<Option<Ordering>> {
+fn seq_cmp(op: &str, x: &[Value], y: &[Value], depth: u32) -> Result<Option<Ordering>> {
     for (a, b) in x.iter().zip(y) {
-        if !equals(a, b)? {
+        if !super::equality::equals_depth(a, b, depth + 1)? {
             return compare_depth(op, a, b, depth + 1);
         }
     }

@@ -26,12 +26,18 @@ pub trait MapKey {
 pub struct OrderedMap<K, V> {
     /// The map's hasher is never used: every lookup and insertion passes the key's hash.
     entries: IndexMap<K, V, ()>,
+    /// Whether an insertion was ever attempted (even one that failed to hash its key):
+    /// starlark-go allocates a hash table's buckets then and never frees them (`clear`
+    /// empties them), and its `delete` on a table without buckets finds nothing without
+    /// hashing the key.
+    allocated: bool,
 }
 
 impl<K, V> Default for OrderedMap<K, V> {
     fn default() -> Self {
         OrderedMap {
             entries: IndexMap::default(),
+            allocated: false,
         }
     }
 }
@@ -85,6 +91,7 @@ impl<K: MapKey + Clone, V: Clone> OrderedMap<K, V> {
 
     /// Inserts or replaces (keeping the original position of an existing key).
     pub fn insert(&mut self, k: K, v: V) -> Result<()> {
+        self.allocated = true;
         let h = k.hash_key()?;
         let mut failed = None;
         let entry = self
@@ -105,7 +112,12 @@ impl<K: MapKey + Clone, V: Clone> OrderedMap<K, V> {
         Ok(())
     }
 
+    /// Removes `k`. Like starlark-go's `delete`, a map that was never inserted into
+    /// finds nothing without hashing the key (so an unhashable key is no error there).
     pub fn remove(&mut self, k: &K) -> Result<Option<V>> {
+        if !self.allocated {
+            return Ok(None);
+        }
         let h = k.hash_key()?;
         let Some(i) = self.find(h, k)? else {
             return Ok(None);
@@ -220,5 +232,16 @@ mod tests {
         assert_eq!(keys(&m), [1, 3, 4]);
         assert!(m.get(&Key(4)).unwrap().is_some());
         assert!(m.get(&Key(2)).unwrap().is_none());
+    }
+
+    #[test]
+    fn removal_hashes_the_key_once_the_map_was_inserted_into() {
+        let mut m: OrderedMap<Key, &str> = OrderedMap::new();
+        assert_eq!(m.remove(&Key(-1)).unwrap(), None);
+        assert!(m.get(&Key(-1)).is_err());
+        assert!(m.insert(Key(-1), "x").is_err());
+        assert_eq!(m.remove(&Key(-1)).unwrap_err().msg, "unhashable key");
+        m.clear();
+        assert_eq!(m.remove(&Key(-1)).unwrap_err().msg, "unhashable key");
     }
 }

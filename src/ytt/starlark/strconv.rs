@@ -50,6 +50,9 @@ fn is_go_printable(c: char) -> bool {
     if c.is_ascii() {
         return (' '..='~').contains(&c);
     }
+    if super::unicode15::newer_than_go(c) {
+        return false;
+    }
     use GeneralCategory::*;
     !matches!(
         get_general_category(c),

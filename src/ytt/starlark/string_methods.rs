@@ -1,6 +1,7 @@
 //! Methods of strings, as the starlark-go fork in ytt defines them (no `zfill`,
 //! `removeprefix`, ...). Offsets and lengths count bytes, like Go strings.
 
+use super::unicode15::newer_than_go;
 use unicode_general_category::{GeneralCategory, get_general_category};
 
 use super::error::{Error, Result, bail};
@@ -104,8 +105,22 @@ fn greek_title(c: char) -> Option<char> {
     char::from_u32(t)
 }
 
+/// The rune Go decodes for `c`: U+FFFD for a byte that is no UTF-8, which the case
+/// mappings (Go's `strings.Map`, or writing the decoded runes back) put in its place.
+fn go_rune(c: char) -> char {
+    if crate::go_bytes::raw_byte(c).is_some() {
+        '\u{FFFD}'
+    } else {
+        c
+    }
+}
+
 /// Go's `unicode.ToUpper`: the simple (one code point) uppercase mapping.
 fn upper_char(c: char) -> char {
+    let c = go_rune(c);
+    if newer_than_go(c) {
+        return c;
+    }
     if let Some(t) = greek_title(c) {
         return t;
     }
@@ -118,6 +133,10 @@ fn upper_char(c: char) -> char {
 
 /// Go's `unicode.ToLower`: the simple lowercase mapping.
 fn lower_char(c: char) -> char {
+    let c = go_rune(c);
+    if newer_than_go(c) {
+        return c;
+    }
     match c {
         '\u{130}' => 'i',
         '\u{1F88}'..='\u{1F8F}' | '\u{1F98}'..='\u{1F9F}' | '\u{1FA8}'..='\u{1FAF}' => {
@@ -150,11 +169,19 @@ fn title_char(c: char) -> char {
 
 /// Titlecase letters (category Lt).
 fn is_title_case(c: char) -> bool {
-    get_general_category(c) == GeneralCategory::TitlecaseLetter
+    has_category(c, GeneralCategory::TitlecaseLetter)
+}
+
+/// Whether `c` is of general category `cat` in Go's tables: Go's `unicode.IsLower`
+/// and `IsUpper` mean the categories Ll and Lu alone (so not the circled letters or
+/// Roman numerals that Unicode's Lowercase and Uppercase properties add).
+fn has_category(c: char, cat: GeneralCategory) -> bool {
+    !newer_than_go(c) && get_general_category(c) == cat
 }
 
 /// starlark-go's `isCasedRune`: an ASCII letter or a code point with another case form.
 fn is_cased(c: char) -> bool {
+    let c = go_rune(c);
     c.is_ascii_alphabetic() || c == 'ß' || upper_char(c) != c || lower_char(c) != c
 }
 
@@ -163,7 +190,7 @@ fn is_decimal_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    get_general_category(c) == GeneralCategory::DecimalNumber
+    !newer_than_go(c) && get_general_category(c) == GeneralCategory::DecimalNumber
 }
 
 /// Go's `unicode.IsLetter` (categories Lu, Ll, Lt, Lm, Lo).
@@ -172,10 +199,11 @@ fn is_letter(c: char) -> bool {
         return c.is_ascii_alphabetic();
     }
     use GeneralCategory::*;
-    matches!(
-        get_general_category(c),
-        UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter
-    )
+    !newer_than_go(c)
+        && matches!(
+            get_general_category(c),
+            UppercaseLetter | LowercaseLetter | TitlecaseLetter | ModifierLetter | OtherLetter
+        )
 }
 
 fn capitalize(name: &str, r: &Value, a: &Args) -> Result<Value> {
@@ -432,13 +460,13 @@ fn istitle(name: &str, r: &Value, a: &Args) -> Result<Value> {
             }
             prev = true;
             cased = true;
-        } else if c.is_lowercase() {
+        } else if has_category(c, GeneralCategory::LowercaseLetter) {
             if !prev {
                 return Ok(Value::Bool(false));
             }
             prev = true;
             cased = true;
-        } else if c.is_uppercase() {
+        } else if has_category(c, GeneralCategory::UppercaseLetter) {
             // As in starlark-go, a non-ASCII uppercase letter is never title case.
             return Ok(Value::Bool(false));
         } else {

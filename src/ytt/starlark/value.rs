@@ -660,85 +660,7 @@ pub fn byte_str(b: &[u8]) -> Rc<str> {
     crate::go_bytes::from_bytes(b).into()
 }
 
-/// Equality as starlark-go's `Equal` (int == float compares numerically).
-pub fn equals(a: &Value, b: &Value) -> Result<bool> {
-    equals_depth(a, b, 0)
-}
-
-fn equals_depth(a: &Value, b: &Value, depth: u32) -> Result<bool> {
-    if depth > 100 {
-        bail!("comparison exceeded maximum recursion depth");
-    }
-    Ok(match (a, b) {
-        (Value::None, Value::None) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::Int(x), Value::Int(y)) => x == y,
-        (Value::Float(x), Value::Float(y)) => x == y,
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => {
-            super::number_cmp::int_float_cmp(*x, *y) == Some(std::cmp::Ordering::Equal)
-        }
-        (Value::BigInt(x), Value::BigInt(y)) => x == y,
-        (Value::BigInt(_), Value::Int(_)) | (Value::Int(_), Value::BigInt(_)) => false,
-        (Value::BigInt(x), Value::Float(y)) | (Value::Float(y), Value::BigInt(x)) => {
-            super::number_cmp::bigint_float_cmp(x, *y) == Some(std::cmp::Ordering::Equal)
-        }
-        (Value::Str(x), Value::Str(y)) => x == y,
-        (Value::List(x), Value::List(y)) => {
-            if Rc::ptr_eq(x, y) {
-                return Ok(true);
-            }
-            seq_eq(&x.items.borrow(), &y.items.borrow(), depth)?
-        }
-        (Value::Tuple(x), Value::Tuple(y)) => seq_eq(x, y, depth)?,
-        (Value::Dict(x), Value::Dict(y)) => {
-            if Rc::ptr_eq(x, y) {
-                return Ok(true);
-            }
-            let (xm, ym) = (x.map.borrow(), y.map.borrow());
-            if xm.len() != ym.len() {
-                return Ok(false);
-            }
-            for (k, v) in xm.entries() {
-                match ym.get(k)? {
-                    Some(v2) if equals_depth(v, &v2, depth + 1)? => {}
-                    _ => return Ok(false),
-                }
-            }
-            true
-        }
-        (Value::Set(x), Value::Set(y)) => {
-            let (xm, ym) = (x.map.borrow(), y.map.borrow());
-            if xm.len() != ym.len() {
-                return Ok(false);
-            }
-            for k in xm.keys() {
-                if ym.get(&k)?.is_none() {
-                    return Ok(false);
-                }
-            }
-            true
-        }
-        (Value::Range(x), Value::Range(y)) => {
-            let (n, m) = (x.len(), y.len());
-            n == m && (n == 0 || (x.start == y.start && (n == 1 || x.step == y.step)))
-        }
-        (Value::Host(x), _) => return x.equals(b),
-        (_, Value::Host(y)) => return y.equals(a),
-        _ => a.ptr_eq(b),
-    })
-}
-
-fn seq_eq(x: &[Value], y: &[Value], depth: u32) -> Result<bool> {
-    if x.len() != y.len() {
-        return Ok(false);
-    }
-    for (a, b) in x.iter().zip(y) {
-        if !equals_depth(a, b, depth + 1)? {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
+pub use super::equality::equals;
 
 /// Dict and set keys: hashed with [`hash_value`] and compared with [`equals`], so an
 /// unhashable key fails with "unhashable type: T".
@@ -791,7 +713,8 @@ fn hash_depth(v: &Value, depth: usize) -> Result<u64> {
         Value::Function(f) => (Rc::as_ptr(f) as usize).hash(&mut h),
         Value::Builtin(b) => (Rc::as_ptr(b) as usize).hash(&mut h),
         Value::Host(x) => return x.hash(),
-        Value::Range(_) => bail!("unhashable: range"),
+        // starlark-go's `rangeValue.Hash` and `stringIterable.Hash` word it so.
+        Value::Range(_) | Value::StrIter(..) => bail!("unhashable: {}", v.type_name()),
         other => bail!("unhashable type: {}", other.type_name()),
     }
     Ok(h.finish())
