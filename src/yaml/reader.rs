@@ -17,6 +17,14 @@ pub(crate) struct ReaderProblem {
     pub offset: usize,
 }
 
+/// Bytes looked at together while skipping printable ASCII.
+const ASCII_BLOCK: usize = 16;
+
+/// An ASCII byte the reader lets through: tab, line feed, carriage return, or printable.
+fn printable_ascii(b: u8) -> bool {
+    (0x20..=0x7e).contains(&b) || b == 0x09 || b == 0x0a || b == 0x0d
+}
+
 /// The first problem libyaml's reader meets in `input` (UTF-8, or no encoding it knows:
 /// input led by a UTF-16 byte order mark is decoded as UTF-16 there, and is left alone
 /// here).
@@ -32,11 +40,21 @@ pub(crate) fn reader_problem(input: &[u8]) -> Option<ReaderProblem> {
     let at = |problem, offset| Some(ReaderProblem { problem, offset });
     let mut i = start;
     while i < input.len() {
-        let octet = input[i];
+        // Most of a template is printable ASCII: skip it a block at a time (the fold has
+        // no early exit, so it compiles to vector compares).
+        while let Some(block) = input.get(i..i + ASCII_BLOCK) {
+            if block.iter().fold(true, |ok, &b| ok & printable_ascii(b)) {
+                i += ASCII_BLOCK;
+            } else {
+                break;
+            }
+        }
+        let Some(&octet) = input.get(i) else {
+            break;
+        };
         // Plain ASCII is the common case: only the control characters need a look.
         if octet < 0x80 {
-            if !(octet == 0x09 || octet == 0x0a || octet == 0x0d || (0x20..=0x7e).contains(&octet))
-            {
+            if !printable_ascii(octet) {
                 return at("control characters are not allowed", i);
             }
             i += 1;

@@ -76,23 +76,29 @@ pub fn load_schema<L: SchemaSource + Clone + 'static>(
             order.join(", ")
         ))
     };
-    let Some(doc) = merge_schema_files(lib, &files, &extra, &sources).map_err(stage)? else {
+    let Some((doc, built)) = merge_schema_files(lib, &files, &extra, &sources).map_err(stage)?
+    else {
         return Ok((None, sources));
     };
     // ytt builds schema types while gathering the documents, so a schema problem is
     // reported inside the same "Overlaying data values schema" message, with no position.
-    let ty = build::build_doc(&doc).map_err(|p| stage(Error::msg(p.message(&sources))))?;
+    // A schema of one document was built as it was gathered.
+    let ty = match built {
+        Some(ty) => ty,
+        None => build::build_doc(&doc).map_err(|p| stage(Error::msg(p.message(&sources))))?,
+    };
     Ok((Some(ty), sources))
 }
 
 /// The schema documents of `files` (then `extra`, the schema documents given to the
-/// library) merged into one: see [`load_schema`].
+/// library) merged into one: see [`load_schema`]. When that is a single document of the
+/// files, its type (built as it was gathered) comes with it.
 fn merge_schema_files<L: SchemaSource + Clone + 'static>(
     lib: &L,
     files: &[crate::ytt::files::InputFile],
     extra: &[Doc],
     sources: &Sources,
-) -> Result<Option<Doc>, Error> {
+) -> Result<Option<(Doc, Option<Type>)>, Error> {
     // As ytt's `collectSchemaDocs` does, every schema file is templated (and each
     // document's library ref read, then the document built as a schema of its own:
     // `NewSchemaEnvelope`) before any document is overlaid. A document that is no
@@ -118,23 +124,26 @@ fn merge_schema_files<L: SchemaSource + Clone + 'static>(
                 Some(r) => Some(crate::ytt::library_ref::library_ref(r)?),
                 None => None,
             };
-            build::build_doc(&d).map_err(|p| Error::msg(p.message(sources)))?;
+            let ty = build::build_doc(&d).map_err(|p| Error::msg(p.message(sources)))?;
             match lib_ref {
                 // Meant for a private library: `library.get` overlays it on that
                 // library's schema.
                 Some(path) => lib.keep_schema_ref(path, d),
-                None => own.push(d),
+                None => own.push((d, ty)),
             }
         }
     }
+    if own.len() == 1 && extra.is_empty() {
+        return Ok(own.pop().map(|(d, ty)| (d, Some(ty))));
+    }
     let mut merged: Option<Doc> = None;
-    for d in own {
+    for (d, _) in own {
         merge_schema_doc(&mut merged, d)?;
     }
     for d in extra {
         merge_schema_doc(&mut merged, d.clone())?;
     }
-    Ok(merged)
+    Ok(merged.map(|d| (d, None)))
 }
 
 /// Overlays schema document `d` on the schema merged so far (or starts it), with the
