@@ -323,8 +323,9 @@ impl Pipeline<'_> {
     }
 
     /// Reads every data value flag as ytt's `AsOverlays` reads them before it looks at
-    /// any schema (values files, then `--data-value`, `-yaml` and `-file` arguments),
-    /// applying none: a run that only exports the schema still fails on a bad flag.
+    /// any schema (values files, then `--data-values-env` and `-env-yaml` prefixes, then
+    /// `--data-value`, `-yaml` and `-file` arguments), applying none: a run that only
+    /// exports the schema still fails on a bad flag.
     pub fn check_flags(&self, flags: &[DataValueFlag]) -> Result<(), Error> {
         let extracting = |e: Error| e.context("Extracting data value from file");
         for fl in flags {
@@ -340,6 +341,16 @@ impl Pipeline<'_> {
                     self.read_values_file(&display, path, &source)
                         .map_err(extracting)?;
                 }
+            }
+        }
+        // Then every `--data-values-env` prefix and every `--data-values-env-yaml` one.
+        for yaml in [false, true] {
+            for fl in flags {
+                match fl {
+                    DataValueFlag::Env(p) if !yaml => self.read_env(p, false)?,
+                    DataValueFlag::EnvYaml(p) if yaml => self.read_env(p, true)?,
+                    _ => continue,
+                };
             }
         }
         // ytt's `AsOverlays` reads every `--data-value`, then every `--data-value-yaml`,

@@ -193,3 +193,23 @@ fn a_dot_in_an_env_variable_name_is_part_of_the_key() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "lv:\n  k.l:\n    m: 5\n");
 }
+
+/// ytt reads every data value flag (`DataValuesFlags.AsOverlays`) before it templates
+/// any file: a `--data-values-env-yaml` value that is no YAML is reported even when a
+/// template would fail too.
+#[test]
+fn a_bad_env_yaml_value_is_reported_before_any_template_fails() {
+    let (code, _, err) = run(
+        &[("t.yml", "--- #@ fail(\"boom\")\n")],
+        &[("DV_a", "[1")],
+        &["-f", ".", "--data-values-env-yaml", "DV"],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(
+            "strake: error: Extracting data values from env under prefix 'DV': Extracting data value from env variable 'DV_a': Deserializing YAML value: "
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("boom"), "{err}");
+}

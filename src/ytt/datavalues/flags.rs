@@ -13,6 +13,21 @@ use crate::ytt::files::{Local, list_local, split_named};
 use crate::ytt::node::{Node, Pos};
 use crate::ytt::symlinks::SymlinkPolicy;
 
+/// The values one `--data-values-env` prefix gives: the library they are for (none for
+/// the current one), the place ytt gives them, and one entry per variable.
+pub(super) struct EnvValues {
+    lib_name: Option<String>,
+    at: Pos,
+    vars: Vec<EnvValue>,
+}
+
+/// One `PREFIX_key__sub=value` variable: its key path, value and line (`NAME=value`).
+struct EnvValue {
+    key: Vec<String>,
+    leaf: Node,
+    line: String,
+}
+
 impl Pipeline<'_> {
     /// The data values of one `--data-values-env PREFIX` (`yaml`: `-yaml`, the values
     /// parsed as YAML): every `PREFIX_key__sub=value` variable sets `key.sub`, in the
@@ -28,6 +43,27 @@ impl Pipeline<'_> {
         wrap: &dyn Fn(Error) -> Error,
         doc_pos: &mut super::DocPos,
     ) -> Result<(), Error> {
+        let env = self.read_env(arg, yaml)?;
+        for var in env.vars {
+            match &env.lib_name {
+                Some(l) => self.keep_for_library(l, var.key, var.leaf, env.at.to_string()),
+                None => {
+                    schema
+                        .check_flag(&var.key, &var.leaf, &env.at.file, &var.line)
+                        .map_err(wrap)?;
+                    set_path_at(values, &var.key, &var.leaf, &env.at);
+                    doc_pos.note(values, || Some(env.at.clone()));
+                    schema.fill(values);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the variables of one `--data-values-env` (`yaml`: `-yaml`) prefix `arg` as
+    /// ytt's `env` does before any file is templated: the library ref, each value (parsed
+    /// when `yaml`) and, for a library, its path, failing in ytt's words.
+    pub(super) fn read_env(&self, arg: &str, yaml: bool) -> Result<EnvValues, Error> {
         let extracting = |e: Error| {
             e.context(&format!(
                 "Extracting data values from env under prefix '{arg}'"
@@ -43,17 +79,13 @@ impl Pipeline<'_> {
             file: format!("({flag} arg) {prefix}").into(),
             line: 1,
         };
+        let mut vars = Vec::new();
         // Every variable, whatever its bytes (as Go's `os.Environ` gives them).
-        let vars: Vec<(String, String)> = std::env::vars_os()
-            .map(|(k, v)| {
-                (
-                    k.to_string_lossy().into_owned(),
-                    v.to_string_lossy().into_owned(),
-                )
-            })
-            .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
-            .collect();
-        for (k, v) in vars {
+        for (k, v) in std::env::vars_os() {
+            let (k, v) = (k.to_string_lossy(), v.to_string_lossy().into_owned());
+            if !k.starts_with(&format!("{prefix}_")) {
+                continue;
+            }
             let line = format!("{k}={v}");
             // Only `__` separates the keys of a variable's name (`PREFIX_a__b`); a dot
             // is part of a key, as ytt's `env` reads it.
@@ -68,24 +100,14 @@ impl Pipeline<'_> {
             } else {
                 Node::Scalar(Value::String(v))
             };
-            match &lib_name {
-                Some(l) => {
-                    // ytt checks the library path as it addresses each variable's value.
-                    crate::ytt::library_ref::check_ref_path(&format!("@{l}"))
-                        .map_err(|m| extracting(Error::Usage(m)))?;
-                    self.keep_for_library(l, key, leaf, at.to_string());
-                }
-                None => {
-                    schema
-                        .check_flag(&key, &leaf, &at.file, &line)
-                        .map_err(wrap)?;
-                    set_path_at(values, &key, &leaf, &at);
-                    doc_pos.note(values, || Some(at.clone()));
-                    schema.fill(values);
-                }
+            if let Some(l) = &lib_name {
+                // ytt checks the library path as it addresses each variable's value.
+                crate::ytt::library_ref::check_ref_path(&format!("@{l}"))
+                    .map_err(|m| extracting(Error::Usage(m)))?;
             }
+            vars.push(EnvValue { key, leaf, line });
         }
-        Ok(())
+        Ok(EnvValues { lib_name, at, vars })
     }
 
     /// The library (`@name:`), key path and value one `--data-value` (`kind` 0),
