@@ -66,6 +66,7 @@
 //! [`files`] selects and orders input files the way `ytt -f <dir>` does (lexical order of
 //! paths, `.yml`/`.yaml` templates, `*.lib.yml` library files not emitted, other files data).
 
+mod alias_budget;
 pub mod ast;
 mod comments;
 pub mod emit;
