@@ -1,0 +1,62 @@
+//! Overlay behaviours as users meet them, read from ytt 0.48's `pkg/yttlibrary/overlay`
+//! (api.go's matchers, the map, array and document operations, the annotation readers)
+//! and checked on `strake template`: what a matcher is called with on map items, how
+//! unannotated array items behave under each operation, what a null left node does to
+//! a merge, and the order of the lines a wrong count names.
+
+use crate::support::ytt::{failure_of, run_binary};
+
+const LOAD: &str = "#@ load(\"@ytt:overlay\", \"overlay\")\n";
+const ALL: &str = "#@overlay/match by=overlay.all\n---\n";
+
+/// The stderr of `strake template -f .` over `files`, which must fail.
+fn stderr_of(files: &[(&str, &str)]) -> String {
+    failure_of(files, &["-f", "."])
+}
+
+/// The stdout of `strake template -f .` over `files`, which must succeed.
+fn stdout_of(files: &[(&str, &str)]) -> String {
+    let (code, stdout, stderr) = run_binary(files, &["-f", "."]);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
+/// `overlay.index(i)` returns `overlay.index_matcher`, which reads its first argument
+/// with `AsInt64`. On a map item that argument is the left item's key
+/// (`MapItemMatchAnnotation.MatchNodes`), so a string key fails with `expected
+/// starlark.Int` (prefixed with the builtin's name by `core.ErrWrapper`), while an
+/// integer key is compared with the index like an array position.
+#[test]
+fn index_matcher_on_map_items_compares_integer_keys_and_refuses_others() {
+    let ov = |key: &str| format!("{LOAD}{ALL}#@overlay/match by=overlay.index(0)\n{key}: two\n");
+    assert_eq!(
+        stderr_of(&[("base.yml", "a: 1\n0: zero\n"), ("ov.yml", &ov("a"))]),
+        "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:3:\n    Map item (key 'a') on line ov.yml:5: overlay.index_matcher: expected starlark.Int\n"
+    );
+    assert_eq!(
+        stdout_of(&[("base.yml", "0: zero\n1: one\n"), ("ov.yml", &ov("0"))]),
+        "0: two\n1: one\n"
+    );
+    // `and_op` calls it and puts its own name in front.
+    let and = format!("{LOAD}{ALL}#@overlay/match by=overlay.and_op(overlay.index(0))\nb: 2\n");
+    assert_eq!(
+        stderr_of(&[("base.yml", "a: 1\n"), ("ov.yml", &and)]),
+        "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:3:\n    Map item (key 'b') on line ov.yml:5: overlay.and_op: overlay.index_matcher: expected starlark.Int\n"
+    );
+}
+
+/// Called directly, the matchers `overlay.index` returns refuse a first argument that
+/// is not an integer, as `AsInt64` does.
+#[test]
+fn index_matcher_called_directly_needs_an_integer_index() {
+    let tpl = |expr: &str| format!("{LOAD}v: #@ {expr}\n");
+    assert_eq!(
+        stdout_of(&[("t.yml", &tpl("overlay.index(-1)(-1, 2, 3)"))]),
+        "v: true\n"
+    );
+    let err = stderr_of(&[("t.yml", &tpl("overlay.index(1)(\"x\", 2, 3)"))]);
+    assert!(
+        err.starts_with("strake: error: \n- overlay.index_matcher: expected starlark.Int\n"),
+        "{err}"
+    );
+}
