@@ -60,3 +60,24 @@ fn index_matcher_called_directly_needs_an_integer_index() {
         "{err}"
     );
 }
+
+/// `overlay.apply()` given two document sets (a library's `eval()` results) applies
+/// each right document as an overlay: `NewDocumentMatchAnnotation` refuses one without
+/// `@overlay/match` keywords, with or without the annotation itself, before it looks
+/// for `by`.
+#[test]
+fn apply_refuses_an_overlay_document_without_match_keywords() {
+    let files = [
+        ("_ytt_lib/x/c.yml", "kind: X\n"),
+        ("_ytt_lib/y/c.yml", "kind: Y\n"),
+        (
+            "m.yml",
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(overlay.apply(library.get(\"x\").eval(), library.get(\"y\").eval()))\n",
+        ),
+    ];
+    let err = stderr_of(&files);
+    assert!(
+        err.starts_with("strake: error: \n- overlay.apply: Document on line _ytt_lib/y/c.yml:1: Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)\n"),
+        "{err}"
+    );
+}

@@ -74,13 +74,16 @@ struct MatchSpec {
 /// The `@overlay/match` keywords of a node; documents and array items (`needs_kwargs`)
 /// must give at least one.
 fn match_spec(meta: &Meta, defaults: &Defaults, needs_kwargs: bool) -> Result<MatchSpec, Error> {
-    if let Some(a) = meta.ann("overlay/match") {
-        if needs_kwargs && a.kwargs.is_empty() {
-            return Err(err_at(
-                "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
-                meta,
-            ));
-        }
+    let ann = meta.ann("overlay/match");
+    // A node without the annotation has no keywords either (an overlay document given
+    // to `overlay.apply()` in a document set may have none).
+    if needs_kwargs && ann.is_none_or(|a| a.kwargs.is_empty()) {
+        return Err(err_at(
+            "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
+            meta,
+        ));
+    }
+    if let Some(a) = ann {
         let allowed = ["by", "expects", "missing_ok", "when"];
         known_kwargs(a, &allowed, meta)?;
     }
