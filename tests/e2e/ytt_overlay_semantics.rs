@@ -81,3 +81,69 @@ fn apply_refuses_an_overlay_document_without_match_keywords() {
         "{err}"
     );
 }
+
+/// An array item without `@overlay/match` expects no match (`NewArrayItemMatchAnnotation`
+/// sets `expects=0` and ignores `@overlay/match-child-defaults`): remove, replace,
+/// insert and assert do nothing with it, a merge appends it, and `replace or_add=True`
+/// adds it, its `via` called with `None` for the missing left value.
+#[test]
+fn unannotated_array_items_match_nothing_under_every_operation() {
+    let ov = format!(
+        "{LOAD}{ALL}#@overlay/match-child-defaults expects=5\nl:\n#@overlay/remove\n- 1\n#@overlay/replace\n- 2\n#@overlay/replace or_add=True\n- 3\n#@overlay/insert before=True\n- 4\n#@overlay/assert\n- 5\n#@overlay/replace or_add=True, via=lambda l, r: [l, r]\n- 6\n- 7\n"
+    );
+    assert_eq!(
+        stdout_of(&[("base.yml", "l:\n- 1\n- 2\n"), ("ov.yml", &ov)]),
+        "l:\n- 1\n- 2\n- 3\n- - null\n  - 6\n- 7\n"
+    );
+}
+
+/// `mergeArrayItem` (like `mergeMapItem`) does not look into a null left value: the
+/// right value replaces it as it is, so the overlay annotations of its children are
+/// never applied (a `@overlay/remove` child stays, a missing key needs no `missing_ok`).
+#[test]
+fn a_null_left_array_item_takes_the_right_value_without_applying_its_children() {
+    let ov = format!(
+        "{LOAD}{ALL}l:\n#@overlay/match by=overlay.index(0)\n-\n  #@overlay/remove\n  x: 1\n  z: [1]\n"
+    );
+    assert_eq!(
+        stdout_of(&[("base.yml", "l:\n-\n- 2\n"), ("ov.yml", &ov)]),
+        "l:\n- x: 1\n  z:\n  - 1\n- 2\n"
+    );
+}
+
+/// `formatPositions` sorts the matched nodes' `file:line` strings as text before
+/// joining them: `c.yml:10` comes before `c.yml:9`, and a node an earlier overlay
+/// replaced (now at the overlay's line) is listed by its new place, not its index.
+#[test]
+fn the_lines_of_a_wrong_count_are_sorted_as_text() {
+    let base = "l:\n- 0\n- 0\n- 0\n- 0\n- 0\n- 0\n- 0\n- 9\n- 10\n";
+    let ov = format!("{LOAD}{ALL}l:\n#@overlay/match by=lambda i, l, r: l > 5, expects=1\n- 0\n");
+    assert_eq!(
+        stderr_of(&[("c.yml", base), ("ov.yml", &ov)]),
+        "strake: error: Overlaying (in following order: ov.yml):\n  Document on line ov.yml:3:\n    Map item (key 'l') on line ov.yml:4:\n      Array item on line ov.yml:6:\n        Expected number of matched nodes to be 1, but was 2 (lines: c.yml:10, c.yml:9)\n"
+    );
+    let first = format!("{LOAD}{ALL}l:\n#@overlay/match by=overlay.index(0)\n- 5\n");
+    let second = format!("{LOAD}{ALL}l:\n#@overlay/match by=overlay.all, expects=3\n- 5\n");
+    assert_eq!(
+        stderr_of(&[
+            ("c.yml", "l:\n- 1\n- k: 1\n"),
+            ("o1.yml", &first),
+            ("o2.yml", &second)
+        ]),
+        "strake: error: Overlaying (in following order: o1.yml, o2.yml):\n  Document on line o2.yml:3:\n    Map item (key 'l') on line o2.yml:4:\n      Array item on line o2.yml:6:\n        Expected number of matched nodes to be 3, but was 2 (lines: c.yml:3, o1.yml:6)\n"
+    );
+}
+
+/// A map item's matcher gets the left key, the left value and the right value, each
+/// through `NewGoValueWithYAML(...).AsStarlarkValue()`: scalars as plain Starlark
+/// values, maps and arrays as `yamlfragment`s.
+#[test]
+fn a_map_item_matcher_gets_plain_scalars_and_fragments() {
+    let ov = format!(
+        "{LOAD}{ALL}#@overlay/match by=lambda k, l, r: type(k) == \"string\" and type(l) == \"yamlfragment\" and type(r) == \"int\", expects=2\n#@overlay/remove\nzz: 5\n"
+    );
+    assert_eq!(
+        stdout_of(&[("base.yml", "a: 1\nb: [1]\nc: {x: 1}\n"), ("ov.yml", &ov)]),
+        "a: 1\n"
+    );
+}
