@@ -147,3 +147,43 @@ fn a_map_item_matcher_gets_plain_scalars_and_fragments() {
         "a: 1\n"
     );
 }
+
+/// ytt's `Comparison.CompareLeafs` names the Go types of the two leaves (`%T`) when an
+/// `@overlay/assert` without `via` fails. go-yaml decodes an integer as an `int`; one
+/// that went through Starlark (a `#@` value, a dict, a data value, a `via` result, and
+/// the value a merge copied from such a node) is an `int64`.
+#[test]
+fn assert_names_computed_integers_int64() {
+    let ov = |right: &str| format!("{LOAD}{ALL}#@overlay/assert\n{right}\n");
+    let leaves = |base: &str, right: &str| {
+        let err = stderr_of(&[("base.yml", base), ("ov.yml", &ov(right))]);
+        err.lines().last().unwrap_or_default().trim().to_string()
+    };
+    assert_eq!(
+        leaves("a: #@ 1\n", "a: 2"),
+        "Expected leaf values to match int64 int"
+    );
+    assert_eq!(
+        leaves("a: 1\n", "a: #@ 2"),
+        "Expected leaf values to match int int64"
+    );
+    assert_eq!(
+        leaves("a: #@ {\"b\": [1]}\n", "a:\n  b: [2]"),
+        "Expected leaf values to match int64 int"
+    );
+    // A fragment holds its YAML nodes as they were parsed.
+    assert_eq!(
+        leaves("#@ def f():\nb: 1\n#@ end\na: #@ f()\n", "a:\n  b: 2"),
+        "Expected leaf values to match int int"
+    );
+    let merged = format!("{LOAD}{ALL}a: #@ 3\n");
+    let err = stderr_of(&[
+        ("base.yml", "a: 1\n"),
+        ("m.yml", &merged),
+        ("ov.yml", &ov("a: 2")),
+    ]);
+    assert!(
+        err.ends_with("Expected leaf values to match int64 int\n"),
+        "{err}"
+    );
+}

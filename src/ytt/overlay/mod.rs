@@ -185,7 +185,14 @@ impl Overlay<'_> {
             }
             Op::Assert => {
                 for &i in &matched {
-                    self.assert(&mut left[i].value, &r.value, op_ann, &r.meta, &defaults)?;
+                    let computed = left[i].meta.computed;
+                    self.assert(
+                        (&mut left[i].value, computed),
+                        &r.value,
+                        op_ann,
+                        &r.meta,
+                        &defaults,
+                    )?;
                 }
             }
             Op::Insert => {
@@ -248,7 +255,7 @@ impl Overlay<'_> {
     /// the right node's children apply to `left` as an overlay, as in ytt.
     fn assert(
         &mut self,
-        left: &mut Node,
+        (left, left_computed): (&mut Node, bool),
         right: &Node,
         ann: Option<&Ann>,
         meta: &Meta,
@@ -285,7 +292,17 @@ impl Overlay<'_> {
                 }
             }
             None => {
-                if let Err(why) = compare::contains(left, right) {
+                let sides = (
+                    compare::Side {
+                        node: left,
+                        computed: left_computed,
+                    },
+                    compare::Side {
+                        node: right,
+                        computed: meta.computed,
+                    },
+                );
+                if let Err(why) = compare::contains(sides.0, sides.1) {
                     return Err(err_at(
                         format!("Expected objects to equal, but did not: {why}"),
                         meta,
@@ -410,6 +427,9 @@ impl Overlay<'_> {
                     let mut new = r.clone();
                     *new.value_mut() =
                         self.replaced(&Node::Scalar(Value::Null), r.value(), op_ann, r.meta())?;
+                    if has_via(op_ann) {
+                        new.set_computed();
+                    }
                     left.push(new);
                 }
                 _ => {}
@@ -431,6 +451,9 @@ impl Overlay<'_> {
                     let replaced = self.replaced(left[i].value(), r.value(), op_ann, r.meta())?;
                     let mut new = r.clone();
                     *new.value_mut() = replaced;
+                    if has_via(op_ann) {
+                        new.set_computed();
+                    }
                     left[i] = new;
                 }
             }
@@ -441,7 +464,14 @@ impl Overlay<'_> {
             }
             Op::Assert => {
                 for &i in matched {
-                    self.assert(left[i].value_mut(), r.value(), op_ann, r.meta(), defaults)?;
+                    let computed = left[i].meta().computed;
+                    self.assert(
+                        (left[i].value_mut(), computed),
+                        r.value(),
+                        op_ann,
+                        r.meta(),
+                        defaults,
+                    )?;
                 }
             }
             Op::Append | Op::Insert => unreachable!("callers handle appends and inserts"),
@@ -504,6 +534,9 @@ impl Overlay<'_> {
             for &i in matched.iter().rev() {
                 let mut new = r.clone();
                 new.value = inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
+                if has_via(op_ann) {
+                    new.meta.computed = true;
+                }
                 if after {
                     left.insert(i + 1, new.clone());
                 }
@@ -526,8 +559,10 @@ trait OverlayItem: Clone {
     /// Called after a merge replaced this item's value with `from`'s: the item then
     /// takes `from`'s position, as ytt does (so a data value set by a later file or
     /// flag is reported at that file or flag, and a later overlay's count error names
-    /// the overlay's line).
+    /// the overlay's line) and the Go type of its value.
     fn took_value_from(&mut self, from: &Self);
+    /// Marks the item's value as computed by a `via` function.
+    fn set_computed(&mut self);
 }
 
 /// True when merging `right` into `left` replaces `left` whole rather than merging
@@ -546,8 +581,12 @@ impl OverlayItem for MapItem {
     fn meta(&self) -> &Meta {
         &self.meta
     }
+    fn set_computed(&mut self) {
+        self.meta.computed = true;
+    }
     fn took_value_from(&mut self, from: &Self) {
         self.meta.pos = from.meta.pos.clone();
+        self.meta.computed = from.meta.computed;
     }
 }
 
@@ -561,9 +600,18 @@ impl OverlayItem for ArrayItem {
     fn meta(&self) -> &Meta {
         &self.meta
     }
+    fn set_computed(&mut self) {
+        self.meta.computed = true;
+    }
     fn took_value_from(&mut self, from: &Self) {
         self.meta.pos = from.meta.pos.clone();
+        self.meta.computed = from.meta.computed;
     }
+}
+
+/// True when an operation's annotation computes the new value with `via`.
+fn has_via(ann: Option<&Ann>) -> bool {
+    ann.and_then(|a| a.kwarg("via")).is_some()
 }
 
 /// A key as ytt's overlay messages print it (Go's `%s`).
