@@ -553,7 +553,7 @@ fn dict_node(d: &crate::ytt::starlark::value::Dict, pos: &Pos, share: bool) -> S
         items.push(MapItem {
             key: starlark_to_scalar(k)?,
             value: to_node(v, pos, share)?,
-            meta: Meta::at(pos.clone()),
+            meta: computed_at(pos),
         });
     }
     Ok(Node::Map(items))
@@ -602,7 +602,7 @@ fn host_node(h: &Rc<dyn HostValue>, pos: &Pos, share: bool) -> SResult<Node> {
             items.push(MapItem {
                 key: Value::String(k.clone()),
                 value: to_node(v, pos, share)?,
-                meta: Meta::at(pos.clone()),
+                meta: computed_at(pos),
             });
         }
         Node::Map(items)
@@ -644,12 +644,20 @@ fn node_deeper_than(n: &Node, limit: usize) -> bool {
     }
 }
 
+/// The meta of an item made from a Starlark value: its value is computed (an integer
+/// in it is an `int64` to ytt, not go-yaml's `int`).
+fn computed_at(pos: &Pos) -> Meta {
+    let mut meta = Meta::at(pos.clone());
+    meta.computed = true;
+    meta
+}
+
 fn array_node(items: &[SValue], pos: &Pos, share: bool) -> SResult<Node> {
     let mut out = Vec::with_capacity(items.len());
     for v in items {
         out.push(ArrayItem {
             value: to_node(v, pos, share)?,
-            meta: Meta::at(pos.clone()),
+            meta: computed_at(pos),
         });
     }
     Ok(Node::Array(out))

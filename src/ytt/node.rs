@@ -77,8 +77,10 @@ pub struct Meta {
     pub anns: Vec<Ann>,
     /// For output documents: the template file whose output they are part of.
     pub origin: Option<Rc<str>>,
-    /// For documents: the value was computed (`--- #@ expr`), not written in YAML. ytt
-    /// drops empty documents written in YAML but prints computed empty collections.
+    /// The value was computed (`#@ expr`, or built from a Starlark value), not written in
+    /// YAML. ytt drops empty documents written in YAML but prints computed empty
+    /// collections; and an integer that went through Starlark is a Go `int64` to ytt
+    /// where go-yaml gives an `int` (as `@overlay/assert` messages name them).
     pub computed: bool,
 }
 

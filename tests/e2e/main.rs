@@ -73,6 +73,7 @@ mod ytt_openapi_audit;
 mod ytt_output_pos;
 mod ytt_output_roundtrip;
 mod ytt_overlay_forms;
+mod ytt_overlay_semantics;
 mod ytt_overlay_source_audit;
 mod ytt_real_world;
 mod ytt_real_world_b;

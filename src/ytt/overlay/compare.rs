@@ -4,18 +4,58 @@
 //! scalars equal (an integer never equals a float).
 
 use super::go_type::of_node;
+use crate::yaml::Value;
 use crate::ytt::node::Node;
 
+/// A node and whether its holder got it from Starlark (`Meta::computed`): ytt's Go
+/// value of an integer is then an `int64`, where go-yaml gives an `int`.
+#[derive(Clone, Copy)]
+pub struct Side<'n> {
+    pub node: &'n Node,
+    pub computed: bool,
+}
+
+impl Side<'_> {
+    /// The Go type ytt's comparison names (`%T`).
+    fn go_type(&self) -> &'static str {
+        match self.node {
+            Node::Scalar(Value::Int(i)) if self.computed && *i <= i64::MAX as i128 => "int64",
+            n => of_node(n),
+        }
+    }
+}
+
 /// `Ok(())` when `right` is contained in `left`, else why not (in ytt's words).
-pub fn contains(left: &Node, right: &Node) -> Result<(), String> {
-    match (left, right) {
-        (Node::Shared(l), r) => contains(&l.0.borrow(), r),
-        (l, Node::Shared(r)) => contains(l, &r.0.borrow()),
+pub fn contains(left: Side<'_>, right: Side<'_>) -> Result<(), String> {
+    match (left.node, right.node) {
+        (Node::Shared(l), _) => contains(
+            Side {
+                node: &l.0.borrow(),
+                computed: left.computed,
+            },
+            right,
+        ),
+        (_, Node::Shared(r)) => contains(
+            left,
+            Side {
+                node: &r.0.borrow(),
+                computed: right.computed,
+            },
+        ),
         (Node::Map(l), Node::Map(r)) => {
             for ri in r {
                 let mut found = false;
                 for li in l.iter().filter(|li| li.key == ri.key) {
-                    contains(&li.value, &ri.value)?;
+                    contains(
+                        Side {
+                            node: &li.value,
+                            computed: li.meta.computed,
+                        },
+                        Side {
+                            node: &ri.value,
+                            computed: ri.meta.computed,
+                        },
+                    )?;
                     found = true;
                 }
                 if !found {
@@ -24,22 +64,31 @@ pub fn contains(left: &Node, right: &Node) -> Result<(), String> {
             }
             Ok(())
         }
-        (_, Node::Map(_)) => Err(format!("Expected map, but was {}", of_node(left))),
+        (_, Node::Map(_)) => Err(format!("Expected map, but was {}", left.go_type())),
         (Node::Array(l), Node::Array(r)) => {
             for (i, ri) in r.iter().enumerate() {
                 let Some(li) = l.get(i) else {
                     return Err("Expected to have matching number of array items".into());
                 };
-                contains(&li.value, &ri.value)?;
+                contains(
+                    Side {
+                        node: &li.value,
+                        computed: li.meta.computed,
+                    },
+                    Side {
+                        node: &ri.value,
+                        computed: ri.meta.computed,
+                    },
+                )?;
             }
             Ok(())
         }
-        (_, Node::Array(_)) => Err(format!("Expected array, but was {}", of_node(left))),
+        (_, Node::Array(_)) => Err(format!("Expected array, but was {}", left.go_type())),
         (Node::Scalar(l), Node::Scalar(r)) if l == r => Ok(()),
         _ => Err(format!(
             "Expected leaf values to match {} {}",
-            of_node(left),
-            of_node(right)
+            left.go_type(),
+            right.go_type()
         )),
     }
 }
@@ -47,7 +96,6 @@ pub fn contains(left: &Node, right: &Node) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::yaml::Value;
     use crate::ytt::node::{MapItem, Meta};
 
     fn map(items: &[(&str, Node)]) -> Node {
@@ -66,13 +114,19 @@ mod tests {
     #[test]
     fn right_keys_must_be_on_the_left_with_equal_values() {
         let s = |v: &str| Node::Scalar(Value::str(v));
+        fn side(node: &Node) -> Side<'_> {
+            Side {
+                node,
+                computed: false,
+            }
+        }
         let left = map(&[("app", s("web")), ("tier", s("front"))]);
-        assert!(contains(&left, &map(&[("app", s("web"))])).is_ok());
+        assert!(contains(side(&left), side(&map(&[("app", s("web"))]))).is_ok());
         assert!(
-            contains(&left, &map(&[("extra", s("1"))]))
+            contains(side(&left), side(&map(&[("extra", s("1"))])))
                 .unwrap_err()
                 .contains("at least one map item to match by key")
         );
-        assert!(contains(&left, &map(&[("app", s("api"))])).is_err());
+        assert!(contains(side(&left), side(&map(&[("app", s("api"))]))).is_err());
     }
 }

@@ -56,9 +56,14 @@ impl HostValue for Matcher {
             }
             let left = starlark_to_node(&args.pos[1], &Default::default())?;
             let right = starlark_to_node(&args.pos[2], &Default::default())?;
+            let key;
             let call = match &args.pos[0] {
-                V::Int(i) => MatchCall::Indexed(*i as usize),
-                _ => MatchCall::Keyed(&Value::Null),
+                V::Int(i) if *i >= 0 => MatchCall::Indexed(*i as usize),
+                // Anything else is a key, as a map item's matcher gets it.
+                other => {
+                    key = starlark_to_plain(other).unwrap_or(Value::Null);
+                    MatchCall::Keyed(&key)
+                }
             };
             self.matches(thread, call, &left, &right)
                 .map(SValue::Bool)
@@ -89,9 +94,11 @@ impl Matcher {
         // of what they fail with (`overlay.map_key_matcher: Expected ...`).
         self.matches_unnamed(thread, call, left, right)
             .map_err(|e| match self {
-                Matcher::MapKey(_) | Matcher::And(_) | Matcher::Or(_) | Matcher::Not(_) => {
-                    e.context(self.builtin_name())
-                }
+                Matcher::Index(_)
+                | Matcher::MapKey(_)
+                | Matcher::And(_)
+                | Matcher::Or(_)
+                | Matcher::Not(_) => e.context(self.builtin_name()),
                 _ => e,
             })
     }
@@ -106,7 +113,14 @@ impl Matcher {
         Ok(match self {
             Matcher::All => true,
             Matcher::Subset(expected) => subset_of_node(expected, left),
-            Matcher::Index(i) => matches!(call, MatchCall::Indexed(j) if j as i128 == *i),
+            // ytt's index matcher reads its first argument as an int64: an array
+            // item's or document's index, or a map item's key, which must be an
+            // integer too.
+            Matcher::Index(i) => match call {
+                MatchCall::Indexed(j) => j as i128 == *i,
+                MatchCall::Keyed(Value::Int(k)) => k == i,
+                MatchCall::Keyed(_) => return Err(Error::msg("expected starlark.Int")),
+            },
             Matcher::MapKey(k) => {
                 let (left, right) = (left.view(), right.view());
                 let l = map_get(&left, k)?;

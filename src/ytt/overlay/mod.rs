@@ -74,13 +74,16 @@ struct MatchSpec {
 /// The `@overlay/match` keywords of a node; documents and array items (`needs_kwargs`)
 /// must give at least one.
 fn match_spec(meta: &Meta, defaults: &Defaults, needs_kwargs: bool) -> Result<MatchSpec, Error> {
-    if let Some(a) = meta.ann("overlay/match") {
-        if needs_kwargs && a.kwargs.is_empty() {
-            return Err(err_at(
-                "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
-                meta,
-            ));
-        }
+    let ann = meta.ann("overlay/match");
+    // A node without the annotation has no keywords either (an overlay document given
+    // to `overlay.apply()` in a document set may have none).
+    if needs_kwargs && ann.is_none_or(|a| a.kwargs.is_empty()) {
+        return Err(err_at(
+            "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
+            meta,
+        ));
+    }
+    if let Some(a) = ann {
         let allowed = ["by", "expects", "missing_ok", "when"];
         known_kwargs(a, &allowed, meta)?;
     }
@@ -187,7 +190,14 @@ impl Overlay<'_> {
             }
             Op::Assert => {
                 for &i in &matched {
-                    self.assert(&mut left[i].value, &r.value, op_ann, &r.meta, &defaults)?;
+                    let computed = left[i].meta.computed;
+                    self.assert(
+                        (&mut left[i].value, computed),
+                        &r.value,
+                        op_ann,
+                        &r.meta,
+                        &defaults,
+                    )?;
                 }
             }
             Op::Insert => {
@@ -250,7 +260,7 @@ impl Overlay<'_> {
     /// the right node's children apply to `left` as an overlay, as in ytt.
     fn assert(
         &mut self,
-        left: &mut Node,
+        (left, left_computed): (&mut Node, bool),
         right: &Node,
         ann: Option<&Ann>,
         meta: &Meta,
@@ -287,7 +297,17 @@ impl Overlay<'_> {
                 }
             }
             None => {
-                if let Err(why) = compare::contains(left, right) {
+                let sides = (
+                    compare::Side {
+                        node: left,
+                        computed: left_computed,
+                    },
+                    compare::Side {
+                        node: right,
+                        computed: meta.computed,
+                    },
+                );
+                if let Err(why) = compare::contains(sides.0, sides.1) {
                     return Err(err_at(
                         format!("Expected objects to equal, but did not: {why}"),
                         meta,
@@ -422,6 +442,9 @@ impl Overlay<'_> {
                     let mut new = r.clone();
                     *new.value_mut() =
                         self.replaced(&Node::Scalar(Value::Null), r.value(), op_ann, r.meta())?;
+                    if has_via(op_ann) {
+                        new.set_computed();
+                    }
                     left.push(new);
                 }
                 _ => {}
@@ -443,6 +466,9 @@ impl Overlay<'_> {
                     let replaced = self.replaced(left[i].value(), r.value(), op_ann, r.meta())?;
                     let mut new = r.clone();
                     *new.value_mut() = replaced;
+                    if has_via(op_ann) {
+                        new.set_computed();
+                    }
                     left[i] = new;
                 }
             }
@@ -453,7 +479,14 @@ impl Overlay<'_> {
             }
             Op::Assert => {
                 for &i in matched {
-                    self.assert(left[i].value_mut(), r.value(), op_ann, r.meta(), defaults)?;
+                    let computed = left[i].meta().computed;
+                    self.assert(
+                        (left[i].value_mut(), computed),
+                        r.value(),
+                        op_ann,
+                        r.meta(),
+                        defaults,
+                    )?;
                 }
             }
             Op::Append | Op::Insert => unreachable!("callers handle appends and inserts"),
@@ -516,6 +549,9 @@ impl Overlay<'_> {
             for &i in matched.iter().rev() {
                 let mut new = r.clone();
                 new.value = inserted_value(self.thread, op_ann, &left[i].value, &r.value, &r.meta)?;
+                if has_via(op_ann) {
+                    new.meta.computed = true;
+                }
                 if after {
                     left.insert(i + 1, new.clone());
                 }
@@ -538,8 +574,10 @@ trait OverlayItem: Clone {
     /// Called after a merge replaced this item's value with `from`'s: the item then
     /// takes `from`'s position, as ytt does (so a data value set by a later file or
     /// flag is reported at that file or flag, and a later overlay's count error names
-    /// the overlay's line).
+    /// the overlay's line) and the Go type of its value.
     fn took_value_from(&mut self, from: &Self);
+    /// Marks the item's value as computed by a `via` function.
+    fn set_computed(&mut self);
 }
 
 /// True when merging `right` into `left` replaces `left` whole rather than merging
@@ -558,8 +596,12 @@ impl OverlayItem for MapItem {
     fn meta(&self) -> &Meta {
         &self.meta
     }
+    fn set_computed(&mut self) {
+        self.meta.computed = true;
+    }
     fn took_value_from(&mut self, from: &Self) {
         self.meta.pos = from.meta.pos.clone();
+        self.meta.computed = from.meta.computed;
     }
 }
 
@@ -573,9 +615,18 @@ impl OverlayItem for ArrayItem {
     fn meta(&self) -> &Meta {
         &self.meta
     }
+    fn set_computed(&mut self) {
+        self.meta.computed = true;
+    }
     fn took_value_from(&mut self, from: &Self) {
         self.meta.pos = from.meta.pos.clone();
+        self.meta.computed = from.meta.computed;
     }
+}
+
+/// True when an operation's annotation computes the new value with `via`.
+fn has_via(ann: Option<&Ann>) -> bool {
+    ann.and_then(|a| a.kwarg("via")).is_some()
 }
 
 /// A key as ytt's overlay messages print it (Go's `%s`).
