@@ -82,6 +82,9 @@ pub struct Compiled {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct CompileOpts {
     pub ignore_unknown_comments: bool,
+    /// Whether value expressions that call something name their node first ([`AT`]):
+    /// only a file that loads `@ytt:template` has a `template.replace` bound to it.
+    pub names_value_nodes: bool,
 }
 
 struct Compiler {
@@ -299,7 +302,10 @@ impl Compiler {
         let nc = self.comments(&doc.comments, &doc.pos, tag, false)?;
         if let Some((expr, vline)) = nc.value {
             both_values(&self.file, &doc.value, vline)?;
-            self.prog.push_builder(set_call(tag, &expr, None), vline);
+            self.prog.push_builder(
+                set_call(tag, &expr, None, self.opts.names_value_nodes),
+                vline,
+            );
         } else {
             self.start_with_value(tag, &doc.value, line, nc.templated)?;
         }
@@ -406,10 +412,14 @@ impl Compiler {
         if let Some((expr, vline)) = value {
             both_values(&self.file, &item.value, vline)?;
             match key_expr {
-                Some(k) => self
-                    .prog
-                    .push_builder(set_call(tag, &expr, Some(&k)), vline),
-                None => self.prog.push_builder(set_call(tag, &expr, None), vline),
+                Some(k) => self.prog.push_builder(
+                    set_call(tag, &expr, Some(&k), self.opts.names_value_nodes),
+                    vline,
+                ),
+                None => self.prog.push_builder(
+                    set_call(tag, &expr, None, self.opts.names_value_nodes),
+                    vline,
+                ),
             }
             return Ok(());
         }
@@ -485,7 +495,10 @@ impl Compiler {
         let nc = self.comments(&item.comments, &item.pos, tag, templated)?;
         if let Some((expr, vline)) = nc.value {
             both_values(&self.file, &item.value, vline)?;
-            self.prog.push_builder(set_call(tag, &expr, None), vline);
+            self.prog.push_builder(
+                set_call(tag, &expr, None, self.opts.names_value_nodes),
+                vline,
+            );
         } else {
             self.start_with_value(tag, &item.value, line, nc.templated)?;
         }
@@ -493,10 +506,10 @@ impl Compiler {
     }
 }
 
-/// `__ytt_set(tag, (expr)[, key])`, naming the node first (see [`AT`]) when `expr` may
-/// call a function.
-fn set_call(tag: usize, expr: &str, key: Option<&str>) -> String {
-    let tag = if expr.contains('(') {
+/// `__ytt_set(tag, (expr)[, key])`, naming the node first (see [`AT`]) when `names_node`
+/// and `expr` may call a function.
+fn set_call(tag: usize, expr: &str, key: Option<&str>, names_node: bool) -> String {
+    let tag = if names_node && expr.contains('(') {
         format!("{AT}({tag})")
     } else {
         tag.to_string()

@@ -48,6 +48,7 @@ pub(super) fn prepare_parsed(
         &ds,
         CompileOpts {
             ignore_unknown_comments: opts.ignore_unknown_comments,
+            names_value_nodes: src.contains("@ytt:template"),
         },
     )
     .map_err(|e| {
