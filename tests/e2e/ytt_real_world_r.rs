@@ -45,3 +45,30 @@ fn toml_decode_reads_arrays_of_tables() {
         "v:\n  mirror:\n  - host: a\n  - host: b\n    tls:\n      skip: true\n"
     );
 }
+
+/// A library template that places one fragment at several keys gives, through
+/// `library.get(..).eval()`, documents whose keys hold trees of their own (the published
+/// rendering of the directory this comes from shows it), so an overlay of the caller
+/// that adds a label under `metadata.labels` leaves the selector holding the same
+/// fragment alone. The overlay is built by a library function whose document matches with
+/// `when="1+"`, and put into the output by `template.replace`.
+#[test]
+fn overlay_edits_one_copy_of_a_fragment_a_library_placed_at_several_keys() {
+    let app = "#@ def _labels():\napp: web\n#@ end\n#@ labels = _labels()\n---\nmetadata:\n  labels: #@ labels\nspec:\n  selector: #@ labels\n";
+    let lib = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def add_part_of(v):\n#@overlay/match by=overlay.all, when=\"1+\"\n---\n#@overlay/match missing_ok=True\n#@overlay/match-child-defaults missing_ok=True\nmetadata:\n  labels:\n    part-of: #@ v\n#@ end\n";
+    let root = "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\").eval())\n";
+    let overlay = "#@ load(\"@ytt:template\", \"template\")\n#@ load(\"@helpers:meta.lib.yml\", \"add_part_of\")\n--- #@ template.replace(add_part_of(\"shop\"))\n";
+    assert_eq!(
+        ytt::render(
+            &[
+                ("_ytt_lib/app/t.yml", app),
+                ("_ytt_lib/helpers/meta.lib.yml", lib),
+                ("root.yml", root),
+                ("z.yml", overlay),
+            ],
+            &["-f", "."]
+        )
+        .unwrap(),
+        "metadata:\n  labels:\n    app: web\n    part-of: shop\nspec:\n  selector:\n    app: web\n"
+    );
+}
