@@ -17,6 +17,7 @@ pub mod math;
 mod misc;
 mod overlay;
 mod toml;
+mod toml_scalar;
 mod url;
 
 use std::rc::Rc;

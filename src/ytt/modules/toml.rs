@@ -1,7 +1,9 @@
 //! `@ytt:toml`: a TOML encoder printing like the Go encoder ytt uses (sorted keys, plain
-//! values before tables, two-space indentation under table headers) and a decoder for
-//! the common subset (tables, key/value pairs, strings, numbers, booleans, arrays).
+//! values before tables, two-space indentation under table headers) and a TOML 1.0
+//! decoder (tables, arrays of tables, inline tables, arrays, and the scalars of
+//! `toml_scalar`).
 
+use super::toml_scalar;
 use crate::yaml::Value as Y;
 
 /// A basic string as the Go encoder writes it: `"` and `\\` escaped, the short escapes
@@ -214,35 +216,7 @@ impl P<'_> {
             return Err("toml.decode: expected a value".into());
         };
         match c {
-            b'"' | b'\'' => {
-                self.i += 1;
-                let mut out = String::new();
-                let mut bytes = Vec::new();
-                while self.i < self.s.len() && self.s[self.i] != c {
-                    if c == b'"' && self.s[self.i] == b'\\' && self.i + 1 < self.s.len() {
-                        self.i += 1;
-                        bytes.extend_from_slice(match self.s[self.i] {
-                            b'n' => b"\n",
-                            b't' => b"\t",
-                            b'r' => b"\r",
-                            b'"' => b"\"",
-                            b'\\' => b"\\",
-                            other => {
-                                return Err(format!(
-                                    "toml.decode: unsupported escape '\\{}'",
-                                    other as char
-                                ));
-                            }
-                        });
-                    } else {
-                        bytes.push(self.s[self.i]);
-                    }
-                    self.i += 1;
-                }
-                self.i += 1;
-                out.push_str(&String::from_utf8_lossy(&bytes));
-                Ok(Y::String(out))
-            }
+            b'"' | b'\'' => toml_scalar::string(self.s, &mut self.i).map(Y::String),
             b'[' => {
                 self.i += 1;
                 let mut items = Vec::new();
@@ -288,20 +262,9 @@ impl P<'_> {
                 }
                 let word = String::from_utf8_lossy(&self.s[start..self.i])
                     .trim()
-                    .replace('_', "");
-                match word.as_str() {
-                    "true" => Ok(Y::Bool(true)),
-                    "false" => Ok(Y::Bool(false)),
-                    w => {
-                        if let Ok(i) = w.parse::<i128>() {
-                            Ok(Y::Int(i))
-                        } else if let Ok(f) = w.parse::<f64>() {
-                            Ok(Y::Float(f))
-                        } else {
-                            Err(format!("toml.decode: unsupported value '{w}'"))
-                        }
-                    }
-                }
+                    .to_string();
+                toml_scalar::word(&word)
+                    .ok_or_else(|| format!("toml.decode: unsupported value '{word}'"))
             }
         }
     }
@@ -318,12 +281,34 @@ fn table_at<'a>(root: &'a mut Vec<(Y, Y)>, path: &[String]) -> Result<&'a mut Ve
                 cur.len() - 1
             }
         };
-        match &mut cur[idx].1 {
-            Y::Map(m) => cur = m,
+        // A path through an array of tables goes on in its last table.
+        let next = match &mut cur[idx].1 {
+            Y::Array(items) => items.last_mut(),
+            other => Some(other),
+        };
+        match next {
+            Some(Y::Map(m)) => cur = m,
             _ => return Err(format!("toml.decode: key '{p}' is not a table")),
         }
     }
     Ok(cur)
+}
+
+/// `[[path]]`: appends a new table to the array of tables at `path`.
+fn push_table(root: &mut Vec<(Y, Y)>, path: &[String]) -> Result<(), String> {
+    let (last, parents) = path.split_last().expect("table name");
+    let t = table_at(root, parents)?;
+    let k = Y::String(last.clone());
+    match t.iter_mut().find(|(kk, _)| *kk == k) {
+        Some((_, Y::Array(items))) => items.push(Y::Map(Vec::new())),
+        Some(_) => {
+            return Err(format!(
+                "toml.decode: key '{last}' is not an array of tables"
+            ));
+        }
+        None => t.push((k, Y::Array(vec![Y::Map(Vec::new())]))),
+    }
+    Ok(())
 }
 
 fn insert(map: &mut Vec<(Y, Y)>, key: &[String], v: Y) -> Result<(), String> {
@@ -358,14 +343,20 @@ pub fn decode(s: &str) -> Result<Y, String> {
             break;
         }
         if p.s[p.i] == b'[' {
-            p.i += 1;
+            let array = p.s.get(p.i + 1) == Some(&b'[');
+            p.i += if array { 2 } else { 1 };
             current = p.key()?;
             p.ws();
-            if p.s.get(p.i) != Some(&b']') {
+            let close: &[u8] = if array { b"]]" } else { b"]" };
+            if p.s.get(p.i..p.i + close.len()) != Some(close) {
                 return Err("toml.decode: expected ']' after table name".into());
             }
-            p.i += 1;
-            table_at(&mut root, &current)?;
+            p.i += close.len();
+            if array {
+                push_table(&mut root, &current)?;
+            } else {
+                table_at(&mut root, &current)?;
+            }
             continue;
         }
         let k = p.key()?;
