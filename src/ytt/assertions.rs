@@ -143,8 +143,31 @@ fn from_source(name: &str, src: &str, env: Vec<(&str, Value)>) -> Value {
     for (k, v) in env {
         predeclared.insert(k.to_string(), v);
     }
-    let check = Thread::new()
-        .eval_expr(&name, src, Rc::new(predeclared))
+    // The same few sources are made into checks for every validation of a schema:
+    // each is parsed and resolved once per thread.
+    thread_local! {
+        static PREPARED: std::cell::RefCell<
+            std::collections::HashMap<String, Rc<crate::ytt::starlark::ast::File>>,
+        > = Default::default();
+    }
+    // Each source comes with one name and one set of predeclared names.
+    let key = format!("{name}\0{src}");
+    let prepared = PREPARED.with(|cache| {
+        if let Some(f) = cache.borrow().get(&key) {
+            return Some(f.clone());
+        }
+        let file = crate::ytt::starlark::prepare_expr(&name, src, &|n| predeclared.contains_key(n))
+            .ok()?;
+        let file = Rc::new(file);
+        cache.borrow_mut().insert(key, file.clone());
+        Some(file)
+    });
+    let check = prepared
+        .and_then(|f| {
+            Thread::new()
+                .eval_prepared_expr(&f, Rc::new(predeclared))
+                .ok()
+        })
         .unwrap_or(Value::None);
     Value::host(Struct::typed(
         "@ytt:assert.assertion",

@@ -185,32 +185,15 @@ impl Thread {
     /// Evaluates one expression (for example a `--data-value` style snippet) with the
     /// host's predeclared names.
     pub fn eval_expr(&mut self, name: &str, src: &str, predeclared: Rc<Env>) -> Result<Value> {
-        let mut file = super::parser::parse_file(name, src)?;
-        let expr = match file.stmts.as_slice() {
-            [
-                Stmt {
-                    kind: StmtKind::Expr(e),
-                    ..
-                },
-            ] => e.clone(),
-            _ => {
-                let pos = super::error::Position::new(name, 1, 1);
-                return Err(Error::syntax(pos, "expected a single expression"));
-            }
-        };
-        // A global name no source text can spell holds the result.
-        const RESULT: &str = "\u{0}result";
-        let pos = expr.pos.clone();
-        file.stmts = vec![Stmt::new(
-            StmtKind::Assign {
-                lhs: Box::new(Expr::ident(RESULT, pos.clone())),
-                op: None,
-                rhs: Box::new(expr),
-            },
-            pos,
-        )];
-        let m = self.exec_file(file, predeclared)?;
-        Ok(m.get(RESULT).unwrap_or(Value::None))
+        let file = prepare_expr(name, src, &|n| predeclared.contains_key(n))?;
+        self.eval_prepared_expr(&file, predeclared)
+    }
+
+    /// Evaluates an expression [`prepare_expr`] made, with the predeclared names it was
+    /// prepared against; a prepared expression can be evaluated many times.
+    pub fn eval_prepared_expr(&mut self, file: &File, predeclared: Rc<Env>) -> Result<Value> {
+        let m = self.exec_resolved(file, predeclared)?;
+        Ok(m.get(EXPR_RESULT).unwrap_or(Value::None))
     }
 
     /// Parses and executes `src` as a file named `name`.
@@ -747,4 +730,35 @@ pub fn resolve_names(mut file: File, is_predeclared: &dyn Fn(&str) -> bool) -> R
     super::resolve::resolve_file(&mut file, is_predeclared, &|n| universe.contains_key(n))
         .map_err(|e| with_source_line(&file.origins, e))?;
     Ok(file)
+}
+
+/// A global name no source text can spell: it holds a prepared expression's result.
+const EXPR_RESULT: &str = "\u{0}result";
+
+/// Parses `src` (named `name`) as a single expression and resolves it against the
+/// predeclared names `is_predeclared` accepts, ready for [`Thread::eval_prepared_expr`].
+pub fn prepare_expr(name: &str, src: &str, is_predeclared: &dyn Fn(&str) -> bool) -> Result<File> {
+    let mut file = super::parser::parse_file(name, src)?;
+    let expr = match file.stmts.as_slice() {
+        [
+            Stmt {
+                kind: StmtKind::Expr(e),
+                ..
+            },
+        ] => e.clone(),
+        _ => {
+            let pos = super::error::Position::new(name, 1, 1);
+            return Err(Error::syntax(pos, "expected a single expression"));
+        }
+    };
+    let pos = expr.pos.clone();
+    file.stmts = vec![Stmt::new(
+        StmtKind::Assign {
+            lhs: Box::new(Expr::ident(EXPR_RESULT, pos.clone())),
+            op: None,
+            rhs: Box::new(expr),
+        },
+        pos,
+    )];
+    resolve_names(file, is_predeclared)
 }

@@ -115,7 +115,7 @@ mod tests_limits;
 mod tests_spec;
 
 pub use error::{Error, ErrorData, ErrorKind, Position, TraceFrame};
-pub use eval::{LoaderFn, Module, Thread, resolve_names};
+pub use eval::{LoaderFn, Module, Thread, prepare_expr, resolve_names};
 pub use format::{repr, to_str};
 pub use orderedmap::OrderedMap;
 pub use parser::{parse_expr, parse_file, parse_with_origins};
