@@ -4,21 +4,19 @@
 //! unannotated array items behave under each operation, what a null left node does to
 //! a merge, and the order of the lines a wrong count names.
 
-use crate::support::ytt::{failure_of, run_binary};
+use crate::support::ytt::{failure_dot, success_dot};
 
 const LOAD: &str = "#@ load(\"@ytt:overlay\", \"overlay\")\n";
 const ALL: &str = "#@overlay/match by=overlay.all\n---\n";
 
 /// The stderr of `strake template -f .` over `files`, which must fail.
 fn stderr_of(files: &[(&str, &str)]) -> String {
-    failure_of(files, &["-f", "."])
+    failure_dot(files, &[])
 }
 
 /// The stdout of `strake template -f .` over `files`, which must succeed.
 fn stdout_of(files: &[(&str, &str)]) -> String {
-    let (code, stdout, stderr) = run_binary(files, &["-f", "."]);
-    assert_eq!(code, 0, "{stderr}");
-    stdout
+    success_dot(files, &[])
 }
 
 /// `overlay.index(i)` returns `overlay.index_matcher`, which reads its first argument

@@ -4,20 +4,18 @@
 //! refuses mixing documents with maps and arrays, what `@overlay/assert` does after its
 //! check, and the positions replaced nodes take (seen in later count errors).
 
-use crate::support::ytt::{failure_of, run_binary};
+use crate::support::ytt::{failure_dot, success_dot};
 
 const LOAD: &str = "#@ load(\"@ytt:overlay\", \"overlay\")\n";
 
 /// The stderr of `strake template -f .` over `files`, which must fail.
 fn stderr_of(files: &[(&str, &str)]) -> String {
-    failure_of(files, &["-f", "."])
+    failure_dot(files, &[])
 }
 
 /// The stdout of `strake template -f .` over `files`, which must succeed.
 fn stdout_of(files: &[(&str, &str)]) -> String {
-    let (code, stdout, stderr) = run_binary(files, &["-f", "."]);
-    assert_eq!(code, 0, "{stderr}");
-    stdout
+    success_dot(files, &[])
 }
 
 /// `op.go` dispatches `merge`, `remove` and `append` without ever reading their

@@ -104,6 +104,13 @@ pub fn failure_dot(files: &[(&str, &str)], extra: &[&str]) -> String {
     failure_of(files, &args)
 }
 
+/// The stdout of `strake template -f .` (then `extra`) over `files`, which must succeed.
+pub fn success_dot(files: &[(&str, &str)], extra: &[&str]) -> String {
+    let (code, stdout, stderr) = run_dot(files, extra);
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+}
+
 /// Asserts the whole stderr of `strake template -f .` over a one-line template
 /// `x: #@ EXPR` that fails at top level with `message`.
 pub fn assert_top_level_failure(expr: &str, message: &str) {
