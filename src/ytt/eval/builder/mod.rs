@@ -350,14 +350,7 @@ impl Builder {
             y.root = Some(idx);
             return Ok(());
         }
-        let parent = self.parent_slot(t)?;
-        let implicit = self.implicit_overrides;
-        let y = self.yaml_ctx()?;
-        y.slots.push(slot);
-        let idx = y.slots.len() - 1;
-        attach(y, parent, idx, implicit)?;
-        y.inst.insert(tag, idx);
-        y.last = Some((idx, tag));
+        let y = self.attach_new(t, tag, slot)?;
         y.target = None;
         y.orphan = None;
         Ok(())
@@ -438,6 +431,13 @@ impl Builder {
         }
         slot.value = SlotVal::Built(node);
         slot.meta.computed = true;
+        self.attach_new(t, tag, slot)?;
+        Ok(())
+    }
+
+    /// Adds `slot`, a new instance of node `tag` (template node `t`), to its parent
+    /// slot and makes it the node started last; gives the context it went into.
+    fn attach_new(&mut self, t: &TNode, tag: usize, slot: Slot) -> SResult<&mut YamlCtx> {
         let parent = self.parent_slot(t)?;
         let implicit = self.implicit_overrides;
         let y = self.yaml_ctx()?;
@@ -446,7 +446,7 @@ impl Builder {
         attach(y, parent, idx, implicit)?;
         y.inst.insert(tag, idx);
         y.last = Some((idx, tag));
-        Ok(())
+        Ok(y)
     }
 }
 
