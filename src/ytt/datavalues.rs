@@ -280,7 +280,7 @@ impl Pipeline<'_> {
                 checker
                     .check_flag(key, node, "(data-value arg)", &key.join("."))
                     .map_err(w)?;
-                set_path(&mut values, key, node);
+                set_path(&mut values, key, node).map_err(w)?;
             }
             checker.fill(&mut values);
         }
@@ -481,7 +481,7 @@ impl Pipeline<'_> {
                     None => {
                         let label = format!("({} arg)", flag.trim_start_matches("--"));
                         schema.check_flag(&path, &leaf, &label, kv).map_err(w)?;
-                        set_path_at(values, &path, &leaf, &at);
+                        set_path_at(values, &path, &leaf, &at).map_err(w)?;
                         doc_pos.note(values, || Some(at.clone()));
                         schema.fill(values);
                     }
@@ -730,8 +730,9 @@ mod tests {
             &mut values,
             &dotted_key_path("a.b"),
             &node(map(vec![("new", Value::Int(3))])),
-        );
-        set_path(&mut values, &dotted_key_path("x.y"), &node(Value::str("z")));
+        )
+        .unwrap();
+        set_path(&mut values, &dotted_key_path("x.y"), &node(Value::str("z"))).unwrap();
         assert_eq!(
             values.unwrap().to_value(),
             map(vec![

@@ -1,0 +1,68 @@
+//! Constructs met while rendering another round of public ytt directories (a Cloud
+//! Controller configuration encoded with `yaml.encode`, controller packages whose values
+//! schemas are spread over several files, vSphere cloud-provider overlays driving a text
+//! template library, Terraform-provider examples that set nested keys with `-v`), each
+//! reduced to a small case of its own: what ytt 0.48 prints for them.
+
+use crate::support::ytt;
+
+const VALUES: &str = "#@data/values\n---\ncm1: cm1\nlist: [1]\nempty: null\n";
+
+/// A `--data-value` flag becomes an overlay (`DataValuesFlags.buildOverlay`) whose keys
+/// above the last are merged with `missing_ok=True`; the last key alone is replaced. A
+/// missing key is therefore added, and a null one gives way to the new map.
+#[test]
+fn data_value_flags_add_missing_keys_and_fill_null_ones() {
+    assert_eq!(
+        ytt::render(
+            &[("values.yml", VALUES)],
+            &[
+                "-f",
+                "values.yml",
+                "--data-values-inspect",
+                "-v",
+                "new.nested=x",
+                "-v",
+                "empty.k=y",
+            ],
+        )
+        .unwrap(),
+        "cm1: cm1\nlist:\n- 1\nempty:\n  k: \"y\"\nnew:\n  nested: x\n"
+    );
+}
+
+/// Merging the flag's map into a key that holds a string fails in `Op.apply` ("Expected
+/// map, but was string"), under the map item and the document of the flag's overlay,
+/// placed at line 1 of `(data-value arg)`; the value is not replaced.
+#[test]
+fn data_value_flag_cannot_nest_under_a_string() {
+    let (code, stdout, stderr) = ytt::run_binary(
+        &[("values.yml", VALUES)],
+        &["-f", "values.yml", "-v", "cm1.x=1"],
+    );
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "strake: error: Overlaying data values (in following order: values.yml, additional data values):\n  Document on line (data-value arg):1:\n    Map item (key 'cm1') on line (data-value arg):1:\n      Expected map, but was string\n"
+    );
+}
+
+/// The same holds deeper and for `--data-values-env`: each map item on the way is named,
+/// outermost first, at the place ytt gives the environment prefix.
+#[test]
+fn data_values_env_cannot_nest_under_an_array() {
+    let dir = ytt::dir_with(&[("values.yml", "#@data/values\n---\na:\n  b: [1]\n")]);
+    let out = assert_cmd::Command::cargo_bin("strake")
+        .unwrap()
+        .current_dir(dir.path())
+        .env("DVS_a__b__c", "1")
+        .args(["template", "-f", "values.yml", "--data-values-env", "DVS"])
+        .output()
+        .unwrap();
+    let (code, stdout, stderr) = ytt::outcome(out);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "strake: error: Overlaying data values (in following order: values.yml, additional data values):\n  Document on line (data-values-env arg) DVS:1:\n    Map item (key 'a') on line (data-values-env arg) DVS:1:\n      Map item (key 'b') on line (data-values-env arg) DVS:1:\n        Expected map, but was array\n"
+    );
+}
