@@ -66,3 +66,39 @@ fn data_values_env_cannot_nest_under_an_array() {
         "strake: error: Overlaying data values (in following order: values.yml, additional data values):\n  Document on line (data-values-env arg) DVS:1:\n    Map item (key 'a') on line (data-values-env arg) DVS:1:\n      Map item (key 'b') on line (data-values-env arg) DVS:1:\n        Expected map, but was array\n"
     );
 }
+
+/// A `--data-values-file` document is annotated for a plain merge
+/// (`overlay.AnnotateForPlainMerge`): arrays and scalars replace what they meet, but a
+/// map is merged, so a map laid over a string fails in `Op.apply`, named at the
+/// document and the map item of the file.
+#[test]
+fn data_values_file_map_cannot_merge_onto_a_string() {
+    let files = [
+        ("values.yml", VALUES),
+        ("list.yml", "cm1: [1]\n"),
+        ("map.yml", "list: x\n---\ncm1:\n  deep: 1\n"),
+    ];
+    assert_eq!(
+        ytt::render(
+            &files,
+            &[
+                "-f",
+                "values.yml",
+                "--data-values-file",
+                "list.yml",
+                "--data-values-inspect"
+            ],
+        )
+        .unwrap(),
+        "cm1:\n- 1\nlist:\n- 1\nempty: null\n"
+    );
+    let (code, stdout, stderr) = ytt::run_binary(
+        &files,
+        &["-f", "values.yml", "--data-values-file", "map.yml"],
+    );
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        stderr,
+        "strake: error: Overlaying data values (in following order: values.yml, additional data values):\n  Document on line map.yml:2:\n    Map item (key 'cm1') on line map.yml:3:\n      Expected map, but was string\n"
+    );
+}
