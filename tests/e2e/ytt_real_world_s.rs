@@ -102,3 +102,28 @@ fn data_values_file_map_cannot_merge_onto_a_string() {
         "strake: error: Overlaying data values (in following order: values.yml, additional data values):\n  Document on line map.yml:2:\n    Map item (key 'cm1') on line map.yml:3:\n      Expected map, but was string\n"
     );
 }
+
+/// `with_data_values(..., plain=True)` annotates the given values for the same plain
+/// merge: a map given over an array fails, its positions unknown (`line ?`), the
+/// message flattened under `library.eval` as ytt reports a library's failure.
+#[test]
+fn plain_library_values_cannot_merge_a_map_onto_an_array() {
+    let stderr = ytt::failure_of(
+        &[
+            ("_ytt_lib/app/values.yml", "#@data/values\n---\nlist: [1]\n"),
+            (
+                "_ytt_lib/app/t.yml",
+                "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.values\n",
+            ),
+            (
+                "c.yml",
+                "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\").with_data_values({\"list\": {\"a\": 1}}, plain=True).eval())\n",
+            ),
+        ],
+        &["-f", "."],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- library.eval: Evaluating library 'app': Overlaying data values (in following order: _ytt_lib/app/values.yml, additional data values): Document on line ?: Map item (key 'list') on line ?: Expected map, but was array\n    in <toplevel>\n      c.yml:3 | --- #@ template.replace(library.get(\"app\").with_data_values({\"list\": {\"a\": 1}}, plain=True).eval())\n"
+    );
+}
