@@ -21,7 +21,9 @@ use crate::ytt::yaml_docs::parse_yaml_named;
 mod flags;
 mod key_path;
 use flags::values_file_paths;
-use key_path::{dotted_key_path, set_path, set_path_at};
+#[cfg(test)]
+use key_path::set_path;
+use key_path::{dotted_key_path, set_path_at};
 
 /// What a values schema contributes to the pipeline (implemented by the schema
 /// module; `None` means "no schema": the first `#@data/values` document then defines
@@ -151,7 +153,7 @@ impl Pipeline<'_> {
     pub fn run_library(
         &self,
         refs: &[Doc],
-        lib_flags: &[(Vec<String>, Node)],
+        lib_flags: &[(Vec<String>, Node, Pos)],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         self.run_inner(None, &[], refs, lib_flags, extra)
@@ -162,7 +164,7 @@ impl Pipeline<'_> {
         schema: Option<&dyn ValuesSchema>,
         flags: &[DataValueFlag],
         refs: &[Doc],
-        lib_flags: &[(Vec<String>, Node)],
+        lib_flags: &[(Vec<String>, Node, Pos)],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
@@ -271,16 +273,16 @@ impl Pipeline<'_> {
             checker.check_merged(d, &values).map_err(w)?;
             checker.fill(&mut values);
         }
-        for (key, node) in lib_flags {
+        for (key, node, at) in lib_flags {
             if key.is_empty() {
                 // A whole values file (`--data-values-file @lib:path`).
                 checker.check_value(node, "", None).map_err(w)?;
-                plain_merge_into(&mut values, node, &Pos::default()).map_err(w)?;
+                plain_merge_into(&mut values, node, at).map_err(w)?;
             } else {
                 checker
                     .check_flag(key, node, "(data-value arg)", &key.join("."))
                     .map_err(w)?;
-                set_path(&mut values, key, node).map_err(w)?;
+                set_path_at(&mut values, key, node, at).map_err(w)?;
             }
             checker.fill(&mut values);
         }

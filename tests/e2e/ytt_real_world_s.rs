@@ -127,3 +127,27 @@ fn plain_library_values_cannot_merge_a_map_onto_an_array() {
         "strake: error: \n- library.eval: Evaluating library 'app': Overlaying data values (in following order: _ytt_lib/app/values.yml, additional data values): Document on line ?: Map item (key 'list') on line ?: Expected map, but was array\n    in <toplevel>\n      c.yml:3 | --- #@ template.replace(library.get(\"app\").with_data_values({\"list\": {\"a\": 1}}, plain=True).eval())\n"
     );
 }
+
+/// A `--data-value @lib:key=value` flag is the same overlay, handed to the library: the
+/// failure comes when the library evaluates, still naming the flag's place.
+#[test]
+fn library_data_value_flag_cannot_nest_under_a_string() {
+    let stderr = ytt::failure_of(
+        &[
+            ("_ytt_lib/app/values.yml", "#@data/values\n---\nname: x\n"),
+            (
+                "_ytt_lib/app/t.yml",
+                "#@ load(\"@ytt:data\", \"data\")\nv: #@ data.values\n",
+            ),
+            (
+                "c.yml",
+                "#@ load(\"@ytt:library\", \"library\")\n#@ load(\"@ytt:template\", \"template\")\n--- #@ template.replace(library.get(\"app\").eval())\n",
+            ),
+        ],
+        &["-f", ".", "-v", "@app:name.x=1"],
+    );
+    assert_eq!(
+        stderr,
+        "strake: error: \n- library.eval: Evaluating library 'app': Overlaying data values (in following order: _ytt_lib/app/values.yml, additional data values): Document on line (data-value arg):1: Map item (key 'name') on line (data-value arg):1: Expected map, but was string\n    in <toplevel>\n      c.yml:3 | --- #@ template.replace(library.get(\"app\").eval())\n"
+    );
+}

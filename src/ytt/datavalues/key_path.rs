@@ -13,6 +13,7 @@ pub(super) fn dotted_key_path(key: &str) -> Vec<String> {
 
 /// Sets the value at key path `key` (`[a, b, c]` for `a.b.c`) to `leaf`, creating maps
 /// along the way (the leaf replaces).
+#[cfg(test)]
 pub(super) fn set_path(
     values: &mut Option<Node>,
     key: &[String],
