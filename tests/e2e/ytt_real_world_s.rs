@@ -151,3 +151,16 @@ fn library_data_value_flag_cannot_nest_under_a_string() {
         "strake: error: \n- library.eval: Evaluating library 'app': Overlaying data values (in following order: _ytt_lib/app/values.yml, additional data values): Document on line (data-value arg):1: Map item (key 'name') on line (data-value arg):1: Expected map, but was string\n    in <toplevel>\n      c.yml:3 | --- #@ template.replace(library.get(\"app\").eval())\n"
     );
 }
+
+/// A function whose body opens with `---` returns a document set; `yaml.encode` of it
+/// gives the single document's map. An anchor on a map item is only YAML syntax (the
+/// value is kept, the anchor dropped), an empty value encodes as `null`, and go-yaml's
+/// emitter single-quotes the string `''` (each quote doubled).
+#[test]
+fn yaml_encode_of_a_document_set_function_body_with_an_anchor() {
+    let tpl = "#@ load(\"@ytt:yaml\", \"yaml\")\n#@ def cfg():\n---\ndb: &db\n  adapter: pg\nregion: \"''\"\ncdn:\n  uri:\nopts: {}\n#@ end\n---\ndata:\n  c.yml: #@ yaml.encode(cfg())\n";
+    assert_eq!(
+        ytt::render(&[("t.yml", tpl)], &["-f", "t.yml"]).unwrap(),
+        "data:\n  c.yml: |\n    db:\n      adapter: pg\n    region: ''''''\n    cdn:\n      uri: null\n    opts: {}\n"
+    );
+}
