@@ -21,7 +21,9 @@ use crate::ytt::yaml_docs::parse_yaml_named;
 mod flags;
 mod key_path;
 use flags::values_file_paths;
-use key_path::{dotted_key_path, set_path, set_path_at};
+#[cfg(test)]
+use key_path::set_path;
+use key_path::{dotted_key_path, set_path_at};
 
 /// What a values schema contributes to the pipeline (implemented by the schema
 /// module; `None` means "no schema": the first `#@data/values` document then defines
@@ -151,7 +153,7 @@ impl Pipeline<'_> {
     pub fn run_library(
         &self,
         refs: &[Doc],
-        lib_flags: &[(Vec<String>, Node)],
+        lib_flags: &[(Vec<String>, Node, Pos)],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         self.run_inner(None, &[], refs, lib_flags, extra)
@@ -162,7 +164,7 @@ impl Pipeline<'_> {
         schema: Option<&dyn ValuesSchema>,
         flags: &[DataValueFlag],
         refs: &[Doc],
-        lib_flags: &[(Vec<String>, Node)],
+        lib_flags: &[(Vec<String>, Node, Pos)],
         extra: &[(Node, bool)],
     ) -> Result<Option<crate::ytt::schema::Type>, Error> {
         // Schema hook (helper "schema"): `#@data/values-schema` defaults first, every
@@ -271,23 +273,23 @@ impl Pipeline<'_> {
             checker.check_merged(d, &values).map_err(w)?;
             checker.fill(&mut values);
         }
-        for (key, node) in lib_flags {
+        for (key, node, at) in lib_flags {
             if key.is_empty() {
                 // A whole values file (`--data-values-file @lib:path`).
                 checker.check_value(node, "", None).map_err(w)?;
-                plain_merge_into(&mut values, node);
+                plain_merge_into(&mut values, node, at).map_err(w)?;
             } else {
                 checker
                     .check_flag(key, node, "(data-value arg)", &key.join("."))
                     .map_err(w)?;
-                set_path(&mut values, key, node);
+                set_path_at(&mut values, key, node, at).map_err(w)?;
             }
             checker.fill(&mut values);
         }
         for (e, plain) in extra {
             checker.check_value(e, "", None).map_err(w)?;
             if *plain {
-                plain_merge_into(&mut values, e);
+                plain_merge_into(&mut values, e, &Pos::default()).map_err(w)?;
             } else {
                 let doc = Doc {
                     value: e.clone(),
@@ -425,9 +427,10 @@ impl Pipeline<'_> {
                         schema.add_source(&display, src);
                     }
                     let first = docs.first_pos.clone();
-                    for d in docs {
+                    let places = docs.places.clone();
+                    for (d, place) in docs.into_iter().zip(places) {
                         schema.check_value(&d, "", None).map_err(w)?;
-                        plain_merge_into(values, &d);
+                        plain_merge_into(values, &d, &place).map_err(w)?;
                         doc_pos.note(values, || Some(first.clone()));
                         schema.fill(values);
                     }
@@ -481,7 +484,7 @@ impl Pipeline<'_> {
                     None => {
                         let label = format!("({} arg)", flag.trim_start_matches("--"));
                         schema.check_flag(&path, &leaf, &label, kv).map_err(w)?;
-                        set_path_at(values, &path, &leaf, &at);
+                        set_path_at(values, &path, &leaf, &at).map_err(w)?;
                         doc_pos.note(values, || Some(at.clone()));
                         schema.fill(values);
                     }
@@ -674,24 +677,49 @@ fn pos_of(m: &Meta) -> crate::ytt::error::Position {
     }
 }
 
-/// Plain merge: maps merge by key (new keys appended), everything else replaces.
-pub fn plain_merge_into(values: &mut Option<Node>, right: &Node) {
+/// Plain merge (`overlay.AnnotateForPlainMerge`): map items merge by key with
+/// `missing_ok=True` (new keys appended), arrays and scalars replace whatever they meet.
+/// A map merged onto a value that is neither a map nor null fails as `Op.apply` does
+/// ("Expected map, but was string"), under its map items and the document at `doc_at`.
+pub fn plain_merge_into(
+    values: &mut Option<Node>,
+    right: &Node,
+    doc_at: &Pos,
+) -> Result<(), Error> {
     match values {
         None => *values = Some(right.clone()),
-        Some(left) => plain_merge(left, right),
+        Some(left) => plain_merge(left, right)
+            .map_err(|e| e.context(&format!("Document on line {doc_at}")))?,
     }
+    Ok(())
 }
 
-fn plain_merge(left: &mut Node, right: &Node) {
+fn plain_merge(left: &mut Node, right: &Node) -> Result<(), Error> {
     match (left, right) {
         (Node::Map(l), Node::Map(r)) => {
             for ri in r {
+                let in_item = |e: Error| {
+                    e.context(&format!(
+                        "Map item (key '{}') on line {}",
+                        crate::ytt::overlay::key_str(&ri.key),
+                        ri.meta.pos
+                    ))
+                };
                 match l.iter_mut().find(|li| li.key == ri.key) {
                     Some(li) => {
+                        if let (Node::Map(_), other @ (Node::Array(_) | Node::Scalar(_))) =
+                            (&ri.value, &li.value)
+                            && !matches!(other, Node::Scalar(Value::Null))
+                        {
+                            return Err(in_item(Error::msg(format!(
+                                "Expected map, but was {}",
+                                crate::ytt::go_type::friendly_name(other)
+                            ))));
+                        }
                         if takes_position(&li.value, &ri.value) && !ri.meta.pos.file.is_empty() {
                             li.meta.pos = ri.meta.pos.clone();
                         }
-                        plain_merge(&mut li.value, &ri.value)
+                        plain_merge(&mut li.value, &ri.value).map_err(in_item)?;
                     }
                     None => l.push(MapItem {
                         key: ri.key.clone(),
@@ -703,6 +731,7 @@ fn plain_merge(left: &mut Node, right: &Node) {
         }
         (l, r) => *l = r.clone(),
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -730,8 +759,9 @@ mod tests {
             &mut values,
             &dotted_key_path("a.b"),
             &node(map(vec![("new", Value::Int(3))])),
-        );
-        set_path(&mut values, &dotted_key_path("x.y"), &node(Value::str("z")));
+        )
+        .unwrap();
+        set_path(&mut values, &dotted_key_path("x.y"), &node(Value::str("z"))).unwrap();
         assert_eq!(
             values.unwrap().to_value(),
             map(vec![
@@ -759,7 +789,9 @@ mod tests {
                 ("list", Value::Array(vec![Value::Int(9)])),
                 ("m", map(vec![("j", Value::Int(2))])),
             ])),
-        );
+            &Pos::default(),
+        )
+        .unwrap();
         assert_eq!(
             values.unwrap().to_value(),
             map(vec![

@@ -36,6 +36,29 @@ impl Default for Pos {
     }
 }
 
+impl Pos {
+    /// The position a `file:line` place (as [`Pos`] displays one) names; a place with
+    /// no line number is taken whole as the file, at an unknown line.
+    pub fn parse_place(place: &str) -> Pos {
+        match place.rsplit_once(':') {
+            Some((file, line)) => match line.parse() {
+                Ok(line) => Pos {
+                    file: file.into(),
+                    line,
+                },
+                Err(_) => Pos {
+                    file: place.into(),
+                    line: 0,
+                },
+            },
+            None => Pos {
+                file: place.into(),
+                line: 0,
+            },
+        }
+    }
+}
+
 impl std::fmt::Display for Pos {
     /// `file:line`, as ytt prints a position; a node made in memory (line 0) prints its
     /// line as `?`, and without a file just `?`.

@@ -13,7 +13,7 @@ use crate::ytt::eval::{
 use crate::ytt::files::FileKind;
 use crate::ytt::lookup::accessible_order;
 use crate::ytt::modules::{LibraryResult, LibrarySteps, Modules};
-use crate::ytt::node::{Doc, Node};
+use crate::ytt::node::{Doc, Node, Pos};
 use crate::ytt::overlay::{Overlay, is_overlay_doc};
 use crate::ytt::starlark::{Module, Thread};
 
@@ -147,7 +147,7 @@ impl LibrarySteps for RunSteps {
         lib: &LibRef,
         refs: &[Doc],
         extra: &[(Node, bool)],
-        flag_refs: &[(Vec<String>, Node)],
+        flag_refs: &[(Vec<String>, Node, Pos)],
     ) -> Result<(), Error> {
         let p = Pipeline {
             lib,

@@ -93,6 +93,7 @@ mod ytt_real_world_o;
 mod ytt_real_world_p;
 mod ytt_real_world_q;
 mod ytt_real_world_r;
+mod ytt_real_world_s;
 mod ytt_schema;
 mod ytt_schema_audit_b;
 mod ytt_schema_errors;

@@ -51,7 +51,7 @@ impl Pipeline<'_> {
                     schema
                         .check_flag(&var.key, &var.leaf, &env.at.file, &var.line)
                         .map_err(wrap)?;
-                    set_path_at(values, &var.key, &var.leaf, &env.at);
+                    set_path_at(values, &var.key, &var.leaf, &env.at).map_err(wrap)?;
                     doc_pos.note(values, || Some(env.at.clone()));
                     schema.fill(values);
                 }

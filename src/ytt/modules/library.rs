@@ -29,7 +29,7 @@ pub trait LibrarySteps {
         lib: &LibRef,
         refs: &[Doc],
         extra: &[(Node, bool)],
-        flag_refs: &[(Vec<String>, Node)],
+        flag_refs: &[(Vec<String>, Node, Pos)],
     ) -> Result<(), Error>;
     /// Templates `lib`'s output files and applies its overlays: its output documents,
     /// and the modules of its library files by relative path, in evaluation order.
@@ -231,10 +231,15 @@ impl Handle {
             parent.refs_used.borrow_mut().insert(i);
         }
         // `--data-value @ref:key=value` flags, by the same paths as `#@library/ref`.
-        let mut flag_refs: Vec<(Vec<String>, Node)> = Vec::new();
+        let mut flag_refs: Vec<(Vec<String>, Node, Pos)> = Vec::new();
         for (i, (r, k, n)) in parent.flag_refs.borrow().iter().enumerate() {
             match ref_rest(&format!("@{r}"), name, alias) {
-                Some("") => flag_refs.push((k.clone(), n.clone())),
+                Some("") => {
+                    // The flag's place (`(data-value arg):1`), as its overlay names it.
+                    let place = parent.flag_ref_places.borrow().get(i).cloned();
+                    let at = place.map_or_else(Pos::default, |(_, p)| Pos::parse_place(&p));
+                    flag_refs.push((k.clone(), n.clone(), at));
+                }
                 Some(rest) => {
                     lib.flag_refs.borrow_mut().push((
                         rest.trim_start_matches('@').to_string(),

@@ -630,7 +630,7 @@ fn has_via(ann: Option<&Ann>) -> bool {
 }
 
 /// A key as ytt's overlay messages print it (Go's `%s`).
-fn key_str(v: &Value) -> String {
+pub(crate) fn key_str(v: &Value) -> String {
     go_type::percent_s(v)
 }
 
