@@ -12,7 +12,7 @@ use crate::ytt::error::Error;
 use crate::ytt::eval::{LibRef, eval_yaml};
 use crate::ytt::files::{FileKind, InputFile};
 use crate::ytt::library_ref::{check_ref_path, library_ref};
-use crate::ytt::node::{Doc, MapItem, Meta, Node, Pos};
+use crate::ytt::node::{Doc, Meta, Node, Pos};
 use crate::ytt::options::DataValueFlag;
 use crate::ytt::overlay::{Defaults, Overlay};
 use crate::ytt::starlark::Thread;
@@ -20,10 +20,12 @@ use crate::ytt::yaml_docs::parse_yaml_named;
 
 mod flags;
 mod key_path;
+mod plain_merge;
 use flags::values_file_paths;
 #[cfg(test)]
 use key_path::set_path;
 use key_path::{dotted_key_path, set_path_at};
+use plain_merge::plain_merge_into;
 
 /// What a values schema contributes to the pipeline (implemented by the schema
 /// module; `None` means "no schema": the first `#@data/values` document then defines
@@ -677,63 +679,6 @@ fn pos_of(m: &Meta) -> crate::ytt::error::Position {
     }
 }
 
-/// Plain merge (`overlay.AnnotateForPlainMerge`): map items merge by key with
-/// `missing_ok=True` (new keys appended), arrays and scalars replace whatever they meet.
-/// A map merged onto a value that is neither a map nor null fails as `Op.apply` does
-/// ("Expected map, but was string"), under its map items and the document at `doc_at`.
-pub fn plain_merge_into(
-    values: &mut Option<Node>,
-    right: &Node,
-    doc_at: &Pos,
-) -> Result<(), Error> {
-    match values {
-        None => *values = Some(right.clone()),
-        Some(left) => plain_merge(left, right)
-            .map_err(|e| e.context(&format!("Document on line {doc_at}")))?,
-    }
-    Ok(())
-}
-
-fn plain_merge(left: &mut Node, right: &Node) -> Result<(), Error> {
-    match (left, right) {
-        (Node::Map(l), Node::Map(r)) => {
-            for ri in r {
-                let in_item = |e: Error| {
-                    e.context(&format!(
-                        "Map item (key '{}') on line {}",
-                        crate::ytt::overlay::key_str(&ri.key),
-                        ri.meta.pos
-                    ))
-                };
-                match l.iter_mut().find(|li| li.key == ri.key) {
-                    Some(li) => {
-                        if let (Node::Map(_), other @ (Node::Array(_) | Node::Scalar(_))) =
-                            (&ri.value, &li.value)
-                            && !matches!(other, Node::Scalar(Value::Null))
-                        {
-                            return Err(in_item(Error::msg(format!(
-                                "Expected map, but was {}",
-                                crate::ytt::go_type::friendly_name(other)
-                            ))));
-                        }
-                        if takes_position(&li.value, &ri.value) && !ri.meta.pos.file.is_empty() {
-                            li.meta.pos = ri.meta.pos.clone();
-                        }
-                        plain_merge(&mut li.value, &ri.value).map_err(in_item)?;
-                    }
-                    None => l.push(MapItem {
-                        key: ri.key.clone(),
-                        value: ri.value.clone(),
-                        meta: ri.meta.clone(),
-                    }),
-                }
-            }
-        }
-        (l, r) => *l = r.clone(),
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -773,30 +718,6 @@ mod tests {
                     ])
                 ),
                 ("x", map(vec![("y", Value::str("z"))])),
-            ])
-        );
-    }
-
-    #[test]
-    fn plain_merge_merges_maps_and_replaces_arrays() {
-        let mut values = Some(node(map(vec![
-            ("list", Value::Array(vec![Value::Int(1), Value::Int(2)])),
-            ("m", map(vec![("k", Value::Int(1))])),
-        ])));
-        plain_merge_into(
-            &mut values,
-            &node(map(vec![
-                ("list", Value::Array(vec![Value::Int(9)])),
-                ("m", map(vec![("j", Value::Int(2))])),
-            ])),
-            &Pos::default(),
-        )
-        .unwrap();
-        assert_eq!(
-            values.unwrap().to_value(),
-            map(vec![
-                ("list", Value::Array(vec![Value::Int(9)])),
-                ("m", map(vec![("k", Value::Int(1)), ("j", Value::Int(2))])),
             ])
         );
     }
