@@ -679,17 +679,26 @@ fn pos_of(m: &Meta) -> crate::ytt::error::Position {
     }
 }
 
+/// Values for the unit tests of this module and its parts.
+#[cfg(test)]
+mod test_values {
+    use crate::yaml::Value;
+    use crate::ytt::node::{Node, Pos};
+
+    pub fn node(v: Value) -> Node {
+        Node::from_value(&v, &Pos::default())
+    }
+
+    pub fn map(items: Vec<(&str, Value)>) -> Value {
+        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn node(v: Value) -> Node {
-        Node::from_value(&v, &Pos::default())
-    }
-
-    fn map(items: Vec<(&str, Value)>) -> Value {
-        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
-    }
+    use super::test_values::{map, node};
 
     #[test]
     fn set_path_creates_maps_and_replaces_the_leaf() {

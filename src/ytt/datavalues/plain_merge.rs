@@ -68,13 +68,7 @@ fn plain_merge(left: &mut Node, right: &Node) -> Result<(), Error> {
 mod tests {
     use super::*;
 
-    fn node(v: Value) -> Node {
-        Node::from_value(&v, &Pos::default())
-    }
-
-    fn map(items: Vec<(&str, Value)>) -> Value {
-        Value::Map(items.into_iter().map(|(k, v)| (Value::str(k), v)).collect())
-    }
+    use crate::ytt::datavalues::test_values::{map, node};
 
     #[test]
     fn plain_merge_merges_maps_and_replaces_arrays() {
