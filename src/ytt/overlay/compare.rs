@@ -5,7 +5,7 @@
 
 use super::go_type::of_node;
 use crate::yaml::Value;
-use crate::ytt::node::Node;
+use crate::ytt::node::{Meta, Node};
 
 /// A node and whether its holder got it from Starlark (`Meta::computed`): ytt's Go
 /// value of an integer is then an `int64`, where go-yaml gives an `int`.
@@ -15,7 +15,15 @@ pub struct Side<'n> {
     pub computed: bool,
 }
 
-impl Side<'_> {
+impl<'n> Side<'n> {
+    /// The value of a map or array item, computed as its meta says.
+    fn item(node: &'n Node, meta: &Meta) -> Side<'n> {
+        Side {
+            node,
+            computed: meta.computed,
+        }
+    }
+
     /// The Go type ytt's comparison names (`%T`).
     fn go_type(&self) -> &'static str {
         match self.node {
@@ -47,14 +55,8 @@ pub fn contains(left: Side<'_>, right: Side<'_>) -> Result<(), String> {
                 let mut found = false;
                 for li in l.iter().filter(|li| li.key == ri.key) {
                     contains(
-                        Side {
-                            node: &li.value,
-                            computed: li.meta.computed,
-                        },
-                        Side {
-                            node: &ri.value,
-                            computed: ri.meta.computed,
-                        },
+                        Side::item(&li.value, &li.meta),
+                        Side::item(&ri.value, &ri.meta),
                     )?;
                     found = true;
                 }
@@ -71,14 +73,8 @@ pub fn contains(left: Side<'_>, right: Side<'_>) -> Result<(), String> {
                     return Err("Expected to have matching number of array items".into());
                 };
                 contains(
-                    Side {
-                        node: &li.value,
-                        computed: li.meta.computed,
-                    },
-                    Side {
-                        node: &ri.value,
-                        computed: ri.meta.computed,
-                    },
+                    Side::item(&li.value, &li.meta),
+                    Side::item(&ri.value, &ri.meta),
                 )?;
             }
             Ok(())
