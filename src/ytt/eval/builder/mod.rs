@@ -43,6 +43,19 @@ struct Slot {
     children: Vec<usize>,
 }
 
+impl Slot {
+    /// A slot whose value is already built (a replacement's item or document).
+    fn built(kind: Kind, meta: Meta, key: Value, value: Node) -> Slot {
+        Slot {
+            kind,
+            meta,
+            key,
+            value: SlotVal::Built(value),
+            children: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct YamlCtx {
     slots: Vec<Slot>,

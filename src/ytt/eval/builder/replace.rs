@@ -145,13 +145,8 @@ impl Builder {
                             )
                         }));
                     }
-                    y.slots.push(Slot {
-                        kind: Kind::MapItem,
-                        meta: item.meta,
-                        key: item.key,
-                        value: SlotVal::Built(item.value),
-                        children: Vec::new(),
-                    });
+                    y.slots
+                        .push(Slot::built(Kind::MapItem, item.meta, item.key, item.value));
                     let idx = y.slots.len() - 1;
                     // The replacement's own errors are the built-in's.
                     attach(y, parent, idx, may_override)
@@ -169,13 +164,12 @@ impl Builder {
                     },
                 };
                 for item in items {
-                    y.slots.push(Slot {
-                        kind: Kind::ArrayItem,
-                        meta: item.meta,
-                        key: Value::Null,
-                        value: SlotVal::Built(item.value),
-                        children: Vec::new(),
-                    });
+                    y.slots.push(Slot::built(
+                        Kind::ArrayItem,
+                        item.meta,
+                        Value::Null,
+                        item.value,
+                    ));
                     let idx = y.slots.len() - 1;
                     y.slots[parent].children.push(idx);
                 }
@@ -200,13 +194,8 @@ impl Builder {
                     _ => return Err(replace_type_error("docset", v)),
                 };
                 for d in docs {
-                    y.slots.push(Slot {
-                        kind: Kind::Doc,
-                        meta: d.meta,
-                        key: Value::Null,
-                        value: SlotVal::Built(d.value),
-                        children: Vec::new(),
-                    });
+                    y.slots
+                        .push(Slot::built(Kind::Doc, d.meta, Value::Null, d.value));
                     let idx = y.slots.len() - 1;
                     y.slots[parent].children.push(idx);
                 }
