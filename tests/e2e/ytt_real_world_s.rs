@@ -52,14 +52,12 @@ fn data_value_flag_cannot_nest_under_a_string() {
 #[test]
 fn data_values_env_cannot_nest_under_an_array() {
     let dir = ytt::dir_with(&[("values.yml", "#@data/values\n---\na:\n  b: [1]\n")]);
-    let out = assert_cmd::Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .env("DVS_a__b__c", "1")
-        .args(["template", "-f", "values.yml", "--data-values-env", "DVS"])
-        .output()
-        .unwrap();
-    let (code, stdout, stderr) = ytt::outcome(out);
+    let (code, stdout, stderr) = ytt::run_in_env(
+        dir.path(),
+        &["-f", "values.yml", "--data-values-env", "DVS"],
+        "",
+        &[("DVS_a__b__c", "1")],
+    );
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert_eq!(
         stderr,

@@ -392,13 +392,7 @@ fn a_second_library_file_of_the_same_path_is_evaluated_on_its_own() {
     std::fs::write(a.join("h.star"), "x = 1\n").unwrap();
     std::fs::write(a.join("t.yml"), "#@ load(\"h.star\", \"x\")\na: #@ x\n").unwrap();
     std::fs::write(b.join("h.star"), "fail(\"second h.star\")\n").unwrap();
-    let out = assert_cmd::Command::cargo_bin("strake")
-        .unwrap()
-        .current_dir(dir.path())
-        .args(["template", "-f", "a", "-f", "b"])
-        .output()
-        .unwrap();
-    let (code, stdout, stderr) = ytt::outcome(out);
+    let (code, stdout, stderr) = ytt::run_in(dir.path(), &["-f", "a", "-f", "b"], "");
     assert_eq!((code, stdout.as_str()), (1, ""));
     assert_eq!(
         stderr,
@@ -448,13 +442,7 @@ fn a_refused_symlink_names_its_destination_as_go_resolves_it() {
     std::os::unix::fs::symlink(work.join("shared/c.yml"), work.join("d/abs.yml")).unwrap();
     std::os::unix::fs::symlink("../../work/shared/c.yml", work.join("d/up.yml")).unwrap();
     let refused = |file: &str| {
-        let out = assert_cmd::Command::cargo_bin("strake")
-            .unwrap()
-            .current_dir(&work)
-            .args(["template", "-f", file])
-            .output()
-            .unwrap();
-        let (code, _, stderr) = ytt::outcome(out);
+        let (code, _, stderr) = ytt::run_in(&work, &["-f", file], "");
         assert_eq!(code, 1, "{stderr}");
         stderr
     };

@@ -42,9 +42,20 @@ pub fn run_binary(files: &[(&str, &str)], args: &[&str]) -> (i32, String, String
 /// Runs `strake template ARGS` in `dir` with `input` on standard input; gives the exit
 /// code, stdout and stderr.
 pub fn run_in(dir: &Path, args: &[&str], input: &str) -> (i32, String, String) {
+    run_in_env(dir, args, input, &[])
+}
+
+/// [`run_in`] with the variables `env` added to the environment.
+pub fn run_in_env(
+    dir: &Path,
+    args: &[&str],
+    input: &str,
+    env: &[(&str, &str)],
+) -> (i32, String, String) {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("strake"))
         .current_dir(dir)
         .env_remove("RUST_LOG")
+        .envs(env.iter().copied())
         .arg("template")
         .args(args)
         .stdin(std::process::Stdio::piped())
